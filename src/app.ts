@@ -1,0 +1,92 @@
+// createApp(deps) wires Koa, the pages, Signet's routers and the oidc-provider engine.
+// It does no I/O of its own: the store, the chain client and the clock come in as deps.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Router from '@koa/router';
+import Koa from 'koa';
+import mount from 'koa-mount';
+import type Provider from 'oidc-provider';
+import type { Address, PublicClient } from 'viem';
+import type { Config } from './config.js';
+import { errorHandler, type Logger } from './http/error_handler.js';
+import { createPageRenderer } from './http/pages.js';
+import { securityHeaders } from './http/security_headers.js';
+import { staticFiles } from './http/static_files.js';
+import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
+import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
+import { createInteractionRouter } from './interaction/interaction_router.js';
+import { createProvider } from './oidc/provider.js';
+import { createProfileStore, type ProfileStore } from './profile/profile.js';
+import type { Store } from './store/store.js';
+import { createChallengeIssuer } from './wallet/challenge.js';
+import { createChallengeVerifier } from './wallet/verify_challenge.js';
+
+export type ChainDeps = { client: PublicClient; chainId: number; identityFactory: Address };
+
+export type AppDeps = {
+  config: Config;
+  store: Store;
+  chain: ChainDeps;
+  logger?: Logger;
+  /** The clock, in epoch milliseconds; tests freeze it. */
+  now?: () => number;
+  /** The embedded demo offers its built-in wallet on the consent page. */
+  demoWallet?: boolean;
+  /** Extra routes mounted before the engine (the embedded demo's relying party). */
+  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer> }) => Router[];
+};
+
+export type SignetApp = {
+  app: Koa;
+  provider: Provider;
+  profiles: ProfileStore;
+  receipts: ConsentReceipts;
+  registry: IdentityRegistry;
+};
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const silentLogger: Logger = { error: () => {}, info: () => {} };
+
+export function createApp(deps: AppDeps): SignetApp {
+  const { config, store, chain } = deps;
+  const now = deps.now ?? Date.now;
+  const logger = deps.logger ?? silentLogger;
+  const renderPage = createPageRenderer(join(root, 'views'));
+  const profiles = createProfileStore(store);
+  const receipts = createConsentReceipts(store);
+  const registry = createIdentityRegistry(chain.client, chain.identityFactory);
+  const provider = createProvider({ config, chainId: chain.chainId, store, profiles, renderPage });
+
+  const interactions = createInteractionRouter({
+    provider,
+    issuer: config.issuer,
+    chainId: chain.chainId,
+    grantTtlSeconds: config.ttl.grant,
+    registry,
+    receipts,
+    issueChallenge: createChallengeIssuer(
+      store,
+      { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
+      now,
+    ),
+    verifyChallenge: createChallengeVerifier(store, chain.client, now),
+    renderPage,
+    demoWallet: deps.demoWallet ?? false,
+    now,
+  });
+
+  const app = new Koa({ keys: [...config.cookieKeys] });
+  app.proxy = config.mode === 'production';
+  app.use(securityHeaders());
+  app.use(errorHandler(renderPage, logger));
+  app.use(staticFiles(join(root, 'public')));
+  app.use(interactions.routes());
+  app.use(interactions.allowedMethods());
+  for (const router of deps.extraRoutes?.({ renderPage }) ?? []) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  app.use(mount(provider));
+  return { app, provider, profiles, receipts, registry };
+}

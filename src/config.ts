@@ -1,0 +1,178 @@
+// Reads config/*.json and the environment once, validates everything with one schema and
+// returns a frozen Config. Nothing else in Signet reads process.env.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getAddress, isAddress } from 'viem';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+const address = z.string().refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address').transform((v) => getAddress(v));
+
+const clientSchema = z.object({
+  client_id: z.string().min(1),
+  client_secret: z.string().min(8).optional(),
+  client_name: z.string().min(1),
+  logo_uri: z.url().optional(),
+  redirect_uris: z.array(z.url()).min(1),
+  post_logout_redirect_uris: z.array(z.url()).default([]),
+  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).default(['authorization_code', 'refresh_token']),
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_basic'),
+});
+
+const jwkSchema = z.object({ kty: z.string(), kid: z.string().optional() }).loose();
+
+const schema = z.object({
+  mode: z.enum(['development', 'test', 'production']),
+  issuer: z.url().refine((v) => !v.endsWith('/'), 'must not end with "/"'),
+  port: z.coerce.number().int().min(0).max(65535),
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  chain: z.object({
+    rpcUrl: z.url().optional(),
+    chainId: z.coerce.number().int().positive().optional(),
+    identityFactory: address.optional(),
+  }),
+  challengeTtlSeconds: z.number().int().min(30).max(300),
+  chainCacheSeconds: z.number().int().min(0).max(3600),
+  ttl: z.object({
+    accessToken: z.number().int().positive(),
+    idToken: z.number().int().positive(),
+    refreshToken: z.number().int().positive(),
+    grant: z.number().int().positive(),
+    session: z.number().int().positive(),
+    interaction: z.number().int().positive(),
+  }),
+  clients: z.array(clientSchema),
+  jwks: z.object({ keys: z.array(jwkSchema).min(1) }).optional(),
+  cookieKeys: z.array(z.string().min(16, 'each key needs at least 16 characters')).min(1),
+  demo: z.object({ enabled: z.boolean() }),
+});
+
+export type Config = Readonly<z.infer<typeof schema>>;
+export type ClientConfig = z.infer<typeof clientSchema>;
+
+type Env = Record<string, string | undefined>;
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The cookie keys of config/default.json: fine for the demo, refused in production. */
+export const DEMO_COOKIE_KEY_PREFIX = 'demo-only-';
+
+function readJson(file: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(file, `is not readable JSON (${(error as Error).message})`);
+  }
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prior = out[key];
+    out[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && prior && typeof prior === 'object' && !Array.isArray(prior)
+        ? deepMerge(prior as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return out;
+}
+
+function jsonEnv(env: Env, name: string): unknown {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ConfigError(name, 'must be JSON');
+  }
+}
+
+/** Settings given in the environment, in the shape of the JSON files. */
+function fromEnv(env: Env): Record<string, unknown> {
+  const chain: Record<string, unknown> = {};
+  if (env.CHAIN_RPC_URL) chain.rpcUrl = env.CHAIN_RPC_URL;
+  if (env.CHAIN_ID) chain.chainId = env.CHAIN_ID;
+  if (env.IDENTITY_FACTORY) chain.identityFactory = env.IDENTITY_FACTORY;
+  const out: Record<string, unknown> = { chain };
+  if (env.ISSUER) out.issuer = env.ISSUER;
+  else if (env.PORT) out.issuer = `http://localhost:${env.PORT}`;
+  if (env.PORT) out.port = env.PORT;
+  if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
+  if (env.COOKIE_KEYS) out.cookieKeys = env.COOKIE_KEYS.split(',').map((k) => k.trim());
+  const jwks = jsonEnv(env, 'JWKS');
+  if (jwks) out.jwks = jwks;
+  const clients = jsonEnv(env, 'CLIENTS');
+  if (clients) out.clients = clients;
+  return out;
+}
+
+function modeOf(env: Env): Config['mode'] {
+  const mode = env.NODE_ENV ?? 'development';
+  if (mode !== 'development' && mode !== 'test' && mode !== 'production') {
+    throw new ConfigError('NODE_ENV', 'must be development, test or production');
+  }
+  return mode;
+}
+
+/** Builds the Config from files and environment; throws ConfigError naming the setting. */
+export function loadConfig(env: Env = process.env, overrides: Record<string, unknown> = {}): Config {
+  const mode = modeOf(env);
+  const configDir = env.SIGNET_CONFIG_DIR ?? join(projectRoot, 'config');
+  let raw = readJson(join(configDir, 'default.json'));
+  const modeFile = join(configDir, `${mode}.json`);
+  if (existsSync(modeFile)) raw = deepMerge(raw, readJson(modeFile));
+  if (env.SIGNET_CONFIG) raw = deepMerge(raw, readJson(env.SIGNET_CONFIG));
+  raw = deepMerge(raw, fromEnv(env));
+  raw = deepMerge(raw, overrides);
+  raw.mode = mode;
+  return validateConfig(withDemoClientAtIssuer(raw));
+}
+
+/** The demo client's redirect URIs follow the issuer, so PORT or ISSUER alone moves the demo. */
+function withDemoClientAtIssuer(raw: Record<string, unknown>): Record<string, unknown> {
+  const demo = raw.demo as { enabled?: unknown } | undefined;
+  if (!demo?.enabled || !Array.isArray(raw.clients) || typeof raw.issuer !== 'string') return raw;
+  const issuer = raw.issuer;
+  return {
+    ...raw,
+    clients: raw.clients.map((client: { client_id?: unknown }) =>
+      client?.client_id === 'demo'
+        ? { ...client, redirect_uris: [`${issuer}/demo/callback`], post_logout_redirect_uris: [`${issuer}/demo`] }
+        : client,
+    ),
+  };
+}
+
+/** Validates a raw settings object; the first problem stops the start, naming its path. */
+export function validateConfig(raw: unknown): Config {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(issue.path.join('.') || '(root)', issue.message);
+  }
+  const config = parsed.data;
+  const embeddedChain = !config.chain.rpcUrl;
+  if (!embeddedChain && !config.chain.chainId) throw new ConfigError('CHAIN_ID', 'is required with CHAIN_RPC_URL');
+  if (!embeddedChain && !config.chain.identityFactory) {
+    throw new ConfigError('IDENTITY_FACTORY', 'is required with CHAIN_RPC_URL');
+  }
+  if (config.mode === 'production') {
+    if (!config.jwks) throw new ConfigError('JWKS', 'is required in production (the engine\'s development keys are refused)');
+    if (config.cookieKeys.some((k) => k.startsWith(DEMO_COOKIE_KEY_PREFIX))) {
+      throw new ConfigError('COOKIE_KEYS', 'must be set in production (the demo cookie keys are refused)');
+    }
+    if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required in production (the in-memory store is a demo)');
+    if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
+    if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
+  }
+  const ids = new Set<string>();
+  for (const [i, client] of config.clients.entries()) {
+    if (ids.has(client.client_id)) throw new ConfigError(`clients.${i}.client_id`, `"${client.client_id}" is listed twice`);
+    ids.add(client.client_id);
+    if (client.token_endpoint_auth_method !== 'none' && !client.client_secret) {
+      throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');
+    }
+  }
+  return Object.freeze(config);
+}

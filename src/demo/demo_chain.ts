@@ -1,0 +1,36 @@
+// The embedded demo's chain: a local anvil with the real ONCHAINID contracts deployed and a
+// demo identity created through the IdFactory for anvil's account #1.
+import { type Address, createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { type Anvil, startAnvil } from '../chain/anvil.js';
+import { chainDefinition, createChainClient } from '../chain/chain_client.js';
+import { createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../chain/deploy_onchainid.js';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo_accounts.js';
+
+export type DemoChain = {
+  anvil: Anvil;
+  suite: OnchainIdSuite;
+  owner: Address;
+  identity: Address;
+  deployer: Deployer;
+};
+
+export async function startDemoChain(chainId = 31337): Promise<DemoChain> {
+  const anvil = await startAnvil({ chainId });
+  try {
+    const client = createChainClient(anvil.rpcUrl, chainId, 100);
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(DEPLOYER_KEY),
+      chain: chainDefinition(chainId, anvil.rpcUrl),
+      transport: http(anvil.rpcUrl),
+    });
+    const deployer: Deployer = { wallet, client };
+    const suite = await deployOnchainId(deployer);
+    const owner = privateKeyToAccount(DEMO_OWNER_KEY).address;
+    const identity = await createIdentity(deployer, suite.identityFactory, owner, 'signet-demo');
+    return { anvil, suite, owner, identity, deployer };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+// Turns every error into DESIGN §4's answer: JSON { error, error_description } for API
+// callers, the error page in words for browsers. Unknown errors are logged, never shown.
+import type { Context, Middleware } from 'koa';
+import { errors as oidcErrors } from 'oidc-provider';
+import { SignetError } from '../errors.js';
+import type { RenderPage } from './pages.js';
+
+export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
+
+function wantsJson(ctx: Context): boolean {
+  return ctx.method !== 'GET' || ctx.accepts('html', 'json') === 'json';
+}
+
+/** Engine errors thrown from Signet's own routes (interaction lookups) in Signet's words. */
+function fromEngine(error: InstanceType<typeof oidcErrors.OIDCProviderError>): SignetError {
+  if (error instanceof oidcErrors.SessionNotFound) {
+    if (error.error_description === 'interaction session id cookie not found') {
+      return new SignetError('access_denied', 'the interaction cookie is missing: continue in the browser that started the login');
+    }
+    return new SignetError('not_found', 'this login has expired or is already finished; start again from the website');
+  }
+  return new SignetError('invalid_request', error.error_description ?? error.message);
+}
+
+export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      let error: SignetError;
+      if (thrown instanceof SignetError) error = thrown;
+      else if (thrown instanceof oidcErrors.OIDCProviderError) error = fromEngine(thrown);
+      else if ((thrown as { status?: number }).status === 400 || (thrown as { status?: number }).status === 415) {
+        error = new SignetError('invalid_request', 'the request body is not valid JSON');
+      } else {
+        error = new SignetError('server_error', 'Signet could not complete the request');
+      }
+      if (error.status >= 500) logger.error(`${ctx.method} ${ctx.path}: ${error.message}`, error.cause ?? thrown);
+      ctx.status = error.status;
+      if (wantsJson(ctx)) {
+        ctx.body = error.toJSON();
+      } else {
+        renderPage(ctx, 'error', { title: 'Something went wrong', error: error.code, description: error.message });
+      }
+    }
+  };
+}

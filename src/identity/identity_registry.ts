@@ -1,0 +1,63 @@
+// Onchain reads about identities: which identity a wallet belongs to, whether the configured
+// IdFactory knows an identity, and whether a wallet holds a MANAGEMENT or ACTION key on it.
+import { type Address, type PublicClient, zeroAddress } from 'viem';
+import { idFactoryAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
+import { keyOf } from '../chain/deploy_onchainid.js';
+import { accessDenied, unavailable } from '../errors.js';
+
+export type IdentityRegistry = {
+  /** The identity the factory links to this wallet, if any. */
+  identityOf(wallet: Address): Promise<Address | undefined>;
+  /** Refuses an identity the factory does not know: any contract can say yes to keyHasPurpose. */
+  assertKnown(identity: Address): Promise<void>;
+  /** Refuses a wallet holding neither a MANAGEMENT nor an ACTION key on the identity (live read). */
+  assertLinked(identity: Address, wallet: Address): Promise<void>;
+};
+
+export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
+  const read = async <T>(what: string, call: () => Promise<unknown>): Promise<T> => {
+    try {
+      return (await call()) as T;
+    } catch (error) {
+      throw unavailable(`the chain could not be read (${what})`, error);
+    }
+  };
+
+  return {
+    async identityOf(wallet) {
+      const identity = await read<Address>('IdFactory.getIdentity', () =>
+        client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [wallet] }),
+      );
+      return identity === zeroAddress ? undefined : identity;
+    },
+
+    async assertKnown(identity) {
+      const wallets = await read<readonly Address[]>('IdFactory.getWallets', () =>
+        client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
+      );
+      if (wallets.length === 0) {
+        throw accessDenied(`identity ${identity} is not registered with the IdFactory ${factory}`);
+      }
+    },
+
+    async assertLinked(identity, wallet) {
+      // keyHasPurpose answers true for a MANAGEMENT key whatever purpose is asked.
+      let linked: boolean;
+      try {
+        linked = (await client.readContract({
+          address: identity,
+          abi: identityAbi,
+          functionName: 'keyHasPurpose',
+          args: [keyOf(wallet), KeyPurpose.ACTION],
+        })) as boolean;
+      } catch (error) {
+        const code = await read<string | undefined>('getCode', () => client.getCode({ address: identity }));
+        if (!code || code === '0x') throw accessDenied(`${identity} is not an identity contract`, error);
+        throw unavailable('the chain could not be read (Identity.keyHasPurpose)', error);
+      }
+      if (!linked) {
+        throw accessDenied(`wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
+      }
+    },
+  };
+}

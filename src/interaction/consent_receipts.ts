@@ -1,0 +1,43 @@
+// Consent receipts: the exact message an owner signed and the signature, kept with the
+// engine's Grant (same id, same lifetime) so the owner can read what they approved.
+import type { Address } from 'viem';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+
+export type ConsentReceipt = {
+  grant_id: string;
+  client_id: string;
+  identity: Address;
+  wallet: Address;
+  fields: string[];
+  message: string;
+  signature: string;
+  signed_at: string;
+};
+
+export type ConsentReceipts = {
+  save(receipt: ConsentReceipt, ttlSeconds: number): Promise<void>;
+  find(grantId: string): Promise<ConsentReceipt | undefined>;
+  listFor(identity: Address): Promise<ConsentReceipt[]>;
+};
+
+export function createConsentReceipts(store: Store): ConsentReceipts {
+  const find = async (grantId: string) => {
+    const raw = await store.get(keys.consent(grantId));
+    return raw ? (JSON.parse(raw) as ConsentReceipt) : undefined;
+  };
+  return {
+    async save(receipt, ttl) {
+      await store.set(keys.consent(receipt.grant_id), JSON.stringify(receipt), ttl);
+      await store.addToIndex(keys.consentsOf(receipt.identity), receipt.grant_id, ttl);
+    },
+    find,
+    async listFor(identity) {
+      const ids = await store.indexMembers(keys.consentsOf(identity));
+      const receipts = await Promise.all(ids.map(find));
+      return receipts
+        .filter((receipt): receipt is ConsentReceipt => receipt !== undefined)
+        .sort((a, b) => b.signed_at.localeCompare(a.signed_at));
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Builds the oidc-provider engine: the standard endpoints with Signet's choices (PKCE S256
+// for every client, rotating refresh tokens, keys and clients from configuration) and
+// Signet's parts plugged in (adapter, account model, interaction URL, pages).
+import { generateKeyPairSync } from 'node:crypto';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.js';
+import type { ProfileStore } from '../profile/profile.js';
+import { createOidcAdapter } from '../store/oidc_adapter.js';
+import type { Store } from '../store/store.js';
+import type { RenderPage } from '../http/pages.js';
+import { createFindAccount } from './account.js';
+import { scopeClaims } from './fields.js';
+
+export type ProviderDeps = {
+  config: Config;
+  chainId: number;
+  store: Store;
+  profiles: ProfileStore;
+  renderPage: RenderPage;
+};
+
+/** Keys for a development run without JWKS; loadConfig refuses to start production without. */
+function developmentJwks(): { keys: Record<string, unknown>[] } {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'ES256' }] };
+}
+
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, renderPage } = deps;
+  const configuration: Configuration = {
+    adapter: createOidcAdapter(deps.store),
+    clients: config.clients.map((client) => ({ ...client, response_types: ['code'] })),
+    jwks: (config.jwks ?? developmentJwks()) as Configuration['jwks'],
+    cookies: { keys: [...config.cookieKeys] },
+    findAccount: createFindAccount(deps.chainId, deps.profiles),
+    claims: scopeClaims(),
+    scopes: ['openid', 'offline_access'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      claimsParameter: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          renderPage(ctx, 'logout', { title: 'Sign out', form, host: ctx.host });
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          renderPage(ctx, 'logged_out', { title: 'Signed out' });
+        },
+      },
+    },
+    // A login grant is the owner's signed consent: it gets a refresh token, rotated on use.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    ttl: {
+      AccessToken: config.ttl.accessToken,
+      AuthorizationCode: 60,
+      IdToken: config.ttl.idToken,
+      RefreshToken: config.ttl.refreshToken,
+      Grant: config.ttl.grant,
+      Session: config.ttl.session,
+      Interaction: config.ttl.interaction,
+    },
+    renderError: async (ctx: KoaContextWithOIDC, out) => {
+      ctx.status = ctx.status >= 400 ? ctx.status : 400;
+      renderPage(ctx, 'error', {
+        title: 'Something went wrong',
+        error: String(out.error),
+        description: String(out.error_description ?? ''),
+      });
+    },
+  };
+  const provider = new Provider(config.issuer, configuration);
+  provider.proxy = config.mode === 'production';
+  return provider;
+}

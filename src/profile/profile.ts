@@ -1,0 +1,42 @@
+// The basic information Signet holds about an identity as Information Provider, and where
+// it lives in the store.
+import type { Address } from 'viem';
+import { z } from 'zod';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+
+export const addressSchema = z.object({
+  street_address: z.string().max(200).optional(),
+  locality: z.string().max(100).optional(),
+  region: z.string().max(100).optional(),
+  postal_code: z.string().max(20).optional(),
+  country: z.string().max(100).optional(),
+});
+
+export const profileSchema = z.object({
+  given_name: z.string().min(1).max(100).optional(),
+  family_name: z.string().min(1).max(100).optional(),
+  email: z.email().optional(),
+  phone_number: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678').optional(),
+  address: addressSchema.optional(),
+  website: z.url().optional(),
+});
+
+export type Profile = z.infer<typeof profileSchema>;
+
+export type ProfileStore = {
+  get(identity: Address): Promise<Profile>;
+  set(identity: Address, profile: Profile): Promise<void>;
+};
+
+export function createProfileStore(store: Store): ProfileStore {
+  return {
+    async get(identity) {
+      const raw = await store.get(keys.profile(identity));
+      return raw ? profileSchema.parse(JSON.parse(raw)) : {};
+    },
+    async set(identity, profile) {
+      await store.set(keys.profile(identity), JSON.stringify(profileSchema.parse(profile)));
+    },
+  };
+}

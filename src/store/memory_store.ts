@@ -1,0 +1,60 @@
+// Store in process memory for the demo: same semantics as the Redis store, nothing survives
+// a restart and nothing is shared between processes.
+import type { Store } from './store.js';
+
+type Entry = { value: string | Set<string>; expiresAt: number };
+
+export function createMemoryStore(now: () => number = Date.now): Store {
+  const entries = new Map<string, Entry>();
+
+  const live = (key: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (entry && entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+  const expiry = (ttl?: number) => (ttl ? now() + Math.max(1, Math.ceil(ttl)) * 1000 : Number.POSITIVE_INFINITY);
+  const text = (entry: Entry | undefined) => (typeof entry?.value === 'string' ? entry.value : undefined);
+
+  return {
+    kind: 'memory',
+    get: async (key) => text(live(key)),
+    set: async (key, value, ttl) => {
+      entries.set(key, { value, expiresAt: expiry(ttl) });
+    },
+    setIfAbsent: async (key, value, ttl) => {
+      if (live(key)) return false;
+      entries.set(key, { value, expiresAt: expiry(ttl) });
+      return true;
+    },
+    take: async (key) => {
+      const value = text(live(key));
+      entries.delete(key);
+      return value;
+    },
+    delete: async (...keys) => {
+      for (const key of keys) entries.delete(key);
+    },
+    ttl: async (key) => {
+      const entry = live(key);
+      if (!entry) return undefined;
+      return entry.expiresAt === Number.POSITIVE_INFINITY ? entry.expiresAt : Math.ceil((entry.expiresAt - now()) / 1000);
+    },
+    addToIndex: async (key, member, ttl) => {
+      const entry = live(key);
+      const members = entry && entry.value instanceof Set ? entry.value : new Set<string>();
+      members.add(member);
+      entries.set(key, { value: members, expiresAt: Math.max(entry?.expiresAt ?? 0, expiry(ttl)) });
+    },
+    indexMembers: async (key) => {
+      const entry = live(key);
+      return entry && entry.value instanceof Set ? [...entry.value] : [];
+    },
+    ping: async () => {},
+    close: async () => {
+      entries.clear();
+    },
+  };
+}

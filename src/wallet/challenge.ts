@@ -1,0 +1,74 @@
+// Issues wallet challenges: EIP-4361 (Sign-In with Ethereum) messages built with `siwe`, each
+// with a single-use nonce bound to one interaction and kept in the store until it is used.
+import { generateNonce, SiweMessage } from 'siwe';
+import type { Address } from 'viem';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+
+export type IssuedChallenge = {
+  nonce: string;
+  /** What the challenge is for, e.g. "interaction:<uid>"; a nonce only serves its binding. */
+  binding: string;
+  wallet: Address;
+  identity: Address;
+  /** Names of the fields the owner approves by signing. */
+  fields: string[];
+  message: string;
+  expiresAt: number;
+};
+
+export type ChallengeRequest = {
+  binding: string;
+  wallet: Address;
+  identity: Address;
+  /** The sentence above the fields, in the owner's words. */
+  statement: string;
+  fields: string[];
+  /** URIs naming the identity and each field; the owner approves exactly these. */
+  resources: string[];
+};
+
+export type IssueChallenge = (request: ChallengeRequest) => Promise<IssuedChallenge>;
+
+export type ChallengeSettings = { issuer: string; chainId: number; ttlSeconds: number };
+
+// A used or expired challenge is remembered this much longer, so the answer can say which.
+const AFTERLIFE_SECONDS = 3600;
+
+export function createChallengeIssuer(store: Store, settings: ChallengeSettings, now: () => number): IssueChallenge {
+  const issuerUrl = new URL(settings.issuer);
+
+  return async function issueChallenge(request) {
+    const issuedAt = now();
+    const expiresAt = issuedAt + settings.ttlSeconds * 1000;
+    const nonce = generateNonce();
+    const message = new SiweMessage({
+      domain: issuerUrl.host,
+      address: request.wallet,
+      statement: request.statement,
+      uri: settings.issuer,
+      version: '1',
+      chainId: settings.chainId,
+      nonce,
+      issuedAt: new Date(issuedAt).toISOString(),
+      expirationTime: new Date(expiresAt).toISOString(),
+      requestId: request.binding,
+      resources: request.resources,
+    }).prepareMessage();
+    const challenge: IssuedChallenge = {
+      nonce,
+      binding: request.binding,
+      wallet: request.wallet,
+      identity: request.identity,
+      fields: request.fields,
+      message,
+      expiresAt,
+    };
+    const keep = settings.ttlSeconds + AFTERLIFE_SECONDS;
+    await store.set(keys.challenge(nonce), JSON.stringify(challenge), keep);
+    await store.set(keys.latestChallenge(request.binding), nonce, keep);
+    return challenge;
+  };
+}
+
+export { AFTERLIFE_SECONDS };
