@@ -21,8 +21,8 @@ export type ProviderDeps = {
 
 /** Keys for a development run without JWKS; loadConfig refuses to start production without. */
 function developmentJwks(): { keys: Record<string, unknown>[] } {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'ES256' }] };
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'RS256' }] };
 }
 
 export function createProvider(deps: ProviderDeps): Provider {
@@ -40,8 +40,9 @@ export function createProvider(deps: ProviderDeps): Provider {
     features: {
       devInteractions: { enabled: false },
       claimsParameter: { enabled: true },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
+      // A client may introspect and revoke only the tokens issued to it.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,

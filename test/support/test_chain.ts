@@ -1,0 +1,50 @@
+// A real anvil with the real ONCHAINID contracts, and viem local accounts as wallets.
+import { type Address, createWalletClient, http, type LocalAccount, type PublicClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { type Anvil, startAnvil } from '../../src/chain/anvil.js';
+import { chainDefinition, createChainClient } from '../../src/chain/chain_client.js';
+import {
+  createIdentity,
+  type Deployer,
+  deployOnchainId,
+  type OnchainIdSuite,
+} from '../../src/chain/deploy_onchainid.js';
+
+const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export type TestChain = {
+  anvil: Anvil;
+  client: PublicClient;
+  suite: OnchainIdSuite;
+  deployer: Deployer;
+  /** anvil's funded accounts #1..#9 as viem local accounts. */
+  accounts: LocalAccount[];
+  /** A Deployer-shaped handle that sends transactions from the given account. */
+  as(account: LocalAccount): Deployer;
+  createIdentityFor(wallet: Address, salt?: string): Promise<Address>;
+  stop(): Promise<void>;
+};
+
+export async function startTestChain(): Promise<TestChain> {
+  const anvil = await startAnvil();
+  const client = createChainClient(anvil.rpcUrl, anvil.chainId, 50);
+  const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
+  const as = (account: LocalAccount): Deployer => ({
+    wallet: createWalletClient({ account, chain, transport: http(anvil.rpcUrl) }),
+    client,
+  });
+  const accounts = Array.from({ length: 10 }, (_, i) => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: i }));
+  const deployer = as(accounts[0]!);
+  const suite = await deployOnchainId(deployer);
+  let salts = 0;
+  return {
+    anvil,
+    client,
+    suite,
+    deployer,
+    accounts: accounts.slice(1),
+    as,
+    createIdentityFor: (wallet, salt) => createIdentity(deployer, suite.identityFactory, wallet, salt ?? `test-${++salts}`),
+    stop: () => anvil.stop(),
+  };
+}
