@@ -7,6 +7,7 @@ import {
   type PublicClient,
   type WalletClient,
   encodeAbiParameters,
+  getAddress,
   keccak256,
 } from 'viem';
 import {
@@ -38,7 +39,7 @@ async function deploy(deployer: Deployer, artifact: { abi: readonly unknown[]; b
   } as Parameters<WalletClient['deployContract']>[0]);
   const receipt = await deployer.client.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error(`deployment ${hash} created no contract`);
-  return receipt.contractAddress;
+  return getAddress(receipt.contractAddress);
 }
 
 /** Sends one transaction and waits for it; throws if it reverted. */
