@@ -1,7 +1,6 @@
 // createApp(deps) wires Koa, the pages, Signet's routers and the oidc-provider engine.
 // It does no I/O of its own: the store, the chain client and the clock come in as deps.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type Router from '@koa/router';
 import Koa from 'koa';
 import mount from 'koa-mount';
@@ -16,6 +15,7 @@ import { createIdentityRegistry, type IdentityRegistry } from './identity/identi
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
 import { createProvider } from './oidc/provider.js';
+import { projectRoot } from './project_root.js';
 import { createProfileStore, type ProfileStore } from './profile/profile.js';
 import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
@@ -44,7 +44,6 @@ export type SignetApp = {
   registry: IdentityRegistry;
 };
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const silentLogger: Logger = { error: () => {}, info: () => {} };
 
@@ -52,7 +51,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const { config, store, chain } = deps;
   const now = deps.now ?? Date.now;
   const logger = deps.logger ?? silentLogger;
-  const renderPage = createPageRenderer(join(root, 'views'));
+  const renderPage = createPageRenderer(join(projectRoot, 'views'));
   const profiles = createProfileStore(store);
   const receipts = createConsentReceipts(store);
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
@@ -80,7 +79,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.proxy = config.mode === 'production';
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
-  app.use(staticFiles(join(root, 'public')));
+  app.use(staticFiles(join(projectRoot, 'public')));
   app.use(interactions.routes());
   app.use(interactions.allowedMethods());
   for (const router of deps.extraRoutes?.({ renderPage }) ?? []) {

@@ -1,11 +1,11 @@
 // Reads config/*.json and the environment once, validates everything with one schema and
 // returns a frozen Config. Nothing else in Signet reads process.env.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { projectRoot } from './project_root.js';
 
 const address = z.string().refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address').transform((v) => getAddress(v));
 
@@ -52,8 +52,6 @@ export type Config = Readonly<z.infer<typeof schema>>;
 export type ClientConfig = z.infer<typeof clientSchema>;
 
 type Env = Record<string, string | undefined>;
-
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The cookie keys of config/default.json: fine for the demo, refused in production. */
 export const DEMO_COOKIE_KEY_PREFIX = 'demo-only-';

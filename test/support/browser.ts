@@ -1,7 +1,7 @@
 // A real browser for end-to-end tests: Debian's Chromium driven by playwright-core (never a
 // downloaded browser), an EIP-1193 wallet injected into pages and backed by a viem local
 // account in the test process, and a watch on console errors, page errors and CSP violations.
-import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { hexToString, isHex, type LocalAccount } from 'viem';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -108,17 +108,30 @@ export async function injectWallet(page: Page, account: LocalAccount, chainId: n
 
 /**
  * Answers every request to a relying party's origin (not a real server) with a small page,
- * and records the URLs the browser was sent to.
+ * and records the documents the browser was sent there.
+ *
+ * This uses Chromium's Fetch domain directly rather than page.route(): Signet sends the
+ * browser to the website with an HTTP redirect (303 from the engine's /auth/:uid), and
+ * playwright's route handlers are only called for the first URL of a redirect chain, so a
+ * page.route('https://website.example/**') handler never sees the callback and Chromium
+ * fails with ERR_NAME_NOT_RESOLVED. Fetch interception pauses every request matching the
+ * pattern, redirected ones included. Do not combine with page.route() on the same page.
  */
 export async function fakeWebsite(page: Page, origin: string): Promise<{ visits: URL[] }> {
   const visits: URL[] = [];
-  await page.route(`${origin}/**`, async (route: Route) => {
-    visits.push(new URL(route.request().url()));
-    await route.fulfill({
-      status: 200,
-      contentType: 'text/html; charset=utf-8',
-      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Website</title><link rel="icon" href="data:,"></head><body><p>Back on the website.</p></body></html>',
-    });
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on('Fetch.requestPaused', (event) => {
+    if (event.resourceType === 'Document') visits.push(new URL(event.request.url));
+    const body = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Website</title><link rel="icon" href="data:,"></head><body><p>Back on the website.</p></body></html>';
+    cdp
+      .send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: 200,
+        responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }],
+        body: Buffer.from(body).toString('base64'),
+      })
+      .catch(() => {}); // the page may already be gone
   });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${origin}/*`, requestStage: 'Request' }] });
   return { visits };
 }

@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// Runs the compiled command line (npm run build first).
+import '../dist/cli.js';

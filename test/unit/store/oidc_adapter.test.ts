@@ -1,0 +1,431 @@
+// One contract for the oidc-provider adapter (and the Store primitives under it), run against
+// both backends: Redis on a real redis-server and the memory store with a controllable clock.
+import { Redis } from 'ioredis';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { keys } from '../../../src/store/keys.js';
+import { createMemoryStore } from '../../../src/store/memory_store.js';
+import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
+import { createRedisStore } from '../../../src/store/redis_store.js';
+import type { Store } from '../../../src/store/store.js';
+import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
+
+type AdapterClass = new (model: string) => Adapter;
+
+interface Backend {
+  /** The store under test; replaced by reset(). */
+  readonly store: Store;
+  start(): Promise<void>;
+  /** Empties the store before each test. */
+  reset(): Promise<void>;
+  /** Lets `seconds` pass as the store sees time (real time for Redis, the clock for memory). */
+  elapse(seconds: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+const epoch = () => Math.floor(Date.now() / 1000);
+
+function redisBackend(): Backend {
+  let server: RedisServer | undefined;
+  let admin: Redis | undefined;
+  let store: Store | undefined;
+  return {
+    get store() {
+      return store!;
+    },
+    async start() {
+      server = await startRedisServer();
+      store = createRedisStore(server.url);
+      admin = new Redis(server.url, { maxRetriesPerRequest: 2 });
+    },
+    async reset() {
+      await admin!.flushall();
+    },
+    elapse: (seconds) => sleep(seconds * 1000),
+    async stop() {
+      await store?.close();
+      await admin?.quit();
+      await server?.stop();
+    },
+  };
+}
+
+function memoryBackend(): Backend {
+  let clock = Date.UTC(2030, 0, 1);
+  let store = createMemoryStore(() => clock);
+  return {
+    get store() {
+      return store;
+    },
+    async start() {},
+    async reset() {
+      clock = Date.UTC(2030, 0, 1);
+      store = createMemoryStore(() => clock);
+    },
+    async elapse(seconds) {
+      clock += seconds * 1000;
+    },
+    async stop() {
+      await store.close();
+    },
+  };
+}
+
+/** Replaces Date.now for the duration of `work` (the adapter stamps `consumed` with it). */
+async function withDateNow<T>(fake: () => number, work: () => Promise<T>): Promise<T> {
+  const real = Date.now;
+  Date.now = fake;
+  try {
+    return await work();
+  } finally {
+    Date.now = real;
+  }
+}
+
+describe.each([
+  ['redis', redisBackend],
+  ['memory', memoryBackend],
+] as const)('oidc adapter contract (%s store)', (_name, makeBackend) => {
+  const backend = makeBackend();
+  let Adapter: AdapterClass;
+
+  beforeAll(async () => {
+    await backend.start();
+  });
+
+  afterAll(async () => {
+    await backend.stop();
+  });
+
+  beforeEach(async () => {
+    await backend.reset();
+    Adapter = createOidcAdapter(backend.store);
+  });
+
+  describe('upsert and find', () => {
+    test('find returns the upserted payload', async () => {
+      const tokens = new Adapter('AccessToken');
+      const payload: AdapterPayload = { jti: 'at-1', accountId: '0xabc', scope: 'openid profile', kind: 'AccessToken' };
+      await tokens.upsert('at-1', payload, 600);
+      expect(await tokens.find('at-1')).toEqual(payload);
+      expect(await backend.store.get(keys.model('AccessToken', 'at-1'))).toBe(JSON.stringify(payload));
+    });
+
+    test('find of a missing id is exactly undefined', async () => {
+      const tokens = new Adapter('AccessToken');
+      expect(await tokens.find('missing')).toBe(undefined);
+    });
+
+    test('models do not see each other: the same id under another model is missing', async () => {
+      await new Adapter('AccessToken').upsert('same-id', { kind: 'AccessToken' }, 600);
+      expect(await new Adapter('RefreshToken').find('same-id')).toBe(undefined);
+      expect(await new Adapter('AccessToken').find('same-id')).toEqual({ kind: 'AccessToken' });
+    });
+
+    test('a second upsert replaces the payload', async () => {
+      const tokens = new Adapter('AccessToken');
+      await tokens.upsert('at-1', { scope: 'openid' }, 600);
+      await tokens.upsert('at-1', { scope: 'openid email' }, 600);
+      expect(await tokens.find('at-1')).toEqual({ scope: 'openid email' });
+    });
+  });
+
+  describe('expiry', () => {
+    test('the model key gets a TTL close to expiresIn', async () => {
+      const tokens = new Adapter('AccessToken');
+      await tokens.upsert('at-ttl', { jti: 'at-ttl' }, 100);
+      const left = await backend.store.ttl(keys.model('AccessToken', 'at-ttl'));
+      expect(typeof left).toBe('number');
+      expect(left).toBeGreaterThanOrEqual(98);
+      expect(left).toBeLessThanOrEqual(100);
+    });
+
+    test('without expiresIn the record never expires', async () => {
+      const sessions = new Adapter('Session');
+      await sessions.upsert('s-forever', { uid: 'u-forever' });
+      expect(await backend.store.ttl(keys.model('Session', 's-forever'))).toBe(Number.POSITIVE_INFINITY);
+      expect(await backend.store.ttl(keys.uid('u-forever'))).toBe(Number.POSITIVE_INFINITY);
+    });
+
+    test('a record upserted with expiresIn 1 is gone once it expired, with its uid lookup', async () => {
+      const interactions = new Adapter('Interaction');
+      await interactions.upsert('i-short', { uid: 'u-short', kind: 'Interaction' }, 1);
+      expect(await interactions.find('i-short')).toEqual({ uid: 'u-short', kind: 'Interaction' });
+      await backend.elapse(2.1);
+      expect(await interactions.find('i-short')).toBe(undefined);
+      expect(await interactions.findByUid('u-short')).toBe(undefined);
+      expect(await backend.store.ttl(keys.model('Interaction', 'i-short'))).toBe(undefined);
+      expect(await backend.store.ttl(keys.uid('u-short'))).toBe(undefined);
+    });
+  });
+
+  describe('lookups by uid and user code', () => {
+    test('findByUid finds a Session and an Interaction by their uid', async () => {
+      const sessions = new Adapter('Session');
+      const interactions = new Adapter('Interaction');
+      const session: AdapterPayload = { uid: 'session-uid', accountId: '0xabc', kind: 'Session' };
+      const interaction: AdapterPayload = { uid: 'interaction-uid', kind: 'Interaction', returnTo: 'https://x/y' };
+      await sessions.upsert('session-id', session, 600);
+      await interactions.upsert('interaction-id', interaction, 600);
+      expect(await sessions.findByUid('session-uid')).toEqual(session);
+      expect(await interactions.findByUid('interaction-uid')).toEqual(interaction);
+      expect(await backend.store.get(keys.uid('session-uid'))).toBe('session-id');
+      expect(await sessions.findByUid('unknown-uid')).toBe(undefined);
+    });
+
+    test('findByUid follows a destroyed record to undefined', async () => {
+      const sessions = new Adapter('Session');
+      await sessions.upsert('session-id', { uid: 'session-uid' }, 600);
+      await sessions.destroy('session-id');
+      expect(await sessions.findByUid('session-uid')).toBe(undefined);
+    });
+
+    test('findByUserCode finds a DeviceCode by its user code', async () => {
+      const deviceCodes = new Adapter('DeviceCode');
+      const payload: AdapterPayload = { userCode: 'WDJB-MJHT', clientId: 'tv', kind: 'DeviceCode' };
+      await deviceCodes.upsert('dc-1', payload, 600);
+      expect(await deviceCodes.findByUserCode('WDJB-MJHT')).toEqual(payload);
+      expect(await backend.store.get(keys.userCode('WDJB-MJHT'))).toBe('dc-1');
+      expect(await deviceCodes.findByUserCode('XXXX-XXXX')).toBe(undefined);
+    });
+  });
+
+  describe('consume', () => {
+    test('find returns the payload plus a numeric consumed epoch-seconds field', async () => {
+      const codes = new Adapter('AuthorizationCode');
+      const payload: AdapterPayload = { jti: 'code-1', grantId: 'g-1', kind: 'AuthorizationCode' };
+      await codes.upsert('code-1', payload, 100);
+      const before = epoch();
+      await codes.consume('code-1');
+      const after = epoch();
+      const found = await codes.find('code-1');
+      expect(found).toEqual({ ...payload, consumed: expect.any(Number) });
+      const consumed = found!.consumed as number;
+      expect(Number.isInteger(consumed)).toBe(true);
+      expect(consumed).toBeGreaterThanOrEqual(before);
+      expect(consumed).toBeLessThanOrEqual(after);
+      expect(await backend.store.get(keys.consumed(keys.model('AuthorizationCode', 'code-1')))).toBe(String(consumed));
+    });
+
+    test('the consumed marker expires with the record', async () => {
+      const codes = new Adapter('AuthorizationCode');
+      await codes.upsert('code-ttl', { jti: 'code-ttl' }, 100);
+      await codes.consume('code-ttl');
+      const left = await backend.store.ttl(keys.consumed(keys.model('AuthorizationCode', 'code-ttl')));
+      expect(typeof left).toBe('number');
+      expect(left).toBeGreaterThanOrEqual(98);
+      expect(left).toBeLessThanOrEqual(100);
+    });
+
+    test('a second consume keeps the first timestamp', async () => {
+      const codes = new Adapter('AuthorizationCode');
+      await codes.upsert('code-2', { jti: 'code-2' }, 600);
+      const first = 1_900_000_000;
+      await withDateNow(() => first * 1000, () => codes.consume('code-2'));
+      expect(await codes.find('code-2')).toEqual({ jti: 'code-2', consumed: first });
+      await withDateNow(() => (first + 3600) * 1000, () => codes.consume('code-2'));
+      expect(await codes.find('code-2')).toEqual({ jti: 'code-2', consumed: first });
+    });
+
+    test('consume of a missing id does nothing and does not create the record', async () => {
+      const codes = new Adapter('AuthorizationCode');
+      const key = keys.model('AuthorizationCode', 'never-issued');
+      await expect(codes.consume('never-issued')).resolves.toBe(undefined);
+      expect(await codes.find('never-issued')).toBe(undefined);
+      expect(await backend.store.get(key)).toBe(undefined);
+      expect(await backend.store.ttl(key)).toBe(undefined);
+      expect(await backend.store.get(keys.consumed(key))).toBe(undefined);
+    });
+
+    test('of 20 concurrent consumes exactly one timestamp is stored, and find is stable', async () => {
+      // Count the writes of the consumed marker that took effect, through the Store interface.
+      const markerKey = keys.consumed(keys.model('RefreshToken', 'rt-race'));
+      const written: string[] = [];
+      const inner = backend.store;
+      const counting: Store = {
+        ...inner,
+        set: async (key, value, ttl) => {
+          await inner.set(key, value, ttl);
+          if (key === markerKey) written.push(value);
+        },
+        setIfAbsent: async (key, value, ttl) => {
+          const done = await inner.setIfAbsent(key, value, ttl);
+          if (done && key === markerKey) written.push(value);
+          return done;
+        },
+      };
+      const tokens = new (createOidcAdapter(counting))('RefreshToken');
+      await tokens.upsert('rt-race', { jti: 'rt-race', grantId: 'g-race' }, 600);
+      // Every reading of the clock is a different second, so each consume would write its own value.
+      const base = 1_900_000_000;
+      let tick = 0;
+      await withDateNow(
+        () => (base + tick++) * 1000,
+        () => Promise.all(Array.from({ length: 20 }, () => tokens.consume('rt-race'))),
+      );
+      expect(written).toHaveLength(1);
+      const stored = await inner.get(markerKey);
+      expect(stored).toBe(written[0]);
+      const found = await tokens.find('rt-race');
+      expect(found).toEqual({ jti: 'rt-race', grantId: 'g-race', consumed: Number(stored) });
+      expect(await tokens.find('rt-race')).toEqual(found);
+      await tokens.consume('rt-race');
+      expect(written).toHaveLength(1);
+      expect(await tokens.find('rt-race')).toEqual(found);
+    });
+
+    test('a re-saved record starts unconsumed', async () => {
+      const codes = new Adapter('AuthorizationCode');
+      await codes.upsert('code-3', { jti: 'code-3' }, 600);
+      await codes.consume('code-3');
+      await codes.upsert('code-3', { jti: 'code-3', scope: 'openid' }, 600);
+      expect(await codes.find('code-3')).toEqual({ jti: 'code-3', scope: 'openid' });
+    });
+  });
+
+  describe('destroy', () => {
+    test('removes the record and its consumed marker', async () => {
+      const tokens = new Adapter('RefreshToken');
+      const key = keys.model('RefreshToken', 'rt-1');
+      await tokens.upsert('rt-1', { jti: 'rt-1' }, 600);
+      await tokens.consume('rt-1');
+      const consumed = (await tokens.find('rt-1'))?.consumed;
+      expect(typeof consumed).toBe('number');
+      expect(await backend.store.get(keys.consumed(key))).toBe(String(consumed));
+      await tokens.destroy('rt-1');
+      expect(await tokens.find('rt-1')).toBe(undefined);
+      expect(await backend.store.get(key)).toBe(undefined);
+      expect(await backend.store.get(keys.consumed(key))).toBe(undefined);
+      // Saved again under the same id it is a fresh, unconsumed record.
+      await tokens.upsert('rt-1', { jti: 'rt-1' }, 600);
+      expect(await tokens.find('rt-1')).toEqual({ jti: 'rt-1' });
+    });
+
+    test('destroy of a missing id does nothing', async () => {
+      const tokens = new Adapter('RefreshToken');
+      await tokens.upsert('rt-kept', { jti: 'rt-kept' }, 600);
+      await expect(tokens.destroy('rt-missing')).resolves.toBe(undefined);
+      expect(await tokens.find('rt-kept')).toEqual({ jti: 'rt-kept' });
+    });
+  });
+
+  describe('revokeByGrantId', () => {
+    test('deletes every record of the grant across models, and only those', async () => {
+      const accessTokens = new Adapter('AccessToken');
+      const refreshTokens = new Adapter('RefreshToken');
+      const codes = new Adapter('AuthorizationCode');
+      await accessTokens.upsert('at-g1', { grantId: 'g1' }, 600);
+      await refreshTokens.upsert('rt-g1', { grantId: 'g1' }, 6000);
+      await codes.upsert('code-g1', { grantId: 'g1' }, 60);
+      await codes.consume('code-g1');
+      await accessTokens.upsert('at-g2', { grantId: 'g2' }, 600);
+
+      expect((await backend.store.indexMembers(keys.grantIndex('g1'))).sort()).toEqual(
+        [
+          keys.model('AccessToken', 'at-g1'),
+          keys.model('AuthorizationCode', 'code-g1'),
+          keys.model('RefreshToken', 'rt-g1'),
+        ].sort(),
+      );
+
+      await accessTokens.revokeByGrantId('g1');
+
+      expect(await accessTokens.find('at-g1')).toBe(undefined);
+      expect(await refreshTokens.find('rt-g1')).toBe(undefined);
+      expect(await codes.find('code-g1')).toBe(undefined);
+      expect(await backend.store.get(keys.consumed(keys.model('AuthorizationCode', 'code-g1')))).toBe(undefined);
+      expect(await backend.store.ttl(keys.grantIndex('g1'))).toBe(undefined);
+      expect(await backend.store.indexMembers(keys.grantIndex('g1'))).toEqual([]);
+
+      expect(await accessTokens.find('at-g2')).toEqual({ grantId: 'g2' });
+      expect(await backend.store.indexMembers(keys.grantIndex('g2'))).toEqual([keys.model('AccessToken', 'at-g2')]);
+    });
+
+    test('revoking an unknown grant does nothing', async () => {
+      const accessTokens = new Adapter('AccessToken');
+      await accessTokens.upsert('at-g3', { grantId: 'g3' }, 600);
+      await expect(accessTokens.revokeByGrantId('no-such-grant')).resolves.toBe(undefined);
+      expect(await accessTokens.find('at-g3')).toEqual({ grantId: 'g3' });
+    });
+
+    test('the grant index expiry is never shortened, and is raised by a longer record', async () => {
+      const index = keys.grantIndex('G');
+      await new Adapter('AccessToken').upsert('at-G', { grantId: 'G' }, 1000);
+      await new Adapter('RefreshToken').upsert('rt-G', { grantId: 'G' }, 10);
+      const kept = await backend.store.ttl(index);
+      expect(typeof kept).toBe('number');
+      expect(kept).toBeGreaterThanOrEqual(990);
+      expect(kept).toBeLessThanOrEqual(1000);
+
+      await new Adapter('Grant').upsert('G', { grantId: 'G' }, 5000);
+      const raised = await backend.store.ttl(index);
+      expect(typeof raised).toBe('number');
+      expect(raised).toBeGreaterThanOrEqual(4990);
+      expect(raised).toBeLessThanOrEqual(5000);
+      expect((await backend.store.indexMembers(index)).sort()).toEqual(
+        [keys.model('AccessToken', 'at-G'), keys.model('Grant', 'G'), keys.model('RefreshToken', 'rt-G')].sort(),
+      );
+    });
+
+    test('a model that is not grantable is not added to a grant index', async () => {
+      const sessions = new Adapter('Session');
+      const interactions = new Adapter('Interaction');
+      await sessions.upsert('s-1', { grantId: 'g-ng', uid: 's-uid' }, 600);
+      await interactions.upsert('i-1', { grantId: 'g-ng', uid: 'i-uid' }, 600);
+      expect(await backend.store.indexMembers(keys.grantIndex('g-ng'))).toEqual([]);
+      expect(await backend.store.ttl(keys.grantIndex('g-ng'))).toBe(undefined);
+      await sessions.revokeByGrantId('g-ng');
+      expect(await sessions.find('s-1')).toEqual({ grantId: 'g-ng', uid: 's-uid' });
+      expect(await interactions.find('i-1')).toEqual({ grantId: 'g-ng', uid: 'i-uid' });
+    });
+  });
+
+  describe('store primitives', () => {
+    test('take returns the value once, then undefined', async () => {
+      const { store } = backend;
+      await store.set('signet:test:take', 'v1', 60);
+      expect(await store.take('signet:test:take')).toBe('v1');
+      expect(await store.take('signet:test:take')).toBe(undefined);
+      expect(await store.get('signet:test:take')).toBe(undefined);
+      expect(await store.take('signet:test:never-set')).toBe(undefined);
+    });
+
+    test('of 20 concurrent takes exactly one gets the value', async () => {
+      const { store } = backend;
+      await store.set('signet:test:race', 'only-once', 60);
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.take('signet:test:race')));
+      expect(results.filter((value) => value === 'only-once')).toHaveLength(1);
+      expect(results.filter((value) => value === undefined)).toHaveLength(19);
+    });
+
+    test('setIfAbsent is true once, then false, and keeps the first value', async () => {
+      const { store } = backend;
+      expect(await store.setIfAbsent('signet:test:nx', 'first', 60)).toBe(true);
+      expect(await store.setIfAbsent('signet:test:nx', 'second', 60)).toBe(false);
+      expect(await store.setIfAbsent('signet:test:nx', 'third')).toBe(false);
+      expect(await store.get('signet:test:nx')).toBe('first');
+    });
+
+    test('ttl: undefined for a missing key, Infinity without expiry, seconds otherwise', async () => {
+      const { store } = backend;
+      await store.set('signet:test:forever', 'x');
+      await store.set('signet:test:minute', 'x', 60);
+      expect(await store.ttl('signet:test:missing')).toBe(undefined);
+      expect(await store.ttl('signet:test:forever')).toBe(Number.POSITIVE_INFINITY);
+      const left = await store.ttl('signet:test:minute');
+      expect(typeof left).toBe('number');
+      expect(left).toBeGreaterThanOrEqual(58);
+      expect(left).toBeLessThanOrEqual(60);
+    });
+
+    test('delete removes several keys and ignores missing ones', async () => {
+      const { store } = backend;
+      await store.set('signet:test:a', '1');
+      await store.set('signet:test:b', '2');
+      await store.delete('signet:test:a', 'signet:test:b', 'signet:test:missing');
+      await store.delete();
+      expect(await store.get('signet:test:a')).toBe(undefined);
+      expect(await store.get('signet:test:b')).toBe(undefined);
+    });
+  });
+});
