@@ -6,6 +6,8 @@ import Koa from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
 import type { Address, PublicClient } from 'viem';
+import { createAccountRouter } from './account/account_router.js';
+import { createAccountSessions } from './account/account_sessions.js';
 import type { Config } from './config.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { createPageRenderer } from './http/pages.js';
@@ -57,6 +59,13 @@ export function createApp(deps: AppDeps): SignetApp {
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
   const provider = createProvider({ config, chainId: chain.chainId, store, profiles, renderPage });
 
+  const issueChallenge = createChallengeIssuer(
+    store,
+    { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
+    now,
+  );
+  const verifyChallenge = createChallengeVerifier(store, chain.client, now);
+
   const interactions = createInteractionRouter({
     provider,
     issuer: config.issuer,
@@ -64,14 +73,20 @@ export function createApp(deps: AppDeps): SignetApp {
     grantTtlSeconds: config.ttl.grant,
     registry,
     receipts,
-    issueChallenge: createChallengeIssuer(
-      store,
-      { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
-      now,
-    ),
-    verifyChallenge: createChallengeVerifier(store, chain.client, now),
+    issueChallenge,
+    verifyChallenge,
     renderPage,
     demoWallet: deps.demoWallet ?? false,
+    now,
+  });
+
+  const account = createAccountRouter({
+    chainId: chain.chainId,
+    registry,
+    receipts,
+    sessions: createAccountSessions(store, new URL(config.issuer).protocol === 'https:'),
+    issueChallenge,
+    verifyChallenge,
     now,
   });
 
@@ -82,6 +97,8 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(staticFiles(join(projectRoot, 'public')));
   app.use(interactions.routes());
   app.use(interactions.allowedMethods());
+  app.use(account.routes());
+  app.use(account.allowedMethods());
   for (const router of deps.extraRoutes?.({ renderPage }) ?? []) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -93,6 +93,10 @@ function fromEnv(env: Env): Record<string, unknown> {
   if (env.CHAIN_ID) chain.chainId = env.CHAIN_ID;
   if (env.IDENTITY_FACTORY) chain.identityFactory = env.IDENTITY_FACTORY;
   const out: Record<string, unknown> = { chain };
+  // Checked here: a bad PORT would otherwise surface as a bad issuer (http://localhost:<PORT>).
+  if (env.PORT && !(/^\d{1,5}$/.test(env.PORT) && Number(env.PORT) <= 65535)) {
+    throw new ConfigError('PORT', 'must be a port number (0 to 65535)');
+  }
   if (env.ISSUER) out.issuer = env.ISSUER;
   else if (env.PORT) out.issuer = `http://localhost:${env.PORT}`;
   if (env.PORT) out.port = env.PORT;

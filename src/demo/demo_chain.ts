@@ -15,8 +15,11 @@ export type DemoChain = {
   deployer: Deployer;
 };
 
+// The port wallets expect for a local chain; another free one if it is taken.
+const USUAL_PORT = 8545;
+
 export async function startDemoChain(chainId = 31337): Promise<DemoChain> {
-  const anvil = await startAnvil({ chainId });
+  const anvil = await startAnvil({ chainId, port: USUAL_PORT }).catch(() => startAnvil({ chainId }));
   try {
     const client = createChainClient(anvil.rpcUrl, chainId, 100);
     const wallet = createWalletClient({

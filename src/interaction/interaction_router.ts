@@ -6,12 +6,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
-import { type Address, getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { accessDenied, invalidRequest, notFound } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 import { parseBody } from '../http/parse_body.js';
+import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import { fieldNamed, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
@@ -33,20 +34,10 @@ export type InteractionDeps = {
   now: () => number;
 };
 
-const addressField = z
-  .string({ error: 'must be a 0x-prefixed 20-byte address' })
-  .refine((value) => isAddress(value), 'must be a 0x-prefixed 20-byte address')
-  .transform((value) => getAddress(value));
-
 const challengeBody = z.object({
   address: addressField,
   identity: addressField.optional(),
   fields: z.array(z.string({ error: 'must list field names' }), { error: 'must be a list of field names' }).optional(),
-});
-
-const signatureBody = z.object({
-  signature: z.string({ error: 'is required' }).min(1, 'is required'),
-  message: z.string({ error: 'must be the signed text' }).optional(),
 });
 
 const binding = (uid: string) => `interaction:${uid}`;
@@ -135,12 +126,7 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
     const body = parseBody(ctx, challengeBody);
     const client = await clientOf(details);
     const kept = keptFields(requestedOf(details), body.fields);
-    const identity: Address | undefined = body.identity ?? (await deps.registry.identityOf(body.address));
-    if (!identity) {
-      throw notFound(`wallet ${body.address} has no identity in the IdFactory; send the identity address as "identity"`);
-    }
-    await deps.registry.assertKnown(identity);
-    await deps.registry.assertLinked(identity, body.address);
+    const identity = await resolveIdentity(deps.registry, body.address, body.identity);
     const challenge = await deps.issueChallenge({
       binding: binding(details.uid),
       wallet: body.address,

@@ -11,6 +11,7 @@
 // signet:consent:<grantId>            consent receipt: signed message and signature (JSON)
 // signet:consents:<identity>          set of the grant ids of an identity's receipts
 // signet:profile:<identity>           the owner's profile (JSON)
+// signet:account-session:<id>         an owner's account session (JSON)
 
 const PREFIX = 'signet:';
 
@@ -26,4 +27,5 @@ export const keys = {
   consent: (grantId: string) => `${PREFIX}consent:${grantId}`,
   consentsOf: (identity: string) => `${PREFIX}consents:${identity.toLowerCase()}`,
   profile: (identity: string) => `${PREFIX}profile:${identity.toLowerCase()}`,
+  accountSession: (id: string) => `${PREFIX}account-session:${id}`,
 };

@@ -1,0 +1,62 @@
+// Owner sessions for the account routes: created by a signed wallet challenge, kept in the
+// store, carried by an httpOnly, signed, SameSite=Strict cookie.
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Address } from 'viem';
+import { SignetError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { keys } from '../store/keys.js';
+
+export type AccountSession = { id: string; identity: Address; wallet: Address; created_at: string };
+
+export const ACCOUNT_COOKIE = 'signet_account';
+export const ACCOUNT_LOGIN_COOKIE = 'signet_account_login';
+/** An owner session lasts 8 hours; signing in again is one signature. */
+export const ACCOUNT_SESSION_SECONDS = 8 * 3600;
+
+export function createAccountSessions(store: Store, secureCookies: boolean) {
+  const cookieOptions = { signed: true, httpOnly: true, sameSite: 'strict' as const, secure: secureCookies, path: '/account' };
+
+  return {
+    /** A fresh binding for an account sign-in challenge, remembered in the browser. */
+    beginSignIn(ctx: Context): string {
+      const binding = `account:${randomBytes(16).toString('base64url')}`;
+      ctx.cookies.set(ACCOUNT_LOGIN_COOKIE, binding, { ...cookieOptions, maxAge: 10 * 60 * 1000 });
+      return binding;
+    },
+
+    signInBinding(ctx: Context): string {
+      const binding = ctx.cookies.get(ACCOUNT_LOGIN_COOKIE, { signed: true });
+      if (!binding) throw new SignetError('invalid_request', 'no sign-in is under way in this browser; request a challenge first');
+      return binding;
+    },
+
+    async open(ctx: Context, identity: Address, wallet: Address, now: number): Promise<AccountSession> {
+      const session: AccountSession = {
+        id: randomBytes(24).toString('base64url'),
+        identity,
+        wallet,
+        created_at: new Date(now).toISOString(),
+      };
+      await store.set(keys.accountSession(session.id), JSON.stringify(session), ACCOUNT_SESSION_SECONDS);
+      ctx.cookies.set(ACCOUNT_LOGIN_COOKIE, null, cookieOptions);
+      ctx.cookies.set(ACCOUNT_COOKIE, session.id, { ...cookieOptions, maxAge: ACCOUNT_SESSION_SECONDS * 1000 });
+      return session;
+    },
+
+    async require(ctx: Context): Promise<AccountSession> {
+      const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
+      const raw = id ? await store.get(keys.accountSession(id)) : undefined;
+      if (!raw) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
+      return JSON.parse(raw) as AccountSession;
+    },
+
+    async close(ctx: Context): Promise<void> {
+      const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
+      if (id) await store.delete(keys.accountSession(id));
+      ctx.cookies.set(ACCOUNT_COOKIE, null, cookieOptions);
+    },
+  };
+}
+
+export type AccountSessions = ReturnType<typeof createAccountSessions>;

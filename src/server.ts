@@ -1,0 +1,103 @@
+// Boots a whole Signet from a Config: the embedded demo chain when no chain is configured,
+// the store, the app and its HTTP server. main.ts calls it; the demo's tests do too.
+import { createServer, type Server } from 'node:http';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createApp, type SignetApp } from './app.js';
+import { createChainClient } from './chain/chain_client.js';
+import type { Config } from './config.js';
+import { DEMO_OWNER_KEY } from './demo/demo_accounts.js';
+import { type DemoChain, startDemoChain } from './demo/demo_chain.js';
+import { DEMO_PROFILE } from './demo/demo_profile.js';
+import { createDemoRouter } from './demo/demo_router.js';
+import type { Logger } from './http/error_handler.js';
+import { createMemoryStore } from './store/memory_store.js';
+import { createRedisStore } from './store/redis_store.js';
+import type { Store } from './store/store.js';
+
+export type RunningSignet = {
+  config: Config;
+  server: Server;
+  signet: SignetApp;
+  store: Store;
+  chainId: number;
+  demo?: DemoChain;
+  /** What was set up, in lines for a person. */
+  summary: string[];
+  close(): Promise<void>;
+};
+
+function summarize(config: Config, demo: DemoChain | undefined, store: Store, chainId: number): string[] {
+  const lines = [`Signet is listening at ${config.issuer}`, `  discovery  ${config.issuer}/.well-known/openid-configuration`];
+  lines.push(`  store      ${store.kind === 'memory' ? 'IN MEMORY: a demo, nothing survives a restart (set REDIS_URL)' : 'Redis'}`);
+  if (demo) {
+    lines.push(
+      `  chain      embedded anvil at ${demo.anvil.rpcUrl} (chain id ${chainId}): a demo, set CHAIN_RPC_URL for a real chain`,
+      `  IdFactory  ${demo.suite.identityFactory}`,
+      `  identity   ${demo.identity} owned by wallet ${demo.owner} (anvil account #1)`,
+      `  import it  add anvil account #1 to your wallet with private key ${DEMO_OWNER_KEY}`,
+      `             and the network RPC ${demo.anvil.rpcUrl}, chain id ${chainId} (a public test key: never fund it)`,
+    );
+  }
+  if (config.demo.enabled) {
+    lines.push(`  demo site  ${config.issuer}/demo  (client "demo", secret "demo-secret")`);
+    if (demo) lines.push('             no browser wallet? the consent page offers the built-in demo wallet');
+  }
+  return lines;
+}
+
+export async function startServer(config: Config, logger: Logger): Promise<RunningSignet> {
+  const demo = config.chain.rpcUrl ? undefined : await startDemoChain();
+  const chainId = demo ? demo.anvil.chainId : config.chain.chainId!;
+  const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
+  const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
+  const store = config.redisUrl ? createRedisStore(config.redisUrl) : createMemoryStore();
+  try {
+    await store.ping();
+    const demoClient = config.clients.find((client) => client.client_id === 'demo');
+    const signet = createApp({
+      config,
+      store,
+      chain: { client: createChainClient(rpcUrl, chainId), chainId, identityFactory },
+      logger,
+      demoWallet: Boolean(demo),
+      extraRoutes: ({ renderPage }) =>
+        config.demo.enabled && demoClient?.client_secret
+          ? [
+              createDemoRouter({
+                issuer: config.issuer,
+                client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
+                renderPage,
+                wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
+                chainId,
+              }),
+            ]
+          : [],
+    });
+    if (demo) await signet.profiles.set(demo.identity, DEMO_PROFILE);
+
+    const server = createServer(signet.app.callback());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, resolve);
+    });
+    return {
+      config,
+      server,
+      signet,
+      store,
+      chainId,
+      demo,
+      summary: summarize(config, demo, store, chainId),
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await store.close();
+        await demo?.anvil.stop();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    await demo?.anvil.stop();
+    throw error;
+  }
+}
