@@ -14,21 +14,24 @@ const clientSchema = z.object({
   client_secret: z.string().min(8).optional(),
   client_name: z.string().min(1),
   logo_uri: z.url().optional(),
-  redirect_uris: z.array(z.url()).min(1),
-  post_logout_redirect_uris: z.array(z.url()).default([]),
+  redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).min(1),
+  post_logout_redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).default(['authorization_code', 'refresh_token']),
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_basic'),
 });
 
-const jwkSchema = z.object({ kty: z.string(), kid: z.string().optional() }).loose();
+// Signing keys: private JWKs (the engine publishes their public halves at /jwks).
+const jwkSchema = z
+  .object({ kty: z.enum(['RSA', 'EC', 'OKP']), kid: z.string().optional(), d: z.string({ error: 'is missing: the key must be private' }) })
+  .loose();
 
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
-  issuer: z.url().refine((v) => !v.endsWith('/'), 'must not end with "/"'),
+  issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
   port: z.coerce.number().int().min(0).max(65535),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   chain: z.object({
-    rpcUrl: z.url().optional(),
+    rpcUrl: z.url({ error: 'must be an absolute URL' }).optional(),
     chainId: z.coerce.number().int().positive().optional(),
     identityFactory: address.optional(),
   }),
@@ -52,6 +55,34 @@ export type Config = Readonly<z.infer<typeof schema>>;
 export type ClientConfig = z.infer<typeof clientSchema>;
 
 type Env = Record<string, string | undefined>;
+
+/** The issuer of config/default.json: a local development address. */
+const DEFAULT_ISSUER = 'http://localhost:3000';
+
+/** A setting that comes from one environment variable is named by it in errors. */
+const ENV_NAMES: Record<string, string> = {
+  issuer: 'ISSUER',
+  port: 'PORT',
+  redisUrl: 'REDIS_URL',
+  'chain.rpcUrl': 'CHAIN_RPC_URL',
+  'chain.chainId': 'CHAIN_ID',
+  'chain.identityFactory': 'IDENTITY_FACTORY',
+  cookieKeys: 'COOKIE_KEYS',
+  jwks: 'JWKS',
+};
+
+function settingName(path: PropertyKey[]): string {
+  const dotted = path.map(String).join('.');
+  return ENV_NAMES[dotted] ?? (dotted || '(root)');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /** The cookie keys of config/default.json: fine for the demo, refused in production. */
 export const DEMO_COOKIE_KEY_PREFIX = 'demo-only-';
@@ -87,7 +118,7 @@ function jsonEnv(env: Env, name: string): unknown {
 }
 
 /** Settings given in the environment, in the shape of the JSON files. */
-function fromEnv(env: Env): Record<string, unknown> {
+function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   const chain: Record<string, unknown> = {};
   if (env.CHAIN_RPC_URL) chain.rpcUrl = env.CHAIN_RPC_URL;
   if (env.CHAIN_ID) chain.chainId = env.CHAIN_ID;
@@ -98,7 +129,8 @@ function fromEnv(env: Env): Record<string, unknown> {
     throw new ConfigError('PORT', 'must be a port number (0 to 65535)');
   }
   if (env.ISSUER) out.issuer = env.ISSUER;
-  else if (env.PORT) out.issuer = `http://localhost:${env.PORT}`;
+  // PORT alone moves the default local issuer along; an issuer set in a file stays.
+  else if (env.PORT && fileIssuer === DEFAULT_ISSUER) out.issuer = `http://localhost:${env.PORT}`;
   if (env.PORT) out.port = env.PORT;
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
   if (env.COOKIE_KEYS) out.cookieKeys = env.COOKIE_KEYS.split(',').map((k) => k.trim());
@@ -125,7 +157,7 @@ export function loadConfig(env: Env = process.env, overrides: Record<string, unk
   const modeFile = join(configDir, `${mode}.json`);
   if (existsSync(modeFile)) raw = deepMerge(raw, readJson(modeFile));
   if (env.SIGNET_CONFIG) raw = deepMerge(raw, readJson(env.SIGNET_CONFIG));
-  raw = deepMerge(raw, fromEnv(env));
+  raw = deepMerge(raw, fromEnv(env, raw.issuer));
   raw = deepMerge(raw, overrides);
   raw.mode = mode;
   return validateConfig(withDemoClientAtIssuer(raw));
@@ -151,7 +183,7 @@ export function validateConfig(raw: unknown): Config {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigError(issue.path.join('.') || '(root)', issue.message);
+    throw new ConfigError(settingName(issue.path), issue.message);
   }
   const config = parsed.data;
   const embeddedChain = !config.chain.rpcUrl;
@@ -161,6 +193,7 @@ export function validateConfig(raw: unknown): Config {
   }
   if (config.mode === 'production') {
     if (!config.jwks) throw new ConfigError('JWKS', 'is required in production (the engine\'s development keys are refused)');
+    if (new URL(config.issuer).protocol !== 'https:') throw new ConfigError('ISSUER', 'must be an https URL in production');
     if (config.cookieKeys.some((k) => k.startsWith(DEMO_COOKIE_KEY_PREFIX))) {
       throw new ConfigError('COOKIE_KEYS', 'must be set in production (the demo cookie keys are refused)');
     }
@@ -176,5 +209,5 @@ export function validateConfig(raw: unknown): Config {
       throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');
     }
   }
-  return Object.freeze(config);
+  return deepFreeze(config);
 }

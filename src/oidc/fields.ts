@@ -21,7 +21,9 @@ export function fieldNamed(name: string): FieldDefinition | undefined {
 /** The engine's `claims` setting: which claims each scope releases. */
 export function scopeClaims(): Record<string, string[]> {
   const claims: Record<string, string[]> = { openid: ['sub'] };
-  for (const field of PROFILE_FIELDS) (claims[field.scope] ??= []).push(field.name);
+  for (const field of PROFILE_FIELDS) {
+    claims[field.scope] = [...(claims[field.scope] ?? []), field.name];
+  }
   return claims;
 }
 

@@ -46,7 +46,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       const entry = live(key);
       const members = entry && entry.value instanceof Set ? entry.value : new Set<string>();
       members.add(member);
-      entries.set(key, { value: members, expiresAt: Math.max(entry?.expiresAt ?? 0, expiry(ttl)) });
+      entries.set(key, { value: members, expiresAt: Math.max(entry?.expiresAt ?? 0, expiry(ttl || undefined)) });
     },
     indexMembers: async (key) => {
       const entry = live(key);

@@ -64,7 +64,8 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
       const key = this.key(id);
       const left = await store.ttl(key);
       if (left === undefined) return;
-      const ttl = left === Number.POSITIVE_INFINITY ? undefined : left;
+      // Redis rounds TTL to whole seconds: a record about to expire still gets a marker that expires.
+      const ttl = left === Number.POSITIVE_INFINITY ? undefined : Math.max(1, left);
       await store.setIfAbsent(keys.consumed(key), String(Math.floor(Date.now() / 1000)), ttl);
     }
 

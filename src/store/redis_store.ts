@@ -3,11 +3,18 @@ import { Redis } from 'ioredis';
 import { unavailable } from '../errors.js';
 import type { Store } from './store.js';
 
-// SADD, then raise the TTL only if it is shorter than asked (-1 means none: set it).
+// SADD, then never shorten the set's life: a new set gets the TTL asked (0 = none); an
+// existing one keeps no expiry if it has none, and is raised if its TTL is shorter.
 const ADD_TO_INDEX = `
+local existed = redis.call('EXISTS', KEYS[1])
 redis.call('SADD', KEYS[1], ARGV[1])
+local ttl = tonumber(ARGV[2])
 local left = redis.call('TTL', KEYS[1])
-if left < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if ttl == 0 then
+  redis.call('PERSIST', KEYS[1])
+elseif existed == 0 or (left ~= -1 and left < ttl) then
+  redis.call('EXPIRE', KEYS[1], ttl)
+end
 return 1`;
 
 export function createRedisStore(url: string): Store {
@@ -53,7 +60,7 @@ export function wrapRedis(redis: Redis): Store {
       }),
     addToIndex: (key, member, ttl) =>
       guard(async () => {
-        await redis.eval(ADD_TO_INDEX, 1, key, member, String(Math.max(1, Math.ceil(ttl))));
+        await redis.eval(ADD_TO_INDEX, 1, key, member, String(ttl > 0 ? Math.max(1, Math.ceil(ttl)) : 0));
       }),
     indexMembers: (key) => guard(() => redis.smembers(key)),
     ping: () =>

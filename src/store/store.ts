@@ -13,7 +13,7 @@ export interface Store {
   delete(...keys: string[]): Promise<void>;
   /** Seconds left: undefined for a missing key, Infinity for one that never expires. */
   ttl(key: string): Promise<number | undefined>;
-  /** Adds a member to a set whose expiry is raised to ttlSeconds but never shortened. */
+  /** Adds a member to a set whose expiry is raised to ttlSeconds (0: never expires) but never shortened. */
   addToIndex(key: string, member: string, ttlSeconds: number): Promise<void>;
   indexMembers(key: string): Promise<string[]>;
   ping(): Promise<void>;

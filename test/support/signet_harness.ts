@@ -56,7 +56,12 @@ export async function startSignet(options: { clients?: ClientConfig[]; challenge
     demo: { enabled: false },
   });
   let offset = 0;
-  const clock = { now: () => Date.now() + offset, advance: (ms: number) => void (offset += ms) };
+  const clock = {
+    now: () => Date.now() + offset,
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  };
   const store = createRedisStore(redis.url);
   const signet = createApp({
     config,

@@ -367,6 +367,19 @@ describe.each([
       );
     });
 
+    test('a record without expiry keeps its grant index forever, whatever comes later', async () => {
+      const index = keys.grantIndex('G0');
+      await new Adapter('AccessToken').upsert('at-G0', { grantId: 'G0' }, 600);
+      await new Adapter('Grant').upsert('G0', { grantId: 'G0' });
+      expect(await backend.store.ttl(index)).toBe(Number.POSITIVE_INFINITY);
+      await new Adapter('RefreshToken').upsert('rt-G0', { grantId: 'G0' }, 10);
+      expect(await backend.store.ttl(index)).toBe(Number.POSITIVE_INFINITY);
+      await backend.elapse(1.1);
+      await new Adapter('Grant').revokeByGrantId('G0');
+      expect(await new Adapter('Grant').find('G0')).toBe(undefined);
+      expect(await new Adapter('AccessToken').find('at-G0')).toBe(undefined);
+    });
+
     test('a model that is not grantable is not added to a grant index', async () => {
       const sessions = new Adapter('Session');
       const interactions = new Adapter('Interaction');

@@ -1,0 +1,380 @@
+// loadConfig and validateConfig: the files and the environment give one frozen Config, and a bad
+// or missing setting stops the start with a ConfigError that names it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, DEMO_COOKIE_KEY_PREFIX, loadConfig, validateConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/errors.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The ConfigError message `load` throws (2 assertions here, 3 with the caller's check of it); fails the test if none is thrown. */
+function configErrorOf(load: () => unknown): string {
+  try {
+    load();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).name).toBe('ConfigError');
+    return (error as ConfigError).message;
+  }
+  throw new Error('expected a ConfigError, nothing was thrown');
+}
+
+const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const JWKS = {
+  keys: [
+    {
+      kty: 'EC',
+      kid: 'prod-1',
+      crv: 'P-256',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+      d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
+    },
+  ],
+};
+const CLIENTS = [
+  {
+    client_id: 'website',
+    client_secret: 'a-real-secret-of-the-website',
+    client_name: 'Website',
+    redirect_uris: ['https://website.example.com/callback'],
+  },
+];
+
+/** Everything production needs, given the way an operator gives it: in the environment. */
+const productionEnv = (): Env => ({
+  NODE_ENV: 'production',
+  ISSUER: 'https://id.example.com',
+  PORT: '8080',
+  REDIS_URL: 'rediss://cache.example.com:6380',
+  CHAIN_RPC_URL: 'https://rpc.example.com',
+  CHAIN_ID: '8453',
+  IDENTITY_FACTORY: FACTORY.toLowerCase(),
+  JWKS: JSON.stringify(JWKS),
+  COOKIE_KEYS: 'production-cookie-key-one, production-cookie-key-two',
+  CLIENTS: JSON.stringify(CLIENTS),
+});
+
+describe('loadConfig: defaults', () => {
+  test('with an empty environment it loads the development defaults and the demo client', () => {
+    const config = loadConfig({});
+    expect(config.mode).toBe('development');
+    expect(config.issuer).toBe('http://localhost:3000');
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBe(undefined);
+    expect(config.chain).toEqual({});
+    expect(config.jwks).toBe(undefined);
+    expect(config.demo).toEqual({ enabled: true });
+    expect(config.challengeTtlSeconds).toBe(300);
+    expect(config.chainCacheSeconds).toBe(10);
+    expect(config.ttl).toEqual({
+      accessToken: 600,
+      idToken: 600,
+      refreshToken: 1209600,
+      grant: 1209600,
+      session: 86400,
+      interaction: 3600,
+    });
+    expect(config.cookieKeys).toEqual(['demo-only-cookie-key-change-me']);
+    expect(config.cookieKeys[0]!.startsWith(DEMO_COOKIE_KEY_PREFIX)).toBe(true);
+    expect(config.clients).toEqual([
+      {
+        client_id: 'demo',
+        client_secret: 'demo-secret',
+        client_name: 'Signet demo',
+        redirect_uris: ['http://localhost:3000/demo/callback'],
+        post_logout_redirect_uris: ['http://localhost:3000/demo'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ]);
+  });
+
+  test('the demo client redirect URIs follow ISSUER', () => {
+    const config = loadConfig({ ISSUER: 'http://localhost:4000' });
+    expect(config.issuer).toBe('http://localhost:4000');
+    expect(config.port).toBe(3000);
+    expect(config.clients.map((client) => client.redirect_uris)).toEqual([['http://localhost:4000/demo/callback']]);
+    expect(config.clients.map((client) => client.post_logout_redirect_uris)).toEqual([['http://localhost:4000/demo']]);
+  });
+
+  test('PORT alone moves the port, the issuer and the demo client', () => {
+    const config = loadConfig({ PORT: '4100' });
+    expect(config.port).toBe(4100);
+    expect(config.issuer).toBe('http://localhost:4100');
+    expect(config.clients[0]!.redirect_uris).toEqual(['http://localhost:4100/demo/callback']);
+    expect(config.clients[0]!.post_logout_redirect_uris).toEqual(['http://localhost:4100/demo']);
+  });
+
+  test('ISSUER wins over PORT for the issuer', () => {
+    const config = loadConfig({ ISSUER: 'https://id.example.com', PORT: '4100' });
+    expect(config.issuer).toBe('https://id.example.com');
+    expect(config.port).toBe(4100);
+    expect(config.clients[0]!.redirect_uris).toEqual(['https://id.example.com/demo/callback']);
+  });
+
+  test('NODE_ENV test loads the defaults in test mode', () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    expect(config.mode).toBe('test');
+    expect(config.demo.enabled).toBe(true);
+  });
+
+  test('overrides are merged last, over files and environment', () => {
+    const config = loadConfig({ PORT: '4100' }, { port: 4200, ttl: { accessToken: 60 } });
+    expect(config.port).toBe(4200);
+    expect(config.issuer).toBe('http://localhost:4100');
+    expect(config.ttl.accessToken).toBe(60);
+    expect(config.ttl.refreshToken).toBe(1209600);
+  });
+
+  test('chain settings from the environment are parsed and the factory address checksummed', () => {
+    const config = loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '31337', IDENTITY_FACTORY: FACTORY.toLowerCase() });
+    expect(config.chain).toEqual({ rpcUrl: 'http://127.0.0.1:8545', chainId: 31337, identityFactory: FACTORY });
+  });
+
+  test('COOKIE_KEYS is split on commas and trimmed', () => {
+    const config = loadConfig({ COOKIE_KEYS: ' first-cookie-key-0001 ,second-cookie-key-0002' });
+    expect(config.cookieKeys).toEqual(['first-cookie-key-0001', 'second-cookie-key-0002']);
+  });
+
+  test('the returned config is frozen', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(config.port).toBe(3000);
+  });
+
+  test('a SIGNET_CONFIG file is merged over the defaults', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signet-config-'));
+    try {
+      const file = join(dir, 'signet.json');
+      writeFileSync(file, JSON.stringify({ chainCacheSeconds: 0, ttl: { session: 3600 } }));
+      const config = loadConfig({ SIGNET_CONFIG: file });
+      expect(config.chainCacheSeconds).toBe(0);
+      expect(config.ttl.session).toBe(3600);
+      expect(config.ttl.interaction).toBe(3600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('loadConfig: a bad value names the setting', () => {
+  test.each<[string, Env, string]>([
+    ['ISSUER not a URL', { ISSUER: 'not a url' }, 'configuration: ISSUER must be an absolute URL'],
+    ['ISSUER with a trailing slash', { ISSUER: 'https://id.example.com/' }, 'configuration: ISSUER must not end with "/"'],
+    ['PORT not a number', { PORT: 'abc' }, 'configuration: PORT must be a port number (0 to 65535)'],
+    ['PORT out of range', { PORT: '70000' }, 'configuration: PORT must be a port number (0 to 65535)'],
+    ['PORT not a number beside ISSUER', { ISSUER: 'https://id.example.com', PORT: '80a' }, 'configuration: PORT must be a port number (0 to 65535)'],
+    ['REDIS_URL of another scheme', { REDIS_URL: 'http://x' }, 'configuration: REDIS_URL must start with redis:// or rediss://'],
+    [
+      'IDENTITY_FACTORY not an address',
+      { IDENTITY_FACTORY: '0x1234' },
+      'configuration: IDENTITY_FACTORY must be a 0x-prefixed 20-byte address',
+    ],
+    ['CHAIN_RPC_URL without CHAIN_ID', { CHAIN_RPC_URL: 'http://127.0.0.1:8545', IDENTITY_FACTORY: FACTORY }, 'configuration: CHAIN_ID is required with CHAIN_RPC_URL'],
+    [
+      'CHAIN_RPC_URL without IDENTITY_FACTORY',
+      { CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '31337' },
+      'configuration: IDENTITY_FACTORY is required with CHAIN_RPC_URL',
+    ],
+    ['JWKS not JSON', { JWKS: '{' }, 'configuration: JWKS must be JSON'],
+    ['JWKS without keys', { JWKS: '{"keys":[]}' }, 'configuration: jwks.keys Too small: expected array to have >=1 items'],
+    ['CLIENTS not JSON', { CLIENTS: '[{' }, 'configuration: CLIENTS must be JSON'],
+    ['a short cookie key', { COOKIE_KEYS: 'long-enough-cookie-key,short' }, 'configuration: cookieKeys.1 each key needs at least 16 characters'],
+    ['NODE_ENV staging', { NODE_ENV: 'staging' }, 'configuration: NODE_ENV must be development, test or production'],
+  ])('%s', (_case, env, message) => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig(env))).toBe(message);
+  });
+
+  test('duplicate client ids', () => {
+    expect.assertions(3);
+    const clients = [...CLIENTS, { ...CLIENTS[0]!, client_name: 'Website again' }];
+    expect(configErrorOf(() => loadConfig({ CLIENTS: JSON.stringify(clients) }))).toBe(
+      'configuration: clients.1.client_id "website" is listed twice',
+    );
+  });
+
+  test('a confidential client without a secret', () => {
+    expect.assertions(3);
+    const clients = [{ client_id: 'spa', client_name: 'SPA', redirect_uris: ['https://spa.example.com/cb'] }];
+    expect(configErrorOf(() => loadConfig({ CLIENTS: JSON.stringify(clients) }))).toBe(
+      'configuration: clients.0.client_secret is required unless token_endpoint_auth_method is "none"',
+    );
+  });
+
+  test('a public client needs no secret', () => {
+    const clients = [
+      { client_id: 'spa', client_name: 'SPA', redirect_uris: ['https://spa.example.com/cb'], token_endpoint_auth_method: 'none' },
+    ];
+    const config = loadConfig({ CLIENTS: JSON.stringify(clients) });
+    expect(config.clients).toEqual([
+      {
+        client_id: 'spa',
+        client_name: 'SPA',
+        redirect_uris: ['https://spa.example.com/cb'],
+        post_logout_redirect_uris: [],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      },
+    ]);
+  });
+
+  test('an unreadable SIGNET_CONFIG file is named', () => {
+    expect.assertions(6);
+    const dir = mkdtempSync(join(tmpdir(), 'signet-config-'));
+    try {
+      const file = join(dir, 'broken.json');
+      writeFileSync(file, '{ not json');
+      const message = configErrorOf(() => loadConfig({ SIGNET_CONFIG: file }));
+      expect(message.startsWith(`configuration: ${file} is not readable JSON (`)).toBe(true);
+      const missing = join(dir, 'missing.json');
+      expect(configErrorOf(() => loadConfig({ SIGNET_CONFIG: missing }))).toBe(
+        `configuration: ${missing} is not readable JSON (ENOENT: no such file or directory, open '${missing}')`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('loadConfig: production', () => {
+  test('a complete production environment loads', () => {
+    const config = loadConfig(productionEnv());
+    expect(config.mode).toBe('production');
+    expect(config.issuer).toBe('https://id.example.com');
+    expect(config.port).toBe(8080);
+    expect(config.redisUrl).toBe('rediss://cache.example.com:6380');
+    expect(config.chain).toEqual({ rpcUrl: 'https://rpc.example.com', chainId: 8453, identityFactory: FACTORY });
+    expect(config.jwks).toEqual(JWKS);
+    expect(config.cookieKeys).toEqual(['production-cookie-key-one', 'production-cookie-key-two']);
+    expect(config.demo).toEqual({ enabled: false });
+    expect(config.clients.map((client) => client.client_id)).toEqual(['website']);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('config/production.json turns the demo off and lists no clients of its own', () => {
+    const { CLIENTS: _clients, ...env } = productionEnv();
+    const config = loadConfig(env);
+    expect(config.demo.enabled).toBe(false);
+    expect(config.clients).toEqual([]);
+  });
+
+  test.each<[string, string]>([
+    ['JWKS', "configuration: JWKS is required in production (the engine's development keys are refused)"],
+    ['COOKIE_KEYS', 'configuration: COOKIE_KEYS must be set in production (the demo cookie keys are refused)'],
+    ['REDIS_URL', 'configuration: REDIS_URL is required in production (the in-memory store is a demo)'],
+    ['CHAIN_RPC_URL', 'configuration: CHAIN_RPC_URL is required in production (the embedded chain is a demo)'],
+    ['CHAIN_ID', 'configuration: CHAIN_ID is required with CHAIN_RPC_URL'],
+    ['IDENTITY_FACTORY', 'configuration: IDENTITY_FACTORY is required with CHAIN_RPC_URL'],
+  ])('without %s it refuses to start', (name, message) => {
+    expect.assertions(3);
+    const env = productionEnv();
+    delete env[name];
+    expect(configErrorOf(() => loadConfig(env))).toBe(message);
+  });
+
+  test('an empty value counts as missing', () => {
+    expect.assertions(6);
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), JWKS: '' }))).toBe(
+      "configuration: JWKS is required in production (the engine's development keys are refused)",
+    );
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), REDIS_URL: '' }))).toBe(
+      'configuration: REDIS_URL is required in production (the in-memory store is a demo)',
+    );
+  });
+
+  test('one demo cookie key among others is refused', () => {
+    expect.assertions(3);
+    const env = { ...productionEnv(), COOKIE_KEYS: `production-cookie-key-one,${DEMO_COOKIE_KEY_PREFIX}but-long-enough` };
+    expect(configErrorOf(() => loadConfig(env))).toBe(
+      'configuration: COOKIE_KEYS must be set in production (the demo cookie keys are refused)',
+    );
+  });
+
+  test('production needs an https issuer', () => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), ISSUER: 'http://id.example.com' }))).toBe(
+      'configuration: ISSUER must be an https URL in production',
+    );
+  });
+
+  test('a signing key without its private part is refused', () => {
+    expect.assertions(3);
+    const publicOnly = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b', kid: 'pub' }] });
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), JWKS: publicOnly }))).toBe(
+      'configuration: jwks.keys.0.d is missing: the key must be private',
+    );
+  });
+
+  test('the configuration is frozen all the way down', () => {
+    const config = loadConfig(productionEnv());
+    expect(Object.isFrozen(config.chain)).toBe(true);
+    expect(Object.isFrozen(config.clients[0])).toBe(true);
+    expect(Object.isFrozen(config.cookieKeys)).toBe(true);
+  });
+
+  test('the demo cannot be switched on in production', () => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig(productionEnv(), { demo: { enabled: true } }))).toBe(
+      'configuration: demo.enabled must be false in production',
+    );
+  });
+});
+
+describe('validateConfig', () => {
+  const valid = () => ({
+    mode: 'development',
+    issuer: 'http://localhost:3000',
+    port: 3000,
+    chain: {},
+    challengeTtlSeconds: 120,
+    chainCacheSeconds: 10,
+    ttl: { accessToken: 600, idToken: 600, refreshToken: 3600, grant: 3600, session: 3600, interaction: 600 },
+    clients: [],
+    cookieKeys: ['a-cookie-key-of-16+chars'],
+    demo: { enabled: false },
+  });
+
+  test('a valid raw object gives a frozen Config', () => {
+    const config: Config = validateConfig(valid());
+    expect(config).toEqual(valid());
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('the port is coerced from a string', () => {
+    expect(validateConfig({ ...valid(), port: '8080' }).port).toBe(8080);
+  });
+
+  test.each<[string, Record<string, unknown>, string]>([
+    ['an unknown mode', { mode: 'staging' }, 'configuration: mode Invalid option: expected one of "development"|"test"|"production"'],
+    ['a challenge TTL under 30 s', { challengeTtlSeconds: 10 }, 'configuration: challengeTtlSeconds Too small: expected number to be >=30'],
+    ['a challenge TTL over 300 s', { challengeTtlSeconds: 301 }, 'configuration: challengeTtlSeconds Too big: expected number to be <=300'],
+    ['a zero token TTL', { ttl: { accessToken: 0, idToken: 600, refreshToken: 3600, grant: 3600, session: 3600, interaction: 600 } }, 'configuration: ttl.accessToken Too small: expected number to be >0'],
+    ['no cookie keys', { cookieKeys: [] }, 'configuration: COOKIE_KEYS Too small: expected array to have >=1 items'],
+    [
+      'a client redirect URI that is not a URL',
+      { clients: [{ client_id: 'x', client_secret: 'long-enough', client_name: 'X', redirect_uris: ['nope'] }] },
+      'configuration: clients.0.redirect_uris.0 must be an absolute URL',
+    ],
+    [
+      'a client secret under 8 characters',
+      { clients: [{ client_id: 'x', client_secret: 'short', client_name: 'X', redirect_uris: ['https://x.example.com/cb'] }] },
+      'configuration: clients.0.client_secret Too small: expected string to have >=8 characters',
+    ],
+  ])('%s is refused', (_case, change, message) => {
+    expect.assertions(3);
+    expect(configErrorOf(() => validateConfig({ ...valid(), ...change }))).toBe(message);
+  });
+
+  test('a missing object is refused at the root', () => {
+    expect.assertions(3);
+    expect(configErrorOf(() => validateConfig(undefined))).toBe(
+      'configuration: (root) Invalid input: expected object, received undefined',
+    );
+  });
+});
