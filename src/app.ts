@@ -8,6 +8,12 @@ import type Provider from 'oidc-provider';
 import type { Address, PublicClient } from 'viem';
 import { createAccountRouter } from './account/account_router.js';
 import { createAccountSessions } from './account/account_sessions.js';
+import { createClaimReader } from './claims/claim_reader.js';
+import { createClaimRecords } from './claims/claim_records.js';
+import { createClaimTopics } from './claims/claim_topics.js';
+import { createClaimsRouter } from './claims/claims_router.js';
+import { type ClaimsService, createClaimsService } from './claims/claims_service.js';
+import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
 import type { Config } from './config.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { createPageRenderer } from './http/pages.js';
@@ -23,7 +29,7 @@ import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
 import { createChallengeVerifier } from './wallet/verify_challenge.js';
 
-export type ChainDeps = { client: PublicClient; chainId: number; identityFactory: Address };
+export type ChainDeps = { client: PublicClient; rpcUrl: string; chainId: number; identityFactory: Address };
 
 export type AppDeps = {
   config: Config;
@@ -44,6 +50,8 @@ export type SignetApp = {
   profiles: ProfileStore;
   receipts: ConsentReceipts;
   registry: IdentityRegistry;
+  claims: ClaimsService;
+  issuer?: SignetIssuer;
 };
 
 
@@ -57,7 +65,25 @@ export function createApp(deps: AppDeps): SignetApp {
   const profiles = createProfileStore(store);
   const receipts = createConsentReceipts(store);
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
-  const provider = createProvider({ config, chainId: chain.chainId, store, profiles, renderPage });
+  const topics = createClaimTopics(config.claims);
+  const reader = createClaimReader(chain.client, config.chainCacheSeconds, now);
+  const records = createClaimRecords(store);
+  const claims = createClaimsService({ reader, topics, records, now });
+  const issuer = config.claimIssuer
+    ? createSignetIssuer({
+        ...config.claimIssuer,
+        client: chain.client,
+        rpcUrl: chain.rpcUrl,
+        chainId: chain.chainId,
+        baseUrl: config.issuer,
+        topics,
+        records,
+        reader,
+        registry,
+        now,
+      })
+    : undefined;
+  const provider = createProvider({ config, chainId: chain.chainId, store, profiles, receipts, claims, topics, renderPage });
 
   const issueChallenge = createChallengeIssuer(
     store,
@@ -73,6 +99,8 @@ export function createApp(deps: AppDeps): SignetApp {
     grantTtlSeconds: config.ttl.grant,
     registry,
     receipts,
+    topics,
+    claims,
     issueChallenge,
     verifyChallenge,
     renderPage,
@@ -90,6 +118,16 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
   });
 
+  const claimsRouter = createClaimsRouter({
+    provider,
+    chainId: chain.chainId,
+    claims,
+    receipts,
+    registry,
+    issuer,
+    adminToken: config.adminToken,
+  });
+
   const app = new Koa({ keys: [...config.cookieKeys] });
   app.proxy = config.mode === 'production';
   app.use(securityHeaders());
@@ -99,10 +137,12 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
+  app.use(claimsRouter.routes());
+  app.use(claimsRouter.allowedMethods());
   for (const router of deps.extraRoutes?.({ renderPage }) ?? []) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
   app.use(mount(provider));
-  return { app, provider, profiles, receipts, registry };
+  return { app, provider, profiles, receipts, registry, claims, issuer };
 }

@@ -25,6 +25,24 @@ const jwkSchema = z
   .object({ kty: z.enum(['RSA', 'EC', 'OKP']), kid: z.string().optional(), d: z.string({ error: 'is missing: the key must be private' }) })
   .loose();
 
+const hexKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')
+  .transform((value) => value as `0x${string}`);
+
+const claimsSchema = z.object({
+  topics: z
+    .array(
+      z.object({
+        name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be lower case letters, digits, "_" or "-"'),
+        topic: z.number().int().nonnegative(),
+        description: z.string().min(1),
+      }),
+    )
+    .default([]),
+  trustedIssuers: z.array(z.object({ address, topics: z.array(z.string()).min(1) })).default([]),
+});
+
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
@@ -49,6 +67,11 @@ const schema = z.object({
   jwks: z.object({ keys: z.array(jwkSchema).min(1) }).optional(),
   cookieKeys: z.array(z.string().min(16, 'each key needs at least 16 characters')).min(1),
   demo: z.object({ enabled: z.boolean() }),
+  claims: claimsSchema.default({ topics: [], trustedIssuers: [] }),
+  /** Signet as a claim issuer: its ClaimIssuer contract and a key with MANAGEMENT there. */
+  claimIssuer: z.object({ address, key: hexKey }).optional(),
+  /** Bearer token of the admin API; without it the admin API is off. */
+  adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -69,6 +92,11 @@ const ENV_NAMES: Record<string, string> = {
   'chain.identityFactory': 'IDENTITY_FACTORY',
   cookieKeys: 'COOKIE_KEYS',
   jwks: 'JWKS',
+  'claims.topics': 'CLAIM_TOPICS',
+  'claims.trustedIssuers': 'TRUSTED_ISSUERS',
+  'claimIssuer.address': 'SIGNET_ISSUER_ADDRESS',
+  'claimIssuer.key': 'SIGNET_ISSUER_KEY',
+  adminToken: 'ADMIN_TOKEN',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -138,6 +166,13 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (jwks) out.jwks = jwks;
   const clients = jsonEnv(env, 'CLIENTS');
   if (clients) out.clients = clients;
+  const topics = jsonEnv(env, 'CLAIM_TOPICS');
+  const trusted = jsonEnv(env, 'TRUSTED_ISSUERS');
+  if (topics || trusted) out.claims = { ...(topics ? { topics } : {}), ...(trusted ? { trustedIssuers: trusted } : {}) };
+  if (env.SIGNET_ISSUER_ADDRESS || env.SIGNET_ISSUER_KEY) {
+    out.claimIssuer = { address: env.SIGNET_ISSUER_ADDRESS, key: env.SIGNET_ISSUER_KEY };
+  }
+  if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
   return out;
 }
 
@@ -200,6 +235,19 @@ export function validateConfig(raw: unknown): Config {
     if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required in production (the in-memory store is a demo)');
     if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
     if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
+  }
+  const topicNames = new Set<string>();
+  const topicNumbers = new Set<number>();
+  for (const [i, topic] of config.claims.topics.entries()) {
+    if (topicNames.has(topic.name) || topicNumbers.has(topic.topic)) {
+      throw new ConfigError(`claims.topics.${i}`, `"${topic.name}" (${topic.topic}) repeats a topic name or number`);
+    }
+    topicNames.add(topic.name);
+    topicNumbers.add(topic.topic);
+  }
+  for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
+    const unknown = trusted.topics.find((name) => !topicNames.has(name));
+    if (unknown) throw new ConfigError(`claims.trustedIssuers.${i}.topics`, `names "${unknown}", which is not a configured topic`);
   }
   const ids = new Set<string>();
   for (const [i, client] of config.clients.entries()) {

@@ -57,7 +57,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const signet = createApp({
       config,
       store,
-      chain: { client: createChainClient(rpcUrl, chainId), chainId, identityFactory },
+      chain: { client: createChainClient(rpcUrl, chainId), rpcUrl, chainId, identityFactory },
       logger,
       demoWallet: Boolean(demo),
       extraRoutes: ({ renderPage }) =>

@@ -17,8 +17,11 @@ export async function saveConsentGrant(
   grant.addOIDCScope([...otherScopes, ...keptScopes].join(' '));
   const droppedScopes = [...fieldScopes].filter((scope) => !keptScopes.has(scope));
   if (droppedScopes.length) grant.rejectOIDCScope(droppedScopes.join(' '));
-  if (kept.size) grant.addOIDCClaims([...kept]);
-  const dropped = request.requested.filter((field) => !kept.has(field.name)).map((field) => field.name);
+  // Profile fields are OIDC claims of their own; claim topics travel as scopes only.
+  const profile = request.requested.filter((field) => field.kind === 'profile');
+  const keptProfile = profile.filter((field) => kept.has(field.name)).map((field) => field.name);
+  const dropped = profile.filter((field) => !kept.has(field.name)).map((field) => field.name);
+  if (keptProfile.length) grant.addOIDCClaims(keptProfile);
   if (dropped.length) grant.rejectOIDCClaims(dropped);
   return grant.save();
 }

@@ -10,6 +10,8 @@ export type ConsentReceipt = {
   identity: Address;
   wallet: Address;
   fields: string[];
+  /** Ids of the onchain claims shared (lower-case hex). */
+  claims: string[];
   message: string;
   signature: string;
   signed_at: string;

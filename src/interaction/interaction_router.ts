@@ -14,11 +14,15 @@ import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
-import { fieldNamed, type RequestedField, requestedFields } from '../oidc/fields.js';
+import { loginResources, loginStatement } from './challenge_text.js';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimTopics } from '../claims/claim_topics.js';
+import { allFields, type FieldDefinition, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
 import { saveConsentGrant } from './consent_grant.js';
 import type { ConsentReceipts } from './consent_receipts.js';
+import { keptClaims, keptFields } from './consent_selection.js';
 
 export type InteractionDeps = {
   provider: Provider;
@@ -27,6 +31,8 @@ export type InteractionDeps = {
   grantTtlSeconds: number;
   registry: IdentityRegistry;
   receipts: ConsentReceipts;
+  topics: ClaimTopics;
+  claims: ClaimsService;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
   renderPage: RenderPage;
@@ -38,6 +44,7 @@ const challengeBody = z.object({
   address: addressField,
   identity: addressField.optional(),
   fields: z.array(z.string({ error: 'must list field names' }), { error: 'must be a list of field names' }).optional(),
+  claims: z.array(z.string({ error: 'must list claim ids' }), { error: 'must be a list of claim ids' }).optional(),
 });
 
 const binding = (uid: string) => `interaction:${uid}`;
@@ -50,7 +57,7 @@ async function interactionOf(provider: Provider, ctx: Context): Promise<Interact
   return details;
 }
 
-function requestedOf(details: Interaction): RequestedField[] {
+function requestedOf(known: readonly FieldDefinition[], details: Interaction): RequestedField[] {
   let claims: unknown;
   const raw = details.params.claims;
   if (typeof raw === 'string') {
@@ -60,34 +67,12 @@ function requestedOf(details: Interaction): RequestedField[] {
       claims = undefined;
     }
   }
-  return requestedFields(String(details.params.scope ?? ''), claims);
-}
-
-/** The subset of requested fields the owner keeps; unknown, unrequested or missing required fields are refused. */
-function keptFields(requested: RequestedField[], asked: string[] | undefined): RequestedField[] {
-  if (asked === undefined) return requested;
-  const names = new Set(requested.map((field) => field.name));
-  for (const name of asked) {
-    if (!fieldNamed(name)) throw invalidRequest(`"fields" names "${name}", which is not a field Signet knows`);
-    if (!names.has(name)) throw invalidRequest(`"fields" names "${name}", which this website did not ask for`);
-  }
-  const keep = new Set(asked);
-  for (const field of requested) {
-    if (field.required && !keep.has(field.name)) {
-      throw invalidRequest(`"fields" must keep "${field.name}", which this website requires`);
-    }
-  }
-  return requested.filter((field) => keep.has(field.name));
-}
-
-function statementFor(clientName: string, kept: RequestedField[]): string {
-  const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';
-  const shared = kept.length ? kept.map((field) => field.label).join(', ') : 'nothing but your identity';
-  return `${name} asks you to sign in with your identity. By signing you share: ${shared}.`;
+  return requestedFields(known, String(details.params.scope ?? ''), claims);
 }
 
 export function createInteractionRouter(deps: InteractionDeps): Router {
   const { provider } = deps;
+  const known = allFields(deps.topics);
   const router = new Router({ prefix: '/interaction/:uid' });
   // Only Signet's own routes parse bodies: the engine parses its own.
   router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb' }));
@@ -101,7 +86,7 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
   router.get('/', async (ctx) => {
     const details = await interactionOf(provider, ctx);
     const client = await clientOf(details);
-    const fields = requestedOf(details);
+    const fields = requestedOf(known, details);
     const view = {
       uid: details.uid,
       client: { client_id: client.clientId, name: client.clientName ?? client.clientId },
@@ -125,23 +110,26 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
     const details = await interactionOf(provider, ctx);
     const body = parseBody(ctx, challengeBody);
     const client = await clientOf(details);
-    const kept = keptFields(requestedOf(details), body.fields);
+    const requested = keptFields(known, requestedOf(known, details), body.fields);
     const identity = await resolveIdentity(deps.registry, body.address, body.identity);
+    const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
+    const available = claimTopics.length ? await deps.claims.listForTopics(identity, claimTopics) : [];
+    const kept = keptClaims(requested, available, body.claims);
     const challenge = await deps.issueChallenge({
       binding: binding(details.uid),
       wallet: body.address,
       identity,
-      statement: statementFor(client.clientName ?? client.clientId, kept),
-      fields: kept.map((field) => field.name),
-      resources: [
-        subjectOf(deps.chainId, identity),
-        ...kept.map((field) => `${deps.issuer}/identities/${identity}/profile#${field.name}`),
-      ],
+      statement: loginStatement(client.clientName ?? client.clientId, kept.fields, kept.claims),
+      fields: kept.fields.map((field) => field.name),
+      claims: kept.claims.map((claim) => claim.claim_id),
+      resources: loginResources(deps.issuer, deps.chainId, identity, kept.fields, kept.claims),
     });
+    const keptIds = new Set(challenge.claims);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       identity,
       fields: challenge.fields,
+      claims: available.map((claim) => ({ ...claim, kept: keptIds.has(claim.claim_id) })),
       challenge: challenge.message,
       expires_at: new Date(challenge.expiresAt).toISOString(),
     };
@@ -161,7 +149,7 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
       accountId,
       clientId,
       scope: String(details.params.scope ?? ''),
-      requested: requestedOf(details),
+      requested: requestedOf(known, details),
       kept: challenge.fields,
     });
     await deps.receipts.save(
@@ -171,6 +159,7 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
         identity: challenge.identity,
         wallet: challenge.wallet,
         fields: challenge.fields,
+        claims: challenge.claims,
         message: challenge.message,
         signature: body.signature,
         signed_at: new Date(deps.now()).toISOString(),

@@ -1,29 +1,42 @@
-// The data a website can ask for: each field, the OIDC scope that carries it, and the words
-// the consent page and the signed challenge use for it.
+// The data a website can ask for: each profile field and each claim topic, the OIDC scope
+// that carries it, and the words the consent page and the signed challenge use for it.
+import type { ClaimTopics } from '../claims/claim_topics.js';
 
-export type FieldDefinition = { name: string; scope: string; label: string; description: string };
+export type FieldDefinition = { name: string; scope: string; label: string; description: string; kind: 'profile' | 'claim' };
 
 export const PROFILE_FIELDS: readonly FieldDefinition[] = [
-  { name: 'given_name', scope: 'profile', label: 'first name', description: 'Your first name' },
-  { name: 'family_name', scope: 'profile', label: 'last name', description: 'Your last name' },
-  { name: 'website', scope: 'profile', label: 'website', description: 'The address of your website' },
-  { name: 'email', scope: 'email', label: 'email address', description: 'Your email address' },
-  { name: 'phone_number', scope: 'phone', label: 'phone number', description: 'Your phone number' },
-  { name: 'address', scope: 'address', label: 'postal address', description: 'Your postal address' },
+  { name: 'given_name', scope: 'profile', label: 'first name', description: 'Your first name', kind: 'profile' },
+  { name: 'family_name', scope: 'profile', label: 'last name', description: 'Your last name', kind: 'profile' },
+  { name: 'website', scope: 'profile', label: 'website', description: 'The address of your website', kind: 'profile' },
+  { name: 'email', scope: 'email', label: 'email address', description: 'Your email address', kind: 'profile' },
+  { name: 'phone_number', scope: 'phone', label: 'phone number', description: 'Your phone number', kind: 'profile' },
+  { name: 'address', scope: 'address', label: 'postal address', description: 'Your postal address', kind: 'profile' },
 ];
 
-const byName = new Map(PROFILE_FIELDS.map((field) => [field.name, field]));
+/** The one OIDC claim that carries every shared onchain claim (see README, "Claims"). */
+export const ONCHAIN_CLAIMS = 'onchain_claims';
 
-export function fieldNamed(name: string): FieldDefinition | undefined {
-  return byName.get(name);
+export function claimFields(topics: ClaimTopics): FieldDefinition[] {
+  return topics.all.map((topic) => ({
+    name: topics.scopeOf(topic),
+    scope: topics.scopeOf(topic),
+    label: `${topic.name} claim`,
+    description: topic.description,
+    kind: 'claim',
+  }));
+}
+
+export function allFields(topics: ClaimTopics): FieldDefinition[] {
+  return [...PROFILE_FIELDS, ...claimFields(topics)];
 }
 
 /** The engine's `claims` setting: which claims each scope releases. */
-export function scopeClaims(): Record<string, string[]> {
+export function scopeClaims(topics: ClaimTopics): Record<string, string[]> {
   const claims: Record<string, string[]> = { openid: ['sub'] };
   for (const field of PROFILE_FIELDS) {
     claims[field.scope] = [...(claims[field.scope] ?? []), field.name];
   }
+  for (const field of claimFields(topics)) claims[field.scope] = [ONCHAIN_CLAIMS];
   return claims;
 }
 
@@ -31,9 +44,9 @@ export type RequestedField = FieldDefinition & { required: boolean };
 
 /**
  * The fields an authorization request asks for: every field of each requested scope, plus
- * the fields named in the `claims` parameter; those marked essential there are required.
+ * the profile fields named in the `claims` parameter; those marked essential there are required.
  */
-export function requestedFields(scope: string, claimsParameter: unknown): RequestedField[] {
+export function requestedFields(fields: readonly FieldDefinition[], scope: string, claimsParameter: unknown): RequestedField[] {
   const scopes = new Set(scope.split(' ').filter(Boolean));
   const essential = new Set<string>();
   const named = new Set<string>();
@@ -47,8 +60,7 @@ export function requestedFields(scope: string, claimsParameter: unknown): Reques
       }
     }
   }
-  return PROFILE_FIELDS.filter((field) => scopes.has(field.scope) || named.has(field.name)).map((field) => ({
-    ...field,
-    required: essential.has(field.name),
-  }));
+  return fields
+    .filter((field) => scopes.has(field.scope) || (field.kind === 'profile' && named.has(field.name)))
+    .map((field) => ({ ...field, required: essential.has(field.name) }));
 }

@@ -4,6 +4,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
@@ -16,6 +19,9 @@ export type ProviderDeps = {
   chainId: number;
   store: Store;
   profiles: ProfileStore;
+  receipts: ConsentReceipts;
+  claims: ClaimsService;
+  topics: ClaimTopics;
   renderPage: RenderPage;
 };
 
@@ -32,9 +38,11 @@ export function createProvider(deps: ProviderDeps): Provider {
     clients: config.clients.map((client) => ({ ...client, response_types: ['code'] })),
     jwks: (config.jwks ?? developmentJwks()) as Configuration['jwks'],
     cookies: { keys: [...config.cookieKeys] },
-    findAccount: createFindAccount(deps.chainId, deps.profiles),
-    claims: scopeClaims(),
-    scopes: ['openid', 'offline_access'],
+    findAccount: createFindAccount(deps),
+    claims: scopeClaims(deps.topics),
+    scopes: ['openid', 'offline_access', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic))],
+    // The ID token carries the fields kept too, not only userinfo.
+    conformIdTokenClaims: false,
     responseTypes: ['code'],
     pkce: { required: () => true },
     features: {

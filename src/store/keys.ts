@@ -12,6 +12,7 @@
 // signet:consents:<identity>          set of the grant ids of an identity's receipts
 // signet:profile:<identity>           the owner's profile (JSON)
 // signet:account-session:<id>         an owner's account session (JSON)
+// signet:claim:<identity>:<claimId>   a claim Signet issued, with its off-chain data (JSON)
 
 const PREFIX = 'signet:';
 
@@ -28,4 +29,5 @@ export const keys = {
   consentsOf: (identity: string) => `${PREFIX}consents:${identity.toLowerCase()}`,
   profile: (identity: string) => `${PREFIX}profile:${identity.toLowerCase()}`,
   accountSession: (id: string) => `${PREFIX}account-session:${id}`,
+  claimRecord: (identity: string, claimId: string) => `${PREFIX}claim:${identity.toLowerCase()}:${claimId.toLowerCase()}`,
 };

@@ -13,6 +13,8 @@ export type IssuedChallenge = {
   identity: Address;
   /** Names of the fields the owner approves by signing. */
   fields: string[];
+  /** Ids of the onchain claims the owner approves sharing. */
+  claims: string[];
   message: string;
   expiresAt: number;
 };
@@ -24,6 +26,7 @@ export type ChallengeRequest = {
   /** The sentence above the fields, in the owner's words. */
   statement: string;
   fields: string[];
+  claims?: string[];
   /** URIs naming the identity and each field; the owner approves exactly these. */
   resources: string[];
 };
@@ -61,6 +64,7 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       wallet: request.wallet,
       identity: request.identity,
       fields: request.fields,
+      claims: request.claims ?? [],
       message,
       expiresAt,
     };

@@ -54,6 +54,7 @@ test('the owner signs in and reads the exact text signed for each login', async 
     identity,
     wallet: owner().address,
     fields: ['email'],
+    claims: [],
     message: signed.message,
     signature: signed.signature,
     signed_at: expect.any(String),

@@ -66,7 +66,7 @@ export async function startSignet(options: { clients?: ClientConfig[]; challenge
   const signet = createApp({
     config,
     store,
-    chain: { client: chain.client, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+    chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     now: clock.now,
   });
   server.on('request', signet.app.callback());

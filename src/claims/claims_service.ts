@@ -1,0 +1,122 @@
+// What Signet says about an identity's claims: the public view of each (issuer, topic,
+// validity, hash, uri, expiry) from cached reads, and the private data, released only after
+// a fresh read finds the claim valid and its off-chain data matching the onchain hash.
+import type { Address, Hex } from 'viem';
+import { conflict, expired, notFound, SignetError } from '../errors.js';
+import { hashClaimDocument } from './claim_document.js';
+import type { ClaimReader, OnchainClaim, ReadOptions } from './claim_reader.js';
+import type { ClaimRecord, ClaimRecords } from './claim_records.js';
+import type { ClaimTopics } from './claim_topics.js';
+
+export type ClaimStatus = 'valid' | 'untrusted_issuer' | 'not_confirmed_by_issuer' | 'expired';
+
+/** The JSON a claim is shared as, in tokens and at its resource. */
+export type ClaimView = {
+  claim_id: Hex;
+  topic: number;
+  topic_name: string | null;
+  issuer: Address;
+  trusted: boolean;
+  valid: boolean;
+  status: ClaimStatus;
+  scheme: number;
+  data_hash: Hex;
+  uri: string;
+  expires_at: string | null;
+  data?: Record<string, unknown>;
+};
+
+export type ClaimsService = {
+  /** The claims of these topics, as the consent page lists them (cached reads). */
+  listForTopics(identity: Address, topics: number[]): Promise<ClaimView[]>;
+  /** One claim's public part (cached read); 404 if the identity has no such claim. */
+  publicView(identity: Address, claimId: Hex, options?: ReadOptions): Promise<ClaimView>;
+  /** One claim with its data, read fresh; refuses with the reason when it cannot be released. */
+  release(identity: Address, claimId: Hex): Promise<ClaimView>;
+  /** The claims kept in a grant as they stand now (fresh reads): data only where releasable; removed ones left out. */
+  shared(identity: Address, claimIds: readonly Hex[]): Promise<ClaimView[]>;
+};
+
+function matchesHash(record: ClaimRecord, claim: OnchainClaim): boolean {
+  return record.hash.toLowerCase() === claim.data.toLowerCase() && hashClaimDocument(record.document, record.salt) === record.hash;
+}
+
+export function createClaimsService(deps: {
+  reader: ClaimReader;
+  topics: ClaimTopics;
+  records: ClaimRecords;
+  now: () => number;
+}): ClaimsService {
+  const { reader, topics, records, now } = deps;
+
+  const viewOf = async (identity: Address, claim: OnchainClaim, options?: ReadOptions) => {
+    const record = await records.find(identity, claim.claimId);
+    // Only the record that matches what is onchain tells the expiry.
+    const current = record && record.hash.toLowerCase() === claim.data.toLowerCase() ? record : undefined;
+    const expiresAt = current?.document.expires_at ?? null;
+    const trusted = topics.isTrusted(claim.issuer, claim.topic);
+    const confirmed = trusted && (await reader.issuerConfirms(identity, claim, options));
+    let status: ClaimStatus = 'valid';
+    if (!trusted) status = 'untrusted_issuer';
+    else if (!confirmed) status = 'not_confirmed_by_issuer';
+    else if (expiresAt && Date.parse(expiresAt) <= now()) status = 'expired';
+    const view: ClaimView = {
+      claim_id: claim.claimId,
+      topic: claim.topic,
+      topic_name: topics.byNumber(claim.topic)?.name ?? null,
+      issuer: claim.issuer,
+      trusted,
+      valid: status === 'valid',
+      status,
+      scheme: claim.scheme,
+      data_hash: claim.data,
+      uri: claim.uri,
+      expires_at: expiresAt,
+    };
+    return { view, record };
+  };
+
+  const find = async (identity: Address, claimId: Hex, options?: ReadOptions) => {
+    const claim = await reader.claim(identity, claimId, options);
+    if (!claim) throw notFound(`identity ${identity} has no claim ${claimId}`);
+    return claim;
+  };
+
+  const release = async (identity: Address, claimId: Hex): Promise<ClaimView> => {
+    const claim = await find(identity, claimId, { fresh: true });
+    const { view, record } = await viewOf(identity, claim, { fresh: true });
+    if (view.status === 'untrusted_issuer') {
+      throw new SignetError('access_denied', `the issuer ${claim.issuer} is not trusted for topic ${claim.topic}`);
+    }
+    if (view.status === 'not_confirmed_by_issuer') {
+      throw new SignetError('access_denied', `the issuer ${claim.issuer} no longer confirms this claim (revoked or not signed by its key)`);
+    }
+    if (view.status === 'expired') throw expired(`the claim expired at ${view.expires_at}`);
+    if (!record) throw notFound('Signet holds no off-chain data for this claim');
+    if (!matchesHash(record, claim)) throw conflict("the claim's off-chain data does not match its onchain hash");
+    return { ...view, data: record.document.data };
+  };
+
+  return {
+    async listForTopics(identity, topicNumbers) {
+      const claims = await reader.claimsOf(identity, topicNumbers);
+      return Promise.all(claims.map(async (claim) => (await viewOf(identity, claim)).view));
+    },
+    async publicView(identity, claimId, options) {
+      return (await viewOf(identity, await find(identity, claimId, options), options)).view;
+    },
+    release,
+    async shared(identity, claimIds) {
+      const views = await Promise.all(
+        claimIds.map(async (claimId) => {
+          const claim = await reader.claim(identity, claimId, { fresh: true });
+          // A claim removed from the identity is no longer shared.
+          if (!claim) return undefined;
+          const { view, record } = await viewOf(identity, claim, { fresh: true });
+          return view.valid && record && matchesHash(record, claim) ? { ...view, data: record.document.data } : view;
+        }),
+      );
+      return views.filter((view): view is ClaimView => view !== undefined);
+    },
+  };
+}

@@ -1,0 +1,141 @@
+// Signet as a claim issuer: it keeps the claim's data off-chain, puts its hash in the claim,
+// signs with the ONCHAINID scheme (keccak256(abi.encode(identity, topic, hash)) as an
+// Ethereum signed message), adds the claim to the identity when Signet holds a CLAIM key
+// there (or returns it for the owner to add), and revokes by signature, with no action
+// from the holder.
+import {
+  type Address,
+  createWalletClient,
+  encodeAbiParameters,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { chainDefinition } from '../chain/chain_client.js';
+import { claimIssuerAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
+import { keyOf, send } from '../chain/deploy_onchainid.js';
+import { conflict, invalidRequest, notFound, unavailable } from '../errors.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { type ClaimDocument, hashClaimDocument, newSalt } from './claim_document.js';
+import { claimIdOf, type ClaimReader } from './claim_reader.js';
+import type { ClaimRecords } from './claim_records.js';
+import type { ClaimTopics } from './claim_topics.js';
+
+/** ONCHAINID scheme 1: ECDSA signature over the claim. */
+export const ECDSA_SCHEME = 1;
+
+export type SignedClaim = { topic: number; scheme: number; issuer: Address; signature: Hex; data: Hex; uri: string };
+
+export type IssueRequest = {
+  identity: Address;
+  topic: string;
+  data: Record<string, unknown>;
+  expiresAt?: string;
+  uri?: string;
+};
+
+export type IssueResult = { claim_id: Hex; claim: SignedClaim; added: boolean; transaction?: Hex };
+
+export type SignetIssuer = {
+  readonly address: Address;
+  issue(request: IssueRequest): Promise<IssueResult>;
+  revoke(identity: Address, claimId: Hex): Promise<{ claim_id: Hex; revoked_at: string; transaction: Hex }>;
+};
+
+export function createSignetIssuer(deps: {
+  address: Address;
+  key: Hex;
+  client: PublicClient;
+  rpcUrl: string;
+  chainId: number;
+  baseUrl: string;
+  topics: ClaimTopics;
+  records: ClaimRecords;
+  reader: ClaimReader;
+  registry: IdentityRegistry;
+  now: () => number;
+}): SignetIssuer {
+  const account = privateKeyToAccount(deps.key);
+  const wallet = createWalletClient({ account, chain: chainDefinition(deps.chainId, deps.rpcUrl), transport: http(deps.rpcUrl) });
+  const signer = { wallet, client: deps.client };
+
+  const transact = async (what: string, call: Parameters<typeof send>[1]) => {
+    try {
+      return await send(signer, call);
+    } catch (error) {
+      throw unavailable(`the ${what} transaction failed`, error);
+    }
+  };
+
+  return {
+    address: deps.address,
+
+    async issue(request) {
+      const topic = deps.topics.byName(request.topic);
+      if (!topic) throw invalidRequest(`"topic" names "${request.topic}", which is not a configured claim topic`);
+      if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt))) {
+        throw invalidRequest('"expires_at" must be an ISO-8601 date');
+      }
+      await deps.registry.assertKnown(request.identity);
+      const document: ClaimDocument = {
+        data: request.data,
+        expires_at: request.expiresAt ? new Date(request.expiresAt).toISOString() : null,
+      };
+      const salt = newSalt();
+      const hash = hashClaimDocument(document, salt);
+      const claimId = claimIdOf(deps.address, topic.topic);
+      const uri = request.uri ?? `${deps.baseUrl}/identities/${request.identity}/claims/${claimId}`;
+      const digest = keccak256(
+        encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [request.identity, BigInt(topic.topic), hash]),
+      );
+      const signature = await account.signMessage({ message: { raw: digest } });
+      await deps.records.save({
+        identity: request.identity,
+        claim_id: claimId,
+        topic: topic.topic,
+        issuer: deps.address,
+        document,
+        salt,
+        hash,
+        signature,
+        uri,
+        issued_at: new Date(deps.now()).toISOString(),
+      });
+      const claim: SignedClaim = { topic: topic.topic, scheme: ECDSA_SCHEME, issuer: deps.address, signature, data: hash, uri };
+
+      const mayAdd = (await deps.client.readContract({
+        address: request.identity,
+        abi: identityAbi,
+        functionName: 'keyHasPurpose',
+        args: [keyOf(account.address), KeyPurpose.CLAIM],
+      })) as boolean;
+      if (!mayAdd) return { claim_id: claimId, claim, added: false };
+      const receipt = await transact('addClaim', {
+        address: request.identity,
+        abi: identityAbi,
+        functionName: 'addClaim',
+        args: [BigInt(claim.topic), BigInt(claim.scheme), claim.issuer, claim.signature, claim.data, claim.uri],
+      });
+      deps.reader.forget(request.identity);
+      return { claim_id: claimId, claim, added: true, transaction: receipt.transactionHash };
+    },
+
+    async revoke(identity, claimId) {
+      const record = await deps.records.find(identity, claimId);
+      if (!record) throw notFound(`Signet issued no claim ${claimId} to identity ${identity}`);
+      if (record.revoked_at) throw conflict(`the claim was already revoked at ${record.revoked_at}`);
+      const receipt = await transact('revokeClaimBySignature', {
+        address: deps.address,
+        abi: claimIssuerAbi,
+        functionName: 'revokeClaimBySignature',
+        args: [record.signature],
+      });
+      const revokedAt = new Date(deps.now()).toISOString();
+      await deps.records.save({ ...record, revoked_at: revokedAt });
+      deps.reader.forget(identity);
+      return { claim_id: claimId, revoked_at: revokedAt, transaction: receipt.transactionHash };
+    },
+  };
+}
