@@ -7,8 +7,9 @@ import type { RenderPage } from './pages.js';
 
 export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
 
+// JSON unless the caller prefers HTML (a browser asking for a page).
 function wantsJson(ctx: Context): boolean {
-  return ctx.method !== 'GET' || ctx.accepts('html', 'json') === 'json';
+  return ctx.method !== 'GET' || ctx.accepts('json', 'html') === 'json';
 }
 
 /** Engine errors thrown from Signet's own routes (interaction lookups) in Signet's words. */

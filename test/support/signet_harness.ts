@@ -35,7 +35,14 @@ export function testJwks() {
   return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' }] };
 }
 
-export async function startSignet(options: { clients?: ClientConfig[]; challengeTtlSeconds?: number } = {}): Promise<Harness> {
+export async function startSignet(
+  options: {
+    clients?: ClientConfig[];
+    challengeTtlSeconds?: number;
+    /** More settings, given the chain (for contract addresses). */
+    configure?: (chain: TestChain) => Record<string, unknown>;
+  } = {},
+): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +61,7 @@ export async function startSignet(options: { clients?: ClientConfig[]; challenge
     jwks: testJwks(),
     cookieKeys: ['test-cookie-key-0123456789'],
     demo: { enabled: false },
+    ...options.configure?.(chain),
   });
   let offset = 0;
   const clock = {

@@ -3,6 +3,7 @@ import { type Address, createWalletClient, http, type LocalAccount, type PublicC
 import { mnemonicToAccount } from 'viem/accounts';
 import { type Anvil, startAnvil } from '../../src/chain/anvil.js';
 import { chainDefinition, createChainClient } from '../../src/chain/chain_client.js';
+import { idFactoryAbi } from '../../src/chain/contracts.js';
 import {
   createIdentity,
   type Deployer,
@@ -22,6 +23,8 @@ export type TestChain = {
   /** A Deployer-shaped handle that sends transactions from the given account. */
   as(account: LocalAccount): Deployer;
   createIdentityFor(wallet: Address, salt?: string): Promise<Address>;
+  /** The identity the IdFactory links to a wallet (created earlier). */
+  factoryIdentityOf(wallet: Address): Promise<Address>;
   stop(): Promise<void>;
 };
 
@@ -45,6 +48,8 @@ export async function startTestChain(): Promise<TestChain> {
     accounts: accounts.slice(1),
     as,
     createIdentityFor: (wallet, salt) => createIdentity(deployer, suite.identityFactory, wallet, salt ?? `test-${++salts}`),
+    factoryIdentityOf: async (wallet) =>
+      (await client.readContract({ address: suite.identityFactory, abi: idFactoryAbi, functionName: 'getIdentity', args: [wallet] })) as Address,
     stop: () => anvil.stop(),
   };
 }
