@@ -72,7 +72,7 @@ export function createClaimsRouter(deps: ClaimsRouterDeps): Router {
       return;
     }
     const accessToken = await deps.provider.AccessToken.find(token);
-    if (!accessToken || !accessToken.grantId) throw new SignetError('invalid_token', 'the access token is invalid, expired or revoked');
+    if (!accessToken?.grantId) throw new SignetError('invalid_token', 'the access token is invalid, expired or revoked');
     const receipt = await deps.receipts.find(accessToken.grantId);
     const covers =
       receipt &&

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
-import { accessDenied, invalidRequest, notFound } from '../errors.js';
+import { accessDenied, notFound } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';

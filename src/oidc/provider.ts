@@ -76,7 +76,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       Interaction: config.ttl.interaction,
     },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
-      ctx.status = ctx.status >= 400 ? ctx.status : 400;
+      ctx.status = Math.max(ctx.status , 400);
       renderPage(ctx, 'error', {
         title: 'Something went wrong',
         error: String(out.error),

@@ -49,7 +49,7 @@ async function signedEdit(from: (m: string) => string, to: (m: string) => string
 
 describe('the signed message must be exactly the challenge Signet issued', () => {
   test('wrong domain', async () => {
-    const answer = await signedEdit(() => new URL(h.issuer).host + ' wants', () => 'evil.example wants');
+    const answer = await signedEdit(() => `${new URL(h.issuer).host} wants`, () => 'evil.example wants');
     expect(answer.status).toBe(400);
     expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"domain" does not match the challenge' });
   });
