@@ -5,7 +5,13 @@
   const page = document.getElementById('consent');
   const base = `/interaction/${page.dataset.uid}`;
   const $ = (id) => document.getElementById(id);
-  const state = { address: null, challenge: null };
+  const state = { address: null, challenge: null, claimsShown: false };
+  const STATUS_WORDS = {
+    valid: 'valid',
+    untrusted_issuer: 'issuer not trusted: cannot be shared',
+    not_confirmed_by_issuer: 'revoked or no longer confirmed by its issuer',
+    expired: 'expired',
+  };
 
   const say = (text, isError) => {
     $('status').textContent = text;
@@ -30,6 +36,37 @@
     Array.from(document.querySelectorAll('input[name="fields"]'))
       .filter((box) => box.checked)
       .map((box) => box.value);
+
+  const keptClaims = () =>
+    Array.from(document.querySelectorAll('input[name="claims"]'))
+      .filter((box) => box.checked)
+      .map((box) => box.value);
+
+  // Lists the identity's claims of the requested topics, each with its issuer and status.
+  const showClaims = (claims) => {
+    const list = $('claims');
+    list.replaceChildren();
+    for (const claim of claims) {
+      const row = document.createElement('div');
+      row.className = 'field';
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.name = 'claims';
+      box.value = claim.claim_id;
+      box.id = `claim-${claim.claim_id}`;
+      box.checked = claim.kept;
+      box.disabled = !claim.valid;
+      box.addEventListener('change', prepare);
+      const label = document.createElement('label');
+      label.htmlFor = box.id;
+      const expiry = claim.expires_at ? `, until ${claim.expires_at.slice(0, 10)}` : '';
+      label.textContent = `${claim.topic_name ?? `topic ${claim.topic}`} claim by ${claim.issuer} (${STATUS_WORDS[claim.status] ?? claim.status}${expiry})`;
+      row.append(box, label);
+      list.append(row);
+    }
+    $('claims-box').hidden = claims.length === 0;
+    state.claimsShown = claims.length > 0;
+  };
 
   const resetChallenge = () => {
     state.challenge = null;
@@ -63,7 +100,9 @@
         address: state.address,
         ...(identity ? { identity } : {}),
         fields: keptFields(),
+        ...(state.claimsShown ? { claims: keptClaims() } : {}),
       });
+      showClaims(answer.claims ?? []);
       state.challenge = answer.challenge;
       $('identity').value = answer.identity;
       $('challenge').textContent = answer.challenge;
@@ -106,7 +145,14 @@
   $('sign').addEventListener('click', sign);
   $('abort').addEventListener('click', abort);
   $('identity').addEventListener('change', resetChallenge);
-  for (const box of document.querySelectorAll('input[name="fields"]')) box.addEventListener('change', resetChallenge);
+  for (const box of document.querySelectorAll('input[name="fields"]')) {
+    box.addEventListener('change', () => {
+      resetChallenge();
+      // A topic ticked again starts from its valid claims.
+      state.claimsShown = false;
+      if (state.address) prepare();
+    });
+  }
   const demo = $('use-demo-wallet');
   if (demo) {
     demo.addEventListener('click', () => {

@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:http';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createApp, type SignetApp } from './app.js';
 import { createChainClient } from './chain/chain_client.js';
-import type { Config } from './config.js';
-import { DEMO_OWNER_KEY } from './demo/demo_accounts.js';
+import { type Config, validateConfig } from './config.js';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo/demo_accounts.js';
 import { type DemoChain, startDemoChain } from './demo/demo_chain.js';
-import { DEMO_PROFILE } from './demo/demo_profile.js';
+import { DEMO_PROFILE, demoClaims } from './demo/demo_profile.js';
 import { createDemoRouter } from './demo/demo_router.js';
 import type { Logger } from './http/error_handler.js';
 import { createMemoryStore } from './store/memory_store.js';
@@ -33,7 +33,8 @@ function summarize(config: Config, demo: DemoChain | undefined, store: Store, ch
     lines.push(
       `  chain      embedded anvil at ${demo.anvil.rpcUrl} (chain id ${chainId}): a demo, set CHAIN_RPC_URL for a real chain`,
       `  IdFactory  ${demo.suite.identityFactory}`,
-      `  identity   ${demo.identity} owned by wallet ${demo.owner} (anvil account #1)`,
+      `  issuer     ClaimIssuer ${demo.suite.claimIssuer}: trusted for every topic, Signet issues with it`,
+      `  identity   ${demo.identity} owned by wallet ${demo.owner} (anvil account #1), with a kyc and an accredited claim`,
       `  import it  add anvil account #1 to your wallet with private key ${DEMO_OWNER_KEY}`,
       `             and the network RPC ${demo.anvil.rpcUrl}, chain id ${chainId} (a public test key: never fund it)`,
     );
@@ -45,8 +46,25 @@ function summarize(config: Config, demo: DemoChain | undefined, store: Store, ch
   return lines;
 }
 
-export async function startServer(config: Config, logger: Logger): Promise<RunningSignet> {
-  const demo = config.chain.rpcUrl ? undefined : await startDemoChain();
+/** The demo's ClaimIssuer is trusted for every topic, and Signet issues with its key. */
+function withDemoIssuer(config: Config, demo: DemoChain): Config {
+  const everyTopic = config.claims.topics.map((topic) => topic.name);
+  return validateConfig({
+    ...config,
+    claims: {
+      ...config.claims,
+      trustedIssuers: [
+        ...config.claims.trustedIssuers,
+        ...(everyTopic.length ? [{ address: demo.suite.claimIssuer, topics: everyTopic }] : []),
+      ],
+    },
+    claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
+  });
+}
+
+export async function startServer(configured: Config, logger: Logger): Promise<RunningSignet> {
+  const demo = configured.chain.rpcUrl ? undefined : await startDemoChain();
+  const config = demo ? withDemoIssuer(configured, demo) : configured;
   const chainId = demo ? demo.anvil.chainId : config.chain.chainId!;
   const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
   const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
@@ -69,11 +87,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
                 renderPage,
                 wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
                 chainId,
+                scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
               }),
             ]
           : [],
     });
-    if (demo) await signet.profiles.set(demo.identity, DEMO_PROFILE);
+    if (demo) {
+      await signet.profiles.set(demo.identity, DEMO_PROFILE);
+      for (const claim of demoClaims(Date.now())) {
+        if (config.claims.topics.some((topic) => topic.name === claim.topic)) {
+          await signet.issuer?.issue({ identity: demo.identity, ...claim });
+        }
+      }
+    }
 
     const server = createServer(signet.app.callback());
     await new Promise<void>((resolve, reject) => {

@@ -4,7 +4,8 @@ import { type Address, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type Anvil, startAnvil } from '../chain/anvil.js';
 import { chainDefinition, createChainClient } from '../chain/chain_client.js';
-import { createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../chain/deploy_onchainid.js';
+import { KeyPurpose } from '../chain/contracts.js';
+import { addKey, createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../chain/deploy_onchainid.js';
 import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo_accounts.js';
 
 export type DemoChain = {
@@ -29,9 +30,12 @@ export async function startDemoChain(chainId = 31337): Promise<DemoChain> {
     });
     const deployer: Deployer = { wallet, client };
     const suite = await deployOnchainId(deployer);
-    const owner = privateKeyToAccount(DEMO_OWNER_KEY).address;
-    const identity = await createIdentity(deployer, suite.identityFactory, owner, 'signet-demo');
-    return { anvil, suite, owner, identity, deployer };
+    const owner = privateKeyToAccount(DEMO_OWNER_KEY);
+    const identity = await createIdentity(deployer, suite.identityFactory, owner.address, 'signet-demo');
+    // The owner lets Signet's issuer key (the deployer, a manager of the ClaimIssuer) add claims.
+    const ownerWallet = createWalletClient({ account: owner, chain: chainDefinition(chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });
+    await addKey({ wallet: ownerWallet, client }, identity, wallet.account.address, KeyPurpose.CLAIM);
+    return { anvil, suite, owner: owner.address, identity, deployer };
   } catch (error) {
     await anvil.stop();
     throw error;

@@ -15,9 +15,10 @@ export type DemoRouterDeps = {
   /** The demo wallet's key, when the demo runs its own chain. */
   wallet?: LocalAccount;
   chainId: number;
+  /** What the demo website asks for. */
+  scope: string;
 };
 
-const SCOPE = 'openid profile email phone address';
 const FLOW_COOKIE = 'signet_demo_flow';
 
 export function createDemoRouter(deps: DemoRouterDeps): Router {
@@ -53,7 +54,7 @@ export function createDemoRouter(deps: DemoRouterDeps): Router {
     });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
-      scope: SCOPE,
+      scope: deps.scope,
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state: flow.state,
