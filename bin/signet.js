@@ -1,3 +1,8 @@
 #!/usr/bin/env node
-// Runs the compiled command line (npm run build first).
-import '../dist/cli.js';
+// The `signet` command line (run `npm run build` first).
+import { runCli } from '../dist/cli.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+});

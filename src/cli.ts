@@ -1,5 +1,7 @@
-// The `signet` command line: operator tasks that are not part of the running server.
+// The `signet` command line: operator tasks beside the running server.
 //   signet deploy-onchainid --rpc <url> [--key <deployer private key>]
+//   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--expires-at <iso>] [--uri <url>]
+//   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…>
 import { parseArgs } from 'node:util';
 import { createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -7,39 +9,102 @@ import { chainDefinition, createChainClient } from './chain/chain_client.js';
 import { deployOnchainId } from './chain/deploy_onchainid.js';
 import { DEPLOYER_KEY } from './demo/demo_accounts.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   signet deploy-onchainid --rpc <url> [--key <0x private key>]
       Deploys the ONCHAINID suite (Identity implementation, ImplementationAuthority,
       IdFactory, ClaimIssuer) and prints the addresses as environment settings.
-      Without --key it uses anvil's account #0, which only exists on a local chain.`;
+      Without --key it uses anvil's account #0, which only exists on a local chain.
+  signet claims issue --url <signet url> --token <admin token> --identity <0x…>
+                      --topic <name> --data '<json object>' [--expires-at <ISO date>] [--uri <url>]
+      Signet issues a claim as its ClaimIssuer: stores the data, signs the hash, and adds
+      the claim to the identity when it holds a CLAIM key there (else prints it to add).
+  signet claims revoke --url <signet url> --token <admin token> --identity <0x…> --claim-id <0x…>
+      Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).`;
 
-async function deployCommand(args: string[]) {
-  const { values } = parseArgs({ args, options: { rpc: { type: 'string' }, key: { type: 'string' } } });
-  if (!values.rpc) throw new Error('--rpc is required');
-  const probe = createChainClient(values.rpc, 1);
-  const chainId = await probe.getChainId();
-  const client = createChainClient(values.rpc, chainId, 200);
-  const account = privateKeyToAccount((values.key ?? DEPLOYER_KEY) as Hex);
-  const wallet = createWalletClient({ account, chain: chainDefinition(chainId, values.rpc), transport: http(values.rpc) });
-  const suite = await deployOnchainId({ wallet, client });
-  console.log(`CHAIN_ID=${chainId}`);
-  console.log(`IDENTITY_FACTORY=${suite.identityFactory}`);
-  console.log(`# ImplementationAuthority ${suite.implementationAuthority}`);
-  console.log(`# ClaimIssuer ${suite.claimIssuer} (managed by ${account.address})`);
+export type CliOutput = { out(line: string): void; err(line: string): void };
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, names: string[]) {
+  for (const name of names) if (!values[name]) throw new UsageError(`--${name} is required`);
 }
 
-async function main(argv: string[]) {
+async function deployCommand(args: string[], io: CliOutput) {
+  const { values } = parseArgs({ args, options: { rpc: { type: 'string' }, key: { type: 'string' } } });
+  required(values, ['rpc']);
+  const rpc = values.rpc!;
+  const chainId = await createChainClient(rpc, 1).getChainId();
+  const client = createChainClient(rpc, chainId, 200);
+  const account = privateKeyToAccount((values.key ?? DEPLOYER_KEY) as Hex);
+  const wallet = createWalletClient({ account, chain: chainDefinition(chainId, rpc), transport: http(rpc) });
+  const suite = await deployOnchainId({ wallet, client });
+  io.out(`CHAIN_ID=${chainId}`);
+  io.out(`IDENTITY_FACTORY=${suite.identityFactory}`);
+  io.out(`# ImplementationAuthority ${suite.implementationAuthority}`);
+  io.out(`# ClaimIssuer ${suite.claimIssuer} (managed by ${account.address})`);
+}
+
+async function adminCall(url: string, token: string, path: string, body: unknown, io: CliOutput) {
+  const response = await fetch(`${url.replace(/\/$/, '')}/admin${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json().catch(() => ({}))) as { error?: string; error_description?: string };
+  if (!response.ok) throw new Error(`${response.status} ${json.error ?? ''}: ${json.error_description ?? 'no description'}`);
+  io.out(JSON.stringify(json, null, 2));
+}
+
+async function claimsCommand(args: string[], io: CliOutput) {
+  const [action, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      identity: { type: 'string' },
+      topic: { type: 'string' },
+      data: { type: 'string' },
+      'expires-at': { type: 'string' },
+      uri: { type: 'string' },
+      'claim-id': { type: 'string' },
+    },
+  });
+  if (action === 'issue') {
+    required(values, ['url', 'token', 'identity', 'topic', 'data']);
+    let data: unknown;
+    try {
+      data = JSON.parse(values.data!);
+    } catch {
+      throw new UsageError('--data must be a JSON object');
+    }
+    return adminCall(values.url!, values.token!, '/claims', {
+      identity: values.identity,
+      topic: values.topic,
+      data,
+      ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
+      ...(values.uri ? { uri: values.uri } : {}),
+    }, io);
+  }
+  if (action === 'revoke') {
+    required(values, ['url', 'token', 'identity', 'claim-id']);
+    return adminCall(values.url!, values.token!, '/claims/revocations', { identity: values.identity, claim_id: values['claim-id'] }, io);
+  }
+  throw new UsageError(`unknown claims action "${action ?? ''}": use issue or revoke`);
+}
+
+/** Runs one command; returns the exit code. */
+export async function runCli(argv: string[], io: CliOutput): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'deploy-onchainid':
-      return deployCommand(rest);
-    default:
-      console.log(USAGE);
-      process.exitCode = command === undefined || command === 'help' ? 0 : 2;
+  try {
+    if (command === 'deploy-onchainid') await deployCommand(rest, io);
+    else if (command === 'claims') await claimsCommand(rest, io);
+    else if (command === undefined || command === 'help' || command === '--help') io.out(USAGE);
+    else throw new UsageError(`unknown command "${command}"`);
+    return 0;
+  } catch (error) {
+    io.err(`signet: ${(error as Error).message}`);
+    if (error instanceof UsageError) io.err(USAGE);
+    return error instanceof UsageError ? 2 : 1;
   }
 }
-
-main(process.argv.slice(2)).catch((error: Error) => {
-  console.error(`signet: ${error.message}`);
-  process.exit(1);
-});

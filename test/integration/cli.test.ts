@@ -1,0 +1,64 @@
+// The `signet` command line against a running Signet: issue and revoke a claim through the
+// admin API, and the errors it prints.
+import type { Address, Hex } from 'viem';
+import { KeyPurpose } from '../../src/chain/contracts.js';
+import { addKey } from '../../src/chain/deploy_onchainid.js';
+import { runCli } from '../../src/cli.js';
+import { claimIdOf } from '../../src/claims/claim_reader.js';
+import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { type Harness, startSignet } from '../support/signet_harness.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-cli-tests-only';
+let h: Harness;
+let identity: Address;
+
+beforeAll(async () => {
+  h = await startSignet({
+    configure: (chain) => ({
+      claims: {
+        topics: [{ name: 'kyc', topic: 1, description: 'KYC' }],
+        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
+      },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      adminToken: ADMIN_TOKEN,
+    }),
+  });
+  const owner = h.chain.accounts[0]!;
+  identity = await h.chain.createIdentityFor(owner.address);
+  await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+test('claims issue, then claims revoke', async () => {
+  const issued = await cli('claims', 'issue', '--url', h.issuer, '--token', ADMIN_TOKEN, '--identity', identity, '--topic', 'kyc', '--data', '{"level":"basic"}');
+  expect(issued.code).toBe(0);
+  const result = JSON.parse(issued.out) as { claim_id: Hex; added: boolean };
+  expect(result.claim_id).toBe(claimIdOf(h.chain.suite.claimIssuer, 1));
+  expect(result.added).toBe(true);
+  expect((await h.signet.claims.publicView(identity, result.claim_id, { fresh: true })).valid).toBe(true);
+
+  const revoked = await cli('claims', 'revoke', '--url', h.issuer, '--token', ADMIN_TOKEN, '--identity', identity, '--claim-id', result.claim_id);
+  expect(revoked.code).toBe(0);
+  expect(JSON.parse(revoked.out)).toMatchObject({ claim_id: result.claim_id });
+  expect((await h.signet.claims.publicView(identity, result.claim_id, { fresh: true })).status).toBe('not_confirmed_by_issuer');
+});
+
+test('errors: a missing flag, bad JSON, a refusal from Signet', async () => {
+  expect(await cli('claims', 'issue', '--url', h.issuer)).toMatchObject({ code: 2, err: expect.stringMatching(/^signet: --token is required\nusage:/) });
+  const badJson = await cli('claims', 'issue', '--url', h.issuer, '--token', 'x', '--identity', identity, '--topic', 'kyc', '--data', '{');
+  expect(badJson.code).toBe(2);
+  expect(badJson.err.split('\n')[0]).toBe('signet: --data must be a JSON object');
+  const refused = await cli('claims', 'issue', '--url', h.issuer, '--token', 'wrong-token', '--identity', identity, '--topic', 'kyc', '--data', '{}');
+  expect(refused).toEqual({ code: 1, out: '', err: 'signet: 401 invalid_token: the admin token is missing or wrong' });
+  expect((await cli('frobnicate')).code).toBe(2);
+});
