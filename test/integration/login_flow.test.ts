@@ -68,6 +68,11 @@ test('login → tokens → userinfo with exactly the kept fields → refresh rot
   expect(claims.sub).toBe(sub);
   expect(claims.iss).toBe(h.issuer);
   expect(claims.aud).toBe('website');
+  // The ID token carries the kept fields too, and nothing unticked.
+  expect(claims.given_name).toBe('Ada');
+  expect(claims.email).toBe('ada@example.org');
+  expect(claims.family_name).toBeUndefined();
+  expect(claims.website).toBeUndefined();
   expect(tokens.refresh_token).toEqual(expect.any(String));
 
   const userinfo = await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
