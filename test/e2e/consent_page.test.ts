@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { discover } from '../support/login_driver.js';
@@ -18,12 +18,11 @@ const WEBSITE_ORIGIN = 'https://website.example';
 const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
 
 let h: Harness;
-let browser: Browser;
+let browser: Browser | undefined;
 let identity: `0x${string}`;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [h, browser] = await Promise.all([startSignet(), launchBrowser()]);
+  h = await startSignet();
   identity = await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
   await h.signet.profiles.set(identity, {
     given_name: 'Ada',
@@ -34,8 +33,19 @@ beforeAll(async () => {
   });
 }, 60_000);
 
+// A fresh browser (and temporary profile) per test: Chromium remembers things per browser,
+// such as a favicon that failed to load, so a shared one would make a test's console depend
+// on the tests before it.
+beforeEach(async () => {
+  browser = await launchBrowser();
+}, 30_000);
+
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+});
+
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
   await browser?.close();
   await h?.close();
 });
@@ -58,9 +68,7 @@ async function authorizationRequest() {
 }
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const page = await context.newPage();
+  const page = await browser!.newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }

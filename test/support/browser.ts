@@ -36,7 +36,9 @@ export type PageProblems = {
 export async function watchProblems(page: Page): Promise<PageProblems> {
   const all: PageProblems['all'] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') all.push({ url: page.url(), kind: 'console', text: message.text() });
+    if (message.type() !== 'error') return;
+    const source = message.location().url;
+    all.push({ url: page.url(), kind: 'console', text: source ? `${message.text()} [${source}]` : message.text() });
   });
   page.on('pageerror', (error) => all.push({ url: page.url(), kind: 'pageerror', text: String(error) }));
   await page.exposeFunction('signetTestCspViolation', (url: string, text: string) => {
