@@ -89,7 +89,7 @@ test('the owner unticks a field, signs with the injected wallet, and the website
 
   // What the website asks for, in words, each a labelled checkbox, all ticked and optional.
   expect(await page.title()).toBe('Sign in to Test Website · Signet');
-  expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Test Website asks you to sign in');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Test Website asks you to sign in');
   const descriptions = ['Your first name', 'Your last name', 'The address of your website', 'Your email address'];
   expect(await page.locator('fieldset.fields label').allInnerTexts()).toEqual(descriptions);
   for (const description of descriptions) {
@@ -135,9 +135,9 @@ test('the owner unticks a field, signs with the injected wallet, and the website
   );
   expect(shown!.trimEnd().endsWith(`- ${profile}#email`)).toBe(true);
   expect(shown).not.toContain('#website');
-  expect(await page.locator('#wallet').innerText()).toBe(`Wallet ${owner.address}`);
+  expect(await page.locator('#wallet').textContent()).toBe(`Wallet ${owner.address}`);
   expect(await page.locator('#identity').inputValue()).toBe(identity);
-  expect(await page.locator('#status').innerText()).toBe('Read the text, then sign it with your wallet.');
+  expect(await page.locator('#status').textContent()).toBe('Read the text, then sign it with your wallet.');
   expect(await page.getByRole('button', { name: 'Sign and continue' }).isEnabled()).toBe(true);
 
   mkdirSync(outputDir, { recursive: true });
@@ -191,7 +191,7 @@ test('without a wallet, the page says so, and "Cancel" sends the browser back wi
   expect(await page.evaluate(() => 'ethereum' in window)).toBe(false);
 
   await page.getByRole('button', { name: 'Connect wallet' }).click();
-  expect(await page.locator('#status').innerText()).toBe(
+  expect(await page.locator('#status').textContent()).toBe(
     'No browser wallet found. Install one, or use the demo wallet where offered.',
   );
   expect(await page.locator('#challenge-box').isHidden()).toBe(true);
