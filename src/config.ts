@@ -18,6 +18,9 @@ const clientSchema = z.object({
   post_logout_redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).default(['authorization_code', 'refresh_token']),
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_basic'),
+  /** Where Signet sends this service's access-grant notifications, signed with webhook_secret. */
+  webhook_url: z.url({ error: 'must be an absolute URL' }).optional(),
+  webhook_secret: z.string().min(16, 'needs at least 16 characters').optional(),
 });
 
 // Signing keys: private JWKs (the engine publishes their public halves at /jwks).
@@ -253,6 +256,9 @@ export function validateConfig(raw: unknown): Config {
   for (const [i, client] of config.clients.entries()) {
     if (ids.has(client.client_id)) throw new ConfigError(`clients.${i}.client_id`, `"${client.client_id}" is listed twice`);
     ids.add(client.client_id);
+    if (client.webhook_url && !client.webhook_secret) {
+      throw new ConfigError(`clients.${i}.webhook_secret`, 'is required with webhook_url');
+    }
     if (client.token_endpoint_auth_method !== 'none' && !client.client_secret) {
       throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');
     }

@@ -1,7 +1,6 @@
 // The per-claim resource (DESIGN §3), GET /identities/:identity/claims/:claimId: the public
 // part for anyone; the private data only with an access token whose grant kept that claim.
 // And the admin API through which Signet issues and revokes its own claims.
-import { timingSafeEqual } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -9,6 +8,7 @@ import type Provider from 'oidc-provider';
 import { getAddress, type Hex, isAddress } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound, SignetError } from '../errors.js';
+import { adminAuth } from '../http/admin_auth.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -47,12 +47,6 @@ function bearer(ctx: Context): string | undefined {
   return match[1];
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export function createClaimsRouter(deps: ClaimsRouterDeps): Router {
   const router = new Router();
 
@@ -85,10 +79,8 @@ export function createClaimsRouter(deps: ClaimsRouterDeps): Router {
 
   const admin = new Router({ prefix: '/admin' });
   admin.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb' }));
-  admin.use(async (ctx, next) => {
-    const given = ctx.get('authorization').replace(/^Bearer /, '');
-    if (!deps.adminToken) throw notFound('the admin API is off: set ADMIN_TOKEN');
-    if (!given || !sameSecret(given, deps.adminToken)) throw new SignetError('invalid_token', 'the admin token is missing or wrong');
+  admin.use(adminAuth(deps.adminToken));
+  admin.use(async (_ctx, next) => {
     if (!deps.issuer) throw notFound('Signet is not a claim issuer here: set SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY');
     await next();
   });

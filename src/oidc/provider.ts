@@ -35,7 +35,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   const { config, renderPage } = deps;
   const configuration: Configuration = {
     adapter: createOidcAdapter(deps.store),
-    clients: config.clients.map((client) => ({ ...client, response_types: ['code'] })),
+    // The engine gets the OIDC metadata; webhook settings stay Signet's.
+    clients: config.clients.map(({ webhook_url: _url, webhook_secret: _secret, ...client }) => ({ ...client, response_types: ['code'] })),
     jwks: (config.jwks ?? developmentJwks()) as Configuration['jwks'],
     cookies: { keys: [...config.cookieKeys] },
     findAccount: createFindAccount(deps),
