@@ -52,6 +52,15 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       const entry = live(key);
       return entry && entry.value instanceof Set ? [...entry.value] : [];
     },
+    compareAndSet: async (key, expected, next) => {
+      const entry = live(key);
+      const current = text(entry);
+      if (entry && current !== undefined && expected.includes(current)) {
+        entries.set(key, { value: next, expiresAt: entry.expiresAt });
+        return { swapped: true, current };
+      }
+      return { swapped: false, current };
+    },
     ping: async () => {},
     close: async () => {
       entries.clear();

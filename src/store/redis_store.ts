@@ -17,6 +17,18 @@ elseif existed == 0 or (left ~= -1 and left < ttl) then
 end
 return 1`;
 
+// GET, and SET (keeping the TTL) when the value is one of the expected ones.
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if not current then return {0, false} end
+for i = 2, #ARGV do
+  if current == ARGV[i] then
+    redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+    return {1, current}
+  end
+end
+return {0, current}`;
+
 export function createRedisStore(url: string): Store {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
@@ -63,6 +75,11 @@ export function wrapRedis(redis: Redis): Store {
         await redis.eval(ADD_TO_INDEX, 1, key, member, String(ttl > 0 ? Math.max(1, Math.ceil(ttl)) : 0));
       }),
     indexMembers: (key) => guard(() => redis.smembers(key)),
+    compareAndSet: (key, expected, next) =>
+      guard(async () => {
+        const [swapped, current] = (await redis.eval(COMPARE_AND_SET, 1, key, next, ...expected)) as [number, string | null];
+        return { swapped: swapped === 1, current: current ?? undefined };
+      }),
     ping: () =>
       guard(async () => {
         await redis.ping();

@@ -394,6 +394,20 @@ describe.each([
   });
 
   describe('store primitives', () => {
+    test('compareAndSet swaps only from an expected value, once among 50 concurrent callers, keeping the TTL', async () => {
+      await backend.store.set('state', 'active', 100);
+      const results = await Promise.all(Array.from({ length: 50 }, () => backend.store.compareAndSet('state', ['active'], 'used')));
+      expect(results.filter((result) => result.swapped)).toEqual([{ swapped: true, current: 'active' }]);
+      expect(results.filter((result) => !result.swapped)).toHaveLength(49);
+      expect(results.find((result) => !result.swapped)).toEqual({ swapped: false, current: 'used' });
+      expect(await backend.store.get('state')).toBe('used');
+      const left = await backend.store.ttl('state');
+      expect(left).toBeGreaterThanOrEqual(98);
+      expect(left).toBeLessThanOrEqual(100);
+      expect(await backend.store.compareAndSet('missing', ['active'], 'used')).toEqual({ swapped: false, current: undefined });
+      expect(await backend.store.compareAndSet('state', ['pending', 'used'], 'revoked')).toEqual({ swapped: true, current: 'used' });
+    });
+
     test('take returns the value once, then undefined', async () => {
       const { store } = backend;
       await store.set('signet:test:take', 'v1', 60);
