@@ -11,11 +11,29 @@ import { createAccountSessions } from './account/account_sessions.js';
 import { createClaimReader } from './claims/claim_reader.js';
 import { createClaimRecords } from './claims/claim_records.js';
 import { createClaimTopics } from './claims/claim_topics.js';
-import { createClaimsRouter } from './claims/claims_router.js';
+import { createClaimsAdminRouter } from './claims/claims_admin_router.js';
 import { type ClaimsService, createClaimsService } from './claims/claims_service.js';
 import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
+import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
+import { createBackchannelRouter } from './ciba/backchannel_router.js';
+import { cibaFeature } from './ciba/ciba_settings.js';
 import type { Config } from './config.js';
+import { allFields } from './oidc/fields.js';
+import { type AccessGrants, createAccessGrants } from './grants/access_grants.js';
+import { createAccessGrantsRouter } from './grants/access_grants_router.js';
+import { createAccessGrantStore } from './grants/access_grant_store.js';
+import { createGrantListing } from './grants/grant_listing.js';
+import { createGrantResources } from './grants/grant_resource.js';
+import { webhookEventOf } from './grants/grant_events.js';
+import { createResourceReader } from './grants/resource_reader.js';
+import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
+import type { WebhookQueue } from './notify/webhook_queue.js';
+import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
+import { type ApiKeys, createApiKeys } from './services/api_keys.js';
+import { createApiKeysRouter } from './services/api_keys_router.js';
+import { createOidcAdapter } from './store/oidc_adapter.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
+import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
@@ -28,6 +46,7 @@ import { createProfileStore, type ProfileStore } from './profile/profile.js';
 import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
 import { createChallengeVerifier } from './wallet/verify_challenge.js';
+import { createLinkedSignatureVerifier } from './wallet/verify_linked_signature.js';
 
 export type ChainDeps = { client: PublicClient; rpcUrl: string; chainId: number; identityFactory: Address };
 
@@ -40,6 +59,8 @@ export type AppDeps = {
   now?: () => number;
   /** The embedded demo offers its built-in wallet on the consent page. */
   demoWallet?: boolean;
+  /** Where access-grant notifications to services go (Redis Streams, or memory in the demo). */
+  webhooks: WebhookQueue;
   /** Extra routes mounted before the engine (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer> }) => Router[];
 };
@@ -52,6 +73,8 @@ export type SignetApp = {
   registry: IdentityRegistry;
   claims: ClaimsService;
   issuer?: SignetIssuer;
+  apiKeys: ApiKeys;
+  accessGrants: AccessGrants;
 };
 
 
@@ -83,7 +106,19 @@ export function createApp(deps: AppDeps): SignetApp {
         now,
       })
     : undefined;
-  const provider = createProvider({ config, chainId: chain.chainId, store, profiles, receipts, claims, topics, renderPage });
+  const backchannel = createBackchannelInbox(store);
+  const knownFields = allFields(topics);
+  const provider = createProvider({
+    config,
+    chainId: chain.chainId,
+    store,
+    profiles,
+    receipts,
+    claims,
+    topics,
+    renderPage,
+    ciba: cibaFeature({ issuer: config.issuer, chainId: chain.chainId, registry, inbox: backchannel, fields: () => knownFields, now }),
+  });
 
   const issueChallenge = createChallengeIssuer(
     store,
@@ -108,41 +143,97 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
   });
 
+  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
   const account = createAccountRouter({
     chainId: chain.chainId,
     registry,
     receipts,
-    sessions: createAccountSessions(store, new URL(config.issuer).protocol === 'https:'),
+    sessions,
     issueChallenge,
     verifyChallenge,
     now,
   });
 
-  const claimsRouter = createClaimsRouter({
+  const apiKeys = createApiKeys(store, now);
+  const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
+  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
+  const grantStore = createAccessGrantStore(store);
+  const resources = createGrantResources({ profiles, claims });
+  const accessGrants = createAccessGrants({
+    grants: grantStore,
+    resources,
+    registry,
+    verifyLinkedSignature,
+    serviceName: (service) => serviceNames.get(service) ?? service,
+    notify: (event) => deps.webhooks.enqueue(webhookEventOf(event, now)),
+    settings: {
+      issuer: config.issuer,
+      chainId: chain.chainId,
+      immediateRequestSeconds: config.challengeTtlSeconds,
+      persistentRequestSeconds: config.grants.pendingSeconds,
+      immediateTokenSeconds: config.challengeTtlSeconds,
+      persistentTokenSeconds: config.ttl.accessToken,
+    },
+    now,
+  });
+  const listing = createGrantListing({ grants: grantStore, accessGrants, receipts, provider });
+  const grantsRouter = createAccessGrantsRouter({
+    accessGrants,
+    listing,
+    readResource: createResourceReader({
+      provider,
+      chainId: chain.chainId,
+      receipts,
+      grants: grantStore,
+      accessGrants,
+      resources,
+      services: apiKeys,
+    }),
+    services: apiKeys,
+    sessions,
+    backchannelFor: (identity) => backchannel.pendingFor(identity),
+    revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
+  });
+  const backchannelRouter = createBackchannelRouter({
     provider,
     chainId: chain.chainId,
-    claims,
+    inbox: backchannel,
+    sessions,
     receipts,
-    registry,
-    issuer,
-    adminToken: config.adminToken,
+    claims,
+    topics,
+    fields: knownFields,
+    verifyLinkedSignature,
+    grantTtlSeconds: config.ttl.grant,
+    now,
   });
+  const adminRouters = [
+    createClaimsAdminRouter({ issuer, adminToken: config.adminToken }),
+    createApiKeysRouter({ apiKeys, serviceExists: (id) => serviceNames.has(id), adminToken: config.adminToken }),
+    createWebhookAdminRouter(deps.webhooks, config.adminToken),
+  ];
 
   const app = new Koa({ keys: [...config.cookieKeys] });
   app.proxy = config.mode === 'production';
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   app.use(staticFiles(join(projectRoot, 'public')));
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' || ctx.path !== '/openapi.json') return next();
+    ctx.body = openApiDocument;
+  });
   app.use(interactions.routes());
   app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
-  app.use(claimsRouter.routes());
-  app.use(claimsRouter.allowedMethods());
+  for (const router of [grantsRouter, backchannelRouter, ...adminRouters]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
   for (const router of deps.extraRoutes?.({ renderPage }) ?? []) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
   app.use(mount(provider));
-  return { app, provider, profiles, receipts, registry, claims, issuer };
+  return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };
 }

@@ -2,6 +2,7 @@
 //   signet deploy-onchainid --rpc <url> [--key <deployer private key>]
 //   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--expires-at <iso>] [--uri <url>]
 //   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…>
+//   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
 import { createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -19,7 +20,13 @@ export const USAGE = `usage:
       Signet issues a claim as its ClaimIssuer: stores the data, signs the hash, and adds
       the claim to the identity when it holds a CLAIM key there (else prints it to add).
   signet claims revoke --url <signet url> --token <admin token> --identity <0x…> --claim-id <0x…>
-      Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).`;
+      Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).
+  signet api-keys create --url <signet url> --token <admin token> --service <client_id> [--label <text>]
+  signet api-keys list   --url <signet url> --token <admin token> --service <client_id>
+  signet api-keys rotate --url <signet url> --token <admin token> --service <client_id> --key-id <id>
+  signet api-keys revoke --url <signet url> --token <admin token> --service <client_id> --key-id <id>
+      Manages a service's API keys (sent as X-API-Key). create and rotate print the key once:
+      Signet keeps only its hash. rotate revokes the old key; list shows prefixes, never secrets.`;
 
 export type CliOutput = { out(line: string): void; err(line: string): void };
 
@@ -44,11 +51,16 @@ async function deployCommand(args: string[], io: CliOutput) {
   io.out(`# ClaimIssuer ${suite.claimIssuer} (managed by ${account.address})`);
 }
 
-async function adminCall(url: string, token: string, path: string, body: unknown, io: CliOutput) {
+async function adminCall(url: string, token: string, path: string, body: unknown, io: CliOutput, method = 'POST') {
+  const withBody = method === 'POST';
   const response = await fetch(`${url.replace(/\/$/, '')}/admin${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
+    method,
+    headers: {
+      ...(withBody ? { 'content-type': 'application/json' } : {}),
+      accept: 'application/json',
+      authorization: `Bearer ${token}`,
+    },
+    ...(withBody ? { body: JSON.stringify(body) } : {}),
   });
   const json = (await response.json().catch(() => ({}))) as { error?: string; error_description?: string };
   if (!response.ok) throw new Error(`${response.status} ${json.error ?? ''}: ${json.error_description ?? 'no description'}`);
@@ -93,12 +105,46 @@ async function claimsCommand(args: string[], io: CliOutput) {
   throw new UsageError(`unknown claims action "${action ?? ''}": use issue or revoke`);
 }
 
+async function apiKeysCommand(args: string[], io: CliOutput) {
+  const [action, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      service: { type: 'string' },
+      label: { type: 'string' },
+      'key-id': { type: 'string' },
+    },
+  });
+  const base = () => `/services/${encodeURIComponent(values.service!)}/api-keys`;
+  const keyPath = () => `${base()}/${encodeURIComponent(values['key-id']!)}`;
+  if (action === 'create') {
+    required(values, ['url', 'token', 'service']);
+    return adminCall(values.url!, values.token!, base(), values.label === undefined ? {} : { label: values.label }, io);
+  }
+  if (action === 'list') {
+    required(values, ['url', 'token', 'service']);
+    return adminCall(values.url!, values.token!, base(), undefined, io, 'GET');
+  }
+  if (action === 'rotate') {
+    required(values, ['url', 'token', 'service', 'key-id']);
+    return adminCall(values.url!, values.token!, `${keyPath()}/rotations`, {}, io);
+  }
+  if (action === 'revoke') {
+    required(values, ['url', 'token', 'service', 'key-id']);
+    return adminCall(values.url!, values.token!, keyPath(), undefined, io, 'DELETE');
+  }
+  throw new UsageError(`unknown api-keys action "${action ?? ''}": use create, list, rotate or revoke`);
+}
+
 /** Runs one command; returns the exit code. */
 export async function runCli(argv: string[], io: CliOutput): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'deploy-onchainid') await deployCommand(rest, io);
     else if (command === 'claims') await claimsCommand(rest, io);
+    else if (command === 'api-keys') await apiKeysCommand(rest, io);
     else if (command === undefined || command === 'help' || command === '--help') io.out(USAGE);
     else throw new UsageError(`unknown command "${command}"`);
     return 0;

@@ -14,9 +14,13 @@ const clientSchema = z.object({
   client_secret: z.string().min(8).optional(),
   client_name: z.string().min(1),
   logo_uri: z.url().optional(),
-  redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).min(1),
+  redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   post_logout_redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
-  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).default(['authorization_code', 'refresh_token']),
+  grant_types: z
+    .array(z.enum(['authorization_code', 'refresh_token', 'urn:openid:params:grant-type:ciba']))
+    .default(['authorization_code', 'refresh_token']),
+  /** CIBA clients: Signet supports the poll mode. */
+  backchannel_token_delivery_mode: z.enum(['poll']).optional(),
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_basic'),
   /** Where Signet sends this service's access-grant notifications, signed with webhook_secret. */
   webhook_url: z.url({ error: 'must be an absolute URL' }).optional(),
@@ -73,6 +77,12 @@ const schema = z.object({
   claims: claimsSchema.default({ topics: [], trustedIssuers: [] }),
   /** Signet as a claim issuer: its ClaimIssuer contract and a key with MANAGEMENT there. */
   claimIssuer: z.object({ address, key: hexKey }).optional(),
+  grants: z.object({
+    /** How long a persistent access request waits for the owner. */
+    pendingSeconds: z.number().int().positive(),
+    /** Delays between webhook delivery attempts; after the last, a dead letter. */
+    webhookRetryDelaysMs: z.array(z.number().int().positive()).min(1),
+  }).default({ pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] }),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
 });
@@ -256,6 +266,12 @@ export function validateConfig(raw: unknown): Config {
   for (const [i, client] of config.clients.entries()) {
     if (ids.has(client.client_id)) throw new ConfigError(`clients.${i}.client_id`, `"${client.client_id}" is listed twice`);
     ids.add(client.client_id);
+    if (client.grant_types.includes('authorization_code') && client.redirect_uris.length === 0) {
+      throw new ConfigError(`clients.${i}.redirect_uris`, 'needs at least one URI for the authorization_code grant');
+    }
+    if (client.grant_types.includes('urn:openid:params:grant-type:ciba') && !client.backchannel_token_delivery_mode) {
+      throw new ConfigError(`clients.${i}.backchannel_token_delivery_mode`, 'must be "poll" for a CIBA client');
+    }
     if (client.webhook_url && !client.webhook_secret) {
       throw new ConfigError(`clients.${i}.webhook_secret`, 'is required with webhook_url');
     }

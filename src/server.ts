@@ -10,6 +10,9 @@ import { type DemoChain, startDemoChain } from './demo/demo_chain.js';
 import { DEMO_PROFILE, demoClaims } from './demo/demo_profile.js';
 import { createDemoRouter } from './demo/demo_router.js';
 import type { Logger } from './http/error_handler.js';
+import { createMemoryWebhookQueue } from './notify/memory_webhook_queue.js';
+import { createRedisWebhookQueue } from './notify/redis_webhook_queue.js';
+import { webhookTargets } from './notify/webhook_targets.js';
 import { createMemoryStore } from './store/memory_store.js';
 import { createRedisStore } from './store/redis_store.js';
 import type { Store } from './store/store.js';
@@ -69,6 +72,8 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
   const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
   const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
   const store = config.redisUrl ? createRedisStore(config.redisUrl) : createMemoryStore();
+  const webhookOptions = { targetOf: webhookTargets(config.clients), retryDelaysMs: config.grants.webhookRetryDelaysMs, logger };
+  const webhooks = config.redisUrl ? createRedisWebhookQueue(config.redisUrl, webhookOptions) : createMemoryWebhookQueue(webhookOptions);
   try {
     await store.ping();
     const demoClient = config.clients.find((client) => client.client_id === 'demo');
@@ -77,6 +82,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
       store,
       chain: { client: createChainClient(rpcUrl, chainId), rpcUrl, chainId, identityFactory },
       logger,
+      webhooks,
       demoWallet: Boolean(demo),
       extraRoutes: ({ renderPage }) =>
         config.demo.enabled && demoClient?.client_secret
@@ -101,6 +107,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
       }
     }
 
+    webhooks.start();
     const server = createServer(signet.app.callback());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -117,11 +124,13 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
       close: async () => {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await webhooks.close();
         await store.close();
         await demo?.anvil.stop();
       },
     };
   } catch (error) {
+    await webhooks.close();
     await store.close();
     await demo?.anvil.stop();
     throw error;

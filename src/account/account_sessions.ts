@@ -15,7 +15,15 @@ export const ACCOUNT_LOGIN_COOKIE = 'signet_account_login';
 export const ACCOUNT_SESSION_SECONDS = 8 * 3600;
 
 export function createAccountSessions(store: Store, secureCookies: boolean) {
-  const cookieOptions = { signed: true, httpOnly: true, sameSite: 'strict' as const, secure: secureCookies, path: '/account' };
+  // Path "/": the access-grant routes read the owner's session too. SameSite=Strict keeps it
+  // off cross-site requests.
+  const cookieOptions = { signed: true, httpOnly: true, sameSite: 'strict' as const, secure: secureCookies, path: '/' };
+
+  const find = async (ctx: Context): Promise<AccountSession | undefined> => {
+    const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
+    const raw = id ? await store.get(keys.accountSession(id)) : undefined;
+    return raw ? (JSON.parse(raw) as AccountSession) : undefined;
+  };
 
   return {
     /** A fresh binding for an account sign-in challenge, remembered in the browser. */
@@ -44,11 +52,12 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       return session;
     },
 
+    find,
+
     async require(ctx: Context): Promise<AccountSession> {
-      const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
-      const raw = id ? await store.get(keys.accountSession(id)) : undefined;
-      if (!raw) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
-      return JSON.parse(raw) as AccountSession;
+      const session = await find(ctx);
+      if (!session) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
+      return session;
     },
 
     async close(ctx: Context): Promise<void> {

@@ -4,6 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
+import type { cibaFeature } from '../ciba/ciba_settings.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
@@ -23,6 +24,8 @@ export type ProviderDeps = {
   claims: ClaimsService;
   topics: ClaimTopics;
   renderPage: RenderPage;
+  /** OpenID CIBA in poll mode, the owner's inbox as the authentication device. */
+  ciba: ReturnType<typeof cibaFeature>;
 };
 
 /** Keys for a development run without JWKS; loadConfig refuses to start production without. */
@@ -36,7 +39,10 @@ export function createProvider(deps: ProviderDeps): Provider {
   const configuration: Configuration = {
     adapter: createOidcAdapter(deps.store),
     // The engine gets the OIDC metadata; webhook settings stay Signet's.
-    clients: config.clients.map(({ webhook_url: _url, webhook_secret: _secret, ...client }) => ({ ...client, response_types: ['code'] })),
+    clients: config.clients.map(({ webhook_url: _url, webhook_secret: _secret, ...client }) => ({
+      ...client,
+      response_types: client.grant_types.includes('authorization_code') ? ['code'] : [],
+    })),
     jwks: (config.jwks ?? developmentJwks()) as Configuration['jwks'],
     cookies: { keys: [...config.cookieKeys] },
     findAccount: createFindAccount(deps),
@@ -53,6 +59,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
+      ciba: deps.ciba,
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
@@ -75,6 +82,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       Grant: config.ttl.grant,
       Session: config.ttl.session,
       Interaction: config.ttl.interaction,
+      // A CIBA request waits this long for the owner in the inbox.
+      BackchannelAuthenticationRequest: 600,
     },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.status = Math.max(ctx.status , 400);

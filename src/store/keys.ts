@@ -13,6 +13,20 @@
 // signet:profile:<identity>           the owner's profile (JSON)
 // signet:account-session:<id>         an owner's account session (JSON)
 // signet:claim:<identity>:<claimId>   a claim Signet issued, with its off-chain data (JSON)
+// signet:webhooks                     stream of webhook jobs (field job: { event, attempts } JSON), group "delivery"
+// signet:webhooks:retry               sorted set of webhook jobs waiting for a retry, score = due epoch ms
+// signet:webhooks:dead                hash of dead letters: event id -> { event, attempts, last_error, dead_at } JSON
+// signet:api-key:<id>                 a service's API key: sha256 of the secret and metadata (JSON), never rewritten
+// signet:api-key-revoked:<id>         when and by which key it was revoked/replaced (JSON), written once
+// signet:api-key-used:<id>            ISO time the key was last accepted, refreshed at most once a minute
+// signet:api-keys:<serviceId>         set of the ids of a service's API keys (never expires)
+// signet:access-grant:<id>            an access grant record, without its status (JSON)
+// signet:access-grant-status:<id>     the grant's status, moved by compare-and-set
+// signet:access-grants:identity:<a>   set of the grant ids of an identity
+// signet:access-grants:service:<id>   set of the grant ids of a service
+// signet:grant-token:<sha256>         the grant id a bearer token of a grant reads
+// signet:backchannel:<authReqId>      a CIBA request waiting for the owner (JSON)
+// signet:backchannel-of:<identity>    set of the CIBA request ids of an identity
 
 const PREFIX = 'signet:';
 
@@ -29,5 +43,19 @@ export const keys = {
   consentsOf: (identity: string) => `${PREFIX}consents:${identity.toLowerCase()}`,
   profile: (identity: string) => `${PREFIX}profile:${identity.toLowerCase()}`,
   accountSession: (id: string) => `${PREFIX}account-session:${id}`,
+  accessGrant: (id: string) => `${PREFIX}access-grant:${id}`,
+  accessGrantStatus: (id: string) => `${PREFIX}access-grant-status:${id}`,
+  accessGrantsOfIdentity: (identity: string) => `${PREFIX}access-grants:identity:${identity.toLowerCase()}`,
+  accessGrantsOfService: (service: string) => `${PREFIX}access-grants:service:${service}`,
+  grantToken: (hash: string) => `${PREFIX}grant-token:${hash}`,
+  backchannelRequest: (id: string) => `${PREFIX}backchannel:${id}`,
+  backchannelRequestsOf: (identity: string) => `${PREFIX}backchannel-of:${identity.toLowerCase()}`,
+  webhookStream: `${PREFIX}webhooks`,
+  webhookRetries: `${PREFIX}webhooks:retry`,
+  webhookDeadLetters: `${PREFIX}webhooks:dead`,
   claimRecord: (identity: string, claimId: string) => `${PREFIX}claim:${identity.toLowerCase()}:${claimId.toLowerCase()}`,
+  apiKey: (id: string) => `${PREFIX}api-key:${id}`,
+  apiKeyRevoked: (id: string) => `${PREFIX}api-key-revoked:${id}`,
+  apiKeyUsed: (id: string) => `${PREFIX}api-key-used:${id}`,
+  apiKeysOf: (serviceId: string) => `${PREFIX}api-keys:${serviceId}`,
 };

@@ -4,6 +4,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
+import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
+import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
+import { webhookTargets } from '../../src/notify/webhook_targets.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -24,6 +27,7 @@ export type Harness = {
   chain: TestChain;
   redis: RedisServer;
   store: Store;
+  webhooks: WebhookQueue;
   signet: SignetApp;
   config: Config;
   clock: { now(): number; advance(ms: number): void };
@@ -71,11 +75,18 @@ export async function startSignet(
     },
   };
   const store = createRedisStore(redis.url);
+  const webhooks = createRedisWebhookQueue(redis.url, {
+    targetOf: webhookTargets(config.clients),
+    retryDelaysMs: [50, 100, 200],
+    pollMs: 20,
+  });
+  webhooks.start();
   const signet = createApp({
     config,
     store,
     chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     now: clock.now,
+    webhooks,
   });
   server.on('request', signet.app.callback());
   return {
@@ -83,12 +94,14 @@ export async function startSignet(
     chain,
     redis,
     store,
+    webhooks,
     signet,
     config,
     clock,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await webhooks.close();
       await store.close();
       await Promise.all([redis.stop(), chain.stop()]);
     },

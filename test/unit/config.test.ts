@@ -342,7 +342,11 @@ describe('validateConfig', () => {
 
   test('a valid raw object gives a frozen Config', () => {
     const config: Config = validateConfig(valid());
-    expect(config).toEqual({ ...valid(), claims: { topics: [], trustedIssuers: [] } });
+    expect(config).toEqual({
+      ...valid(),
+      claims: { topics: [], trustedIssuers: [] },
+      grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 

@@ -1,0 +1,59 @@
+// OpenID CIBA (poll mode) requests waiting in the owner's inbox: a standard client asks the
+// engine to reach the owner, Signet files the request here with the text to sign, and the
+// owner approves (signs) or denies it from the account API.
+import { randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+
+export type BackchannelRequest = {
+  id: string;
+  identity: Address;
+  client_id: string;
+  client_name: string;
+  fields: string[];
+  scope: string;
+  binding_message: string | null;
+  challenge: string;
+  created_at: string;
+  expires_at: string;
+};
+
+export function backchannelChallenge(request: Omit<BackchannelRequest, 'challenge'>, issuer: string, subject: string, labels: string[]): string {
+  return [
+    `Signet (${new URL(issuer).host}) login request`,
+    '',
+    `${request.client_name} asks you to sign in with your identity and share: ${labels.length ? labels.join(', ') : 'nothing but your identity'}.`,
+    '',
+    `Identity: ${subject}`,
+    ...(request.binding_message ? [`Binding message: ${request.binding_message}`] : []),
+    `Request: ${request.id}`,
+    `Nonce: ${randomBytes(12).toString('base64url')}`,
+    `Expires: ${request.expires_at}`,
+  ].join('\n');
+}
+
+export function createBackchannelInbox(store: Store) {
+  return {
+    async file(request: BackchannelRequest, ttlSeconds: number) {
+      await store.set(keys.backchannelRequest(request.id), JSON.stringify(request), ttlSeconds);
+      await store.addToIndex(keys.backchannelRequestsOf(request.identity), request.id, ttlSeconds);
+    },
+    async find(id: string): Promise<BackchannelRequest | undefined> {
+      const raw = await store.get(keys.backchannelRequest(id));
+      return raw ? (JSON.parse(raw) as BackchannelRequest) : undefined;
+    },
+    /** Takes the request out of the inbox once: the first decision wins. */
+    async take(id: string): Promise<BackchannelRequest | undefined> {
+      const raw = await store.take(keys.backchannelRequest(id));
+      return raw ? (JSON.parse(raw) as BackchannelRequest) : undefined;
+    },
+    async pendingFor(identity: Address): Promise<BackchannelRequest[]> {
+      const ids = await store.indexMembers(keys.backchannelRequestsOf(identity));
+      const found = await Promise.all(ids.map(async (id) => store.get(keys.backchannelRequest(id))));
+      return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as BackchannelRequest);
+    },
+  };
+}
+
+export type BackchannelInbox = ReturnType<typeof createBackchannelInbox>;

@@ -1,0 +1,69 @@
+// The engine's CIBA (poll mode) hooks: the login_hint names the identity (its address or its
+// CAIP-10 id); the "authentication device" is the owner's Signet inbox.
+import { type Configuration, errors } from 'oidc-provider';
+import { getAddress, isAddress } from 'viem';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { identityOfSubject, subjectOf } from '../identity/subject.js';
+import type { FieldDefinition } from '../oidc/fields.js';
+import { requestedFields } from '../oidc/fields.js';
+import { type BackchannelInbox, backchannelChallenge } from './backchannel_inbox.js';
+
+export type CibaDeps = {
+  issuer: string;
+  chainId: number;
+  registry: IdentityRegistry;
+  inbox: BackchannelInbox;
+  fields: () => readonly FieldDefinition[];
+  now: () => number;
+};
+
+export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configuration['features']>['ciba']> {
+  return {
+    enabled: true,
+    deliveryModes: ['poll'],
+    async processLoginHint(_ctx, loginHint) {
+      if (!loginHint) throw new errors.UnknownUserId('login_hint must name the identity');
+      const identity = isAddress(loginHint) ? getAddress(loginHint) : identityOfSubject(deps.chainId, loginHint);
+      if (!identity) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
+      try {
+        await deps.registry.assertKnown(identity);
+      } catch {
+        throw new errors.UnknownUserId('the identity is not registered with the IdFactory');
+      }
+      return subjectOf(deps.chainId, identity);
+    },
+    async processLoginHintToken() {
+      throw new errors.InvalidRequest('login_hint_token is not supported: send login_hint');
+    },
+    async verifyUserCode(_ctx, _account, userCode) {
+      if (userCode) throw new errors.InvalidRequest('user_code is not supported');
+    },
+    async validateRequestContext() {},
+    // Shown to the owner beside the text to sign: short, and plain characters only.
+    async validateBindingMessage(_ctx, bindingMessage) {
+      if (bindingMessage !== undefined && !/^[a-zA-Z0-9-._+/!?#]{1,20}$/.test(bindingMessage)) {
+        throw new errors.InvalidBindingMessage('binding_message must be 1 to 20 letters, digits or -._+/!?#');
+      }
+    },
+    async triggerAuthenticationDevice(_ctx, request, account, client) {
+      const identity = identityOfSubject(deps.chainId, account.accountId)!;
+      const claimsParameter = request.claims ? request.claims : undefined;
+      const fields = requestedFields(deps.fields(), String(request.params?.scope ?? request.scope ?? ''), claimsParameter);
+      const created = deps.now();
+      const expiresIn = request.expiration ? request.expiration - Math.floor(created / 1000) : 600;
+      const base = {
+        id: request.jti,
+        identity,
+        client_id: client.clientId,
+        client_name: client.clientName ?? client.clientId,
+        fields: fields.map((field) => field.name),
+        scope: String(request.params?.scope ?? ''),
+        binding_message: (request.params?.binding_message as string | undefined) ?? null,
+        created_at: new Date(created).toISOString(),
+        expires_at: new Date(created + expiresIn * 1000).toISOString(),
+      };
+      const challenge = backchannelChallenge(base, deps.issuer, account.accountId, fields.map((field) => field.label));
+      await deps.inbox.file({ ...base, challenge }, expiresIn);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Access grants in the store: the record (JSON), its status (a plain value moved by atomic
+// compare-and-set), indexes per identity and per service, and the bearer tokens of grants.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import { conflict } from '../errors.js';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import type { AccessGrant, GrantStatus } from './access_grant.js';
+
+export type GrantToken = { grantId: string; expiresIn: number };
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export type AccessGrantStore = ReturnType<typeof createAccessGrantStore>;
+
+export function createAccessGrantStore(store: Store) {
+  const find = async (id: string): Promise<AccessGrant | undefined> => {
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(id)) return undefined;
+    const [raw, status] = await Promise.all([store.get(keys.accessGrant(id)), store.get(keys.accessGrantStatus(id))]);
+    if (!raw || !status) return undefined;
+    return { ...(JSON.parse(raw) as AccessGrant), status: status as GrantStatus };
+  };
+
+  return {
+    newId: () => randomBytes(16).toString('base64url'),
+
+    async create(grant: AccessGrant): Promise<void> {
+      const { status, ...record } = grant;
+      await store.set(keys.accessGrant(grant.id), JSON.stringify(record));
+      await store.set(keys.accessGrantStatus(grant.id), status);
+      await store.addToIndex(keys.accessGrantsOfIdentity(grant.identity), grant.id, 0);
+      await store.addToIndex(keys.accessGrantsOfService(grant.service), grant.id, 0);
+    },
+
+    find,
+
+    /**
+     * Moves a grant from one of `from` to `to`, atomically, then records `changes`. Of many
+     * concurrent callers exactly one succeeds; the others get 409 with the status they met.
+     */
+    async transition(id: string, from: readonly GrantStatus[], to: GrantStatus, changes: Partial<AccessGrant>): Promise<AccessGrant> {
+      const result = await store.compareAndSet(keys.accessGrantStatus(id), from, to);
+      if (!result.swapped) throw conflict(`the access grant is ${result.current ?? 'gone'}`);
+      const raw = await store.get(keys.accessGrant(id));
+      const record = { ...(JSON.parse(raw!) as AccessGrant), ...changes };
+      const { status: _status, ...stored } = record;
+      await store.set(keys.accessGrant(id), JSON.stringify(stored));
+      return { ...record, status: to };
+    },
+
+    async listIds(owner: { identity?: Address; service?: string }): Promise<string[]> {
+      if (owner.identity) return store.indexMembers(keys.accessGrantsOfIdentity(owner.identity));
+      if (owner.service) return store.indexMembers(keys.accessGrantsOfService(owner.service));
+      return [];
+    },
+
+    /** A bearer token for one grant; only its hash is stored. */
+    async issueToken(grantId: string, ttlSeconds: number): Promise<string> {
+      const token = `sgt_${randomBytes(32).toString('base64url')}`;
+      await store.set(keys.grantToken(tokenHash(token)), grantId, ttlSeconds);
+      return token;
+    },
+
+    async tokenGrant(token: string): Promise<string | undefined> {
+      return store.get(keys.grantToken(tokenHash(token)));
+    },
+  };
+}

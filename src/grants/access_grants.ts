@@ -1,0 +1,143 @@
+// The access-grant operations of DESIGN §3: a service requests, the owner (or the service
+// relaying the owner's signature) validates, the owner denies or revokes; pending requests
+// expire. Every status change is one atomic step and notifies the service.
+import type { Address } from 'viem';
+import { accessDenied, conflict, expired, notFound } from '../errors.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { subjectOf } from '../identity/subject.js';
+import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
+import type { AccessGrant, GrantKind } from './access_grant.js';
+import type { AccessGrantStore } from './access_grant_store.js';
+import { grantChallenge, revocationText } from './grant_challenge.js';
+import type { GrantResources, ResourceRef } from './grant_resource.js';
+
+export type GrantEvent = { type: 'access_grant.granted' | 'access_grant.denied' | 'access_grant.revoked'; grant: AccessGrant };
+
+export type AccessGrantSettings = {
+  issuer: string;
+  chainId: number;
+  /** How long an immediate request may wait for its signature. */
+  immediateRequestSeconds: number;
+  /** How long a persistent request may wait for the owner. */
+  persistentRequestSeconds: number;
+  /** Life of the bearer token a validation returns. */
+  immediateTokenSeconds: number;
+  persistentTokenSeconds: number;
+};
+
+export type AccessGrantDeps = {
+  grants: AccessGrantStore;
+  resources: GrantResources;
+  registry: IdentityRegistry;
+  verifyLinkedSignature: VerifyLinkedSignature;
+  serviceName: (service: string) => string;
+  notify: (event: GrantEvent) => Promise<void>;
+  settings: AccessGrantSettings;
+  now: () => number;
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function createAccessGrants(deps: AccessGrantDeps) {
+  const { grants, settings } = deps;
+
+  /** The grant as it stands: a pending request past its expiry becomes expired on the way. */
+  const current = async (id: string): Promise<AccessGrant> => {
+    const grant = await grants.find(id);
+    if (!grant) throw notFound(`no access grant ${id}`);
+    if (grant.status === 'pending' && Date.parse(grant.expires_at) <= deps.now()) {
+      return grants.transition(id, ['pending'], 'expired', {}).catch(async () => (await grants.find(id))!);
+    }
+    return grant;
+  };
+
+  const verifySigner = (grant: AccessGrant, message: string, signature: string, address?: Address) =>
+    deps.verifyLinkedSignature(grant.identity, message, signature, address);
+
+  return {
+    current,
+
+    async request(ref: ResourceRef, service: string, kind: GrantKind, askedFields: string[] | undefined): Promise<AccessGrant> {
+      await deps.registry.assertKnown(ref.identity).catch(() => {
+        throw notFound(`identity ${ref.identity} is not registered with Signet's IdFactory`);
+      });
+      const fields = await deps.resources.requestedFields(ref, askedFields);
+      const id = grants.newId();
+      const now = deps.now();
+      const expiresAt = iso(now + 1000 * (kind === 'immediate' ? settings.immediateRequestSeconds : settings.persistentRequestSeconds));
+      const grant: AccessGrant = {
+        id,
+        kind,
+        status: 'pending',
+        identity: ref.identity,
+        service,
+        resource: ref.path,
+        fields,
+        challenge: grantChallenge({
+          issuer: settings.issuer,
+          serviceName: deps.serviceName(service),
+          kind,
+          identitySubject: subjectOf(settings.chainId, ref.identity),
+          resourceUrl: `${settings.issuer}${ref.path}`,
+          fields,
+          grantId: id,
+          expiresAt,
+        }),
+        created_at: iso(now),
+        expires_at: expiresAt,
+      };
+      await grants.create(grant);
+      return grant;
+    },
+
+    /** The owner's signature over the challenge turns a pending request into an active grant. */
+    async validate(id: string, signature: string, address?: Address) {
+      const pending = await current(id);
+      if (pending.status === 'expired') throw expired(`the access request expired at ${pending.expires_at}`);
+      // Checked again atomically below; this gives the answer before any chain read.
+      if (pending.status !== 'pending') throw conflict(`the access grant is ${pending.status}`);
+      const signer = await verifySigner(pending, pending.challenge, signature, address);
+      const grant = await grants.transition(id, ['pending'], 'active', { signature, signer, granted_at: iso(deps.now()) });
+      const ttl = grant.kind === 'immediate' ? settings.immediateTokenSeconds : settings.persistentTokenSeconds;
+      const accessToken = await grants.issueToken(id, ttl);
+      await deps.notify({ type: 'access_grant.granted', grant });
+      return { grant, access_token: accessToken, token_type: 'Bearer' as const, expires_in: ttl };
+    },
+
+    async deny(id: string, identity: Address) {
+      const pending = await current(id);
+      if (pending.identity !== identity) throw notFound(`no access grant ${id}`);
+      if (pending.status === 'expired') throw expired(`the access request expired at ${pending.expires_at}`);
+      const grant = await grants.transition(id, ['pending'], 'denied', { denied_at: iso(deps.now()) });
+      await deps.notify({ type: 'access_grant.denied', grant });
+      return grant;
+    },
+
+    /** By the owner: with an account session (identity known) or a signature of the revocation text. */
+    async revoke(id: string, by: { identity: Address } | { signature: string }) {
+      const grant = await current(id);
+      if ('identity' in by) {
+        if (grant.identity !== by.identity) throw notFound(`no access grant ${id}`);
+      } else {
+        await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
+      }
+      const revoked = await grants.transition(id, ['active'], 'revoked', { revoked_at: iso(deps.now()) });
+      await deps.notify({ type: 'access_grant.revoked', grant: revoked });
+      return revoked;
+    },
+
+    /** Spends an immediate grant: exactly one caller wins, even when many arrive at once. */
+    async use(grant: AccessGrant) {
+      return grants.transition(grant.id, ['active'], 'used', { used_at: iso(deps.now()) });
+    },
+
+    assertOwnedBy(grant: AccessGrant, who: { service?: string; identity?: Address }) {
+      const mine = (who.service && grant.service === who.service) || (who.identity && grant.identity === who.identity);
+      if (!mine) throw notFound(`no access grant ${grant.id}`);
+    },
+
+    accessDeniedFor: (service: string) => accessDenied(`no active access grant of service "${service}" covers this resource`),
+  };
+}
+
+export type AccessGrants = ReturnType<typeof createAccessGrants>;

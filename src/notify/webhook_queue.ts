@@ -1,0 +1,40 @@
+// The contract of the webhook notification queue that tells services about access grants;
+// two backends keep it: Redis Streams (production) and memory (the demo).
+
+/** One notification; `service` is the client_id it goes to, `id` lets the receiver dedupe. */
+export type WebhookEvent = { id: string; type: string; service: string; created_at: string; data: Record<string, unknown> };
+
+export type WebhookTarget = { url: string; secret: string };
+
+export type DeadLetter = { event: WebhookEvent; attempts: number; last_error: string; dead_at: string };
+
+export type WebhookQueue = {
+  /** Durable once it resolves (in Redis; the memory queue until the process ends). */
+  enqueue(event: WebhookEvent): Promise<void>;
+  /** Starts the delivery worker; a second call does nothing. */
+  start(): void;
+  /** Stops the worker, waiting for an in-flight delivery. The queue still takes events. */
+  stop(): Promise<void>;
+  deadLetters(): Promise<DeadLetter[]>;
+  /** Puts a dead letter back for delivery with its attempts reset; not_found if unknown. */
+  replay(eventId: string): Promise<void>;
+  /** Stops the worker and releases the connections: the last call on a queue. */
+  close(): Promise<void>;
+};
+
+export type WebhookLogger = { info(message: string): void; error(message: string, detail?: unknown): void };
+
+export type WebhookQueueOptions = {
+  /** Where a service's events go; without a target an event is dropped as delivered (logged). */
+  targetOf: (service: string) => WebhookTarget | undefined;
+  /** Delay before each retry: attempts = 1 + retryDelaysMs.length, then a dead letter. */
+  retryDelaysMs: number[];
+  /** How often the worker looks for work and due retries (default 500). */
+  pollMs?: number;
+  /** Epoch milliseconds: retry due times, dead_at, the signature's timestamp. */
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** Per delivery attempt (default 5000). */
+  timeoutMs?: number;
+  logger?: WebhookLogger;
+};

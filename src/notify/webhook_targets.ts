@@ -1,0 +1,13 @@
+// Where each service's webhooks go: the webhook_url and webhook_secret of its client entry.
+import type { Config } from '../config.js';
+import type { WebhookTarget } from './webhook_queue.js';
+
+export function webhookTargets(clients: Config['clients']): (service: string) => WebhookTarget | undefined {
+  const targets = new Map<string, WebhookTarget>();
+  for (const client of clients) {
+    if (client.webhook_url && client.webhook_secret) {
+      targets.set(client.client_id, { url: client.webhook_url, secret: client.webhook_secret });
+    }
+  }
+  return (service) => targets.get(service);
+}

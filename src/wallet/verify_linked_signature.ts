@@ -1,0 +1,26 @@
+// Checks a signature over a plain (EIP-191) text and that its signer is a wallet linked to
+// the identity. A contract wallet (EIP-1271, EIP-6492) names itself with `address`; without
+// it the signer is recovered (EOAs).
+import { type Address, type Hex, type PublicClient, recoverMessageAddress } from 'viem';
+import { invalidRequest, invalidSignature } from '../errors.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+
+export function createLinkedSignatureVerifier(client: PublicClient, registry: IdentityRegistry) {
+  return async function verifyLinkedSignature(identity: Address, message: string, signature: string, address?: Address): Promise<Address> {
+    if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw invalidRequest('"signature" must be 0x-prefixed hex');
+    let signer: Address;
+    if (address) {
+      const valid = await client.verifyMessage({ address, message, signature: signature as Hex }).catch(() => false);
+      if (!valid) throw invalidSignature(`the signature was not made by wallet ${address} over the challenge`);
+      signer = address;
+    } else {
+      signer = await recoverMessageAddress({ message, signature: signature as Hex }).catch((error) => {
+        throw invalidSignature('the signature could not be read', error);
+      });
+    }
+    await registry.assertLinked(identity, signer);
+    return signer;
+  };
+}
+
+export type VerifyLinkedSignature = ReturnType<typeof createLinkedSignatureVerifier>;

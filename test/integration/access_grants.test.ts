@@ -1,0 +1,343 @@
+// The access-grant API end to end: immediate and persistent grants, API keys, the owner's
+// inbox, webhooks to a real receiver, revocation and listing, against real Redis and anvil.
+import type { Address, LocalAccount } from 'viem';
+import type { ClientConfig } from '../../src/config.js';
+import { openApiDocument } from '../../src/http/openapi.js';
+import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
+import { webhookTargets } from '../../src/notify/webhook_targets.js';
+import { logIn, startLogin } from '../support/login_driver.js';
+import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { assertMatchesOpenApi } from '../support/openapi_validator.js';
+import { UserAgent } from '../support/user_agent.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
+
+let h: Harness;
+let receiver: WebhookReceiver;
+let analyticsKey: string;
+let otherKey: string;
+
+const ANALYTICS = (url: string): ClientConfig => ({
+  client_id: 'analytics',
+  client_secret: 'analytics-secret-value',
+  client_name: 'Analytics Co',
+  redirect_uris: ['https://analytics.example/callback'],
+  post_logout_redirect_uris: [],
+  grant_types: ['authorization_code', 'refresh_token'],
+  token_endpoint_auth_method: 'client_secret_basic',
+  webhook_url: url,
+  webhook_secret: 'analytics-webhook-secret',
+});
+const OTHER: ClientConfig = { ...ANALYTICS('https://unused.example'), client_id: 'other', client_name: 'Other Co', webhook_url: undefined, webhook_secret: undefined };
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver('analytics-webhook-secret');
+  h = await startSignet({ clients: [WEBSITE, ANALYTICS(receiver.url), OTHER] });
+  analyticsKey = (await h.signet.apiKeys.create('analytics', 'tests')).key;
+  otherKey = (await h.signet.apiKeys.create('other')).key;
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+  await receiver.close();
+});
+
+async function ownerWithProfile(index: number) {
+  const owner = h.chain.accounts[index]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  await h.signet.profiles.set(identity, { given_name: 'Ada', family_name: 'Lovelace', email: 'ada@example.org' });
+  return { owner, identity };
+}
+
+const api = async (method: string, path: string, options: { key?: string; token?: string; body?: unknown; agent?: UserAgent } = {}) => {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.key) headers['x-api-key'] = options.key;
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const init = { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) };
+  const response = options.agent ? await options.agent.fetch(`${h.issuer}${path}`, init) : await fetch(`${h.issuer}${path}`, init);
+  const text = await response.text();
+  const body = (text ? JSON.parse(text) : {}) as Record<string, any>;
+  assertMatchesOpenApi(method, path, response.status, body);
+  return { status: response.status, json: body, location: response.headers.get('location') };
+};
+
+async function signIn(owner: LocalAccount) {
+  const agent = new UserAgent();
+  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
+  const message = challenge.json.challenge as string;
+  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
+  expect(session.status).toBe(200);
+  return agent;
+}
+
+async function requestGrant(identity: Address, kind: 'immediate' | 'persistent', fields?: string[], key = analyticsKey) {
+  const answer = await api('POST', `/identities/${identity}/profile/access-requests`, { key, body: { kind, ...(fields ? { fields } : {}) } });
+  expect(answer.status).toBe(201);
+  return answer;
+}
+
+describe('immediate grants', () => {
+  test('request → challenge → owner signs → service validates → exactly one read', async () => {
+    const { owner, identity } = await ownerWithProfile(0);
+    const request = await requestGrant(identity, 'immediate', ['given_name', 'email']);
+    const id = request.json.id as string;
+    expect(request.location).toBe(`/access-grants/${id}`);
+    expect(request.json).toEqual({
+      id,
+      kind: 'immediate',
+      status: 'pending',
+      fields: ['given_name', 'email'],
+      challenge: expect.any(String),
+      expires_at: expect.any(String),
+    });
+    const challenge = request.json.challenge as string;
+    expect(challenge).toContain('Analytics Co asks for one-time access (a single read) to your data.');
+    expect(challenge).toContain(`Identity: eip155:31337:${identity}`);
+    expect(challenge).toContain(`Resource: ${h.issuer}/identities/${identity}/profile`);
+    expect(challenge).toContain('Fields: given_name, email');
+    expect(challenge).toContain(`Grant: ${id}`);
+
+    // The service relays the owner's signature to the validations path (Location + /validations).
+    const signature = await owner.signMessage({ message: challenge });
+    const validated = await api('POST', `${request.location}/validations`, { body: { signature } });
+    expect(validated.status).toBe(200);
+    expect(validated.json).toEqual({
+      grant: expect.objectContaining({ id, status: 'active', signer: owner.address, signature, granted_at: expect.any(String) }),
+      access_token: expect.stringMatching(/^sgt_/),
+      token_type: 'Bearer',
+      expires_in: 300,
+    });
+    const token = validated.json.access_token as string;
+
+    const read = await api('GET', `/identities/${identity}/profile`, { token });
+    expect(read).toMatchObject({ status: 200, json: { identity, fields: ['given_name', 'email'], values: { given_name: 'Ada', email: 'ada@example.org' } } });
+    const again = await api('GET', `/identities/${identity}/profile`, { token });
+    expect(again.status).toBe(409);
+    expect(again.json).toEqual({ error: 'conflict', error_description: 'the access grant is used' });
+
+    const record = await api('GET', `/access-grants/${id}`, { key: analyticsKey });
+    expect(record.json).toMatchObject({ id, status: 'used', used_at: expect.any(String), kind: 'immediate', service: 'analytics' });
+  });
+
+  test('50 concurrent reads of one immediate grant: exactly one 200', async () => {
+    const { owner, identity } = await ownerWithProfile(1);
+    const request = await requestGrant(identity, 'immediate');
+    const validated = await api('POST', `/access-grants/${request.json.id}/validations`, {
+      body: { signature: await owner.signMessage({ message: request.json.challenge }) },
+    });
+    const token = validated.json.access_token as string;
+    const reads = await Promise.all(Array.from({ length: 50 }, () => api('GET', `/identities/${identity}/profile`, { token })));
+    expect(reads.filter((read) => read.status === 200)).toHaveLength(1);
+    expect(reads.filter((read) => read.status === 409)).toHaveLength(49);
+  });
+});
+
+describe('persistent grants', () => {
+  test('request → owner notified in the inbox → owner signs → service notified → reads fresh data until revoked', async () => {
+    const { owner, identity } = await ownerWithProfile(2);
+    const request = await requestGrant(identity, 'persistent', ['given_name', 'email']);
+    const id = request.json.id as string;
+    expect(request.json.challenge).toContain('Analytics Co asks for lasting access, until you revoke it, to your data.');
+
+    const agent = await signIn(owner);
+    const inbox = await api('GET', '/account/inbox', { agent });
+    expect(inbox.json.pending.map((grant: { id: string }) => grant.id)).toEqual([id]);
+
+    // Before approval the API key reads nothing.
+    const early = await api('GET', `/identities/${identity}/profile`, { key: analyticsKey });
+    expect(early).toEqual({ status: 403, json: { error: 'access_denied', error_description: 'no active access grant of service "analytics" covers this resource' }, location: null });
+
+    const signature = await owner.signMessage({ message: inbox.json.pending[0].challenge });
+    const approved = await api('POST', `/access-grants/${id}/validations`, { agent, body: { signature } });
+    expect(approved.status).toBe(200);
+
+    const [event] = await receiver.waitFor((events) => events.some((e) => e.type === 'access_grant.granted' && (e.data.grant as { id: string }).id === id));
+    const granted = receiver.events.find((e) => e.type === 'access_grant.granted' && (e.data.grant as { id: string }).id === id)!;
+    expect(event).toBeDefined();
+    expect(granted).toMatchObject({ service: 'analytics', data: { grant: { id, status: 'active', kind: 'persistent', identity, fields: ['given_name', 'email'] } } });
+    expect((granted.data.grant as Record<string, unknown>).signature).toBeUndefined();
+
+    const read = await api('GET', `/identities/${identity}/profile`, { key: analyticsKey });
+    expect(read.json).toEqual({ identity, fields: ['given_name', 'email'], values: { given_name: 'Ada', email: 'ada@example.org' } });
+    // Updatable data is read fresh.
+    await h.signet.profiles.set(identity, { given_name: 'Augusta', family_name: 'Lovelace', email: 'augusta@example.org' });
+    expect((await api('GET', `/identities/${identity}/profile`, { key: analyticsKey })).json.values).toEqual({ given_name: 'Augusta', email: 'augusta@example.org' });
+    const token = approved.json.access_token as string;
+    expect((await api('GET', `/identities/${identity}/profile`, { token })).status).toBe(200);
+    expect((await api('GET', `/identities/${identity}/profile`, { token })).status).toBe(200);
+
+    // The owner revokes: every read under the grant stops at once, and the service is told.
+    const revoked = await api('POST', `/access-grants/${id}/revocations`, { agent, body: {} });
+    expect(revoked.json).toMatchObject({ id, status: 'revoked', revoked_at: expect.any(String) });
+    expect(await api('GET', `/identities/${identity}/profile`, { key: analyticsKey })).toEqual({
+      status: 403,
+      json: { error: 'access_denied', error_description: 'no active access grant of service "analytics" covers this resource' },
+      location: null,
+    });
+    expect(await api('GET', `/identities/${identity}/profile`, { token })).toEqual({
+      status: 403,
+      json: { error: 'access_denied', error_description: `the access grant was revoked at ${revoked.json.revoked_at}` },
+      location: null,
+    });
+    await receiver.waitFor((events) => events.some((e) => e.type === 'access_grant.revoked' && (e.data.grant as { id: string }).id === id));
+    const again = await api('POST', `/access-grants/${id}/revocations`, { agent, body: {} });
+    expect(again).toMatchObject({ status: 409, json: { error: 'conflict', error_description: 'the access grant is revoked' } });
+  });
+
+  test('the owner denies: the service is told and the grant cannot be validated', async () => {
+    const { owner, identity } = await ownerWithProfile(3);
+    const request = await requestGrant(identity, 'persistent');
+    const id = request.json.id as string;
+    const agent = await signIn(owner);
+    const denied = await api('POST', `/access-grants/${id}/denials`, { agent, body: {} });
+    expect(denied.json).toMatchObject({ id, status: 'denied', denied_at: expect.any(String) });
+    await receiver.waitFor((events) => events.some((e) => e.type === 'access_grant.denied' && (e.data.grant as { id: string }).id === id));
+    const late = await api('POST', `/access-grants/${id}/validations`, { body: { signature: await owner.signMessage({ message: request.json.challenge }) } });
+    expect(late).toMatchObject({ status: 409, json: { error: 'conflict', error_description: 'the access grant is denied' } });
+  });
+
+  test('the receiver fails twice, then recovers: the webhook arrives once', async () => {
+    const { owner, identity } = await ownerWithProfile(4);
+    const request = await requestGrant(identity, 'persistent');
+    const id = request.json.id as string;
+    const before = receiver.attempts;
+    receiver.failNext(2);
+    await api('POST', `/access-grants/${id}/validations`, { body: { signature: await owner.signMessage({ message: request.json.challenge }) } });
+    await receiver.waitFor((events) => events.some((e) => (e.data.grant as { id: string }).id === id));
+    expect(receiver.attempts - before).toBe(3);
+    expect(receiver.events.filter((e) => (e.data.grant as { id: string }).id === id)).toHaveLength(1);
+  });
+
+  test('Signet restarts between the approval and the delivery: still delivered', async () => {
+    const { owner, identity } = await ownerWithProfile(5);
+    const request = await requestGrant(identity, 'persistent');
+    const id = request.json.id as string;
+    await h.webhooks.stop();
+    await api('POST', `/access-grants/${id}/validations`, { body: { signature: await owner.signMessage({ message: request.json.challenge }) } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.events.some((e) => (e.data.grant as { id: string }).id === id)).toBe(false);
+    // A new process: a new queue on the same Redis.
+    const restarted = createRedisWebhookQueue(h.redis.url, { targetOf: webhookTargets(h.config.clients), retryDelaysMs: [50], pollMs: 20 });
+    restarted.start();
+    try {
+      await receiver.waitFor((events) => events.some((e) => (e.data.grant as { id: string }).id === id));
+    } finally {
+      await restarted.close();
+      h.webhooks.start();
+    }
+  });
+});
+
+describe('refusals, each with its exact error', () => {
+  let identity: Address;
+  let owner: LocalAccount;
+
+  beforeAll(async () => {
+    ({ owner, identity } = await ownerWithProfile(6));
+  });
+
+  test('wrong, revoked and rotated API keys', async () => {
+    const path = `/identities/${identity}/profile/access-requests`;
+    const invalid = { error: 'invalid_client', error_description: 'the API key is not valid' };
+    expect(await api('POST', path, { key: 'sgk_nope', body: { kind: 'immediate' } })).toMatchObject({ status: 401, json: invalid });
+    expect(await api('POST', path, { body: { kind: 'immediate' } })).toMatchObject({
+      status: 401,
+      json: { error: 'invalid_client', error_description: 'an X-API-Key header is required' },
+    });
+    const revokable = await h.signet.apiKeys.create('analytics', 'to revoke');
+    await h.signet.apiKeys.revoke('analytics', revokable.id);
+    expect(await api('POST', path, { key: revokable.key, body: { kind: 'immediate' } })).toMatchObject({ status: 401, json: invalid });
+    const rotating = await h.signet.apiKeys.create('analytics', 'to rotate');
+    const rotated = await h.signet.apiKeys.rotate('analytics', rotating.id);
+    expect(await api('POST', path, { key: rotating.key, body: { kind: 'immediate' } })).toMatchObject({ status: 401, json: invalid });
+    expect((await api('POST', path, { key: rotated.key, body: { kind: 'immediate' } })).status).toBe(201);
+  });
+
+  test('a request for fields the resource does not have', async () => {
+    const answer = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'immediate', fields: ['phone_number'] } });
+    expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"fields" names "phone_number", which this resource does not have' } });
+    const badKind = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'forever' } });
+    expect(badKind).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"kind" must be "immediate" or "persistent"' } });
+  });
+
+  test('a signature by a wallet not linked to the identity', async () => {
+    const request = await requestGrant(identity, 'immediate');
+    const stranger = h.chain.accounts[8]!;
+    const answer = await api('POST', `/access-grants/${request.json.id}/validations`, { body: { signature: await stranger.signMessage({ message: request.json.challenge }) } });
+    expect(answer).toMatchObject({
+      status: 403,
+      json: { error: 'access_denied', error_description: `wallet ${stranger.address} holds no MANAGEMENT or ACTION key on identity ${identity}` },
+    });
+  });
+
+  test('an expired pending request', async () => {
+    const request = await requestGrant(identity, 'persistent');
+    const signature = await owner.signMessage({ message: request.json.challenge });
+    h.clock.advance(7 * 24 * 3600 * 1000 + 1000);
+    try {
+      const answer = await api('POST', `/access-grants/${request.json.id}/validations`, { body: { signature } });
+      expect(answer).toMatchObject({ status: 410, json: { error: 'expired', error_description: `the access request expired at ${request.json.expires_at}` } });
+      expect((await api('GET', `/access-grants/${request.json.id}`, { key: analyticsKey })).json.status).toBe('expired');
+    } finally {
+      h.clock.advance(-(7 * 24 * 3600 * 1000 + 1000));
+    }
+  });
+
+  test('a validation replayed', async () => {
+    const request = await requestGrant(identity, 'immediate');
+    const body = { signature: await owner.signMessage({ message: request.json.challenge }) };
+    expect((await api('POST', `/access-grants/${request.json.id}/validations`, { body })).status).toBe(200);
+    expect(await api('POST', `/access-grants/${request.json.id}/validations`, { body })).toMatchObject({
+      status: 409,
+      json: { error: 'conflict', error_description: 'the access grant is active' },
+    });
+  });
+
+  test("a grant of another service read with this service's key", async () => {
+    const request = await requestGrant(identity, 'persistent', undefined, otherKey);
+    await api('POST', `/access-grants/${request.json.id}/validations`, { body: { signature: await owner.signMessage({ message: request.json.challenge }) } });
+    expect(await api('GET', `/access-grants/${request.json.id}`, { key: analyticsKey })).toMatchObject({
+      status: 404,
+      json: { error: 'not_found', error_description: `no access grant ${request.json.id}` },
+    });
+    expect((await api('GET', `/identities/${identity}/profile`, { key: otherKey })).status).toBe(200);
+    expect(await api('GET', `/identities/${identity}/profile`, { key: analyticsKey })).toMatchObject({ status: 403, json: { error: 'access_denied' } });
+  });
+});
+
+test('/openapi.json is served and is the document the tests check against', async () => {
+  const response = await fetch(`${h.issuer}/openapi.json`);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
+});
+
+test('listing: the owner sees logins and access grants page by page; a service only its own', async () => {
+  const { owner, identity } = await ownerWithProfile(7);
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' });
+  await logIn(login, owner);
+  const first = await requestGrant(identity, 'immediate');
+  const second = await requestGrant(identity, 'persistent', undefined, otherKey);
+  const agent = await signIn(owner);
+
+  const seen: { id: string; kind: string; service: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `?limit=1&cursor=${cursor}` : '?limit=1';
+    const page = await api('GET', `/access-grants${query}`, { agent });
+    expect(page.status).toBe(200);
+    expect(page.json.items).toHaveLength(1);
+    seen.push(...page.json.items);
+    cursor = page.json.next_cursor;
+  } while (cursor);
+  expect(seen.map((grant) => [grant.kind, grant.service]).sort()).toEqual([
+    ['immediate', 'analytics'],
+    ['login', 'website'],
+    ['persistent', 'other'],
+  ]);
+  expect(seen.map((grant) => grant.id)).toEqual(expect.arrayContaining([first.json.id, second.json.id]));
+
+  const mine = await api('GET', `/access-grants?identity=${identity}`, { key: otherKey });
+  expect(mine.json.items.every((grant: { service: string }) => grant.service === 'other')).toBe(true);
+  expect(await api('GET', '/access-grants?cursor=zzz', { agent })).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"cursor" is not one this API gave' } });
+  expect(await api('GET', '/access-grants')).toMatchObject({ status: 401, json: { error: 'invalid_client', error_description: 'send an X-API-Key, or sign in to your account' } });
+});

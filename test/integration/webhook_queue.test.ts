@@ -1,0 +1,513 @@
+// The webhook queue against a real redis-server and real HTTP receivers on loopback: signed
+// delivery, retries, dead letters and replay on both backends; restart and crash recovery on
+// Redis; the admin API in a small Koa app.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Redis } from 'ioredis';
+import Koa from 'koa';
+import { SignetError } from '../../src/errors.js';
+import { errorHandler } from '../../src/http/error_handler.js';
+import { createMemoryWebhookQueue } from '../../src/notify/memory_webhook_queue.js';
+import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../src/notify/redis_webhook_queue.js';
+import { createWebhookAdminRouter } from '../../src/notify/webhook_admin_router.js';
+import type { WebhookEvent, WebhookQueue, WebhookQueueOptions, WebhookTarget } from '../../src/notify/webhook_queue.js';
+import { signWebhook, verifyWebhookSignature } from '../../src/notify/webhook_signature.js';
+import { keys } from '../../src/store/keys.js';
+import { freePort } from '../support/free_port.js';
+import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+
+const SECRET = 'whsec_test_secret_0123456789';
+const ADMIN_TOKEN = 'admin-token-for-the-webhook-tests';
+
+type Answer = number | 'no answer';
+type Request = { method: string; path: string; headers: IncomingHttpHeaders; body: string; at: number; status?: Answer; answeredAt?: number };
+type Receiver = { url: string; requests: Request[]; close(): Promise<void> };
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
+    await sleep(5);
+  }
+}
+
+let redisServer: RedisServer;
+let admin: Redis;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  redisServer = await startRedisServer();
+  admin = new Redis(redisServer.url, { maxRetriesPerRequest: 2 });
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await admin.flushall();
+});
+
+afterAll(async () => {
+  await admin.quit();
+  await redisServer.stop();
+});
+
+/** An HTTP endpoint on 127.0.0.1 whose n-th request (from 1) gets `answer(n)` as status. */
+async function startReceiver(answer: (n: number) => Answer | Promise<Answer>, port = 0): Promise<Receiver> {
+  const requests: Request[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const seen: Request = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      };
+      requests.push(seen);
+      const status = await answer(requests.length);
+      seen.status = status;
+      if (status === 'no answer') return;
+      response.writeHead(status).end(status < 300 ? '' : 'no');
+      seen.answeredAt = Date.now();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const receiver: Receiver = {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  cleanups.push(receiver.close);
+  return receiver;
+}
+
+let eventCount = 0;
+function anEvent(service = 'wallet-app', type = 'access_grant.granted'): WebhookEvent {
+  eventCount++;
+  return {
+    id: `evt_${eventCount}_${Math.random().toString(36).slice(2, 10)}`,
+    type,
+    service,
+    created_at: '2030-01-01T00:00:00.000Z',
+    data: { grant_id: `grant-${eventCount}`, identity: '0x1111111111111111111111111111111111111111', scopes: ['openid', 'claim:kyc'], nested: { n: 1.5, empty: {} } },
+  };
+}
+
+const to = (receiver: Receiver, secret = SECRET) => (service: string): WebhookTarget | undefined =>
+  service === 'wallet-app' ? { url: receiver.url, secret } : undefined;
+
+function collectingLogger() {
+  const lines: string[] = [];
+  return { lines, logger: { info: (m: string) => lines.push(`info ${m}`), error: (m: string) => lines.push(`error ${m}`) } };
+}
+
+type Backend = {
+  name: 'redis' | 'memory';
+  make(options: WebhookQueueOptions & Partial<RedisWebhookQueueOptions>): WebhookQueue;
+  /** What is still queued in Redis (stream entries, pending entries, retries); zeros for memory. */
+  leftovers(): Promise<{ stream: number; pending: number; retries: number }>;
+};
+
+function track(queue: WebhookQueue): WebhookQueue {
+  cleanups.push(() => queue.close());
+  return queue;
+}
+
+const redisBackend: Backend = {
+  name: 'redis',
+  make: (options) => track(createRedisWebhookQueue(redisServer.url, { pollMs: 20, ...options })),
+  async leftovers() {
+    const stream = await admin.xlen(keys.webhookStream);
+    const groups = stream || (await admin.exists(keys.webhookStream)) ? ((await admin.xinfo('GROUPS', keys.webhookStream)) as unknown[][]) : [];
+    const pending = groups.reduce((sum, group) => sum + Number(group[group.indexOf('pending') + 1]), 0);
+    return { stream, pending, retries: await admin.zcard(keys.webhookRetries) };
+  },
+};
+
+const memoryBackend: Backend = {
+  name: 'memory',
+  make: (options) => track(createMemoryWebhookQueue({ pollMs: 20, ...options })),
+  leftovers: async () => ({ stream: 0, pending: 0, retries: 0 }),
+};
+
+const nothingLeft = { stream: 0, pending: 0, retries: 0 };
+
+describe('webhook signature', () => {
+  test('signWebhook gives t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")> (known vector)', () => {
+    expect(signWebhook(SECRET, '{"id":"evt_1"}', 1_700_000_000)).toBe(
+      't=1700000000,v1=7e9a82a20098cf01f04d9c09f5a7459669bfecf51392ce3adb1445906fceff61',
+    );
+  });
+
+  test('verifyWebhookSignature accepts the signed body within tolerance and refuses anything else', () => {
+    const body = '{"id":"evt_1"}';
+    const header = signWebhook(SECRET, body, 1_700_000_000);
+    expect(verifyWebhookSignature(SECRET, header, body, 1_700_000_000)).toBe(true);
+    expect(verifyWebhookSignature(SECRET, header, body, 1_700_000_300)).toBe(true);
+    expect(verifyWebhookSignature(SECRET, header, body, 1_699_999_700)).toBe(true);
+    expect(verifyWebhookSignature(SECRET, header, body, 1_700_000_301)).toBe(false);
+    expect(verifyWebhookSignature(SECRET, header, body, 1_699_999_699)).toBe(false);
+    expect(verifyWebhookSignature(SECRET, header, body, 1_700_000_010, 5)).toBe(false);
+    expect(verifyWebhookSignature('another-secret-0123456789', header, body, 1_700_000_000)).toBe(false);
+    expect(verifyWebhookSignature(SECRET, header, '{"id":"evt_2"}', 1_700_000_000)).toBe(false);
+    // The timestamp is signed: moving it breaks the signature.
+    expect(verifyWebhookSignature(SECRET, header.replace('t=1700000000', 't=1700000001'), body, 1_700_000_000)).toBe(false);
+    const v1 = header.split('v1=')[1]!;
+    expect(verifyWebhookSignature(SECRET, `t=1700000000,v1=${'0'.repeat(64)},v1=${v1}`, body, 1_700_000_000)).toBe(true);
+    for (const bad of ['', 't=1700000000', `v1=${v1}`, `t=abc,v1=${v1}`, `t=1700000000,v1=${v1.slice(2)}`, `t=1700000000,v1=${'z'.repeat(64)}`]) {
+      expect(verifyWebhookSignature(SECRET, bad, body, 1_700_000_000)).toBe(false);
+    }
+  });
+});
+
+describe.each([redisBackend, memoryBackend])('webhook queue ($name)', (backend) => {
+  test('delivers the event once: POST, exact headers and body, a signature the receiver verifies', async () => {
+    const nowMs = 1_800_000_000_123;
+    const receiver = await startReceiver(() => 204);
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [30], now: () => nowMs });
+    queue.start();
+    const event = anEvent();
+    await queue.enqueue(event);
+    await waitUntil('delivered', () => receiver.requests[0]?.status === 204);
+    await sleep(100);
+
+    expect(receiver.requests).toHaveLength(1);
+    const [request] = receiver.requests as [Request];
+    const body = JSON.stringify(event);
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/hooks');
+    expect(request.body).toBe(body);
+    expect(JSON.parse(request.body)).toEqual(event);
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['signet-event-id']).toBe(event.id);
+    expect(request.headers['signet-event-type']).toBe('access_grant.granted');
+    const signature = request.headers['signet-signature'] as string;
+    expect(signature).toBe(signWebhook(SECRET, body, 1_800_000_000));
+    expect(signature).toMatch(/^t=1800000000,v1=[0-9a-f]{64}$/);
+    expect(verifyWebhookSignature(SECRET, signature, request.body, 1_800_000_000)).toBe(true);
+    expect(verifyWebhookSignature('the-wrong-secret-0123456789', signature, request.body, 1_800_000_000)).toBe(false);
+    expect(verifyWebhookSignature(SECRET, signature, request.body, 1_800_000_000 + 301)).toBe(false);
+    expect(await queue.deadLetters()).toEqual([]);
+    expect(await backend.leftovers()).toEqual(nothingLeft);
+  });
+
+  test('a receiver failing twice (500) then recovering gets the event exactly once more, after 3 attempts', async () => {
+    const receiver = await startReceiver((n) => (n <= 2 ? 500 : 200));
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [30, 30, 30] });
+    queue.start();
+    const event = anEvent();
+    await queue.enqueue(event);
+    await waitUntil('the third attempt succeeded', () => receiver.requests[2]?.status === 200);
+    await sleep(150);
+
+    expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([event.id, event.id, event.id]);
+    expect(receiver.requests.map((r) => r.body)).toEqual([JSON.stringify(event), JSON.stringify(event), JSON.stringify(event)]);
+    // Each retry waited for its delay.
+    expect(receiver.requests[1]!.at - receiver.requests[0]!.at).toBeGreaterThanOrEqual(29);
+    expect(receiver.requests[2]!.at - receiver.requests[1]!.at).toBeGreaterThanOrEqual(29);
+    expect(await queue.deadLetters()).toEqual([]);
+    expect(await backend.leftovers()).toEqual(nothingLeft);
+  });
+
+  test('after the last attempt the event is a dead letter; replay delivers it with attempts reset', async () => {
+    const receiver = await startReceiver((n) => (n <= 4 ? 500 : 204));
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [20, 20] });
+    queue.start();
+    const event = anEvent('wallet-app', 'access_grant.revoked');
+    const before = Date.now();
+    await queue.enqueue(event);
+    await waitUntil('a dead letter', async () => (await queue.deadLetters()).length === 1);
+    await sleep(100);
+
+    expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 500]);
+    const letters = await queue.deadLetters();
+    expect(letters).toEqual([{ event, attempts: 3, last_error: 'HTTP 500 Internal Server Error', dead_at: expect.any(String) }]);
+    const deadAt = Date.parse(letters[0]!.dead_at);
+    expect(new Date(deadAt).toISOString()).toBe(letters[0]!.dead_at);
+    expect(deadAt).toBeGreaterThanOrEqual(before);
+    expect(deadAt).toBeLessThanOrEqual(Date.now());
+    expect(await backend.leftovers()).toEqual(nothingLeft);
+
+    // Replayed, it gets three attempts again: one more failure (the 4th request), then delivered.
+    await queue.replay(event.id);
+    expect(await queue.deadLetters()).toEqual([]);
+    await waitUntil('the replay was delivered', () => receiver.requests[4]?.status === 204);
+    await sleep(100);
+    expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 500, 500, 204]);
+    expect(receiver.requests[4]!.body).toBe(JSON.stringify(event));
+    expect(await queue.deadLetters()).toEqual([]);
+    expect(await backend.leftovers()).toEqual(nothingLeft);
+    await expect(queue.replay(event.id)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  test('replay of an unknown event id is refused with a not_found SignetError', async () => {
+    const queue = backend.make({ targetOf: () => undefined, retryDelaysMs: [] });
+    const refused = queue.replay('evt_unknown');
+    await expect(refused).rejects.toBeInstanceOf(SignetError);
+    await expect(refused).rejects.toMatchObject({ code: 'not_found', status: 404, message: 'no dead letter with event id evt_unknown' });
+  });
+
+  test('a refused connection and a receiver that never answers are failed attempts, named in last_error', async () => {
+    const closedPort = await freePort();
+    const silent = await startReceiver(() => 'no answer');
+    const queue = backend.make({
+      targetOf: (service) =>
+        service === 'down'
+          ? { url: `http://127.0.0.1:${closedPort}/hooks`, secret: SECRET }
+          : service === 'slow'
+            ? { url: silent.url, secret: SECRET }
+            : undefined,
+      retryDelaysMs: [],
+      timeoutMs: 150,
+    });
+    queue.start();
+    const down = anEvent('down');
+    const slow = anEvent('slow');
+    await queue.enqueue(down);
+    await queue.enqueue(slow);
+    await waitUntil('two dead letters', async () => (await queue.deadLetters()).length === 2, 5000);
+
+    const letters = new Map((await queue.deadLetters()).map((letter) => [letter.event.id, letter]));
+    expect(letters.get(down.id)).toEqual({ event: down, attempts: 1, last_error: 'fetch failed (ECONNREFUSED)', dead_at: expect.any(String) });
+    expect(letters.get(slow.id)).toEqual({ event: slow, attempts: 1, last_error: 'no answer within 150 ms', dead_at: expect.any(String) });
+    expect(silent.requests).toHaveLength(1);
+  });
+
+  test('an event for a service without a webhook target is dropped as delivered, and logged', async () => {
+    const receiver = await startReceiver(() => 204);
+    const { lines, logger } = collectingLogger();
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [20], logger });
+    queue.start();
+    const orphan = anEvent('no-webhook-service');
+    const kept = anEvent();
+    await queue.enqueue(orphan);
+    await queue.enqueue(kept);
+    await waitUntil('the second event was delivered', () => receiver.requests[0]?.status === 204);
+    await sleep(50);
+
+    expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([kept.id]);
+    expect(lines).toEqual([`info webhook ${orphan.id} (access_grant.granted): service no-webhook-service has no webhook URL, dropped`]);
+    expect(await queue.deadLetters()).toEqual([]);
+    expect(await backend.leftovers()).toEqual(nothingLeft);
+  });
+
+  test('stop waits for the delivery in flight; a stopped queue still takes events, delivered once started again', async () => {
+    const receiver = await startReceiver(async () => {
+      await sleep(200);
+      return 204;
+    });
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [20] });
+    queue.start();
+    queue.start();
+    const first = anEvent();
+    await queue.enqueue(first);
+    await waitUntil('the delivery started', () => receiver.requests.length === 1);
+    await queue.stop();
+    expect(receiver.requests[0]!.status).toBe(204);
+    expect(await backend.leftovers()).toEqual(nothingLeft);
+
+    const second = anEvent();
+    await queue.enqueue(second);
+    await sleep(150);
+    expect(receiver.requests).toHaveLength(1);
+    queue.start();
+    await waitUntil('the second event was delivered', () => receiver.requests[1]?.status === 204);
+    await sleep(100);
+    expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([first.id, second.id]);
+  });
+});
+
+describe('redis webhook queue: restarts, crashes, several workers', () => {
+  const make = redisBackend.make;
+
+  test('an event enqueued while no worker ran is delivered by a new queue instance on the same Redis', async () => {
+    const receiver = await startReceiver(() => 204);
+    const before = make({ targetOf: to(receiver), retryDelaysMs: [30] });
+    const event = anEvent();
+    await before.enqueue(event);
+    await before.stop();
+    await before.close();
+    expect(await admin.xlen(keys.webhookStream)).toBe(1);
+    expect(receiver.requests).toHaveLength(0);
+
+    const after = make({ targetOf: to(receiver), retryDelaysMs: [30] });
+    after.start();
+    await waitUntil('delivered after the restart', () => receiver.requests[0]?.status === 204);
+    await sleep(100);
+    expect(receiver.requests.map((r) => r.body)).toEqual([JSON.stringify(event)]);
+    expect(await redisBackend.leftovers()).toEqual(nothingLeft);
+  });
+
+  test('a retry scheduled before a restart (receiver down) is delivered by the new instance', async () => {
+    const port = await freePort();
+    const target = () => ({ url: `http://127.0.0.1:${port}/hooks`, secret: SECRET });
+    const before = make({ targetOf: target, retryDelaysMs: [200, 200] });
+    before.start();
+    const event = anEvent();
+    await before.enqueue(event);
+    await waitUntil('the first attempt failed and a retry waits', async () => (await admin.zcard(keys.webhookRetries)) === 1);
+    await before.close();
+
+    const receiver = await startReceiver(() => 204, port);
+    const after = make({ targetOf: target, retryDelaysMs: [200, 200] });
+    after.start();
+    await waitUntil('delivered after the restart', () => receiver.requests[0]?.status === 204);
+    await sleep(250);
+    expect(receiver.requests.map((r) => r.body)).toEqual([JSON.stringify(event)]);
+    expect(await after.deadLetters()).toEqual([]);
+    expect(await redisBackend.leftovers()).toEqual(nothingLeft);
+  });
+
+  test('an entry read by consumer A that died unacked is delivered by consumer B through XAUTOCLAIM', async () => {
+    const receiver = await startReceiver(() => 204);
+    const producer = make({ targetOf: to(receiver), retryDelaysMs: [] });
+    await admin.xgroup('CREATE', keys.webhookStream, 'delivery', '0', 'MKSTREAM');
+    const event = anEvent();
+    await producer.enqueue(event);
+    // Consumer A reads the entry, then "crashes": it never acks.
+    const read = (await admin.xreadgroup('GROUP', 'delivery', 'consumer-A', 'COUNT', 10, 'STREAMS', keys.webhookStream, '>')) as [
+      string,
+      [string, string[]][],
+    ][];
+    const readAt = Date.now();
+    expect(read[0]![1]).toHaveLength(1);
+    const [entryId, fields] = read[0]![1][0]!;
+    expect(fields[0]).toBe('job');
+    expect(JSON.parse(fields[1]!)).toEqual({ event, attempts: 0 });
+    expect(await admin.xpending(keys.webhookStream, 'delivery')).toEqual([1, entryId, entryId, [['consumer-A', '1']]]);
+
+    const b = make({ targetOf: to(receiver), retryDelaysMs: [], claimIdleMs: 250, consumer: 'consumer-B' });
+    b.start();
+    await waitUntil('delivered by consumer B', () => receiver.requests[0]?.status === 204);
+    // Not before the entry was idle for claimIdleMs: B took it over, it did not read it anew.
+    expect(receiver.requests[0]!.at - readAt).toBeGreaterThanOrEqual(240);
+    expect(receiver.requests[0]!.body).toBe(JSON.stringify(event));
+    await waitUntil('B acked it', async () => (await admin.xlen(keys.webhookStream)) === 0);
+    expect(await admin.xpending(keys.webhookStream, 'delivery')).toEqual([0, null, null, null]);
+    // Consumer A holds nothing now: once idle long enough it is removed from the group.
+    const consumers = async () => ((await admin.xinfo('CONSUMERS', keys.webhookStream, 'delivery')) as string[][]).map((c) => c[1]);
+    await waitUntil('consumer A was pruned', async () => (await consumers()).join() === 'consumer-B');
+    await sleep(100);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  test('dead letters are kept in Redis across a restart and can be replayed by the new instance', async () => {
+    let up = false;
+    const receiver = await startReceiver(() => (up ? 204 : 503));
+    const before = make({ targetOf: to(receiver), retryDelaysMs: [] });
+    before.start();
+    const event = anEvent();
+    await before.enqueue(event);
+    await waitUntil('a dead letter', async () => (await admin.hlen(keys.webhookDeadLetters)) === 1);
+    const letters = await before.deadLetters();
+    expect(letters).toEqual([{ event, attempts: 1, last_error: 'HTTP 503 Service Unavailable', dead_at: expect.any(String) }]);
+    await before.close();
+
+    const after = make({ targetOf: to(receiver), retryDelaysMs: [] });
+    expect(await after.deadLetters()).toEqual(letters);
+    up = true;
+    after.start();
+    await after.replay(event.id);
+    await waitUntil('the replay was delivered', () => receiver.requests[1]?.status === 204);
+    await sleep(100);
+    expect(receiver.requests.map((r) => r.status)).toEqual([503, 204]);
+    expect(await admin.hlen(keys.webhookDeadLetters)).toBe(0);
+    expect(await redisBackend.leftovers()).toEqual(nothingLeft);
+  });
+
+  test('two workers on one Redis share the events and deliver each exactly once', async () => {
+    const receiver = await startReceiver(() => 204);
+    const one = make({ targetOf: to(receiver), retryDelaysMs: [] });
+    const two = make({ targetOf: to(receiver), retryDelaysMs: [] });
+    one.start();
+    two.start();
+    const events = Array.from({ length: 20 }, () => anEvent());
+    await Promise.all(events.map((event) => (events.indexOf(event) % 2 ? one : two).enqueue(event)));
+    await waitUntil('all delivered', () => receiver.requests.filter((r) => r.status === 204).length === 20);
+    await sleep(100);
+    expect(receiver.requests.map((r) => r.headers['signet-event-id']).sort()).toEqual(events.map((e) => e.id).sort());
+    expect(await redisBackend.leftovers()).toEqual(nothingLeft);
+    const consumers = (await admin.xinfo('CONSUMERS', keys.webhookStream, 'delivery')) as unknown[][];
+    expect(consumers).toHaveLength(2);
+  });
+
+  test('enqueue with Redis unreachable is refused with temporarily_unavailable', async () => {
+    const port = await freePort();
+    const queue = track(createRedisWebhookQueue(`redis://127.0.0.1:${port}`, { targetOf: () => undefined, retryDelaysMs: [] }));
+    await expect(queue.enqueue(anEvent())).rejects.toMatchObject({ code: 'temporarily_unavailable', status: 503 });
+  });
+});
+
+describe('webhook admin router', () => {
+  async function startAdminApp(queue: WebhookQueue, adminToken: string | undefined) {
+    const app = new Koa();
+    const silent = { info: () => {}, error: () => {} };
+    const renderPage = (ctx: Koa.Context) => {
+      ctx.body = 'an error page';
+    };
+    app.use(errorHandler(renderPage, silent));
+    const router = createWebhookAdminRouter(queue, adminToken);
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+    const server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/admin/webhooks`;
+    return async (method: 'GET' | 'POST', path: string, token: string | undefined = adminToken) => {
+      const response = await fetch(`${base}${path}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      return { status: response.status, json: (await response.json()) as unknown };
+    };
+  }
+
+  const invalidToken = { error: 'invalid_token', error_description: 'the admin token is missing or wrong' };
+
+  test('lists dead letters and replays one, behind the admin token', async () => {
+    const receiver = await startReceiver((n) => (n === 1 ? 500 : 204));
+    const queue = memoryBackend.make({ targetOf: to(receiver), retryDelaysMs: [] });
+    queue.start();
+    const event = anEvent();
+    await queue.enqueue(event);
+    await waitUntil('a dead letter', async () => (await queue.deadLetters()).length === 1);
+    const call = await startAdminApp(queue, ADMIN_TOKEN);
+
+    expect(await call('GET', '/dead-letters', 'not-the-admin-token')).toEqual({ status: 401, json: invalidToken });
+    expect(await call('GET', '/dead-letters', '')).toEqual({ status: 401, json: invalidToken });
+    expect(await call('POST', `/dead-letters/${event.id}/replay`, 'not-the-admin-token')).toEqual({ status: 401, json: invalidToken });
+    expect(await queue.deadLetters()).toHaveLength(1);
+
+    expect(await call('GET', '/dead-letters')).toEqual({
+      status: 200,
+      json: { dead_letters: [{ event, attempts: 1, last_error: 'HTTP 500 Internal Server Error', dead_at: (await queue.deadLetters())[0]!.dead_at }] },
+    });
+    expect(await call('POST', '/dead-letters/evt_nope/replay')).toEqual({
+      status: 404,
+      json: { error: 'not_found', error_description: 'no dead letter with event id evt_nope' },
+    });
+    expect(await call('POST', `/dead-letters/${event.id}/replay`)).toEqual({ status: 202, json: { id: event.id, status: 'queued' } });
+    await waitUntil('the replay was delivered', () => receiver.requests[1]?.status === 204);
+    expect(receiver.requests[1]!.body).toBe(JSON.stringify(event));
+    expect(await call('GET', '/dead-letters')).toEqual({ status: 200, json: { dead_letters: [] } });
+  });
+
+  test('without an admin token the admin API does not exist', async () => {
+    const queue = memoryBackend.make({ targetOf: () => undefined, retryDelaysMs: [] });
+    const call = await startAdminApp(queue, undefined);
+    expect(await call('GET', '/dead-letters', 'anything')).toEqual({
+      status: 404,
+      json: { error: 'not_found', error_description: 'the admin API is off: set ADMIN_TOKEN' },
+    });
+  });
+});
