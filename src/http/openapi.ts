@@ -12,6 +12,31 @@ const apiKey = [{ apiKey: [] }];
 const ownerSession = [{ ownerSession: [] }];
 const admin = [{ adminToken: [] }];
 
+/** One claim's view; with `data` when a grant releases its off-chain data. */
+function claimSchema(withData: boolean) {
+  const required = ['identity', 'claim_id', 'topic', 'topic_name', 'issuer', 'trusted', 'valid', 'status', 'scheme', 'data_hash', 'uri', 'expires_at'];
+  return {
+    type: 'object',
+    required: withData ? [...required, 'data'] : required,
+    additionalProperties: false,
+    properties: {
+      identity: address,
+      claim_id: bytes32,
+      topic: { type: 'integer' },
+      topic_name: { type: ['string', 'null'] },
+      issuer: address,
+      trusted: { type: 'boolean' },
+      valid: { type: 'boolean' },
+      status: { enum: ['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired'] },
+      scheme: { type: 'integer' },
+      data_hash: { type: 'string' },
+      uri: { type: 'string' },
+      expires_at: { oneOf: [dateTime, { type: 'null' }] },
+      ...(withData ? { data: { type: 'object' } } : {}),
+    },
+  };
+}
+
 const identityParam = { name: 'identity', in: 'path', required: true, schema: address };
 const claimIdParam = { name: 'claimId', in: 'path', required: true, schema: bytes32 };
 const grantIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
@@ -185,31 +210,8 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: { identity: address, fields: { type: 'array', items: { type: 'string' } }, values: { type: 'object' } },
       },
-      Claim: {
-        type: 'object',
-        required: ['identity', 'claim_id', 'topic', 'topic_name', 'issuer', 'trusted', 'valid', 'status', 'scheme', 'data_hash', 'uri', 'expires_at'],
-        additionalProperties: false,
-        properties: {
-          identity: address,
-          claim_id: bytes32,
-          topic: { type: 'integer' },
-          topic_name: { type: ['string', 'null'] },
-          issuer: address,
-          trusted: { type: 'boolean' },
-          valid: { type: 'boolean' },
-          status: { enum: ['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired'] },
-          scheme: { type: 'integer' },
-          data_hash: { type: 'string' },
-          uri: { type: 'string' },
-          expires_at: { oneOf: [dateTime, { type: 'null' }] },
-        },
-      },
-      ClaimWithData: {
-        allOf: [ref('Claim')],
-        type: 'object',
-        required: ['data'],
-        properties: { data: { type: 'object' } },
-      },
+      Claim: claimSchema(false),
+      ClaimWithData: claimSchema(true),
       BackchannelRequest: {
         type: 'object',
         required: ['id', 'identity', 'client_id', 'client_name', 'fields', 'scope', 'binding_message', 'challenge', 'created_at', 'expires_at'],

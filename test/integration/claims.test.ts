@@ -9,6 +9,7 @@ import type { ClaimRecord } from '../../src/claims/claim_records.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { keys } from '../../src/store/keys.js';
 import { logIn, requestChallenge, startLogin } from '../support/login_driver.js';
+import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-claims-tests';
@@ -61,7 +62,9 @@ async function resource(identity: Address, claimId: string, accessToken?: string
   const response = await fetch(`${h.issuer}/identities/${identity}/claims/${claimId}`, {
     headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
   });
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  const json = (await response.json()) as Record<string, unknown>;
+  assertMatchesOpenApi('GET', `/identities/${identity}/claims/${claimId}`, response.status, json);
+  return { status: response.status, json };
 }
 
 async function issueKyc(identity: Address, data: Record<string, unknown> = { level: 'basic', checked_by: 'Demo KYC' }) {
