@@ -8,6 +8,11 @@ import type Provider from 'oidc-provider';
 import type { Address, PublicClient } from 'viem';
 import { createAccountRouter } from './account/account_router.js';
 import { createAccountSessions } from './account/account_sessions.js';
+import { createAccountPagesRouter } from './account/account_pages_router.js';
+import { createClaimActions } from './account/claim_actions.js';
+import { createClaimRequests } from './account/claim_requests.js';
+import { createIdentityCreator } from './account/identity_creation.js';
+import { createIdentityKeys } from './account/identity_keys.js';
 import { createClaimReader } from './claims/claim_reader.js';
 import { createClaimRecords } from './claims/claim_records.js';
 import { createClaimTopics } from './claims/claim_topics.js';
@@ -144,6 +149,19 @@ export function createApp(deps: AppDeps): SignetApp {
   });
 
   const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
+  const creator = createIdentityCreator({
+    store,
+    client: chain.client,
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    factory: chain.identityFactory,
+    deployerKey: config.identityDeployerKey,
+    logger,
+    now,
+  });
+  const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
+  const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
+  const claimActions = createClaimActions({ client: chain.client, reader });
   const account = createAccountRouter({
     chainId: chain.chainId,
     registry,
@@ -151,6 +169,9 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     issueChallenge,
     verifyChallenge,
+    creator,
+    identityKeys,
+    claimActions,
     now,
   });
 
@@ -176,6 +197,7 @@ export function createApp(deps: AppDeps): SignetApp {
     },
     now,
   });
+  const revokeLoginGrant = createLoginGrantRevoker(createOidcAdapter(store));
   const listing = createGrantListing({ grants: grantStore, accessGrants, receipts, provider });
   const grantsRouter = createAccessGrantsRouter({
     accessGrants,
@@ -192,7 +214,7 @@ export function createApp(deps: AppDeps): SignetApp {
     services: apiKeys,
     sessions,
     backchannelFor: (identity) => backchannel.pendingFor(identity),
-    revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
+    revokeLoginGrant,
   });
   const backchannelRouter = createBackchannelRouter({
     provider,
@@ -207,8 +229,25 @@ export function createApp(deps: AppDeps): SignetApp {
     grantTtlSeconds: config.ttl.grant,
     now,
   });
+  const accountPages = createAccountPagesRouter({
+    chainId: chain.chainId,
+    renderPage,
+    sessions,
+    profiles,
+    identityKeys,
+    claims,
+    topics,
+    accessGrants,
+    listing,
+    backchannel,
+    creator,
+    claimRequests,
+    revokeLoginGrant,
+    serviceName: (service) => serviceNames.get(service) ?? service,
+    demoWallet: deps.demoWallet ?? false,
+  });
   const adminRouters = [
-    createClaimsAdminRouter({ issuer, adminToken: config.adminToken }),
+    createClaimsAdminRouter({ issuer, claimRequests, adminToken: config.adminToken }),
     createApiKeysRouter({ apiKeys, serviceExists: (id) => serviceNames.has(id), adminToken: config.adminToken }),
     createWebhookAdminRouter(deps.webhooks, config.adminToken),
   ];
@@ -226,7 +265,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
-  for (const router of [grantsRouter, backchannelRouter, ...adminRouters]) {
+  for (const router of [accountPages, grantsRouter, backchannelRouter, ...adminRouters]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

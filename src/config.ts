@@ -83,6 +83,8 @@ const schema = z.object({
     /** Delays between webhook delivery attempts; after the last, a dead letter. */
     webhookRetryDelaysMs: z.array(z.number().int().positive()).min(1),
   }).default({ pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] }),
+  /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
+  identityDeployerKey: hexKey.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
 });
@@ -110,6 +112,7 @@ const ENV_NAMES: Record<string, string> = {
   'claimIssuer.address': 'SIGNET_ISSUER_ADDRESS',
   'claimIssuer.key': 'SIGNET_ISSUER_KEY',
   adminToken: 'ADMIN_TOKEN',
+  identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -186,6 +189,7 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
     out.claimIssuer = { address: env.SIGNET_ISSUER_ADDRESS, key: env.SIGNET_ISSUER_KEY };
   }
   if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
+  if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
   return out;
 }
 

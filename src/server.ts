@@ -49,7 +49,7 @@ function summarize(config: Config, demo: DemoChain | undefined, store: Store, ch
   return lines;
 }
 
-/** The demo's ClaimIssuer is trusted for every topic, and Signet issues with its key. */
+/** The demo's ClaimIssuer is trusted for every topic, Signet issues with its key, and deploys identities as the IdFactory owner. */
 function withDemoIssuer(config: Config, demo: DemoChain): Config {
   const everyTopic = config.claims.topics.map((topic) => topic.name);
   return validateConfig({
@@ -62,6 +62,7 @@ function withDemoIssuer(config: Config, demo: DemoChain): Config {
       ],
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
+    identityDeployerKey: config.identityDeployerKey ?? DEPLOYER_KEY,
   });
 }
 
@@ -92,6 +93,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
                 client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
                 renderPage,
                 wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
+                rpcUrl,
                 chainId,
                 scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
               }),

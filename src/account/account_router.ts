@@ -1,19 +1,23 @@
-// The owner's account routes (JSON): sign in with the same wallet challenge as the login,
-// then read the consent receipts of the identity (what was signed, for whom, when).
+// The owner's account API (JSON): sign in with the same wallet challenge as the login (a
+// wallet without an identity may sign in to create one), the identity's creation, the
+// transactions the owner's wallet sends to manage keys and claims, and consent receipts.
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
+import type { Hex } from 'viem';
 import { z } from 'zod';
-import { notFound } from '../errors.js';
+import { invalidRequest, notFound } from '../errors.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
-import type { IssueChallenge } from '../wallet/challenge.js';
+import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
-import type { IssuedChallenge } from '../wallet/challenge.js';
 import type { AccountSessions } from './account_sessions.js';
+import type { ClaimActions } from './claim_actions.js';
+import type { IdentityCreator } from './identity_creation.js';
+import type { IdentityKeys } from './identity_keys.js';
 
 export type AccountDeps = {
   chainId: number;
@@ -22,10 +26,37 @@ export type AccountDeps = {
   sessions: AccountSessions;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
+  creator: IdentityCreator;
+  identityKeys: IdentityKeys;
+  claimActions: ClaimActions;
   now: () => number;
 };
 
 const challengeBody = z.object({ address: addressField, identity: addressField.optional() });
+const hex = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
+const walletChangeBody = z.object({
+  address: addressField,
+  purpose: z.enum(['management', 'action'], { error: 'must be "management" or "action"' }),
+  action: z.enum(['add', 'remove'], { error: 'must be "add" or "remove"' }),
+});
+const claimChangeBody = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('remove'), claim_id: hex('a 0x-prefixed 32-byte claim id').refine((v) => v.length === 66, 'must be a 32-byte claim id') }),
+    z.object({
+      action: z.literal('add'),
+      claim: z.object({
+        topic: z.number({ error: 'must be a number' }).int().nonnegative(),
+        scheme: z.number({ error: 'must be a number' }).int().nonnegative(),
+        issuer: addressField,
+        signature: hex('0x-prefixed hex'),
+        data: hex('0x-prefixed hex'),
+        uri: z.string({ error: 'must be a string' }),
+      }),
+    }),
+  ],
+  { error: 'must be "add" or "remove"' },
+);
 
 export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
@@ -33,14 +64,19 @@ export function createAccountRouter(deps: AccountDeps): Router {
 
   router.post('/challenge', async (ctx) => {
     const body = parseBody(ctx, challengeBody);
-    const identity = await resolveIdentity(deps.registry, body.address, body.identity);
+    const binding = deps.sessions.beginSignIn(ctx);
+    // A wallet with no identity (and none named) signs in to create one.
+    const bare = !body.identity && !(await deps.registry.identityOf(body.address));
+    const identity = bare ? null : await resolveIdentity(deps.registry, body.address, body.identity);
     const challenge = await deps.issueChallenge({
-      binding: deps.sessions.beginSignIn(ctx),
+      binding,
       wallet: body.address,
       identity,
-      statement: 'Sign in to your Signet account to see and manage what your identity shares.',
+      statement: identity
+        ? 'Sign in to your Signet account to see and manage what your identity shares.'
+        : 'Sign in to Signet with your wallet to create your onchain identity.',
       fields: [],
-      resources: [subjectOf(deps.chainId, identity)],
+      resources: [identity ? subjectOf(deps.chainId, identity) : `eip155:${deps.chainId}:${body.address}`],
     });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { identity, challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() };
@@ -49,8 +85,10 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.post('/session', async (ctx) => {
     const body = parseBody(ctx, signatureBody);
     const challenge = await deps.verifyChallenge({ binding: deps.sessions.signInBinding(ctx), ...body });
-    await deps.registry.assertKnown(challenge.identity);
-    await deps.registry.assertLinked(challenge.identity, challenge.wallet);
+    if (challenge.identity) {
+      await deps.registry.assertKnown(challenge.identity);
+      await deps.registry.assertLinked(challenge.identity, challenge.wallet);
+    }
     const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now());
     ctx.body = { identity: session.identity, wallet: session.wallet, created_at: session.created_at };
   });
@@ -58,6 +96,51 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.post('/logout', async (ctx) => {
     await deps.sessions.close(ctx);
     ctx.status = 204;
+  });
+
+  router.get('/identity', async (ctx) => {
+    const session = await deps.sessions.requireWallet(ctx);
+    const record = await deps.creator.status(session.wallet);
+    if (!record) throw notFound(`wallet ${session.wallet} has no identity yet`);
+    if (record.status === 'deployed' && record.identity && !session.identity) await deps.sessions.attachIdentity(session, record.identity);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = record;
+  });
+
+  router.post('/identity', async (ctx) => {
+    const session = await deps.sessions.requireWallet(ctx);
+    if (session.identity) throw invalidRequest(`your wallet already has identity ${session.identity}`);
+    const record = await deps.creator.start(session.wallet, ctx.ip);
+    if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
+    ctx.status = record.status === 'pending' ? 202 : 200;
+    ctx.body = record;
+  });
+
+  router.post('/wallets/transactions', async (ctx) => {
+    const session = await deps.sessions.require(ctx);
+    const body = parseBody(ctx, walletChangeBody);
+    const purpose = body.purpose === 'management' ? 1 : 2;
+    ctx.body = await deps.identityKeys.prepare(session.identity, body.address, purpose, body.action);
+  });
+
+  router.post('/claims/transactions', async (ctx) => {
+    const session = await deps.sessions.require(ctx);
+    const body = parseBody(ctx, claimChangeBody);
+    ctx.body =
+      body.action === 'remove'
+        ? await deps.claimActions.prepareRemoval(session.identity, body.claim_id.toLowerCase() as Hex)
+        : await deps.claimActions.prepareAddition(session.identity, { ...body.claim, signature: body.claim.signature as Hex, data: body.claim.data as Hex });
+  });
+
+  router.get('/transactions/:hash', async (ctx) => {
+    const session = await deps.sessions.requireWallet(ctx);
+    const hash = ctx.params.hash!;
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw invalidRequest('the transaction hash must be 0x-prefixed 32-byte hex');
+    const status = await deps.identityKeys.transactionStatus(hash as Hex);
+    // A change the owner just made must show on the next page, not after the cache expires.
+    if (status === 'confirmed' && session.identity) deps.claimActions.forget(session.identity);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { hash, status };
   });
 
   router.get('/consents', async (ctx) => {

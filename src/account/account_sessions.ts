@@ -7,7 +7,9 @@ import { SignetError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
 
-export type AccountSession = { id: string; identity: Address; wallet: Address; created_at: string };
+/** A signed-in wallet; `identity` is null until the wallet has one (it may create it). */
+export type AccountSession = { id: string; identity: Address | null; wallet: Address; created_at: string };
+export type IdentitySession = AccountSession & { identity: Address };
 
 export const ACCOUNT_COOKIE = 'signet_account';
 export const ACCOUNT_LOGIN_COOKIE = 'signet_account_login';
@@ -19,10 +21,15 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
   // off cross-site requests.
   const cookieOptions = { signed: true, httpOnly: true, sameSite: 'strict' as const, secure: secureCookies, path: '/' };
 
-  const find = async (ctx: Context): Promise<AccountSession | undefined> => {
+  const findAny = async (ctx: Context): Promise<AccountSession | undefined> => {
     const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
     const raw = id ? await store.get(keys.accountSession(id)) : undefined;
     return raw ? (JSON.parse(raw) as AccountSession) : undefined;
+  };
+  /** The session of an owner whose wallet has an identity. */
+  const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
+    const session = await findAny(ctx);
+    return session?.identity ? (session as IdentitySession) : undefined;
   };
 
   return {
@@ -39,7 +46,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       return binding;
     },
 
-    async open(ctx: Context, identity: Address, wallet: Address, now: number): Promise<AccountSession> {
+    async open(ctx: Context, identity: Address | null, wallet: Address, now: number): Promise<AccountSession> {
       const session: AccountSession = {
         id: randomBytes(24).toString('base64url'),
         identity,
@@ -53,11 +60,26 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
     },
 
     find,
+    findAny,
 
-    async require(ctx: Context): Promise<AccountSession> {
-      const session = await find(ctx);
+    async require(ctx: Context): Promise<IdentitySession> {
+      const session = await findAny(ctx);
+      if (!session) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
+      if (!session.identity) throw new SignetError('access_denied', 'your wallet has no identity yet: create it first');
+      return session as IdentitySession;
+    },
+
+    async requireWallet(ctx: Context): Promise<AccountSession> {
+      const session = await findAny(ctx);
       if (!session) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
       return session;
+    },
+
+    /** Records the identity a session's wallet just got. */
+    async attachIdentity(session: AccountSession, identity: Address): Promise<void> {
+      const left = await store.ttl(keys.accountSession(session.id));
+      if (left === undefined) return;
+      await store.set(keys.accountSession(session.id), JSON.stringify({ ...session, identity }), Number.isFinite(left) ? left : ACCOUNT_SESSION_SECONDS);
     },
 
     async close(ctx: Context): Promise<void> {

@@ -3,13 +3,14 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
+import type { ClaimRequests } from '../account/claim_requests.js';
 import { notFound } from '../errors.js';
 import { adminAuth } from '../http/admin_auth.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
 import type { SignetIssuer } from './signet_issuer.js';
 
-export type ClaimsAdminDeps = { issuer?: SignetIssuer; adminToken?: string };
+export type ClaimsAdminDeps = { issuer?: SignetIssuer; claimRequests?: ClaimRequests; adminToken?: string };
 
 const claimIdField = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte claim id');
 
@@ -44,6 +45,10 @@ export function createClaimsAdminRouter(deps: ClaimsAdminDeps): Router {
     ctx.status = 201;
     ctx.set('Location', `/identities/${body.identity}/claims/${result.claim_id}`);
     ctx.body = result;
+  });
+
+  admin.get('/claim-requests', async (ctx) => {
+    ctx.body = { claim_requests: (await deps.claimRequests?.list()) ?? [] };
   });
 
   admin.post('/claims/revocations', async (ctx) => {

@@ -4,7 +4,8 @@
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import * as oidc from 'openid-client';
-import { type LocalAccount, isHex, hexToString, numberToHex } from 'viem';
+import { createWalletClient, type Hex, hexToString, http, isHex, type LocalAccount, numberToHex } from 'viem';
+import { chainDefinition } from '../chain/chain_client.js';
 import { invalidRequest } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 
@@ -14,6 +15,8 @@ export type DemoRouterDeps = {
   renderPage: RenderPage;
   /** The demo wallet's key, when the demo runs its own chain. */
   wallet?: LocalAccount;
+  /** The demo chain, where the demo wallet sends its transactions. */
+  rpcUrl?: string;
   chainId: number;
   /** What the demo website asks for. */
   scope: string;
@@ -112,6 +115,13 @@ export function createDemoRouter(deps: DemoRouterDeps): Router {
         case 'eth_chainId':
           ctx.body = { result: numberToHex(deps.chainId) };
           return;
+        case 'eth_sendTransaction': {
+          const [tx] = (params ?? []) as { to?: Hex; data?: Hex }[];
+          if (!tx?.to || !deps.rpcUrl) throw invalidRequest('"params" must hold a transaction with "to"');
+          const sender = createWalletClient({ account: wallet, chain: chainDefinition(deps.chainId, deps.rpcUrl), transport: http(deps.rpcUrl) });
+          ctx.body = { result: await sender.sendTransaction({ to: tx.to, data: tx.data, account: wallet, chain: sender.chain }) };
+          return;
+        }
         case 'personal_sign': {
           const [message] = params ?? [];
           if (typeof message !== 'string') throw invalidRequest('"params" must start with the message to sign');

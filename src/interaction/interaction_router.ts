@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
-import { accessDenied, notFound } from '../errors.js';
+import { accessDenied, invalidRequest, notFound } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
@@ -138,7 +138,10 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
   router.post('/signature', async (ctx) => {
     const details = await interactionOf(provider, ctx);
     const body = parseBody(ctx, signatureBody);
-    const challenge = await deps.verifyChallenge({ binding: binding(details.uid), ...body });
+    const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body });
+    // Login challenges always name an identity; only account sign-ins may not.
+    if (!verified.identity) throw invalidRequest('the challenge names no identity');
+    const challenge = { ...verified, identity: verified.identity };
     // Read live: a key removed after the challenge was issued no longer counts.
     await deps.registry.assertKnown(challenge.identity);
     await deps.registry.assertLinked(challenge.identity, challenge.wallet);

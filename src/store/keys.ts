@@ -25,6 +25,12 @@
 // signet:access-grants:identity:<a>   set of the grant ids of an identity
 // signet:access-grants:service:<id>   set of the grant ids of a service
 // signet:grant-token:<sha256>         the grant id a bearer token of a grant reads
+// signet:identity-creation:<wallet>   the deployment of a wallet's identity (JSON)
+// signet:identity-creation-lock:<w>   held while a wallet's identity is being deployed
+// signet:rate:<what>:<who>:<window>   a rate-limit counter
+// signet:identity-wallets:<identity>  wallet addresses seen with keys on an identity
+// signet:claim-request:<identity>:<t> an owner's request for a claim of topic t (JSON)
+// signet:claim-requests               set of "<identity>:<topic>" of those requests
 // signet:backchannel:<authReqId>      a CIBA request waiting for the owner (JSON)
 // signet:backchannel-of:<identity>    set of the CIBA request ids of an identity
 
@@ -48,6 +54,12 @@ export const keys = {
   accessGrantsOfIdentity: (identity: string) => `${PREFIX}access-grants:identity:${identity.toLowerCase()}`,
   accessGrantsOfService: (service: string) => `${PREFIX}access-grants:service:${service}`,
   grantToken: (hash: string) => `${PREFIX}grant-token:${hash}`,
+  identityCreation: (wallet: string) => `${PREFIX}identity-creation:${wallet.toLowerCase()}`,
+  identityCreationLock: (wallet: string) => `${PREFIX}identity-creation-lock:${wallet.toLowerCase()}`,
+  rateLimit: (what: string, who: string, window: number) => `${PREFIX}rate:${what}:${who}:${window}`,
+  identityWallets: (identity: string) => `${PREFIX}identity-wallets:${identity.toLowerCase()}`,
+  claimRequest: (identity: string, topic: string) => `${PREFIX}claim-request:${identity.toLowerCase()}:${topic}`,
+  claimRequests: () => `${PREFIX}claim-requests`,
   backchannelRequest: (id: string) => `${PREFIX}backchannel:${id}`,
   backchannelRequestsOf: (identity: string) => `${PREFIX}backchannel-of:${identity.toLowerCase()}`,
   webhookStream: `${PREFIX}webhooks`,

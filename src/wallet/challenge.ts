@@ -10,7 +10,8 @@ export type IssuedChallenge = {
   /** What the challenge is for, e.g. "interaction:<uid>"; a nonce only serves its binding. */
   binding: string;
   wallet: Address;
-  identity: Address;
+  /** Null only when a wallet without an identity signs in to create one. */
+  identity: Address | null;
   /** Names of the fields the owner approves by signing. */
   fields: string[];
   /** Ids of the onchain claims the owner approves sharing. */
@@ -22,7 +23,7 @@ export type IssuedChallenge = {
 export type ChallengeRequest = {
   binding: string;
   wallet: Address;
-  identity: Address;
+  identity: Address | null;
   /** The sentence above the fields, in the owner's words. */
   statement: string;
   fields: string[];
