@@ -83,6 +83,9 @@ export function createIdentityCreator(deps: {
 
     async start(owner: Address, clientAddress: string): Promise<IdentityCreation> {
       if (!wallet) throw notFound('Signet does not deploy identities here: set IDENTITY_DEPLOYER_KEY');
+      // A second click answers with the first one's deployment.
+      const earlier = await read(owner);
+      if (earlier && earlier.status !== 'failed') return earlier;
       const existing = await identityOf(owner);
       if (existing) {
         return { wallet: owner, status: 'deployed', transaction: null, identity: existing, started_at: new Date(deps.now()).toISOString() };

@@ -1,0 +1,132 @@
+// The account API behind the pages: identity creation (idempotent, rate-limited per address),
+// the transactions prepared for the owner's wallet, and their refusals.
+import { encodeFunctionData, type Hex, type LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { CREATIONS_PER_ADDRESS_PER_HOUR } from '../../src/account/identity_creation.js';
+import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
+import { keyOf } from '../../src/chain/deploy_onchainid.js';
+import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { type Harness, startSignet } from '../support/signet_harness.js';
+import { UserAgent } from '../support/user_agent.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startSignet({ configure: () => ({ identityDeployerKey: DEPLOYER_KEY }) });
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+async function signIn(wallet: LocalAccount) {
+  const agent = new UserAgent();
+  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: wallet.address });
+  expect(challenge.status).toBe(200);
+  const message = challenge.json.challenge as string;
+  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await wallet.signMessage({ message }), message });
+  expect(session.status).toBe(200);
+  return { agent, challenge: challenge.json, session: session.json };
+}
+
+async function waitDeployed(agent: UserAgent) {
+  for (let i = 0; i < 100; i++) {
+    const status = await agent.getJson(`${h.issuer}/account/identity`);
+    if (status.json.status !== 'pending') return status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the identity was not deployed');
+}
+
+test('a wallet without identity signs in, creates one once, and a second click changes nothing', async () => {
+  const fresh = privateKeyToAccount(generatePrivateKey());
+  const { agent, challenge, session } = await signIn(fresh);
+  expect(challenge.identity).toBeNull();
+  expect(challenge.challenge).toContain('Sign in to Signet with your wallet to create your onchain identity.');
+  expect(session).toEqual({ identity: null, wallet: fresh.address, created_at: expect.any(String) });
+  const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
+  expect(inbox).toEqual({ status: 403, json: { error: 'access_denied', error_description: 'your wallet has no identity yet: create it first' } });
+
+  const started = await agent.postJson(`${h.issuer}/account/identity`, {});
+  expect([200, 202]).toContain(started.status);
+  expect(started.json).toMatchObject({ wallet: fresh.address, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+  const again = await agent.postJson(`${h.issuer}/account/identity`, {});
+  expect(again.json.transaction).toBe(started.json.transaction);
+
+  const deployed = await waitDeployed(agent);
+  const identity = await h.chain.factoryIdentityOf(fresh.address);
+  expect(deployed.json).toMatchObject({ status: 'deployed', identity, wallet: fresh.address });
+  // The wallet holds the MANAGEMENT key of its new identity.
+  const purposes = (await h.chain.client.readContract({ address: identity, abi: identityAbi, functionName: 'getKeyPurposes', args: [keyOf(fresh.address)] })) as bigint[];
+  expect(purposes).toEqual([KeyPurpose.MANAGEMENT]);
+  // The session now acts for the identity; creating again is refused.
+  expect((await agent.getJson(`${h.issuer}/account/inbox`)).status).toBe(200);
+  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
+    status: 400,
+    json: { error: 'invalid_request', error_description: `your wallet already has identity ${identity}` },
+  });
+});
+
+test(`at most ${CREATIONS_PER_ADDRESS_PER_HOUR} identities an hour from one address`, async () => {
+  // The first test already created one from this address.
+  for (let i = 1; i < CREATIONS_PER_ADDRESS_PER_HOUR; i++) {
+    const { agent } = await signIn(privateKeyToAccount(generatePrivateKey()));
+    expect([200, 202]).toContain((await agent.postJson(`${h.issuer}/account/identity`, {})).status);
+  }
+  const { agent } = await signIn(privateKeyToAccount(generatePrivateKey()));
+  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
+    status: 429,
+    json: { error: 'rate_limited', error_description: `at most ${CREATIONS_PER_ADDRESS_PER_HOUR} identities an hour from one address; try again later` },
+  });
+});
+
+test('wallet changes are prepared for the owner to send, and the last MANAGEMENT key stays', async () => {
+  const owner = h.chain.accounts[0]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  const { agent } = await signIn(owner);
+  const other = h.chain.accounts[1]!.address;
+
+  const add = await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'action', action: 'add' });
+  expect(add.json).toEqual({
+    to: identity,
+    data: encodeFunctionData({ abi: identityAbi, functionName: 'addKey', args: [keyOf(other), KeyPurpose.ACTION, KeyType.ECDSA] }),
+    description: `Add ${other} as a ACTION key`,
+  });
+  const hash = await h.chain.as(owner).wallet.sendTransaction({ to: add.json.to as Hex, data: add.json.data as Hex, account: owner, chain: h.chain.deployer.wallet.chain });
+  await h.chain.client.waitForTransactionReceipt({ hash });
+  expect(await agent.getJson(`${h.issuer}/account/transactions/${hash}`)).toEqual({ status: 200, json: { hash, status: 'confirmed' } });
+
+  expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'action', action: 'add' })).toMatchObject({
+    status: 409,
+    json: { error: 'conflict', error_description: `wallet ${other} already holds a ACTION key` },
+  });
+  expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: owner.address, purpose: 'management', action: 'remove' })).toMatchObject({
+    status: 409,
+    json: { error: 'conflict', error_description: 'the last MANAGEMENT key cannot be removed: add another one first, or the identity is lost' },
+  });
+  expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'management', action: 'remove' })).toMatchObject({
+    status: 404,
+    json: { error: 'not_found', error_description: `wallet ${other} holds no MANAGEMENT key on this identity` },
+  });
+  expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'owner', action: 'add' })).toMatchObject({
+    status: 400,
+    json: { error: 'invalid_request', error_description: '"purpose" must be "management" or "action"' },
+  });
+});
+
+test('claim changes: an unknown claim and a claim its issuer does not confirm are refused', async () => {
+  const owner = h.chain.accounts[2]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  const { agent } = await signIn(owner);
+  const missing = `0x${'ab'.repeat(32)}`;
+  expect(await agent.postJson(`${h.issuer}/account/claims/transactions`, { action: 'remove', claim_id: missing })).toMatchObject({
+    status: 404,
+    json: { error: 'not_found', error_description: `identity ${identity} has no claim ${missing}` },
+  });
+  const issuer = h.chain.suite.claimIssuer;
+  const forged = { topic: 1, scheme: 1, issuer, signature: `0x${'11'.repeat(65)}`, data: `0x${'22'.repeat(32)}`, uri: '' };
+  expect(await agent.postJson(`${h.issuer}/account/claims/transactions`, { action: 'add', claim: forged })).toMatchObject({
+    status: 400,
+    json: { error: 'invalid_request', error_description: `the issuer ${issuer} does not confirm this claim for identity ${identity}` },
+  });
+});
