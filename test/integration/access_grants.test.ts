@@ -6,9 +6,10 @@ import { openApiDocument } from '../../src/http/openapi.js';
 import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
 import { webhookTargets } from '../../src/notify/webhook_targets.js';
 import { logIn, startLogin } from '../support/login_driver.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
-import { UserAgent } from '../support/user_agent.js';
+import type { UserAgent } from '../support/user_agent.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 
 let h: Harness;
@@ -62,12 +63,7 @@ const api = async (method: string, path: string, options: { key?: string; token?
 };
 
 async function signIn(owner: LocalAccount) {
-  const agent = new UserAgent();
-  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
-  const message = challenge.json.challenge as string;
-  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
-  expect(session.status).toBe(200);
-  return agent;
+  return (await signInToAccount(h.issuer, owner)).agent;
 }
 
 async function requestGrant(identity: Address, kind: 'immediate' | 'persistent', fields?: string[], key = analyticsKey) {

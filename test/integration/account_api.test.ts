@@ -7,7 +7,8 @@ import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { keyOf } from '../../src/chain/deploy_onchainid.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
-import { UserAgent } from '../support/user_agent.js';
+import { signInToAccount } from '../support/account_sign_in.js';
+import type { UserAgent } from '../support/user_agent.js';
 
 let h: Harness;
 
@@ -19,15 +20,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function signIn(wallet: LocalAccount) {
-  const agent = new UserAgent();
-  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: wallet.address });
-  expect(challenge.status).toBe(200);
-  const message = challenge.json.challenge as string;
-  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await wallet.signMessage({ message }), message });
-  expect(session.status).toBe(200);
-  return { agent, challenge: challenge.json, session: session.json };
-}
+const signIn = (wallet: LocalAccount) => signInToAccount(h.issuer, wallet);
 
 async function waitDeployed(agent: UserAgent) {
   for (let i = 0; i < 100; i++) {

@@ -3,6 +3,7 @@
 import type { Address, LocalAccount } from 'viem';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { UserAgent } from '../support/user_agent.js';
 
 let h: Harness;
@@ -24,17 +25,9 @@ afterAll(async () => {
 });
 
 async function signIn(wallet: LocalAccount) {
-  const agent = new UserAgent();
-  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: wallet.address });
-  expect(challenge.status).toBe(200);
-  const message = challenge.json.challenge as string;
-  expect(message).toContain('Sign in to your Signet account');
-  const session = await agent.postJson(`${h.issuer}/account/session`, {
-    signature: await wallet.signMessage({ message }),
-    message,
-  });
-  expect(session.status).toBe(200);
-  return { agent, session: session.json };
+  const { agent, challenge, session } = await signInToAccount(h.issuer, wallet);
+  expect(challenge.challenge).toContain('Sign in to your Signet account');
+  return { agent, session };
 }
 
 test('the owner signs in and reads the exact text signed for each login', async () => {

@@ -6,6 +6,7 @@ import type { ClientConfig } from '../../src/config.js';
 import { discover } from '../support/login_driver.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { UserAgent } from '../support/user_agent.js';
 
 const KIOSK: ClientConfig = {
@@ -34,13 +35,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function signIn() {
-  const agent = new UserAgent();
-  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
-  const message = challenge.json.challenge as string;
-  await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
-  return agent;
-}
+const signIn = async () => (await signInToAccount(h.issuer, owner)).agent;
 
 // The engine asks clients to wait `interval` seconds between polls; the tests poll at once.
 const noWait = (response: oidc.BackchannelAuthenticationResponse) => ({ ...response, interval: 0 });
