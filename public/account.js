@@ -64,7 +64,8 @@
   if (signin) {
     const signIn = guard(signin, async () => {
       const [address] = await needWallet().request({ method: 'eth_requestAccounts' });
-      const answer = await call('POST', '/account/challenge', { address });
+      const identity = $('signin-identity')?.value.trim();
+      const answer = await call('POST', '/account/challenge', { address, ...(identity ? { identity } : {}) });
       $('signin-text').textContent = answer.challenge;
       $('signin-box').hidden = false;
       say('Sign the text in your wallet…');

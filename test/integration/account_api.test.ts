@@ -4,11 +4,11 @@ import { encodeFunctionData, type Hex, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CREATIONS_PER_ADDRESS_PER_HOUR } from '../../src/account/identity_creation.js';
 import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
-import { keyOf } from '../../src/chain/deploy_onchainid.js';
+import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
+import { UserAgent } from '../support/user_agent.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import type { UserAgent } from '../support/user_agent.js';
 
 let h: Harness;
 
@@ -105,6 +105,19 @@ test('wallet changes are prepared for the owner to send, and the last MANAGEMENT
     status: 400,
     json: { error: 'invalid_request', error_description: '"purpose" must be "management" or "action"' },
   });
+});
+
+test('a wallet with an ACTION key signs in to the identity it names', async () => {
+  const owner = h.chain.accounts[3]!;
+  const actor = h.chain.accounts[4]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  await addKey(h.chain.as(owner), identity, actor.address, KeyPurpose.ACTION);
+  const agent = new UserAgent();
+  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: actor.address, identity });
+  expect(challenge.json.identity).toBe(identity);
+  const message = challenge.json.challenge as string;
+  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await actor.signMessage({ message }), message });
+  expect(session.json).toEqual({ identity, wallet: actor.address, created_at: expect.any(String) });
 });
 
 test('claim changes: an unknown claim and a claim its issuer does not confirm are refused', async () => {

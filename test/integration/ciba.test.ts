@@ -7,7 +7,6 @@ import { discover } from '../support/login_driver.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { UserAgent } from '../support/user_agent.js';
 
 const KIOSK: ClientConfig = {
   client_id: 'kiosk',

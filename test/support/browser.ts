@@ -2,7 +2,8 @@
 // downloaded browser), an EIP-1193 wallet injected into pages and backed by a viem local
 // account in the test process, and a watch on console errors, page errors and CSP violations.
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { hexToString, isHex, type LocalAccount } from 'viem';
+import { type Address, type Hex, hexToString, isAddress, isHex, type LocalAccount } from 'viem';
+import type { TestChain } from './test_chain.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -62,50 +63,104 @@ export async function watchProblems(page: Page): Promise<PageProblems> {
 export type InjectedWallet = {
   /** The texts the page asked the wallet to sign, in order. */
   signed: string[];
+  /** The transactions the page asked the wallet to send, in order, with their hashes. */
+  sent: { from: Address; to: Address; data: Hex; hash: Hex }[];
+  /** The account the wallet holds now. */
+  readonly account: LocalAccount;
+  /** Holds another account from now on: the page sees it on its next request. */
+  use(account: LocalAccount): void;
 };
+
+export type InjectWalletOptions = {
+  /**
+   * The chain eth_sendTransaction sends to, from the held account (the test chain's
+   * `as(account)` wallet client). Without it the wallet refuses eth_sendTransaction.
+   */
+  chain?: Pick<TestChain, 'as'>;
+};
+
+type WalletAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 /**
  * Defines `window.ethereum` before any page script runs: eth_requestAccounts, eth_accounts,
- * eth_chainId and personal_sign, the signature made in Node by the viem account.
+ * eth_chainId, personal_sign and (given a chain) eth_sendTransaction. Every request is
+ * answered in Node: signatures by the viem account, transactions sent with a viem wallet
+ * client for it, so the wallet can switch accounts while the page stays open.
  */
-export async function injectWallet(page: Page, account: LocalAccount, chainId: number): Promise<InjectedWallet> {
+export async function injectWallet(
+  page: Page,
+  account: LocalAccount,
+  chainId: number,
+  options: InjectWalletOptions = {},
+): Promise<InjectedWallet> {
+  let current = account;
   const signed: string[] = [];
-  await page.exposeFunction('signetTestSign', async (message: string) => {
-    const text = isHex(message) ? hexToString(message) : message;
-    signed.push(text);
-    return account.signMessage({ message: text });
+  const sent: InjectedWallet['sent'] = [];
+  const refuse = (code: number, message: string): WalletAnswer => ({ error: { code, message } });
+  const holds = (from: unknown) => typeof from === 'string' && from.toLowerCase() === current.address.toLowerCase();
+
+  const answer = async (method: string, params: unknown[]): Promise<WalletAnswer> => {
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return { result: [current.address] };
+      case 'eth_chainId':
+        return { result: `0x${chainId.toString(16)}` };
+      case 'personal_sign': {
+        const [message, from] = params;
+        if (typeof message !== 'string') return refuse(-32602, 'personal_sign needs the message as params[0]');
+        if (!holds(from)) return refuse(4100, `personal_sign asked for account ${String(from)}, the wallet holds ${current.address}`);
+        const text = isHex(message) ? hexToString(message) : message;
+        signed.push(text);
+        return { result: await current.signMessage({ message: text }) };
+      }
+      case 'eth_sendTransaction': {
+        if (!options.chain) return refuse(4200, 'the test wallet was given no chain to send transactions to');
+        const tx = params[0] as { from?: unknown; to?: unknown; data?: unknown } | undefined;
+        if (!tx || !isAddress(String(tx.to)) || (tx.data !== undefined && !isHex(tx.data))) {
+          return refuse(-32602, 'eth_sendTransaction needs { from, to, data } as params[0]');
+        }
+        if (!holds(tx.from)) return refuse(4100, `eth_sendTransaction asked for account ${String(tx.from)}, the wallet holds ${current.address}`);
+        const { wallet } = options.chain.as(current);
+        const to = tx.to as Address;
+        const data = (tx.data ?? '0x') as Hex;
+        const hash = await wallet.sendTransaction({ to, data, account: current, chain: wallet.chain });
+        sent.push({ from: current.address, to, data, hash });
+        return { result: hash };
+      }
+      default:
+        return refuse(4200, `the test wallet does not support ${method}`);
+    }
+  };
+
+  await page.exposeFunction('signetTestWallet', async (method: string, params: unknown[]) => {
+    try {
+      return await answer(method, params);
+    } catch (error) {
+      return refuse(-32603, error instanceof Error ? error.message : String(error));
+    }
   });
-  await page.addInitScript(
-    ({ address, chainIdHex }) => {
-      const sign = (message: string) =>
-        (window as unknown as { signetTestSign: (message: string) => Promise<string> }).signetTestSign(message);
-      const refuse = (code: number, message: string) => Object.assign(new Error(message), { code });
-      (window as unknown as { ethereum: unknown }).ethereum = {
-        isSignetTestWallet: true,
-        async request({ method, params }: { method: string; params?: unknown[] }) {
-          switch (method) {
-            case 'eth_requestAccounts':
-            case 'eth_accounts':
-              return [address];
-            case 'eth_chainId':
-              return chainIdHex;
-            case 'personal_sign': {
-              const [message, from] = (params ?? []) as [unknown, unknown];
-              if (typeof message !== 'string') throw refuse(-32602, 'personal_sign needs the message as params[0]');
-              if (typeof from !== 'string' || from.toLowerCase() !== address.toLowerCase()) {
-                throw refuse(4100, `personal_sign asked for account ${String(from)}, the wallet holds ${address}`);
-              }
-              return sign(message);
-            }
-            default:
-              throw refuse(4200, `the test wallet does not support ${method}`);
-          }
-        },
-      };
+  await page.addInitScript(() => {
+    const ask = (window as unknown as { signetTestWallet: (method: string, params: unknown[]) => Promise<WalletAnswer> }).signetTestWallet;
+    (window as unknown as { ethereum: unknown }).ethereum = {
+      isSignetTestWallet: true,
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        const answer = await ask(method, params ?? []);
+        if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+        return answer.result;
+      },
+    };
+  });
+  return {
+    signed,
+    sent,
+    get account() {
+      return current;
     },
-    { address: account.address, chainIdHex: `0x${chainId.toString(16)}` },
-  );
-  return { signed };
+    use(next) {
+      current = next;
+    },
+  };
 }
 
 /**
