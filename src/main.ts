@@ -26,6 +26,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `Signet did not start: ${error.message}` : 'Signet did not start:', error instanceof ConfigError ? '' : error);
+  if (error instanceof ConfigError) console.error(`Signet did not start: ${error.message}`);
+  else console.error('Signet did not start:', error);
   process.exit(1);
 });

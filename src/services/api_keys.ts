@@ -37,7 +37,7 @@ export type ApiKeys = {
 type KeyRecord = { id: string; prefix: string; service: string; label: string | null; created_at: string; sha256: string };
 type Revocation = { revoked_at: string; replaced_by?: string };
 
-export const API_KEY_PREFIX = 'sgk_';
+const API_KEY_PREFIX = 'sgk_';
 // Alphanumeric ids: url-safe, no "_" so the key splits plainly, no leading "-" to read as a CLI flag.
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const ID_LENGTH = 12;
