@@ -23,6 +23,7 @@ import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
 import { createBackchannelRouter } from './ciba/backchannel_router.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
 import type { Config } from './config.js';
+import { SignetError } from './errors.js';
 import { allFields } from './oidc/fields.js';
 import { type AccessGrants, createAccessGrants } from './grants/access_grants.js';
 import { createAccessGrantsRouter } from './grants/access_grants_router.js';
@@ -31,6 +32,7 @@ import { createGrantListing } from './grants/grant_listing.js';
 import { createGrantResources } from './grants/grant_resource.js';
 import { webhookEventOf } from './grants/grant_events.js';
 import { createResourceReader } from './grants/resource_reader.js';
+import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
@@ -172,12 +174,21 @@ export function createApp(deps: AppDeps): SignetApp {
     creator,
     identityKeys,
     claimActions,
+    ownerWebhooks: createOwnerWebhooks(store),
     now,
   });
 
-  const apiKeys = createApiKeys(store, now);
-  const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
   const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
+  const apiKeys = createApiKeys(store, now);
+  // A key of a service that is no longer configured stops working with it.
+  const services = {
+    async authenticate(presented: string | undefined) {
+      const caller = await apiKeys.authenticate(presented);
+      if (!serviceNames.has(caller.service)) throw new SignetError('invalid_client', 'the API key is not valid');
+      return caller;
+    },
+  };
+  const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
   const grantStore = createAccessGrantStore(store);
   const resources = createGrantResources({ profiles, claims });
   const accessGrants = createAccessGrants({
@@ -209,9 +220,9 @@ export function createApp(deps: AppDeps): SignetApp {
       grants: grantStore,
       accessGrants,
       resources,
-      services: apiKeys,
+      services,
     }),
-    services: apiKeys,
+    services,
     sessions,
     backchannelFor: (identity) => backchannel.pendingFor(identity),
     revokeLoginGrant,

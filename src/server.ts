@@ -11,6 +11,7 @@ import { DEMO_PROFILE, demoClaims } from './demo/demo_profile.js';
 import { createDemoRouter } from './demo/demo_router.js';
 import type { Logger } from './http/error_handler.js';
 import { createMemoryWebhookQueue } from './notify/memory_webhook_queue.js';
+import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createRedisWebhookQueue } from './notify/redis_webhook_queue.js';
 import { webhookTargets } from './notify/webhook_targets.js';
 import { createMemoryStore } from './store/memory_store.js';
@@ -73,7 +74,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
   const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
   const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
   const store = config.redisUrl ? createRedisStore(config.redisUrl) : createMemoryStore();
-  const webhookOptions = { targetOf: webhookTargets(config.clients), retryDelaysMs: config.grants.webhookRetryDelaysMs, logger };
+  const webhookOptions = { targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf), retryDelaysMs: config.grants.webhookRetryDelaysMs, logger };
   const webhooks = config.redisUrl ? createRedisWebhookQueue(config.redisUrl, webhookOptions) : createMemoryWebhookQueue(webhookOptions);
   try {
     await store.ping();

@@ -12,6 +12,7 @@ import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
 import type { AccountSessions } from './account_sessions.js';
@@ -29,9 +30,14 @@ export type AccountDeps = {
   creator: IdentityCreator;
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
+  ownerWebhooks: OwnerWebhooks;
   now: () => number;
 };
 
+const webhookBody = z.object({
+  url: z.url({ error: 'must be an absolute URL' }).refine((url) => /^https?:/.test(url), 'must be an http(s) URL'),
+  secret: z.string().min(16, 'needs at least 16 characters').optional(),
+});
 const challengeBody = z.object({ address: addressField, identity: addressField.optional() });
 const hex = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
 const walletChangeBody = z.object({
@@ -141,6 +147,28 @@ export function createAccountRouter(deps: AccountDeps): Router {
     if (status === 'confirmed' && session.identity) deps.claimActions.forget(session.identity);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { hash, status };
+  });
+
+  router.get('/webhook', async (ctx) => {
+    const session = await deps.sessions.require(ctx);
+    const target = await deps.ownerWebhooks.get(session.identity);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { url: target?.url ?? null };
+  });
+
+  router.put('/webhook', async (ctx) => {
+    const session = await deps.sessions.require(ctx);
+    const body = parseBody(ctx, webhookBody);
+    const target = await deps.ownerWebhooks.set(session.identity, body.url, body.secret);
+    ctx.set('Cache-Control', 'no-store');
+    // The secret is shown here once, like an API key.
+    ctx.body = { url: target.url, secret: target.secret, events: ['access_request.created'] };
+  });
+
+  router.delete('/webhook', async (ctx) => {
+    const session = await deps.sessions.require(ctx);
+    await deps.ownerWebhooks.remove(session.identity);
+    ctx.status = 204;
   });
 
   router.get('/consents', async (ctx) => {

@@ -11,7 +11,11 @@ import type { AccessGrantStore } from './access_grant_store.js';
 import { grantChallenge, revocationText } from './grant_challenge.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';
 
-export type GrantEvent = { type: 'access_grant.granted' | 'access_grant.denied' | 'access_grant.revoked'; grant: AccessGrant };
+/** access_request.created goes to the owner (their optional webhook); the others to the service. */
+export type GrantEvent = {
+  type: 'access_request.created' | 'access_grant.granted' | 'access_grant.denied' | 'access_grant.revoked';
+  grant: AccessGrant;
+};
 
 export type AccessGrantSettings = {
   issuer: string;
@@ -87,6 +91,8 @@ export function createAccessGrants(deps: AccessGrantDeps) {
         expires_at: expiresAt,
       };
       await grants.create(grant);
+      // The owner decides a lasting grant later: besides the inbox, their webhook hears of it.
+      if (kind === 'persistent') await deps.notify({ type: 'access_request.created', grant });
       return grant;
     },
 

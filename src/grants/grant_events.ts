@@ -1,16 +1,19 @@
-// The webhook a service gets when one of its access grants changes: the event type, and the
-// grant as the API shows it (without the owner's signature).
+// The webhook a service gets when one of its access grants changes (the grant without the
+// owner's signature), and the one an owner gets when a service asks for lasting access.
 import { randomUUID } from 'node:crypto';
+import { ownerService } from '../notify/owner_webhooks.js';
 import type { WebhookEvent } from '../notify/webhook_queue.js';
 import type { GrantEvent } from './access_grants.js';
 
 export function webhookEventOf(event: GrantEvent, now: () => number): WebhookEvent {
-  const { signature: _signature, challenge: _challenge, ...grant } = event.grant;
+  const { signature: _signature, challenge, ...grant } = event.grant;
+  const toOwner = event.type === 'access_request.created';
   return {
     id: `evt_${randomUUID()}`,
     type: event.type,
-    service: event.grant.service,
+    service: toOwner ? ownerService(event.grant.identity) : event.grant.service,
     created_at: new Date(now()).toISOString(),
-    data: { grant },
+    // The owner gets the text to sign; a service never needs the owner's signature back.
+    data: toOwner ? { grant: { ...grant, challenge } } : { grant },
   };
 }

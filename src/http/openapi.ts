@@ -343,6 +343,27 @@ export const openApiDocument = {
         responses: { 200: json(ref('Inbox'), 'Pending requests'), 401: error('No session') },
       },
     },
+    '/account/webhook': {
+      get: {
+        summary: "The owner's webhook URL, if any",
+        security: ownerSession,
+        responses: { 200: json({ type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: ['string', 'null'] } } }, 'The URL'), 401: error('No session') },
+      },
+      put: {
+        summary: 'Set the owner\'s webhook: access_request.created events, signed with the secret (shown once)',
+        security: ownerSession,
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, secret: { type: 'string' } } } } } },
+        responses: {
+          200: json(
+            { type: 'object', required: ['url', 'secret', 'events'], additionalProperties: false, properties: { url: { type: 'string' }, secret: { type: 'string' }, events: { type: 'array', items: { type: 'string' } } } },
+            'The webhook',
+          ),
+          400: error('Bad URL or secret'),
+          401: error('No session'),
+        },
+      },
+      delete: { summary: "Remove the owner's webhook", security: ownerSession, responses: { 204: { description: 'Removed' }, 401: error('No session') } },
+    },
     '/account/backchannel/{id}/approvals': {
       post: {
         summary: 'Approve a CIBA login request by signing its challenge',

@@ -94,9 +94,9 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
 
   const attempt = async (job: WebhookJob): Promise<AttemptOutcome> => {
     const { event } = job;
-    let target: ReturnType<typeof targetOf>;
+    let target: Awaited<ReturnType<typeof targetOf>>;
     try {
-      target = targetOf(event.service);
+      target = await targetOf(event.service);
     } catch (thrown) {
       // A failing lookup counts as a failed attempt, so the event is retried rather than lost.
       return failed(job, `no target: ${thrown instanceof Error ? thrown.message : String(thrown)}`);

@@ -26,7 +26,7 @@ export type WebhookLogger = { info(message: string): void; error(message: string
 
 export type WebhookQueueOptions = {
   /** Where a service's events go; without a target an event is dropped as delivered (logged). */
-  targetOf: (service: string) => WebhookTarget | undefined;
+  targetOf: (service: string) => WebhookTarget | undefined | Promise<WebhookTarget | undefined>;
   /** Delay before each retry: attempts = 1 + retryDelaysMs.length, then a dead letter. */
   retryDelaysMs: number[];
   /** How often the worker looks for work and due retries (default 500). */

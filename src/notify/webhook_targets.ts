@@ -1,13 +1,18 @@
-// Where each service's webhooks go: the webhook_url and webhook_secret of its client entry.
+// Where each service's webhooks go: the webhook_url and webhook_secret of its client entry;
+// an owner's go where the owner asked (owner_webhooks.ts).
 import type { Config } from '../config.js';
 import type { WebhookTarget } from './webhook_queue.js';
 
-export function webhookTargets(clients: Config['clients']): (service: string) => WebhookTarget | undefined {
+/** Services' targets from configuration, then the owners' own (from the store). */
+export function webhookTargets(
+  clients: Config['clients'],
+  ownerTargetOf?: (service: string) => Promise<WebhookTarget | undefined>,
+): (service: string) => WebhookTarget | undefined | Promise<WebhookTarget | undefined> {
   const targets = new Map<string, WebhookTarget>();
   for (const client of clients) {
     if (client.webhook_url && client.webhook_secret) {
       targets.set(client.client_id, { url: client.webhook_url, secret: client.webhook_secret });
     }
   }
-  return (service) => targets.get(service);
+  return (service) => targets.get(service) ?? ownerTargetOf?.(service);
 }

@@ -31,6 +31,7 @@
 // signet:identity-wallets:<identity>  wallet addresses seen with keys on an identity
 // signet:claim-request:<identity>:<t> an owner's request for a claim of topic t (JSON)
 // signet:claim-requests               set of "<identity>:<topic>" of those requests
+// signet:owner-webhook:<identity>     an owner's webhook URL and secret (JSON)
 // signet:backchannel:<authReqId>      a CIBA request waiting for the owner (JSON)
 // signet:backchannel-of:<identity>    set of the CIBA request ids of an identity
 
@@ -60,6 +61,7 @@ export const keys = {
   identityWallets: (identity: string) => `${PREFIX}identity-wallets:${identity.toLowerCase()}`,
   claimRequest: (identity: string, topic: string) => `${PREFIX}claim-request:${identity.toLowerCase()}:${topic}`,
   claimRequests: () => `${PREFIX}claim-requests`,
+  ownerWebhook: (identity: string) => `${PREFIX}owner-webhook:${identity.toLowerCase()}`,
   backchannelRequest: (id: string) => `${PREFIX}backchannel:${id}`,
   backchannelRequestsOf: (identity: string) => `${PREFIX}backchannel-of:${identity.toLowerCase()}`,
   webhookStream: `${PREFIX}webhooks`,

@@ -180,6 +180,32 @@ describe('persistent grants', () => {
     expect(again).toMatchObject({ status: 409, json: { error: 'conflict', error_description: 'the access grant is revoked' } });
   });
 
+  test("the owner's optional webhook hears of each lasting-access request", async () => {
+    const { owner, identity } = await ownerWithProfile(8);
+    const agent = await signIn(owner);
+    const ownerReceiver = await startWebhookReceiver('owner-webhook-secret-value');
+    try {
+      const set = await api('PUT', '/account/webhook', { agent, body: { url: ownerReceiver.url, secret: 'owner-webhook-secret-value' } });
+      expect(set.json).toEqual({ url: ownerReceiver.url, secret: 'owner-webhook-secret-value', events: ['access_request.created'] });
+      expect((await api('GET', '/account/webhook', { agent })).json).toEqual({ url: ownerReceiver.url });
+      const request = await requestGrant(identity, 'persistent', ['given_name']);
+      const [event] = await ownerReceiver.waitFor((events) => events.length === 1);
+      expect(event).toMatchObject({
+        type: 'access_request.created',
+        service: `owner:${identity}`,
+        data: { grant: { id: request.json.id, status: 'pending', service: 'analytics', fields: ['given_name'], challenge: request.json.challenge } },
+      });
+      // Immediate requests go through the service to the owner: no owner webhook.
+      await requestGrant(identity, 'immediate');
+      expect((await api('DELETE', '/account/webhook', { agent })).status).toBe(204);
+      expect((await api('GET', '/account/webhook', { agent })).json).toEqual({ url: null });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(ownerReceiver.events).toHaveLength(1);
+    } finally {
+      await ownerReceiver.close();
+    }
+  });
+
   test('the owner denies: the service is told and the grant cannot be validated', async () => {
     const { owner, identity } = await ownerWithProfile(3);
     const request = await requestGrant(identity, 'persistent');
@@ -247,6 +273,9 @@ describe('refusals, each with its exact error', () => {
     const rotated = await h.signet.apiKeys.rotate('analytics', rotating.id);
     expect(await api('POST', path, { key: rotating.key, body: { kind: 'immediate' } })).toMatchObject({ status: 401, json: invalid });
     expect((await api('POST', path, { key: rotated.key, body: { kind: 'immediate' } })).status).toBe(201);
+    // A key of a service no longer configured stops working with it.
+    const orphan = await h.signet.apiKeys.create('removed-service');
+    expect(await api('POST', path, { key: orphan.key, body: { kind: 'immediate' } })).toMatchObject({ status: 401, json: invalid });
   });
 
   test('a request for fields the resource does not have', async () => {

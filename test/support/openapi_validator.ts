@@ -21,7 +21,15 @@ export function assertMatchesOpenApi(method: string, url: string, status: number
   if (!found) throw new Error(`${method} ${path} is not in /openapi.json`);
   const operation = (openApiDocument.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[found.template]![method.toLowerCase()];
   if (!operation) throw new Error(`${method} ${found.template} is not in /openapi.json`);
-  if (!operation.responses[String(status)]) throw new Error(`${method} ${found.template} answered ${status}, which /openapi.json does not document`);
+  const documented = operation.responses[String(status)] as { content?: unknown } | undefined;
+  if (!documented) throw new Error(`${method} ${found.template} answered ${status}, which /openapi.json does not document`);
+  if (!documented.content) {
+    // A documented answer without content (204) must come without a body.
+    if (body !== undefined && !(typeof body === 'object' && body !== null && Object.keys(body).length === 0)) {
+      throw new Error(`${method} ${path} ${status} must have no body`);
+    }
+    return;
+  }
   const validate = ajv.getSchema(`openapi.json#/${pointer('paths', found.template, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')}`);
   if (!validate) throw new Error(`no schema for ${method} ${found.template} ${status}`);
   if (!validate(body)) {

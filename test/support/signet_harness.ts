@@ -4,6 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
+import { createOwnerWebhooks } from '../../src/notify/owner_webhooks.js';
 import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { webhookTargets } from '../../src/notify/webhook_targets.js';
@@ -76,7 +77,7 @@ export async function startSignet(
   };
   const store = createRedisStore(redis.url);
   const webhooks = createRedisWebhookQueue(redis.url, {
-    targetOf: webhookTargets(config.clients),
+    targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf),
     retryDelaysMs: [50, 100, 200],
     pollMs: 20,
   });

@@ -1,0 +1,32 @@
+// Owners' optional webhooks: an owner may ask Signet to call a URL of theirs when a service
+// requests access, besides the inbox. Events for an owner travel as service "owner:<identity>".
+import { randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import type { WebhookTarget } from './webhook_queue.js';
+
+export const OWNER_SERVICE_PREFIX = 'owner:';
+
+export const ownerService = (identity: Address) => `${OWNER_SERVICE_PREFIX}${identity}`;
+
+export function createOwnerWebhooks(store: Store) {
+  const get = async (identity: string): Promise<WebhookTarget | undefined> => {
+    const raw = await store.get(keys.ownerWebhook(identity));
+    return raw ? (JSON.parse(raw) as WebhookTarget) : undefined;
+  };
+  return {
+    get,
+    /** Sets the URL; a new secret is made unless one is given. Returns the target (the secret shown once). */
+    async set(identity: Address, url: string, secret?: string): Promise<WebhookTarget> {
+      const target = { url, secret: secret ?? randomBytes(24).toString('base64url') };
+      await store.set(keys.ownerWebhook(identity), JSON.stringify(target));
+      return target;
+    },
+    remove: (identity: Address) => store.delete(keys.ownerWebhook(identity)),
+    /** The queue's lookup for "owner:<identity>" services. */
+    targetOf: async (service: string) => (service.startsWith(OWNER_SERVICE_PREFIX) ? get(service.slice(OWNER_SERVICE_PREFIX.length)) : undefined),
+  };
+}
+
+export type OwnerWebhooks = ReturnType<typeof createOwnerWebhooks>;
