@@ -97,9 +97,7 @@ export function createIdentityCreator(deps: {
         throw new SignetError('conflict', 'an identity is already being created for this wallet');
       }
       const counter = keys.rateLimit('create-identity', clientAddress, Math.floor(deps.now() / 3_600_000));
-      const count = Number((await store.get(counter)) ?? '0') + 1;
-      await store.set(counter, String(count), 3600);
-      if (count > CREATIONS_PER_ADDRESS_PER_HOUR) {
+      if ((await store.increment(counter, 3600)) > CREATIONS_PER_ADDRESS_PER_HOUR) {
         await store.delete(keys.identityCreationLock(owner));
         throw new SignetError('rate_limited', `at most ${CREATIONS_PER_ADDRESS_PER_HOUR} identities an hour from one address; try again later`);
       }

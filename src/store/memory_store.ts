@@ -52,6 +52,12 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       const entry = live(key);
       return entry && entry.value instanceof Set ? [...entry.value] : [];
     },
+    increment: async (key, ttl) => {
+      const entry = live(key);
+      const count = Number(text(entry) ?? '0') + 1;
+      entries.set(key, { value: String(count), expiresAt: entry ? entry.expiresAt : expiry(ttl) });
+      return count;
+    },
     compareAndSet: async (key, expected, next) => {
       const entry = live(key);
       const current = text(entry);

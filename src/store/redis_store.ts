@@ -29,6 +29,12 @@ for i = 2, #ARGV do
 end
 return {0, current}`;
 
+// INCR, and a TTL on the counter's first count only: a window never slides.
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count`;
+
 export function createRedisStore(url: string): Store {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
@@ -75,6 +81,8 @@ export function wrapRedis(redis: Redis): Store {
         await redis.eval(ADD_TO_INDEX, 1, key, member, String(ttl > 0 ? Math.max(1, Math.ceil(ttl)) : 0));
       }),
     indexMembers: (key) => guard(() => redis.smembers(key)),
+    increment: (key, ttl) =>
+      guard(async () => Number(await redis.eval(INCREMENT, 1, key, String(Math.max(1, Math.ceil(ttl)))))),
     compareAndSet: (key, expected, next) =>
       guard(async () => {
         const [swapped, current] = (await redis.eval(COMPARE_AND_SET, 1, key, next, ...expected)) as [number, string | null];

@@ -16,6 +16,8 @@ export interface Store {
   /** Adds a member to a set whose expiry is raised to ttlSeconds (0: never expires) but never shortened. */
   addToIndex(key: string, member: string, ttlSeconds: number): Promise<void>;
   indexMembers(key: string): Promise<string[]>;
+  /** Adds one and returns the new count, atomically; a new counter expires after ttlSeconds. */
+  increment(key: string, ttlSeconds: number): Promise<number>;
   /** Sets `next` only if the key now holds one of `expected`, atomically: the state-machine step. */
   compareAndSet(key: string, expected: readonly string[], next: string): Promise<{ swapped: boolean; current?: string }>;
   ping(): Promise<void>;

@@ -394,6 +394,16 @@ describe.each([
   });
 
   describe('store primitives', () => {
+    test('increment counts atomically: 30 concurrent calls give 1..30, and the counter expires', async () => {
+      const counts = await Promise.all(Array.from({ length: 30 }, () => backend.store.increment('counter', 2)));
+      expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const left = await backend.store.ttl('counter');
+      expect(left).toBeGreaterThanOrEqual(1);
+      expect(left).toBeLessThanOrEqual(2);
+      await backend.elapse(2.1);
+      expect(await backend.store.increment('counter', 2)).toBe(1);
+    });
+
     test('compareAndSet swaps only from an expected value, once among 50 concurrent callers, keeping the TTL', async () => {
       await backend.store.set('state', 'active', 100);
       const results = await Promise.all(Array.from({ length: 50 }, () => backend.store.compareAndSet('state', ['active'], 'used')));
