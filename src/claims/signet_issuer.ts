@@ -36,7 +36,14 @@ export type IssueRequest = {
   uri?: string;
 };
 
-export type IssueResult = { claim_id: Hex; claim: SignedClaim; added: boolean; transaction?: Hex };
+export type IssueResult = {
+  claim_id: Hex;
+  claim: SignedClaim;
+  added: boolean;
+  transaction?: Hex;
+  /** When this claim replaces one Signet issued before: that one's signature, now revoked. */
+  replaced?: { signature: Hex; transaction: Hex };
+};
 
 export type SignetIssuer = {
   readonly address: Address;
@@ -69,6 +76,16 @@ export function createSignetIssuer(deps: {
     }
   };
 
+  const revokeSignature = async (signature: Hex): Promise<Hex> => {
+    const receipt = await transact('revokeClaimBySignature', {
+      address: deps.address,
+      abi: claimIssuerAbi,
+      functionName: 'revokeClaimBySignature',
+      args: [signature],
+    });
+    return receipt.transactionHash;
+  };
+
   return {
     address: deps.address,
 
@@ -91,6 +108,7 @@ export function createSignetIssuer(deps: {
         encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [request.identity, BigInt(topic.topic), hash]),
       );
       const signature = await account.signMessage({ message: { raw: digest } });
+      const previous = await deps.records.find(request.identity, claimId);
       await deps.records.save({
         identity: request.identity,
         claim_id: claimId,
@@ -111,7 +129,13 @@ export function createSignetIssuer(deps: {
         functionName: 'keyHasPurpose',
         args: [keyOf(account.address), KeyPurpose.CLAIM],
       })) as boolean;
-      if (!mayAdd) return { claim_id: claimId, claim, added: false };
+      // The replaced claim's signature is revoked, so a copy of it can never be added back.
+      const replaced = previous && !previous.revoked_at ? await revokeSignature(previous.signature) : undefined;
+      const extra = replaced ? { replaced: { signature: previous!.signature, transaction: replaced } } : {};
+      if (!mayAdd) {
+        deps.reader.forget(request.identity);
+        return { claim_id: claimId, claim, added: false, ...extra };
+      }
       const receipt = await transact('addClaim', {
         address: request.identity,
         abi: identityAbi,
@@ -119,23 +143,18 @@ export function createSignetIssuer(deps: {
         args: [BigInt(claim.topic), BigInt(claim.scheme), claim.issuer, claim.signature, claim.data, claim.uri],
       });
       deps.reader.forget(request.identity);
-      return { claim_id: claimId, claim, added: true, transaction: receipt.transactionHash };
+      return { claim_id: claimId, claim, added: true, transaction: receipt.transactionHash, ...extra };
     },
 
     async revoke(identity, claimId) {
       const record = await deps.records.find(identity, claimId);
       if (!record) throw notFound(`Signet issued no claim ${claimId} to identity ${identity}`);
       if (record.revoked_at) throw conflict(`the claim was already revoked at ${record.revoked_at}`);
-      const receipt = await transact('revokeClaimBySignature', {
-        address: deps.address,
-        abi: claimIssuerAbi,
-        functionName: 'revokeClaimBySignature',
-        args: [record.signature],
-      });
+      const transaction = await revokeSignature(record.signature);
       const revokedAt = new Date(deps.now()).toISOString();
       await deps.records.save({ ...record, revoked_at: revokedAt });
       deps.reader.forget(identity);
-      return { claim_id: claimId, revoked_at: revokedAt, transaction: receipt.transactionHash };
+      return { claim_id: claimId, revoked_at: revokedAt, transaction };
     },
   };
 }

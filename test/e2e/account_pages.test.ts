@@ -524,5 +524,15 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await check('accesses');
 
   expect(checked).toEqual(['sign in', 'create', 'overview', 'profile', 'profile with errors', 'wallets', 'claims', 'accesses']);
+
+  // Readable on a phone: at 375 px wide no page scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const overflow: Record<string, number> = {};
+  for (const path of ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses']) {
+    await page.goto(`${h.issuer}${path}`);
+    overflow[path] = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  }
+  await screenshot(page, 'account-accesses-phone');
+  expect(overflow).toEqual({ '/account': 0, '/account/profile': 0, '/account/wallets': 0, '/account/claims': 0, '/account/accesses': 0 });
   expect(problemLines(problems)).toEqual([refused('400 (Bad Request)', '/account/profile')]);
 }, 30_000);

@@ -215,6 +215,10 @@ test('re-issuing the same topic replaces the claim', async () => {
   const second = await issueKyc(identity, { level: 'enhanced' });
   expect(second.claim_id).toBe(first.claim_id);
   expect(second.claim.data).not.toBe(first.claim.data);
+  // The replaced claim's signature is revoked: a copy of it can never be added back.
+  expect((second as { replaced?: { signature: Hex } }).replaced?.signature).toBe(first.claim.signature);
+  expect(await h.chain.client.readContract({ address: signetIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [first.claim.signature] })).toBe(true);
+  expect(await h.chain.client.readContract({ address: signetIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [second.claim.signature] })).toBe(false);
   const ids = (await h.chain.client.readContract({
     address: identity,
     abi: identityAbi,
