@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Address } from 'viem';
 import type { AccountSessions } from '../account/account_sessions.js';
 import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
-import { conflict, notFound, SignetError } from '../errors.js';
+import { conflict, SignetError } from '../errors.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
 import type { AccessGrants } from './access_grants.js';
@@ -134,10 +134,6 @@ export function createAccessGrantsRouter(deps: AccessGrantsRouterDeps): Router {
       pending: items.filter((grant) => grant.status === 'pending'),
       backchannel: await deps.backchannelFor(session.identity),
     };
-  });
-
-  router.all('/access-grants/:id', () => {
-    throw notFound('no such route');
   });
 
   return router;
