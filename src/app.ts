@@ -44,6 +44,7 @@ import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
+import { answerUnrouted } from './http/unrouted.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
@@ -267,6 +268,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.proxy = config.mode === 'production';
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
+  app.use(answerUnrouted());
   app.use(staticFiles(join(projectRoot, 'public')));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/openapi.json') return next();

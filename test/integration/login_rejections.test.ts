@@ -369,6 +369,17 @@ describe('the interaction itself', () => {
     expect(callback.searchParams.get('state')).toBe(login.state);
   });
 
+  test('an unknown path or a wrong method gets the error shape, not plain text', async () => {
+    const missing = await new UserAgent().getJson(`${h.issuer}/nowhere`);
+    expect(missing).toEqual({ status: 404, json: { error: 'not_found', error_description: 'nothing at GET /nowhere' } });
+    const wrong = await new UserAgent().fetch(`${h.issuer}/access-grants/abc`, { method: 'PUT', headers: { accept: 'application/json' } });
+    expect(wrong.status).toBe(405);
+    expect(await wrong.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'PUT is not allowed on /access-grants/abc (allowed: HEAD, GET)',
+    });
+  });
+
   test('pages send a strict Content-Security-Policy', async () => {
     const login = await startLogin(h.issuer, WEBSITE);
     const page = await login.agent.fetch(login.interactionUrl, { headers: { accept: 'text/html' } });
