@@ -3,16 +3,13 @@
 import { notFound } from '../errors.js';
 import { createWebhookDelivery, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
+import { createWorkerLoop } from './worker_loop.js';
 
 export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQueue {
   const { attempt, pollMs, now } = createWebhookDelivery(options);
   const ready: WebhookJob[] = [];
   const retries: { dueAt: number; job: WebhookJob }[] = [];
   const dead = new Map<string, DeadLetter>();
-  let running = false;
-  // A stop followed at once by a start must not leave the old loop running beside the new.
-  let generation = 0;
-  let worker: Promise<void> | undefined;
   let wake: (() => void) | undefined;
 
   // Sleeps up to pollMs; enqueue, replay and stop cut it short.
@@ -40,8 +37,8 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
     }
   };
 
-  const run = async (mine: number) => {
-    while (running && generation === mine) {
+  const run = async (active: () => boolean) => {
+    while (active()) {
       moveDueRetries();
       const job = ready.shift();
       if (!job) {
@@ -54,11 +51,7 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
     }
   };
 
-  const stop = async () => {
-    running = false;
-    wake?.();
-    await worker;
-  };
+  const loop = createWorkerLoop(run, () => wake?.());
 
   return {
     enqueue: async (event) => {
@@ -66,14 +59,8 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
       ready.push({ event: JSON.parse(JSON.stringify(event)), attempts: 0 });
       wake?.();
     },
-    start: () => {
-      if (running) return;
-      running = true;
-      const previous = worker;
-      const mine = ++generation;
-      worker = Promise.all([previous, run(mine)]).then(() => {});
-    },
-    stop,
+    start: loop.start,
+    stop: loop.stop,
     deadLetters: async () => [...dead.values()].sort((a, b) => a.dead_at.localeCompare(b.dead_at)),
     replay: async (eventId) => {
       const letter = dead.get(eventId);
@@ -83,7 +70,7 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
       wake?.();
     },
     close: async () => {
-      await stop();
+      await loop.stop();
       ready.length = 0;
       retries.length = 0;
       dead.clear();

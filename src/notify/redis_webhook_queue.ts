@@ -7,6 +7,7 @@ import { notFound, unavailable } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { createWebhookDelivery, parseJob, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
+import { createWorkerLoop } from './worker_loop.js';
 
 export type RedisWebhookQueueOptions = WebhookQueueOptions & {
   /** An entry read but unacked for this long belongs to a dead worker and is taken over
@@ -83,10 +84,6 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
   // How often the worker looks for entries abandoned by dead workers.
   const claimEveryMs = Math.max(pollMs, claimIdleMs / 2);
   const redis = connect(redisUrl);
-  let running = false;
-  // A stop followed at once by a start must not leave the old loop running beside the new.
-  let generation = 0;
-  let worker: Promise<void> | undefined;
 
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -151,14 +148,14 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
     return answer?.[0]?.[1][0];
   };
 
-  const run = async (mine: number) => {
+  const run = async (active: () => boolean) => {
     // Blocking reads get their own connection so enqueue never waits behind them.
     const reader = redis.duplicate();
     reader.on('error', () => {});
     let groupReady = false;
     let failing = false;
     try {
-      while (running && generation === mine) {
+      while (active()) {
         try {
           if (!groupReady) await ensureGroup();
           groupReady = true;
@@ -180,10 +177,7 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
     }
   };
 
-  const stop = async () => {
-    running = false;
-    await worker;
-  };
+  const loop = createWorkerLoop(run);
 
   return {
     enqueue: (event) =>
@@ -191,14 +185,8 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
         const job: WebhookJob = { event, attempts: 0 };
         await redis.xadd(STREAM, '*', 'job', JSON.stringify(job));
       }),
-    start: () => {
-      if (running) return;
-      running = true;
-      const previous = worker;
-      const mine = ++generation;
-      worker = Promise.all([previous, run(mine)]).then(() => {});
-    },
-    stop,
+    start: loop.start,
+    stop: loop.stop,
     deadLetters: () =>
       guard(async () => {
         const letters = (await redis.hvals(DEAD)).map((text) => JSON.parse(text) as DeadLetter);
@@ -214,7 +202,7 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
       if (replayed !== 1) throw missing();
     },
     close: async () => {
-      await stop();
+      await loop.stop();
       await release(redis);
     },
   };
