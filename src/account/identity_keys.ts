@@ -3,8 +3,9 @@
 // that add or remove a key, for the owner's wallet to send. The last MANAGEMENT key stays.
 import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
 import { identityAbi, idFactoryAbi, KeyPurpose, KeyType } from '../chain/contracts.js';
+import { readChain } from '../chain/read_chain.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
-import { conflict, notFound, unavailable } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -15,21 +16,14 @@ export const PURPOSE_NAMES: Record<number, string> = { 1: 'MANAGEMENT', 2: 'ACTI
 
 export function createIdentityKeys(deps: { store: Store; client: PublicClient; factory: Address }) {
   const { client, store } = deps;
-  const read = async <T>(what: string, call: () => Promise<unknown>) => {
-    try {
-      return (await call()) as T;
-    } catch (error) {
-      throw unavailable(`the chain could not be read (${what})`, error);
-    }
-  };
   const keysWith = (identity: Address, purpose: bigint) =>
-    read<readonly Hex[]>('Identity.getKeysByPurpose', () =>
+    readChain<readonly Hex[]>('Identity.getKeysByPurpose', () =>
       client.readContract({ address: identity, abi: identityAbi, functionName: 'getKeysByPurpose', args: [purpose] }),
     );
 
   /** Wallet addresses Signet can put a name on: the factory's, and those added through Signet. */
   const knownWallets = async (identity: Address, also: Address[]): Promise<Address[]> => {
-    const linked = await read<readonly Address[]>('IdFactory.getWallets', () =>
+    const linked = await readChain<readonly Address[]>('IdFactory.getWallets', () =>
       client.readContract({ address: deps.factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
     );
     const seen = await store.indexMembers(keys.identityWallets(identity));

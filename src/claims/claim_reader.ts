@@ -3,6 +3,7 @@
 // Reads are cached for `cacheSeconds`; a caller about to release data asks for a fresh read.
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, type PublicClient, zeroAddress } from 'viem';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
+import { readChain } from '../chain/read_chain.js';
 import { unavailable } from '../errors.js';
 
 export type OnchainClaim = {
@@ -43,17 +44,9 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
     return value;
   };
 
-  const read = async <T>(what: string, call: () => Promise<unknown>): Promise<T> => {
-    try {
-      return (await call()) as T;
-    } catch (error) {
-      throw unavailable(`the chain could not be read (${what})`, error);
-    }
-  };
-
   const claim: ClaimReader['claim'] = (identity, claimId, options) =>
     cached(`claim:${identity}:${claimId}`, options, async () => {
-      const [topic, scheme, issuer, signature, data, uri] = await read<[bigint, bigint, Address, Hex, Hex, string]>(
+      const [topic, scheme, issuer, signature, data, uri] = await readChain<[bigint, bigint, Address, Hex, Hex, string]>(
         'Identity.getClaim',
         () => client.readContract({ address: identity, abi: identityAbi, functionName: 'getClaim', args: [claimId] }),
       );
@@ -67,7 +60,7 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
       const perTopic = await Promise.all(
         topics.map(async (topic) => {
           const ids = await cached(`ids:${identity}:${topic}`, options, () =>
-            read<readonly Hex[]>('Identity.getClaimIdsByTopic', () =>
+            readChain<readonly Hex[]>('Identity.getClaimIdsByTopic', () =>
               client.readContract({ address: identity, abi: identityAbi, functionName: 'getClaimIdsByTopic', args: [BigInt(topic)] }),
             ),
           );
@@ -88,7 +81,7 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
           })) as boolean;
         } catch (error) {
           // An issuer that is not a ClaimIssuer contract cannot confirm anything.
-          const code = await read<Hex | undefined>('getCode', () => client.getCode({ address: found.issuer }));
+          const code = await readChain<Hex | undefined>('getCode', () => client.getCode({ address: found.issuer }));
           if (!code || code === '0x') return false;
           throw unavailable('the chain could not be read (ClaimIssuer.isClaimValid)', error);
         }

@@ -2,6 +2,7 @@
 // IdFactory knows an identity, and whether a wallet holds a MANAGEMENT or ACTION key on it.
 import { type Address, type PublicClient, zeroAddress } from 'viem';
 import { idFactoryAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
+import { readChain } from '../chain/read_chain.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
 import { accessDenied, unavailable } from '../errors.js';
 
@@ -15,24 +16,16 @@ export type IdentityRegistry = {
 };
 
 export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
-  const read = async <T>(what: string, call: () => Promise<unknown>): Promise<T> => {
-    try {
-      return (await call()) as T;
-    } catch (error) {
-      throw unavailable(`the chain could not be read (${what})`, error);
-    }
-  };
-
   return {
     async identityOf(wallet) {
-      const identity = await read<Address>('IdFactory.getIdentity', () =>
+      const identity = await readChain<Address>('IdFactory.getIdentity', () =>
         client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [wallet] }),
       );
       return identity === zeroAddress ? undefined : identity;
     },
 
     async assertKnown(identity) {
-      const wallets = await read<readonly Address[]>('IdFactory.getWallets', () =>
+      const wallets = await readChain<readonly Address[]>('IdFactory.getWallets', () =>
         client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
       );
       if (wallets.length === 0) {
@@ -51,7 +44,7 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
           args: [keyOf(wallet), KeyPurpose.ACTION],
         })) as boolean;
       } catch (error) {
-        const code = await read<string | undefined>('getCode', () => client.getCode({ address: identity }));
+        const code = await readChain<string | undefined>('getCode', () => client.getCode({ address: identity }));
         if (!code || code === '0x') throw accessDenied(`${identity} is not an identity contract`, error);
         throw unavailable('the chain could not be read (Identity.keyHasPurpose)', error);
       }
