@@ -30,6 +30,7 @@ export function createAccessGrantStore(store: Store) {
       await store.set(keys.accessGrantStatus(grant.id), status);
       await store.addToIndex(keys.accessGrantsOfIdentity(grant.identity), grant.id, 0);
       await store.addToIndex(keys.accessGrantsOfService(grant.service), grant.id, 0);
+      await store.addToIndex(keys.accessGrantsOfServiceResource(grant.service, grant.resource), grant.id, 0);
     },
 
     find,
@@ -52,6 +53,11 @@ export function createAccessGrantStore(store: Store) {
       if (owner.identity) return store.indexMembers(keys.accessGrantsOfIdentity(owner.identity));
       if (owner.service) return store.indexMembers(keys.accessGrantsOfService(owner.service));
       return [];
+    },
+
+    /** The grants one service holds on one resource: what an API-key read looks at. */
+    listIdsOn(service: string, resource: string): Promise<string[]> {
+      return store.indexMembers(keys.accessGrantsOfServiceResource(service, resource));
     },
 
     /** A bearer token for one grant; only its hash is stored. */

@@ -66,11 +66,10 @@ export function createResourceReader(deps: ResourceReaderDeps) {
   /** A service's API key: the union of its active persistent grants on this resource. */
   const readWithApiKey = async (ref: ResourceRef, key: string) => {
     const { service } = await deps.services.authenticate(key);
-    const ids = await deps.grants.listIds({ service });
+    const grants = await Promise.all((await deps.grants.listIdsOn(service, ref.path)).map((id) => deps.accessGrants.current(id)));
     const fields = new Set<string>();
-    for (const id of ids) {
-      const grant = await deps.accessGrants.current(id);
-      if (grant.kind === 'persistent' && grant.status === 'active' && grant.resource === ref.path) {
+    for (const grant of grants) {
+      if (grant.kind === 'persistent' && grant.status === 'active') {
         for (const field of grant.fields) fields.add(field);
       }
     }

@@ -24,6 +24,7 @@
 // signet:access-grant-status:<id>     the grant's status, moved by compare-and-set
 // signet:access-grants:identity:<a>   set of the grant ids of an identity
 // signet:access-grants:service:<id>   set of the grant ids of a service
+// signet:access-grants:on:<id>:<path> set of the grant ids of a service on one resource
 // signet:grant-token:<sha256>         the grant id a bearer token of a grant reads
 // signet:identity-creation:<wallet>   the deployment of a wallet's identity (JSON)
 // signet:identity-creation-lock:<w>   held while a wallet's identity is being deployed
@@ -54,6 +55,7 @@ export const keys = {
   accessGrantStatus: (id: string) => `${PREFIX}access-grant-status:${id}`,
   accessGrantsOfIdentity: (identity: string) => `${PREFIX}access-grants:identity:${identity.toLowerCase()}`,
   accessGrantsOfService: (service: string) => `${PREFIX}access-grants:service:${service}`,
+  accessGrantsOfServiceResource: (service: string, resource: string) => `${PREFIX}access-grants:on:${service}:${resource.toLowerCase()}`,
   grantToken: (hash: string) => `${PREFIX}grant-token:${hash}`,
   identityCreation: (wallet: string) => `${PREFIX}identity-creation:${wallet.toLowerCase()}`,
   identityCreationLock: (wallet: string) => `${PREFIX}identity-creation-lock:${wallet.toLowerCase()}`,
