@@ -31,6 +31,7 @@ import { createAccessGrantStore } from './grants/access_grant_store.js';
 import { createGrantListing } from './grants/grant_listing.js';
 import { createGrantResources } from './grants/grant_resource.js';
 import { webhookEventOf } from './grants/grant_events.js';
+import { createOwnerRevocation } from './grants/owner_revocation.js';
 import { createResourceReader } from './grants/resource_reader.js';
 import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
@@ -211,6 +212,7 @@ export function createApp(deps: AppDeps): SignetApp {
   });
   const revokeLoginGrant = createLoginGrantRevoker(createOidcAdapter(store));
   const listing = createGrantListing({ grants: grantStore, accessGrants, receipts, provider });
+  const revokeAsOwner = createOwnerRevocation({ listing, accessGrants, revokeLoginGrant });
   const grantsRouter = createAccessGrantsRouter({
     accessGrants,
     listing,
@@ -226,7 +228,7 @@ export function createApp(deps: AppDeps): SignetApp {
     services,
     sessions,
     backchannelFor: (identity) => backchannel.pendingFor(identity),
-    revokeLoginGrant,
+    revokeAsOwner,
   });
   const backchannelRouter = createBackchannelRouter({
     provider,
@@ -249,12 +251,11 @@ export function createApp(deps: AppDeps): SignetApp {
     identityKeys,
     claims,
     topics,
-    accessGrants,
     listing,
     backchannel,
     creator,
     claimRequests,
-    revokeLoginGrant,
+    revokeAsOwner,
     serviceName: (service) => serviceNames.get(service) ?? service,
     demoWallet: deps.demoWallet ?? false,
   });

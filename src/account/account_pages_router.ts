@@ -7,8 +7,8 @@ import type { Context } from 'koa';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import { SignetError } from '../errors.js';
-import type { AccessGrants } from '../grants/access_grants.js';
 import type { createGrantListing } from '../grants/grant_listing.js';
+import type { RevokeAsOwner } from '../grants/owner_revocation.js';
 import type { RenderPage } from '../http/pages.js';
 import { type Profile, profileSchema } from '../profile/profile.js';
 import type { ProfileStore } from '../profile/profile.js';
@@ -26,12 +26,11 @@ export type AccountPagesDeps = {
   identityKeys: IdentityKeys;
   claims: ClaimsService;
   topics: ClaimTopics;
-  accessGrants: AccessGrants;
   listing: ReturnType<typeof createGrantListing>;
   backchannel: BackchannelInbox;
   creator: IdentityCreator;
   claimRequests?: ClaimRequests;
-  revokeLoginGrant: (grantId: string) => Promise<void>;
+  revokeAsOwner: RevokeAsOwner;
   serviceName: (service: string) => string;
   demoWallet: boolean;
 };
@@ -204,13 +203,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
   router.post('/accesses/:id/revoke', async (ctx) => {
     const session = await owner(ctx);
     if (!session) return;
-    const id = ctx.params.id!;
-    const login = (await deps.listing.loginGrants(session.identity)).find((grant) => grant.id === id);
-    if (login) {
-      if (login.status === 'active') await deps.revokeLoginGrant(id);
-    } else {
-      await deps.accessGrants.revoke(id, { identity: session.identity });
-    }
+    await deps.revokeAsOwner(ctx.params.id!, session.identity);
     ctx.redirect('/account/accesses?done=revoked');
   });
 

@@ -7,12 +7,13 @@ import { z } from 'zod';
 import type { Address } from 'viem';
 import type { AccountSessions } from '../account/account_sessions.js';
 import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
-import { conflict, SignetError } from '../errors.js';
+import { SignetError } from '../errors.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
 import type { AccessGrants } from './access_grants.js';
 import { claimRef, profileRef, type ResourceRef } from './grant_resource.js';
 import type { createGrantListing } from './grant_listing.js';
+import type { RevokeAsOwner } from './owner_revocation.js';
 import type { createResourceReader, ServiceAuth } from './resource_reader.js';
 
 export type AccessGrantsRouterDeps = {
@@ -23,7 +24,7 @@ export type AccessGrantsRouterDeps = {
   sessions: AccountSessions;
   /** CIBA login requests waiting for this identity's owner. */
   backchannelFor: (identity: Address) => Promise<BackchannelRequest[]>;
-  revokeLoginGrant: (grantId: string) => Promise<void>;
+  revokeAsOwner: RevokeAsOwner;
 };
 
 const requestBody = z.object({
@@ -110,15 +111,7 @@ export function createAccessGrantsRouter(deps: AccessGrantsRouterDeps): Router {
     const id = ctx.params.id!;
     const session = await deps.sessions.find(ctx);
     if (session) {
-      // An OIDC login of this identity is revoked in the engine; anything else is an access grant.
-      const login = (await deps.listing.loginGrants(session.identity)).find((grant) => grant.id === id);
-      if (login) {
-        if (login.status === 'revoked') throw conflict('the login grant is already revoked');
-        await deps.revokeLoginGrant(id);
-        ctx.body = { ...login, status: 'revoked' };
-        return;
-      }
-      ctx.body = await deps.accessGrants.revoke(id, { identity: session.identity });
+      ctx.body = await deps.revokeAsOwner(id, session.identity);
       return;
     }
     if (!body.signature) throw new SignetError('invalid_token', 'sign in to your account, or send the owner\'s "signature" of the revocation text');

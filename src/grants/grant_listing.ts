@@ -3,7 +3,7 @@
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import { invalidRequest } from '../errors.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipt, ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { AccessGrant } from './access_grant.js';
 import type { AccessGrants } from './access_grants.js';
 import type { AccessGrantStore } from './access_grant_store.js';
@@ -46,29 +46,34 @@ const newestFirst = (a: ListedGrant, b: ListedGrant) => b.created_at.localeCompa
 const after = (cursor: Cursor) => (grant: ListedGrant) => grant.created_at < cursor.t || (grant.created_at === cursor.t && grant.id < cursor.id);
 
 export function createGrantListing(deps: { grants: AccessGrantStore; accessGrants: AccessGrants; receipts: ConsentReceipts; provider: Provider }) {
-  const loginGrants = async (identity: Address): Promise<LoginGrant[]> => {
-    const receipts = await deps.receipts.listFor(identity);
-    return Promise.all(
-      receipts.map(async (receipt) => ({
-        id: receipt.grant_id,
-        kind: 'login' as const,
-        status: (await deps.provider.Grant.find(receipt.grant_id)) ? ('active' as const) : ('revoked' as const),
-        identity: receipt.identity,
-        service: receipt.client_id,
-        resource: null,
-        fields: receipt.fields,
-        claims: receipt.claims,
-        challenge: receipt.message,
-        signature: receipt.signature,
-        signer: receipt.wallet,
-        created_at: receipt.signed_at,
-        granted_at: receipt.signed_at,
-      })),
-    );
+  const loginGrantOf = async (receipt: ConsentReceipt): Promise<LoginGrant> => ({
+    id: receipt.grant_id,
+    kind: 'login',
+    status: (await deps.provider.Grant.find(receipt.grant_id)) ? 'active' : 'revoked',
+    identity: receipt.identity,
+    service: receipt.client_id,
+    resource: null,
+    fields: receipt.fields,
+    claims: receipt.claims,
+    challenge: receipt.message,
+    signature: receipt.signature,
+    signer: receipt.wallet,
+    created_at: receipt.signed_at,
+    granted_at: receipt.signed_at,
+  });
+
+  const loginGrants = async (identity: Address): Promise<LoginGrant[]> =>
+    Promise.all((await deps.receipts.listFor(identity)).map(loginGrantOf));
+
+  /** One OIDC login of this identity, or undefined when the id is not one. */
+  const loginGrant = async (id: string, identity: Address): Promise<LoginGrant | undefined> => {
+    const receipt = await deps.receipts.find(id);
+    return receipt && receipt.identity === identity ? loginGrantOf(receipt) : undefined;
   };
 
   return {
     loginGrants,
+    loginGrant,
     async list(owner: { identity: Address } | { service: string }, page: { cursor?: string; limit?: string }) {
       const limit = page.limit === undefined ? 20 : Number(page.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest('"limit" must be an integer from 1 to 100');
