@@ -67,21 +67,16 @@ async function adminCall(url: string, token: string, path: string, body: unknown
   io.out(JSON.stringify(json, null, 2));
 }
 
-async function claimsCommand(args: string[], io: CliOutput) {
+/** An action word, then --name value flags (every flag takes a string). */
+function actionAndFlags(args: string[], names: string[]) {
   const [action, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      identity: { type: 'string' },
-      topic: { type: 'string' },
-      data: { type: 'string' },
-      'expires-at': { type: 'string' },
-      uri: { type: 'string' },
-      'claim-id': { type: 'string' },
-    },
-  });
+  const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
+  const { values } = parseArgs({ args: rest, options });
+  return { action, values: values as Record<string, string | undefined> };
+}
+
+async function claimsCommand(args: string[], io: CliOutput) {
+  const { action, values } = actionAndFlags(args, ['url', 'token', 'identity', 'topic', 'data', 'expires-at', 'uri', 'claim-id']);
   if (action === 'issue') {
     required(values, ['url', 'token', 'identity', 'topic', 'data']);
     let data: unknown;
@@ -106,17 +101,7 @@ async function claimsCommand(args: string[], io: CliOutput) {
 }
 
 async function apiKeysCommand(args: string[], io: CliOutput) {
-  const [action, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      service: { type: 'string' },
-      label: { type: 'string' },
-      'key-id': { type: 'string' },
-    },
-  });
+  const { action, values } = actionAndFlags(args, ['url', 'token', 'service', 'label', 'key-id']);
   const base = () => `/services/${encodeURIComponent(values.service!)}/api-keys`;
   const keyPath = () => `${base()}/${encodeURIComponent(values['key-id']!)}`;
   if (action === 'create') {
