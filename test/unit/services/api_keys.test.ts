@@ -1,61 +1,9 @@
 // createApiKeys on both store backends (memory, and Redis on a real redis-server): keys shown
 // once and stored hashed, authentication and each refusal in its exact words, rotate, revoke.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { type ApiKeys, createApiKeys } from '../../../src/services/api_keys.js';
 import { keys } from '../../../src/store/keys.js';
-import { createMemoryStore } from '../../../src/store/memory_store.js';
-import { createRedisStore } from '../../../src/store/redis_store.js';
-import type { Store } from '../../../src/store/store.js';
-import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
-
-interface Backend {
-  readonly store: Store;
-  start(): Promise<void>;
-  /** Empties the store before each test. */
-  reset(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-function memoryBackend(): Backend {
-  let store = createMemoryStore();
-  return {
-    get store() {
-      return store;
-    },
-    async start() {},
-    async reset() {
-      store = createMemoryStore();
-    },
-    async stop() {
-      await store.close();
-    },
-  };
-}
-
-function redisBackend(): Backend {
-  let server: RedisServer | undefined;
-  let admin: Redis | undefined;
-  let store: Store | undefined;
-  return {
-    get store() {
-      return store!;
-    },
-    async start() {
-      server = await startRedisServer();
-      store = createRedisStore(server.url);
-      admin = new Redis(server.url, { maxRetriesPerRequest: 2 });
-    },
-    async reset() {
-      await admin!.flushall();
-    },
-    async stop() {
-      await store?.close();
-      await admin?.quit();
-      await server?.stop();
-    },
-  };
-}
+import { memoryBackend, redisBackend } from '../../support/store_backends.js';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 const at = (ms: number) => new Date(ms).toISOString();

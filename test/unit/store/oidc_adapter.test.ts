@@ -1,75 +1,14 @@
 // One contract for the oidc-provider adapter (and the Store primitives under it), run against
 // both backends: Redis on a real redis-server and the memory store with a controllable clock.
-import { Redis } from 'ioredis';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { keys } from '../../../src/store/keys.js';
-import { createMemoryStore } from '../../../src/store/memory_store.js';
 import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
-import { createRedisStore } from '../../../src/store/redis_store.js';
 import type { Store } from '../../../src/store/store.js';
-import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
+import { memoryBackend, redisBackend } from '../../support/store_backends.js';
 
 type AdapterClass = new (model: string) => Adapter;
 
-interface Backend {
-  /** The store under test; replaced by reset(). */
-  readonly store: Store;
-  start(): Promise<void>;
-  /** Empties the store before each test. */
-  reset(): Promise<void>;
-  /** Lets `seconds` pass as the store sees time (real time for Redis, the clock for memory). */
-  elapse(seconds: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 const epoch = () => Math.floor(Date.now() / 1000);
-
-function redisBackend(): Backend {
-  let server: RedisServer | undefined;
-  let admin: Redis | undefined;
-  let store: Store | undefined;
-  return {
-    get store() {
-      return store!;
-    },
-    async start() {
-      server = await startRedisServer();
-      store = createRedisStore(server.url);
-      admin = new Redis(server.url, { maxRetriesPerRequest: 2 });
-    },
-    async reset() {
-      await admin!.flushall();
-    },
-    elapse: (seconds) => sleep(seconds * 1000),
-    async stop() {
-      await store?.close();
-      await admin?.quit();
-      await server?.stop();
-    },
-  };
-}
-
-function memoryBackend(): Backend {
-  let clock = Date.UTC(2030, 0, 1);
-  let store = createMemoryStore(() => clock);
-  return {
-    get store() {
-      return store;
-    },
-    async start() {},
-    async reset() {
-      clock = Date.UTC(2030, 0, 1);
-      store = createMemoryStore(() => clock);
-    },
-    async elapse(seconds) {
-      clock += seconds * 1000;
-    },
-    async stop() {
-      await store.close();
-    },
-  };
-}
 
 /** Replaces Date.now for the duration of `work` (the adapter stamps `consumed` with it). */
 async function withDateNow<T>(fake: () => number, work: () => Promise<T>): Promise<T> {
