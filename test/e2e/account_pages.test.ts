@@ -13,26 +13,16 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { type Address, encodeFunctionData, getAddress, type Hex, type LocalAccount, zeroAddress } from 'viem';
 import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
-import type { ClientConfig } from '../../src/config.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { type InjectedWallet, injectWallet, launchBrowser, type PageProblems, watchProblems } from '../support/browser.js';
 import { logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ADMIN_TOKEN = 'admin-token-for-the-account-page-tests';
 const KYC = 1;
-const ANALYTICS: ClientConfig = {
-  client_id: 'analytics',
-  client_secret: 'analytics-secret-value',
-  client_name: 'Analytics Co',
-  redirect_uris: ['https://analytics.example/callback'],
-  post_logout_redirect_uris: [],
-  grant_types: ['authorization_code', 'refresh_token'],
-  token_endpoint_auth_method: 'client_secret_basic',
-};
 const LAST_MANAGEMENT_KEY = 'the last MANAGEMENT key cannot be removed: add another one first, or the identity is lost';
 
 let h: Harness;

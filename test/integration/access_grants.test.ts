@@ -7,7 +7,7 @@ import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js
 import { webhookTargets } from '../../src/notify/webhook_targets.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import type { UserAgent } from '../support/user_agent.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
@@ -17,22 +17,12 @@ let receiver: WebhookReceiver;
 let analyticsKey: string;
 let otherKey: string;
 
-const ANALYTICS = (url: string): ClientConfig => ({
-  client_id: 'analytics',
-  client_secret: 'analytics-secret-value',
-  client_name: 'Analytics Co',
-  redirect_uris: ['https://analytics.example/callback'],
-  post_logout_redirect_uris: [],
-  grant_types: ['authorization_code', 'refresh_token'],
-  token_endpoint_auth_method: 'client_secret_basic',
-  webhook_url: url,
-  webhook_secret: 'analytics-webhook-secret',
-});
-const OTHER: ClientConfig = { ...ANALYTICS('https://unused.example'), client_id: 'other', client_name: 'Other Co', webhook_url: undefined, webhook_secret: undefined };
+const withWebhook = (url: string): ClientConfig => ({ ...ANALYTICS, webhook_url: url, webhook_secret: 'analytics-webhook-secret' });
+const OTHER: ClientConfig = { ...ANALYTICS, client_id: 'other', client_name: 'Other Co' };
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver('analytics-webhook-secret');
-  h = await startSignet({ clients: [WEBSITE, ANALYTICS(receiver.url), OTHER] });
+  h = await startSignet({ clients: [WEBSITE, withWebhook(receiver.url), OTHER] });
   analyticsKey = (await h.signet.apiKeys.create('analytics', 'tests')).key;
   otherKey = (await h.signet.apiKeys.create('other')).key;
 }, 60_000);

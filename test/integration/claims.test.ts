@@ -49,6 +49,10 @@ async function identityFor(owner: LocalAccount): Promise<Address> {
   return identity;
 }
 
+/** The issuer revokes by signature, straight onchain, with no action from the holder or Signet. */
+const revokeOnchain = (signature: Hex) =>
+  send(h.chain.deployer, { address: signetIssuer, abi: claimIssuerAbi, functionName: 'revokeClaimBySignature', args: [signature] });
+
 async function admin(path: string, body: unknown, token = ADMIN_TOKEN) {
   const response = await fetch(`${h.issuer}/admin${path}`, {
     method: 'POST',
@@ -137,12 +141,7 @@ test('the issuer revokes onchain: private data stops at once, the cached public 
   expect((await resource(identity, issued.claim_id)).json.valid).toBe(true);
 
   // The issuer revokes by signature, straight onchain, with no action from the holder or Signet.
-  await send(h.chain.deployer, {
-    address: signetIssuer,
-    abi: claimIssuerAbi,
-    functionName: 'revokeClaimBySignature',
-    args: [issued.claim.signature],
-  });
+  await revokeOnchain(issued.claim.signature);
   const revokedView = { ...publicPart(identity, issued.claim_id, issued.claim.data), valid: false, status: 'not_confirmed_by_issuer' };
   const { identity: _i, ...inToken } = revokedView;
 
@@ -173,12 +172,7 @@ test('private data stops at once when the issuer revokes, whatever the cache hol
   expect((await resource(identity, issued.claim_id, tokens.access_token)).json.data).toEqual({ level: 'basic', checked_by: 'Demo KYC' });
   expect((await resource(identity, issued.claim_id)).json.valid).toBe(true);
 
-  await send(h.chain.deployer, {
-    address: signetIssuer,
-    abi: claimIssuerAbi,
-    functionName: 'revokeClaimBySignature',
-    args: [issued.claim.signature],
-  });
+  await revokeOnchain(issued.claim.signature);
 
   expect(await resource(identity, issued.claim_id, tokens.access_token)).toEqual({
     status: 403,

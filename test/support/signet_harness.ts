@@ -23,6 +23,17 @@ export const WEBSITE: ClientConfig = {
   token_endpoint_auth_method: 'client_secret_basic',
 };
 
+/** A service that asks for access grants (and gets API keys). */
+export const ANALYTICS: ClientConfig = {
+  client_id: 'analytics',
+  client_secret: 'analytics-secret-value',
+  client_name: 'Analytics Co',
+  redirect_uris: ['https://analytics.example/callback'],
+  post_logout_redirect_uris: [],
+  grant_types: ['authorization_code', 'refresh_token'],
+  token_endpoint_auth_method: 'client_secret_basic',
+};
+
 export type Harness = {
   issuer: string;
   chain: TestChain;
