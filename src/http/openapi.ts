@@ -39,6 +39,8 @@ function claimSchema(withData: boolean) {
 
 const identityParam = { name: 'identity', in: 'path', required: true, schema: address };
 const claimIdParam = { name: 'claimId', in: 'path', required: true, schema: bytes32 };
+const serviceIdParam = { name: 'serviceId', in: 'path', required: true, schema: { type: 'string' } };
+const keyIdParam = { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } };
 const grantIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 
 const accessRequest = (what: string, parameters: object[]) => ({
@@ -394,7 +396,7 @@ export const openApiDocument = {
       get: {
         summary: "A service's API keys (never the secrets)",
         security: admin,
-        parameters: [{ name: 'serviceId', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [serviceIdParam],
         responses: {
           200: json({ type: 'object', required: ['api_keys'], properties: { api_keys: { type: 'array', items: ref('ApiKey') } } }, 'Keys'),
           401: error('Bad admin token'),
@@ -404,7 +406,7 @@ export const openApiDocument = {
       post: {
         summary: 'Create an API key (shown once)',
         security: admin,
-        parameters: [{ name: 'serviceId', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [serviceIdParam],
         requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { label: { type: 'string' } } } } } },
         responses: { 201: json(ref('NewApiKey'), 'The new key'), 400: error('Bad body'), 401: error('Bad admin token'), 404: error('Unknown service') },
       },
@@ -414,8 +416,8 @@ export const openApiDocument = {
         summary: 'Rotate a key: a new one, the old one revoked',
         security: admin,
         parameters: [
-          { name: 'serviceId', in: 'path', required: true, schema: { type: 'string' } },
-          { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } },
+          serviceIdParam,
+          keyIdParam,
         ],
         responses: { 201: json(ref('NewApiKey'), 'The new key'), 401: error('Bad admin token'), 404: error('Unknown key'), 409: error('Already revoked') },
       },
@@ -425,8 +427,8 @@ export const openApiDocument = {
         summary: 'Revoke a key',
         security: admin,
         parameters: [
-          { name: 'serviceId', in: 'path', required: true, schema: { type: 'string' } },
-          { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } },
+          serviceIdParam,
+          keyIdParam,
         ],
         responses: { 200: json(ref('ApiKey'), 'The revoked key'), 401: error('Bad admin token'), 404: error('Unknown key'), 409: error('Already revoked') },
       },
