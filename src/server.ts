@@ -10,10 +10,7 @@ import { type DemoChain, startDemoChain } from './demo/demo_chain.js';
 import { DEMO_PROFILE, demoClaims } from './demo/demo_profile.js';
 import { createDemoRouter } from './demo/demo_router.js';
 import type { Logger } from './http/error_handler.js';
-import { createMemoryWebhookQueue } from './notify/memory_webhook_queue.js';
-import { createOwnerWebhooks } from './notify/owner_webhooks.js';
-import { createRedisWebhookQueue } from './notify/redis_webhook_queue.js';
-import { webhookTargets } from './notify/webhook_targets.js';
+import { createWebhookQueueFor } from './notify/webhook_queue_for.js';
 import { createMemoryStore } from './store/memory_store.js';
 import { createRedisStore } from './store/redis_store.js';
 import type { Store } from './store/store.js';
@@ -74,8 +71,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
   const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
   const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
   const store = config.redisUrl ? createRedisStore(config.redisUrl) : createMemoryStore();
-  const webhookOptions = { targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf), retryDelaysMs: config.grants.webhookRetryDelaysMs, logger };
-  const webhooks = config.redisUrl ? createRedisWebhookQueue(config.redisUrl, webhookOptions) : createMemoryWebhookQueue(webhookOptions);
+  const webhooks = createWebhookQueueFor(config, store, { logger });
   try {
     await store.ping();
     const demoClient = config.clients.find((client) => client.client_id === 'demo');

@@ -3,8 +3,7 @@
 import type { Address, LocalAccount } from 'viem';
 import type { ClientConfig } from '../../src/config.js';
 import { openApiDocument } from '../../src/http/openapi.js';
-import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
-import { webhookTargets } from '../../src/notify/webhook_targets.js';
+import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -229,7 +228,7 @@ describe('persistent grants', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.events.some((e) => (e.data.grant as { id: string }).id === id)).toBe(false);
     // A new process: a new queue on the same Redis.
-    const restarted = createRedisWebhookQueue(h.redis.url, { targetOf: webhookTargets(h.config.clients), retryDelaysMs: [50], pollMs: 20 });
+    const restarted = createWebhookQueueFor(h.config, h.store, { retryDelaysMs: [50], pollMs: 20 });
     restarted.start();
     try {
       await receiver.waitFor((events) => events.some((e) => (e.data.grant as { id: string }).id === id));

@@ -4,10 +4,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
-import { createOwnerWebhooks } from '../../src/notify/owner_webhooks.js';
-import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
-import { webhookTargets } from '../../src/notify/webhook_targets.js';
+import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -87,11 +85,7 @@ export async function startSignet(
     },
   };
   const store = createRedisStore(redis.url);
-  const webhooks = createRedisWebhookQueue(redis.url, {
-    targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf),
-    retryDelaysMs: [50, 100, 200],
-    pollMs: 20,
-  });
+  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20 });
   webhooks.start();
   const signet = createApp({
     config,

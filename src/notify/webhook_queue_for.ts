@@ -1,0 +1,18 @@
+// The webhook queue a Signet process runs: on Redis when REDIS_URL is set, else in memory, with
+// the services' targets from configuration and the owners' from the store.
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import { createMemoryWebhookQueue } from './memory_webhook_queue.js';
+import { createOwnerWebhooks } from './owner_webhooks.js';
+import { createRedisWebhookQueue } from './redis_webhook_queue.js';
+import type { WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
+import { webhookTargets } from './webhook_targets.js';
+
+export function createWebhookQueueFor(config: Config, store: Store, tuning: Partial<WebhookQueueOptions> = {}): WebhookQueue {
+  const options: WebhookQueueOptions = {
+    targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf),
+    retryDelaysMs: config.grants.webhookRetryDelaysMs,
+    ...tuning,
+  };
+  return config.redisUrl ? createRedisWebhookQueue(config.redisUrl, options) : createMemoryWebhookQueue(options);
+}
