@@ -1,5 +1,6 @@
 // One error type for everything Signet refuses: a stable code, the HTTP status, a sentence
-// safe to show, and the cause kept for the logs only (DESIGN §4).
+// safe to show, an optional stable `reason` (snake_case, what clients and tests match on),
+// and the cause kept for the logs only (DESIGN §4).
 
 export type ErrorCode =
   | 'invalid_request'
@@ -11,6 +12,8 @@ export type ErrorCode =
   | 'conflict'
   | 'expired'
   | 'invalid_signature'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'temporarily_unavailable'
   | 'server_error';
@@ -25,24 +28,42 @@ const statusOf: Record<ErrorCode, number> = {
   conflict: 409,
   expired: 410,
   invalid_signature: 422,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   temporarily_unavailable: 503,
   server_error: 500,
 };
 
+export type ErrorBody = { error: ErrorCode; error_description: string; reason?: string };
+
+export type SignetErrorOptions = {
+  cause?: unknown;
+  /** Stable snake_case code of this refusal (`chain_unavailable`, `nonce_reused`, …). */
+  reason?: string;
+  /** Seconds after which trying again may succeed: sent as `Retry-After` (429, 503). */
+  retryAfterSeconds?: number;
+};
+
 export class SignetError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  readonly reason?: string;
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, description: string, options?: { cause?: unknown }) {
-    super(description, options);
+  constructor(code: ErrorCode, description: string, options?: SignetErrorOptions) {
+    super(description, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SignetError';
     this.code = code;
     this.status = statusOf[code];
+    this.reason = options?.reason;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
-  toJSON(): { error: ErrorCode; error_description: string } {
-    return { error: this.code, error_description: this.message };
+  toJSON(): ErrorBody {
+    const body: ErrorBody = { error: this.code, error_description: this.message };
+    if (this.reason) body.reason = this.reason;
+    return body;
   }
 }
 
@@ -55,8 +76,8 @@ export const conflict = (description: string) => new SignetError('conflict', des
 export const expired = (description: string) => new SignetError('expired', description);
 export const invalidSignature = (description: string, cause?: unknown) =>
   new SignetError('invalid_signature', description, { cause });
-export const unavailable = (description: string, cause?: unknown) =>
-  new SignetError('temporarily_unavailable', description, { cause });
+export const unavailable = (description: string, cause?: unknown, reason?: string) =>
+  new SignetError('temporarily_unavailable', description, { cause, reason });
 
 /** A configuration value that is missing or wrong; the message names the setting. */
 export class ConfigError extends Error {

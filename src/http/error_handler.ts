@@ -38,6 +38,7 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
       }
       if (error.status >= 500) logger.error(`${ctx.method} ${ctx.path}: ${error.message}`, error.cause ?? thrown);
       ctx.status = error.status;
+      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       if (wantsJson(ctx)) {
         ctx.body = error.toJSON();
       } else {
