@@ -1,0 +1,88 @@
+// Starts a real Redis Cluster for a test file: three masters on free ports (each with its
+// own free cluster-bus port), joined by `redis-cli --cluster create`, no persistence.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free_port.js';
+
+const run = promisify(execFile);
+
+export type RedisNode = { host: string; port: number; stop(): Promise<void>; start(): Promise<void> };
+export type RedisCluster = { nodes: RedisNode[]; seeds: string; stop(): Promise<void> };
+
+/**
+ * A redis-server child that can be stopped (SIGKILL: a crash, not a clean exit) and started
+ * again on the same port. A config file, when given, comes first, as redis-server wants it.
+ */
+export function redisNode(args: string[], port: number, dir: string, configFile?: string): RedisNode {
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const head = configFile ? [configFile] : [];
+    const started = spawn('redis-server', [...head, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--protected-mode', 'no', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      started.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        // A Sentinel never says it is ready; it is once it monitors its master.
+        if (seen.includes('Ready to accept connections') || seen.includes('+monitor master')) resolve();
+      });
+      started.once('error', (error) => reject(new Error(`redis-server could not start (is it on PATH?): ${error.message}`)));
+      started.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${seen.slice(-400)}`)));
+    });
+    started.stdout?.resume();
+    started.stderr?.resume();
+  };
+  const stop = () =>
+    new Promise<void>((done) => {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return done();
+      running.once('exit', () => done());
+      running.kill('SIGKILL');
+    });
+  return { host: '127.0.0.1', port, start, stop };
+}
+
+async function clusterState(port: number): Promise<string> {
+  const { stdout } = await run('redis-cli', ['-p', String(port), 'cluster', 'info']);
+  return /cluster_state:(\w+)/.exec(stdout)?.[1] ?? 'unknown';
+}
+
+export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-cluster-'));
+  const nodes: RedisNode[] = [];
+  for (let i = 0; i < masters; i++) {
+    const [port, busPort] = [await freePort(), await freePort()];
+    const nodeDir = join(dir, String(port));
+    await run('mkdir', ['-p', nodeDir]);
+    nodes.push(
+      redisNode(
+        ['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000', '--save', '', '--appendonly', 'no'],
+        port,
+        nodeDir,
+      ),
+    );
+  }
+  await Promise.all(nodes.map((node) => node.start()));
+  const addresses = nodes.map((node) => `${node.host}:${node.port}`);
+  await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
+  const deadline = Date.now() + 15_000;
+  for (const node of nodes) {
+    while ((await clusterState(node.port)) !== 'ok') {
+      if (Date.now() > deadline) throw new Error(`the cluster did not become ready (node ${node.port})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    nodes,
+    seeds: addresses.join(','),
+    stop: async () => {
+      await Promise.all(nodes.map((node) => node.stop()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Starts a real Redis Sentinel group for a failover test: one master, one replica and three
+// Sentinels watching them (quorum 2), on free ports, with short detection timeouts.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free_port.js';
+import { type RedisNode, redisNode } from './redis_cluster.js';
+
+const run = promisify(execFile);
+
+export const SENTINEL_MASTER_NAME = 'signet';
+
+export type RedisSentinelGroup = {
+  master: RedisNode;
+  replica: RedisNode;
+  sentinels: RedisNode[];
+  /** "host:port,…" of the Sentinels, the form REDIS_SENTINELS takes. */
+  seeds: string;
+  /** "host:port" of the server the Sentinels now name as master. */
+  currentMaster(): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export async function startRedisSentinels(): Promise<RedisSentinelGroup> {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-sentinel-'));
+  const [masterPort, replicaPort] = [await freePort(), await freePort()];
+  const plain = ['--save', '', '--appendonly', 'no'];
+  const master = redisNode(plain, masterPort, dir);
+  const replica = redisNode([...plain, '--replicaof', '127.0.0.1', String(masterPort)], replicaPort, dir);
+  await master.start();
+  await replica.start();
+  const sentinels: RedisNode[] = [];
+  for (let i = 0; i < 3; i++) {
+    const port = await freePort();
+    // A Sentinel rewrites its own config file, so each gets one of its own.
+    const file = join(dir, `sentinel-${port}.conf`);
+    await writeFile(
+      file,
+      [
+        `sentinel monitor ${SENTINEL_MASTER_NAME} 127.0.0.1 ${masterPort} 2`,
+        `sentinel down-after-milliseconds ${SENTINEL_MASTER_NAME} 1000`,
+        `sentinel failover-timeout ${SENTINEL_MASTER_NAME} 3000`,
+        '',
+      ].join('\n'),
+    );
+    sentinels.push(redisNode(['--sentinel'], port, dir, file));
+  }
+  await Promise.all(sentinels.map((sentinel) => sentinel.start()));
+  return {
+    master,
+    replica,
+    sentinels,
+    seeds: sentinels.map((node) => `${node.host}:${node.port}`).join(','),
+    currentMaster: async () => {
+      const { stdout } = await run('redis-cli', ['-p', String(sentinels[0]!.port), 'sentinel', 'get-master-addr-by-name', SENTINEL_MASTER_NAME]);
+      return stdout.trim().split('\n').join(':');
+    },
+    stop: async () => {
+      await Promise.all([...sentinels, master, replica].map((node) => node.stop()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
