@@ -6,6 +6,7 @@ import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import { createMemoryStore } from '../../src/store/memory_store.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -55,6 +56,8 @@ export async function startSignet(
     challengeTtlSeconds?: number;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
+    /** 'memory' runs Signet on the in-memory store (the demo's), not on the redis-server. */
+    store?: 'redis' | 'memory';
   } = {},
 ): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
@@ -66,7 +69,7 @@ export async function startSignet(
     mode: 'test',
     issuer,
     port,
-    redisUrl: redis.url,
+    redisUrl: options.store === 'memory' ? undefined : redis.url,
     chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
@@ -84,7 +87,7 @@ export async function startSignet(
       offset += ms;
     },
   };
-  const store = createRedisStore(redis.url);
+  const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url);
   const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20 });
   webhooks.start();
   const signet = createApp({
