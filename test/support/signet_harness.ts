@@ -58,9 +58,11 @@ export async function startSignet(
     configure?: (chain: TestChain) => Record<string, unknown>;
     /** 'memory' runs Signet on the in-memory store (the demo's), not on the redis-server. */
     store?: 'redis' | 'memory';
+    /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
+    redisAppendOnly?: boolean;
   } = {},
 ): Promise<Harness> {
-  const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
+  const [redis, chain] = await Promise.all([startRedisServer({ appendOnly: options.redisAppendOnly }), startTestChain()]);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
