@@ -89,14 +89,17 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
     /**
      * The single-use decision, one atomic store operation. The engine reads `consumed`, then
      * calls this: between the two a parallel request may have won. The loser is refused here
-     * with the engine's own invalid_grant, and the grant is revoked as for any reuse.
+     * with the engine's own invalid_grant, and the grant is revoked as for any reuse. A record
+     * gone since the engine read it was revoked (by such a loser) or expired: refused too.
      */
     async consume(id: string): Promise<void> {
       const key = this.key(id);
       const outcome = await store.markOnce(key, keys.consumed(key), String(epochSeconds()));
-      if (outcome !== 'already_marked') return;
-      const grantId = (await this.find(id))?.grantId;
-      if (grantId) await Promise.all([revokeGrant(grantId), store.delete(keys.model('Grant', grantId))]);
+      if (outcome === 'marked') return;
+      if (outcome === 'already_marked') {
+        const grantId = (await this.find(id))?.grantId;
+        if (grantId) await Promise.all([revokeGrant(grantId), store.delete(keys.model('Grant', grantId))]);
+      }
       throw new errors.InvalidGrant(ALREADY_CONSUMED[this.model] ?? `${this.model} already consumed`);
     }
 

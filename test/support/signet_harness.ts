@@ -89,7 +89,7 @@ export async function startSignet(
       offset += ms;
     },
   };
-  const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url);
+  const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url, config.redis);
   const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20 });
   webhooks.start();
   const signet = createApp({

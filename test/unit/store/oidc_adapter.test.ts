@@ -179,10 +179,10 @@ describe.each([
       expect(await tokens.find('at-late')).toBe(undefined);
     });
 
-    test('consume of a missing id does nothing and does not create the record', async () => {
+    test('consume of a missing id (revoked or expired since the engine read it) is refused and creates nothing', async () => {
       const codes = new Adapter('AuthorizationCode');
       const key = keys.model('AuthorizationCode', 'never-issued');
-      await expect(codes.consume('never-issued')).resolves.toBe(undefined);
+      await expect(codes.consume('never-issued')).rejects.toMatchObject({ error: 'invalid_grant', error_detail: 'authorization code already consumed' });
       expect(await codes.find('never-issued')).toBe(undefined);
       expect(await backend.store.get(key)).toBe(undefined);
       expect(await backend.store.ttl(key)).toBe(undefined);
