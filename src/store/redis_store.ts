@@ -122,10 +122,38 @@ export function redisClientOptions(options: RedisStoreOptions = {}): RedisOption
     // Commands in flight when the connection drops fail at once, and are not sent again.
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
-    commandTimeout: commandTimeoutMs,
+    // The command deadline is the store's own (withDeadline), which tolerates a busy event loop.
     connectTimeout: Math.max(1000, commandTimeoutMs),
     retryStrategy: (attempt) => Math.min(50 * attempt, reconnectMaxDelayMs),
   };
+}
+
+/**
+ * Fails `work` if it has not settled `ms` after it started. When the timer fires the verdict
+ * waits one more turn of the event loop: after a stretch of busy CPU the timer runs before the
+ * socket is read, and a reply that did arrive in time must not count as an outage.
+ */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (!settled) reject(new Error(`Redis did not answer within ${ms} ms`));
+      });
+    }, ms);
+    work.then(
+      (value) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** An answer from Redis that means it cannot serve now, not that the command was wrong. */
@@ -175,7 +203,7 @@ export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       await waitForFirstConnection();
-      return await work();
+      return await withDeadline(work(), commandTimeoutMs);
     } catch (error) {
       if (isOutage(error)) throw storeUnavailable(error);
       throw error;

@@ -164,3 +164,29 @@ test('a browser gets a page that says Signet is unavailable, with status 503', a
     await h.redis.start();
   }
 });
+
+test('a Redis that hangs (connections open, no answer): 503 store_unavailable within 1 s, then service resumes', async () => {
+  const userinfo = readProbes()[0]!;
+  const servedWithin = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    let answer = await run(userinfo);
+    while (answer.status !== 200 && Date.now() < deadline) answer = await run(userinfo);
+    return answer.status;
+  };
+  expect(await servedWithin(2000)).toBe(200);
+  h.redis.pause();
+  try {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => run(userinfo)));
+    for (const answer of answers) {
+      // Refused by the command deadline (500 ms), not by a dropped connection.
+      expect({ status: answer.status, reason: JSON.parse(answer.body).reason, byDeadline: answer.ms >= 450 && answer.ms < 1000 }).toEqual({
+        status: 503,
+        reason: 'store_unavailable',
+        byDeadline: true,
+      });
+    }
+  } finally {
+    h.redis.resume();
+  }
+  expect(await servedWithin(2000)).toBe(200);
+});

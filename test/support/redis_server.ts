@@ -13,6 +13,10 @@ export type RedisServer = {
   stop(): Promise<void>;
   /** Kills it at once (SIGKILL, a crash): its clients see the connection drop. */
   kill(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as a hung Redis. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void;
   /** Starts it again on the same port (with what it persisted, if anything); resolves once it accepts connections. */
   start(): Promise<void>;
 };
@@ -63,6 +67,12 @@ export async function startRedisServer(options: { appendOnly?: boolean } = {}): 
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
     kill: () => ended(child, 'SIGKILL'),
+    pause: () => {
+      child?.kill('SIGSTOP');
+    },
+    resume: () => {
+      child?.kill('SIGCONT');
+    },
     start: async () => {
       if (child && child.exitCode === null && child.signalCode === null) return;
       child = await spawnRedis(port, dataDir);
