@@ -21,11 +21,12 @@ const GRANTABLE = new Set([
 export const REVOKED_GRANT_MEMORY_SECONDS = 3600;
 
 // What the engine says when it finds a record already consumed, said by the loser of a race.
-const ALREADY_CONSUMED: Record<string, string> = {
-  AuthorizationCode: 'authorization code already consumed',
-  RefreshToken: 'refresh token already used',
-  DeviceCode: 'device code already consumed',
-  BackchannelAuthenticationRequest: 'backchannel authentication request already consumed',
+const REFUSALS: Record<string, () => Error> = {
+  AuthorizationCode: () => new errors.InvalidGrant('authorization code already consumed'),
+  RefreshToken: () => new errors.InvalidGrant('refresh token already used'),
+  DeviceCode: () => new errors.InvalidGrant('device code already consumed'),
+  BackchannelAuthenticationRequest: () => new errors.InvalidGrant('backchannel authentication request already consumed'),
+  PushedAuthorizationRequest: () => new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used'),
 };
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
@@ -100,7 +101,7 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
         const grantId = (await this.find(id))?.grantId;
         if (grantId) await Promise.all([revokeGrant(grantId), store.delete(keys.model('Grant', grantId))]);
       }
-      throw new errors.InvalidGrant(ALREADY_CONSUMED[this.model] ?? `${this.model} already consumed`);
+      throw REFUSALS[this.model]?.() ?? new errors.InvalidGrant(`${this.model} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {

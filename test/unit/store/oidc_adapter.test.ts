@@ -222,6 +222,16 @@ describe.each([
       expect(await tokens.find('rt-race')).toEqual(found);
     });
 
+    test('a pushed authorization request used twice: the second gets invalid_request_uri, as from the engine', async () => {
+      const requests = new Adapter('PushedAuthorizationRequest');
+      await requests.upsert('par-1', { jti: 'par-1' }, 60);
+      await requests.consume('par-1');
+      await expect(requests.consume('par-1')).rejects.toMatchObject({
+        error: 'invalid_request_uri',
+        error_description: 'request_uri is invalid, expired, or was already used',
+      });
+    });
+
     test('a re-saved record starts unconsumed', async () => {
       const codes = new Adapter('AuthorizationCode');
       await codes.upsert('code-3', { jti: 'code-3' }, 600);
