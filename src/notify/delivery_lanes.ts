@@ -14,8 +14,9 @@ export type DeliveryLanes = {
   drain(ms: number): Promise<void>;
 };
 
-export function createDeliveryLanes(options: { concurrency: number; perTarget: number }): DeliveryLanes {
-  const { concurrency, perTarget } = options;
+/** `onEnd` runs after each delivery has left its lane, when there is room for the next. */
+export function createDeliveryLanes(options: { concurrency: number; perTarget: number; onEnd?: () => void }): DeliveryLanes {
+  const { concurrency, perTarget, onEnd } = options;
   if (!(Number.isInteger(concurrency) && concurrency > 0 && Number.isInteger(perTarget) && perTarget > 0)) {
     throw new Error('webhook queue: concurrency and perTargetConcurrency must be positive integers');
   }
@@ -47,6 +48,7 @@ export function createDeliveryLanes(options: { concurrency: number; perTarget: n
           const waiting = ended;
           ended = [];
           for (const wake of waiting) wake();
+          onEnd?.();
         });
       tasks.set(task, controller);
     },

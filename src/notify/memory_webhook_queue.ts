@@ -8,7 +8,8 @@ import { createWorkerLoop } from './worker_loop.js';
 
 export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQueue {
   const { attempt, pollMs, now, concurrency, perTargetConcurrency, stopTimeoutMs } = createWebhookDelivery(options);
-  const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency });
+  // A delivery that ends makes room: the loop looks at the ready jobs again.
+  const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency, onEnd: () => wake?.() });
   const ready: WebhookJob[] = [];
   const retries: { dueAt: number; job: WebhookJob }[] = [];
   const dead = new Map<string, DeadLetter>();
@@ -55,7 +56,6 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
         else if (outcome.kind === 'dead') dead.set(outcome.letter.event.id, outcome.letter);
         // Cut by a stop: first in line when the worker starts again.
         else if (outcome.kind === 'interrupted') ready.unshift(job);
-        wake?.();
       });
     }
   };

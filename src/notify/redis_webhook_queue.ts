@@ -52,6 +52,21 @@ for _, consumer in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])) do
 end
 return removed`;
 
+// A stopping worker puts the entries it read but did not settle back on the stream, each only if
+// it is still pending under this worker (another may have claimed it meanwhile).
+const PUT_BACK = `
+local moved = 0
+for i = 1, #ARGV - 2, 2 do
+  local id = ARGV[i + 2]
+  if #redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1, ARGV[2]) > 0 then
+    redis.call('XADD', KEYS[1], '*', 'job', ARGV[i + 3])
+    redis.call('XACK', KEYS[1], ARGV[1], id)
+    redis.call('XDEL', KEYS[1], id)
+    moved = moved + 1
+  end
+end
+return moved`;
+
 type Entry = [id: string, fields: string[] | null];
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -91,7 +106,8 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
   const maxHeld = concurrency * 4;
   const putOffMs = Math.min(timeoutMs, 1000);
   const redis = connect(redisUrl);
-  const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency });
+  // Each delivery that ends makes room: the next waiting entry of any lane starts then.
+  const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency, onEnd: () => startWaiting() });
   /** Entries this worker read and has not settled: running, or waiting for their lane. */
   const held = new Map<string, WebhookJob>();
   const waiting = new Map<string, string[]>();
@@ -146,8 +162,6 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
             // Redis failed to settle: the entry stays pending and is claimed again later.
             logger.error(`webhook worker: could not settle entry ${id}`, error);
             held.delete(id);
-          } finally {
-            startWaiting();
           }
         });
       }
@@ -208,10 +222,9 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
   /** After a stop: what was read but not delivered goes back on the stream, for any worker now. */
   const putBackHeld = async () => {
     if (held.size === 0) return;
-    const step = redis.multi();
-    for (const [id, job] of held) step.xadd(STREAM, '*', 'job', JSON.stringify(job)).xack(STREAM, GROUP, id).xdel(STREAM, id);
+    const pairs = [...held].flatMap(([id, job]) => [id, JSON.stringify(job)]);
     try {
-      for (const [error] of (await step.exec()) ?? []) if (error) throw error;
+      await redis.eval(PUT_BACK, 1, STREAM, GROUP, consumer, ...pairs);
     } catch (error) {
       // Still pending in Redis: another worker claims them after claimIdleMs.
       logger.error('webhook worker: could not put unsettled entries back; they will be claimed later', error);
