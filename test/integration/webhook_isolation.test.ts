@@ -150,7 +150,11 @@ describe.each(backends)('isolation ($name)', ({ make }) => {
 
 describe('stopping the Redis worker loses no entries', () => {
   const make = backends[0]!.make;
-  const pending = async () => ((await admin.xpending(keys.webhookStream, 'delivery')) as [number])[0];
+  // Entries read but not acked; none before the worker has made its group.
+  const pending = async () => {
+    const groups = (await admin.exists(keys.webhookStream)) ? ((await admin.xinfo('GROUPS', keys.webhookStream)) as unknown[][]) : [];
+    return groups.length ? ((await admin.xpending(keys.webhookStream, 'delivery')) as [number])[0] : 0;
+  };
 
   test('close waits for the delivery in flight; entries read but not started are back on the stream for the next worker', async () => {
     const receiver = await startReceiver({ delayMs: 300 });
@@ -246,5 +250,30 @@ describe('stopping the Redis worker loses no entries', () => {
     expect(receiver.seen).toHaveLength(3);
     // retryDelaysMs is empty: had a put-off counted as an attempt, these would be dead letters.
     expect(await queue.deadLetters()).toEqual([]);
+  });
+});
+
+describe('stopping the memory worker', () => {
+  const make = backends[1]!.make;
+
+  test('a stop cuts a hanging delivery after the bound, counts no attempt, and the job is delivered once started again', async () => {
+    const receiver = await startReceiver('hang');
+    const queue = make({ targetOf: () => ({ url: receiver.url, secret: SECRET }), stopTimeoutMs: 200, retryDelaysMs: [] });
+    const event = anEvent('analytics');
+    await queue.enqueue(event);
+    queue.start();
+    await waitUntil('the delivery started', () => receiver.seen.length === 1);
+    const stopping = Date.now();
+    await queue.stop();
+    const stopMs = Date.now() - stopping;
+    expect(stopMs).toBeGreaterThanOrEqual(190);
+    expect(stopMs).toBeLessThan(800);
+
+    receiver.set('answer');
+    queue.start();
+    await waitUntil('delivered after the start', () => receiver.answered().includes(event.id));
+    // retryDelaysMs is empty: had the cut attempt counted, the event would be a dead letter.
+    expect(await queue.deadLetters()).toEqual([]);
+    expect(receiver.seen).toHaveLength(2);
   });
 });
