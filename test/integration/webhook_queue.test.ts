@@ -425,8 +425,10 @@ describe('redis webhook queue: restarts, crashes, several workers', () => {
 
   test('two workers on one Redis share the events and deliver each exactly once', async () => {
     const receiver = await startReceiver(() => 204);
-    const one = make({ targetOf: to(receiver), retryDelaysMs: [] });
-    const two = make({ targetOf: to(receiver), retryDelaysMs: [] });
+    // One delivery at a time each: a worker then holds at most four entries, so neither can take
+    // the whole burst and both must take part.
+    const one = make({ targetOf: to(receiver), retryDelaysMs: [], concurrency: 1, perTargetConcurrency: 1 });
+    const two = make({ targetOf: to(receiver), retryDelaysMs: [], concurrency: 1, perTargetConcurrency: 1 });
     one.start();
     two.start();
     const events = Array.from({ length: 20 }, () => anEvent());
