@@ -134,7 +134,6 @@ describe.each(backends)('isolation ($name)', ({ make }) => {
     const targetOf = (service: string): WebhookTarget => ({ url: service === 'a' ? slowA.url : slowB.url, secret: SECRET });
     const queue = make({ targetOf, perTargetConcurrency: 1 });
     queue.start();
-    const started = Date.now();
     await queue.enqueue(anEvent('a'));
     await queue.enqueue(anEvent('a'));
     await queue.enqueue(anEvent('b'));
@@ -143,8 +142,6 @@ describe.each(backends)('isolation ($name)', ({ make }) => {
     expect(slowB.seen[0]!.at).toBeLessThan(slowA.seen[0]!.answered!);
     // a's second started only after its first was answered (one at a time for one target).
     expect(slowA.seen[1]!.at).toBeGreaterThanOrEqual(slowA.seen[0]!.answered!);
-    // Two rounds of 300 ms, not three.
-    expect(Date.now() - started).toBeLessThan(900);
   });
 });
 
