@@ -72,7 +72,7 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new Error('webhook queue: retryDelaysMs must be non-negative numbers');
   }
-  if (!(pollMs > 0) || !(timeoutMs > 0) || !(stopTimeoutMs >= 0)) throw new Error('webhook queue: pollMs and timeoutMs must be positive');
+  if (!(pollMs > 0) || !(timeoutMs > 0) || !(stopTimeoutMs >= 0)) throw new Error('webhook queue: pollMs and timeoutMs must be positive, stopTimeoutMs not negative');
 
   /** Undefined on a 2xx answer, otherwise why the attempt failed. */
   const post = async (target: WebhookTarget, event: WebhookEvent, signal: AbortSignal): Promise<string | undefined> => {
