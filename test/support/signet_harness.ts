@@ -7,6 +7,7 @@ import { type ClientConfig, type Config, validateConfig } from '../../src/config
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
+import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -60,6 +61,8 @@ export async function startSignet(
     store?: 'redis' | 'memory';
     /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
     redisAppendOnly?: boolean;
+    /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
+    resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer({ appendOnly: options.redisAppendOnly }), startTestChain()]);
@@ -90,7 +93,7 @@ export async function startSignet(
     },
   };
   const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url, config.redis);
-  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20 });
+  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
   webhooks.start();
   const signet = createApp({
     config,
@@ -98,6 +101,7 @@ export async function startSignet(
     chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     now: clock.now,
     webhooks,
+    resolveHost: options.resolveHost,
   });
   server.on('request', signet.app.callback());
   return {
