@@ -23,6 +23,13 @@ function fromEngine(error: InstanceType<typeof oidcErrors.OIDCProviderError>): S
   return new SignetError('invalid_request', error.error_description ?? error.message);
 }
 
+/** A client error raised by a library (http-errors, as raw-body throws) in Signet's words. */
+function fromHttpError(error: { status?: number }): SignetError {
+  if (error.status === 413) return new SignetError('payload_too_large', 'the request body is too large', { reason: 'body_too_large' });
+  if (error.status === 415) return new SignetError('unsupported_media_type', 'the request body cannot be read', { reason: 'content_encoding_unsupported' });
+  return new SignetError('invalid_request', 'the request cannot be read', { reason: 'unreadable_request' });
+}
+
 export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
@@ -31,9 +38,8 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
       let error: SignetError;
       if (thrown instanceof SignetError) error = thrown;
       else if (thrown instanceof oidcErrors.OIDCProviderError) error = fromEngine(thrown);
-      else if ((thrown as { status?: number }).status === 400 || (thrown as { status?: number }).status === 415) {
-        error = new SignetError('invalid_request', 'the request body is not valid JSON');
-      } else {
+      else if ((thrown as { expose?: boolean }).expose === true) error = fromHttpError(thrown as { status?: number });
+      else {
         error = new SignetError('server_error', 'Signet could not complete the request');
       }
       if (error.status >= 500) logger.error(`${ctx.method} ${ctx.path}: ${error.message}`, error.cause ?? thrown);
