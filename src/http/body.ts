@@ -108,7 +108,8 @@ const stringTooLong = (limit: number) =>
 export function jsonBody(limits: JsonLimits): Middleware {
   return async (ctx, next) => {
     const text = await readText(ctx, limits.bytes, 'application/json');
-    if (text !== undefined && text.trim() !== '') {
+    // An empty chunked body is no body; whitespace alone is a body, and not JSON.
+    if (text !== undefined && text !== '') {
       let value: unknown;
       try {
         // V8's JSON.parse does not recurse on the stack: any depth parses, then is measured.

@@ -66,6 +66,9 @@ export async function startInputTargets(): Promise<InputTargets> {
   const login = await startLogin(h.issuer, WEBSITE);
   const interactionCookie = login.agent.cookieHeader();
   const apiKey = (await h.signet.apiKeys.create('analytics')).key;
+  // A key's first use records last_used_at (refreshed at most once a minute after): bookkeeping
+  // of an accepted key, not of the body it carried, so it is done once here, before any snapshot.
+  await h.signet.apiKeys.authenticate(apiKey);
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const session = { cookie: ownerCookie };
   const claimId = `0x${'ab'.repeat(32)}`;
