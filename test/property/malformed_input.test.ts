@@ -19,7 +19,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const RUNS = 50;
+const RUNS = 30;
 const STACK_TRACE = /\n\s+at |node_modules|\.ts:\d+|Error: /;
 
 const mediaTypeOf = (target: Target) => (target.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded');

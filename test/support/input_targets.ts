@@ -128,13 +128,17 @@ export async function startInputTargets(): Promise<InputTargets> {
   ];
 
   const redis = new Redis(h.redis.url, { lazyConnect: false });
-  /** Every key, sorted: SCAN, not KEYS, as an operator would. */
+  /**
+   * Every key, sorted: SCAN, not KEYS, as an operator would. Rate-limit counters
+   * (signet:rate:*) are left out: they count requests, refused ones too, by design, and
+   * live only for their window.
+   */
   const redisKeys = async () => {
     const found = new Set<string>();
     let cursor = '0';
     do {
       const [next, batch] = await redis.scan(cursor, 'COUNT', 1000);
-      for (const key of batch) found.add(key);
+      for (const key of batch) if (!key.startsWith('signet:rate:')) found.add(key);
       cursor = next;
     } while (cursor !== '0');
     return [...found].sort();
