@@ -59,6 +59,9 @@ describe('Signet JSON routes', () => {
     const over = await refused('/account/challenge', { headers: json, body: jsonOfSize(200 * 1024), chunkSize: 4096 });
     expect(over.status).toBe(413);
     expect(over.json).toMatchObject({ error: 'payload_too_large', reason: 'body_too_large' });
+    // Under the limit a chunked body is read whole and reaches the schema.
+    const under = await refused('/account/challenge', { headers: json, body: '{"address":42}', chunkSize: 3 });
+    expect(under).toMatchObject({ status: 400, json: { error_description: '"address" must be a 0x-prefixed 20-byte address', reason: 'invalid_body' } });
   });
 
   test('the interaction and admin classes have their own limit (64 KiB)', async () => {
