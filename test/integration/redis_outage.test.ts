@@ -145,9 +145,15 @@ test('Redis killed under load: 503 store_unavailable within 1 s everywhere; back
   console.info(`redis outage: ${during.length} answers in ${Date.now() - killedAt} ms, slowest ${slowest} ms; recovered in ${recoveryMs} ms`);
 }, 60_000);
 
-test('a browser gets a page that says Signet is unavailable, with status 503', async () => {
+test('a browser gets a page that says Signet is unavailable, with status 503, from the engine and from Signet', async () => {
   await h.redis.kill();
   try {
+    const interaction = await pending.agent.fetch(pending.interactionUrl, { headers: { accept: 'text/html' } });
+    expect(interaction.status).toBe(503);
+    const interactionPage = await interaction.text();
+    expect(interactionPage).toContain('Signet is unavailable for a moment');
+    expect(interactionPage).toContain('store_unavailable');
+
     const started = Date.now();
     const response = await fetch(authorizationUrl(), {
       headers: { accept: 'text/html' },
