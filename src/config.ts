@@ -55,6 +55,13 @@ const schema = z.object({
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
   port: z.coerce.number().int().min(0).max(65535),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** How the Redis client meets an outage: each command's deadline, the longest pause between reconnections. */
+  redis: z
+    .object({
+      commandTimeoutMs: z.coerce.number().int().min(50).max(10000),
+      reconnectMaxDelayMs: z.coerce.number().int().min(10).max(10000),
+    })
+    .default({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250 }),
   chain: z.object({
     rpcUrl: z.url({ error: 'must be an absolute URL' }).optional(),
     chainId: z.coerce.number().int().positive().optional(),
@@ -83,6 +90,15 @@ const schema = z.object({
     /** Delays between webhook delivery attempts; after the last, a dead letter. */
     webhookRetryDelaysMs: z.array(z.number().int().positive()).min(1),
   }).default({ pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] }),
+  /** Webhook delivery. allowPrivate lets owners' URLs reach private addresses: development only. */
+  webhooks: z
+    .object({
+      allowPrivate: z.boolean({ error: 'must be true or false' }).default(false),
+      timeoutMs: z.coerce.number().int().min(100).max(60000).default(5000),
+      concurrency: z.coerce.number().int().min(1).max(256).default(16),
+      perTargetConcurrency: z.coerce.number().int().min(1).max(64).default(2),
+    })
+    .default({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 }),
   /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
   identityDeployerKey: hexKey.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
@@ -102,6 +118,8 @@ const ENV_NAMES: Record<string, string> = {
   issuer: 'ISSUER',
   port: 'PORT',
   redisUrl: 'REDIS_URL',
+  'redis.commandTimeoutMs': 'REDIS_COMMAND_TIMEOUT_MS',
+  'redis.reconnectMaxDelayMs': 'REDIS_RECONNECT_MAX_DELAY_MS',
   'chain.rpcUrl': 'CHAIN_RPC_URL',
   'chain.chainId': 'CHAIN_ID',
   'chain.identityFactory': 'IDENTITY_FACTORY',
@@ -113,6 +131,10 @@ const ENV_NAMES: Record<string, string> = {
   'claimIssuer.key': 'SIGNET_ISSUER_KEY',
   adminToken: 'ADMIN_TOKEN',
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
+  'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
+  'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
+  'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
+  'webhooks.perTargetConcurrency': 'WEBHOOKS_PER_TARGET_CONCURRENCY',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -177,6 +199,12 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   else if (env.PORT && fileIssuer === DEFAULT_ISSUER) out.issuer = `http://localhost:${env.PORT}`;
   if (env.PORT) out.port = env.PORT;
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
+  if (env.REDIS_COMMAND_TIMEOUT_MS || env.REDIS_RECONNECT_MAX_DELAY_MS) {
+    out.redis = {
+      commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 500,
+      reconnectMaxDelayMs: env.REDIS_RECONNECT_MAX_DELAY_MS ?? 250,
+    };
+  }
   if (env.COOKIE_KEYS) out.cookieKeys = env.COOKIE_KEYS.split(',').map((k) => k.trim());
   const jwks = jsonEnv(env, 'JWKS');
   if (jwks) out.jwks = jwks;
@@ -190,6 +218,17 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   }
   if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
   if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
+  const webhooks: Record<string, unknown> = {};
+  if (env.WEBHOOKS_ALLOW_PRIVATE) {
+    if (env.WEBHOOKS_ALLOW_PRIVATE !== 'true' && env.WEBHOOKS_ALLOW_PRIVATE !== 'false') {
+      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', 'must be true or false');
+    }
+    webhooks.allowPrivate = env.WEBHOOKS_ALLOW_PRIVATE === 'true';
+  }
+  if (env.WEBHOOKS_TIMEOUT_MS) webhooks.timeoutMs = env.WEBHOOKS_TIMEOUT_MS;
+  if (env.WEBHOOKS_CONCURRENCY) webhooks.concurrency = env.WEBHOOKS_CONCURRENCY;
+  if (env.WEBHOOKS_PER_TARGET_CONCURRENCY) webhooks.perTargetConcurrency = env.WEBHOOKS_PER_TARGET_CONCURRENCY;
+  if (Object.keys(webhooks).length) out.webhooks = webhooks;
   return out;
 }
 
@@ -252,6 +291,9 @@ export function validateConfig(raw: unknown): Config {
     if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required in production (the in-memory store is a demo)');
     if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
     if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
+    if (config.webhooks.allowPrivate) {
+      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', "must be false in production (owners' webhook URLs would reach private addresses)");
+    }
   }
   const topicNames = new Set<string>();
   const topicNumbers = new Set<number>();

@@ -63,6 +63,7 @@ describe('loadConfig: defaults', () => {
     expect(config.issuer).toBe('http://localhost:3000');
     expect(config.port).toBe(3000);
     expect(config.redisUrl).toBe(undefined);
+    expect(config.redis).toEqual({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250 });
     expect(config.chain).toEqual({});
     expect(config.jwks).toBe(undefined);
     expect(config.demo).toEqual({ enabled: true });
@@ -162,6 +163,11 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+test('the Redis client settings come from REDIS_COMMAND_TIMEOUT_MS and REDIS_RECONNECT_MAX_DELAY_MS', () => {
+  expect(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '800' }).redis).toEqual({ commandTimeoutMs: 800, reconnectMaxDelayMs: 250 });
+  expect(loadConfig({ REDIS_RECONNECT_MAX_DELAY_MS: '400' }).redis).toEqual({ commandTimeoutMs: 500, reconnectMaxDelayMs: 400 });
+});
+
 describe('loadConfig: a bad value names the setting', () => {
   test.each<[string, Env, string]>([
     ['ISSUER not a URL', { ISSUER: 'not a url' }, 'configuration: ISSUER must be an absolute URL'],
@@ -170,6 +176,8 @@ describe('loadConfig: a bad value names the setting', () => {
     ['PORT out of range', { PORT: '70000' }, 'configuration: PORT must be a port number (0 to 65535)'],
     ['PORT not a number beside ISSUER', { ISSUER: 'https://id.example.com', PORT: '80a' }, 'configuration: PORT must be a port number (0 to 65535)'],
     ['REDIS_URL of another scheme', { REDIS_URL: 'http://x' }, 'configuration: REDIS_URL must start with redis:// or rediss://'],
+    ['REDIS_COMMAND_TIMEOUT_MS too short', { REDIS_COMMAND_TIMEOUT_MS: '10' }, 'configuration: REDIS_COMMAND_TIMEOUT_MS Too small: expected number to be >=50'],
+    ['REDIS_RECONNECT_MAX_DELAY_MS not a number', { REDIS_RECONNECT_MAX_DELAY_MS: 'soon' }, 'configuration: REDIS_RECONNECT_MAX_DELAY_MS Invalid input: expected number, received NaN'],
     [
       'IDENTITY_FACTORY not an address',
       { IDENTITY_FACTORY: '0x1234' },
@@ -186,6 +194,14 @@ describe('loadConfig: a bad value names the setting', () => {
     ['CLIENTS not JSON', { CLIENTS: '[{' }, 'configuration: CLIENTS must be JSON'],
     ['a short cookie key', { COOKIE_KEYS: 'long-enough-cookie-key,short' }, 'configuration: cookieKeys.1 each key needs at least 16 characters'],
     ['NODE_ENV staging', { NODE_ENV: 'staging' }, 'configuration: NODE_ENV must be development, test or production'],
+    ['WEBHOOKS_ALLOW_PRIVATE not a boolean', { WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'configuration: WEBHOOKS_ALLOW_PRIVATE must be true or false'],
+    ['WEBHOOKS_TIMEOUT_MS too short', { WEBHOOKS_TIMEOUT_MS: '10' }, 'configuration: WEBHOOKS_TIMEOUT_MS Too small: expected number to be >=100'],
+    ['WEBHOOKS_CONCURRENCY zero', { WEBHOOKS_CONCURRENCY: '0' }, 'configuration: WEBHOOKS_CONCURRENCY Too small: expected number to be >=1'],
+    [
+      'WEBHOOKS_PER_TARGET_CONCURRENCY not a number',
+      { WEBHOOKS_PER_TARGET_CONCURRENCY: 'two' },
+      'configuration: WEBHOOKS_PER_TARGET_CONCURRENCY Invalid input: expected number, received NaN',
+    ],
   ])('%s', (_case, env, message) => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig(env))).toBe(message);
@@ -318,6 +334,19 @@ describe('loadConfig: production', () => {
     expect(Object.isFrozen(config.cookieKeys)).toBe(true);
   });
 
+  test('webhook settings come from the environment', () => {
+    const config = loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_TIMEOUT_MS: '2500', WEBHOOKS_CONCURRENCY: '8', WEBHOOKS_PER_TARGET_CONCURRENCY: '1' });
+    expect(config.webhooks).toEqual({ allowPrivate: true, timeoutMs: 2500, concurrency: 8, perTargetConcurrency: 1 });
+    expect(loadConfig({}).webhooks).toEqual({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 });
+  });
+
+  test("owners' webhooks cannot reach private addresses in production", () => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), WEBHOOKS_ALLOW_PRIVATE: 'true' }))).toBe(
+      "configuration: WEBHOOKS_ALLOW_PRIVATE must be false in production (owners' webhook URLs would reach private addresses)",
+    );
+  });
+
   test('the demo cannot be switched on in production', () => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig(productionEnv(), { demo: { enabled: true } }))).toBe(
@@ -346,6 +375,8 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
+      redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250 },
+      webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
