@@ -50,11 +50,28 @@ const claimsSchema = z.object({
   trustedIssuers: z.array(z.object({ address, topics: z.array(z.string()).min(1) })).default([]),
 });
 
+// host:port, host a name, an IPv4 address or a bracketed IPv6 address.
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
   port: z.coerce.number().int().min(0).max(65535),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /**
+   * Redis beyond one server (one of REDIS_URL, REDIS_CLUSTER, REDIS_SENTINELS): a Redis Cluster's
+   * seed nodes, or the Sentinels of a master with its name; passwords and TLS for either.
+   */
+  redisServers: z
+    .object({
+      cluster: z.array(z.string().regex(HOST_PORT, 'must list host:port entries, comma separated')).min(1).optional(),
+      sentinels: z.array(z.string().regex(HOST_PORT, 'must list host:port entries, comma separated')).min(1).optional(),
+      sentinelName: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be the master name the Sentinels monitor').optional(),
+      password: z.string().min(1).optional(),
+      sentinelPassword: z.string().min(1).optional(),
+      tls: z.boolean({ error: 'must be true or false' }).default(false),
+    })
+    .default({ tls: false }),
   /** How the Redis client meets an outage: each command's deadline, the longest pause between reconnections. */
   redis: z
     .object({
@@ -118,6 +135,12 @@ const ENV_NAMES: Record<string, string> = {
   issuer: 'ISSUER',
   port: 'PORT',
   redisUrl: 'REDIS_URL',
+  'redisServers.cluster': 'REDIS_CLUSTER',
+  'redisServers.sentinels': 'REDIS_SENTINELS',
+  'redisServers.sentinelName': 'REDIS_SENTINEL_NAME',
+  'redisServers.password': 'REDIS_PASSWORD',
+  'redisServers.sentinelPassword': 'REDIS_SENTINEL_PASSWORD',
+  'redisServers.tls': 'REDIS_TLS',
   'redis.commandTimeoutMs': 'REDIS_COMMAND_TIMEOUT_MS',
   'redis.reconnectMaxDelayMs': 'REDIS_RECONNECT_MAX_DELAY_MS',
   'chain.rpcUrl': 'CHAIN_RPC_URL',
@@ -139,7 +162,9 @@ const ENV_NAMES: Record<string, string> = {
 
 function settingName(path: PropertyKey[]): string {
   const dotted = path.map(String).join('.');
-  return ENV_NAMES[dotted] ?? (dotted || '(root)');
+  // An entry of a list read from one variable (REDIS_CLUSTER's third seed) is named by the variable.
+  const list = path[0] === 'redisServers' && typeof path.at(-1) === 'number' ? ENV_NAMES[path.slice(0, -1).map(String).join('.')] : undefined;
+  return ENV_NAMES[dotted] ?? list ?? (dotted || '(root)');
 }
 
 function deepFreeze<T>(value: T): T {
@@ -199,6 +224,18 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   else if (env.PORT && fileIssuer === DEFAULT_ISSUER) out.issuer = `http://localhost:${env.PORT}`;
   if (env.PORT) out.port = env.PORT;
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
+  const redisServers: Record<string, unknown> = {};
+  const list = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (env.REDIS_CLUSTER) redisServers.cluster = list(env.REDIS_CLUSTER);
+  if (env.REDIS_SENTINELS) redisServers.sentinels = list(env.REDIS_SENTINELS);
+  if (env.REDIS_SENTINEL_NAME) redisServers.sentinelName = env.REDIS_SENTINEL_NAME;
+  if (env.REDIS_PASSWORD) redisServers.password = env.REDIS_PASSWORD;
+  if (env.REDIS_SENTINEL_PASSWORD) redisServers.sentinelPassword = env.REDIS_SENTINEL_PASSWORD;
+  if (env.REDIS_TLS) {
+    if (env.REDIS_TLS !== 'true' && env.REDIS_TLS !== 'false') throw new ConfigError('REDIS_TLS', 'must be true or false');
+    redisServers.tls = env.REDIS_TLS === 'true';
+  }
+  if (Object.keys(redisServers).length) out.redisServers = redisServers;
   if (env.REDIS_COMMAND_TIMEOUT_MS || env.REDIS_RECONNECT_MAX_DELAY_MS) {
     out.redis = {
       commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 500,
@@ -269,6 +306,20 @@ function withDemoClientAtIssuer(raw: Record<string, unknown>): Record<string, un
   };
 }
 
+/** One way to reach Redis at most, and each Redis setting only with the way it belongs to. */
+function checkRedisServers(config: z.infer<typeof schema>): void {
+  const { cluster, sentinels, sentinelName, sentinelPassword, password, tls } = config.redisServers;
+  const ways = [config.redisUrl && 'REDIS_URL', cluster && 'REDIS_CLUSTER', sentinels && 'REDIS_SENTINELS'].filter(Boolean);
+  if (ways.length > 1) throw new ConfigError(ways[1] as string, `cannot be set with ${ways[0]}: choose one way to reach Redis`);
+  if (sentinels && !sentinelName) throw new ConfigError('REDIS_SENTINEL_NAME', 'is required with REDIS_SENTINELS');
+  if (sentinelName && !sentinels) throw new ConfigError('REDIS_SENTINEL_NAME', 'is only used with REDIS_SENTINELS');
+  if (sentinelPassword && !sentinels) throw new ConfigError('REDIS_SENTINEL_PASSWORD', 'is only used with REDIS_SENTINELS');
+  if (tls && config.redisUrl) throw new ConfigError('REDIS_TLS', 'is for REDIS_CLUSTER and REDIS_SENTINELS: give REDIS_URL as rediss://');
+  if ((password || tls) && ways.length === 0) {
+    throw new ConfigError(password ? 'REDIS_PASSWORD' : 'REDIS_TLS', 'needs REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS');
+  }
+}
+
 /** Validates a raw settings object; the first problem stops the start, naming its path. */
 export function validateConfig(raw: unknown): Config {
   const parsed = schema.safeParse(raw);
@@ -277,6 +328,7 @@ export function validateConfig(raw: unknown): Config {
     throw new ConfigError(settingName(issue.path), issue.message);
   }
   const config = parsed.data;
+  checkRedisServers(config);
   const embeddedChain = !config.chain.rpcUrl;
   if (!embeddedChain && !config.chain.chainId) throw new ConfigError('CHAIN_ID', 'is required with CHAIN_RPC_URL');
   if (!embeddedChain && !config.chain.identityFactory) {
@@ -288,7 +340,9 @@ export function validateConfig(raw: unknown): Config {
     if (config.cookieKeys.some((k) => k.startsWith(DEMO_COOKIE_KEY_PREFIX))) {
       throw new ConfigError('COOKIE_KEYS', 'must be set in production (the demo cookie keys are refused)');
     }
-    if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required in production (the in-memory store is a demo)');
+    if (!config.redisUrl && !config.redisServers.cluster && !config.redisServers.sentinels) {
+      throw new ConfigError('REDIS_URL', 'is required in production, or REDIS_CLUSTER or REDIS_SENTINELS (the in-memory store is a demo)');
+    }
     if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
     if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
     if (config.webhooks.allowPrivate) {

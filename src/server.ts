@@ -12,6 +12,7 @@ import { createDemoRouter } from './demo/demo_router.js';
 import type { Logger } from './http/error_handler.js';
 import { createWebhookQueueFor } from './notify/webhook_queue_for.js';
 import { createMemoryStore } from './store/memory_store.js';
+import { redisConnectionOf } from './store/redis_connection.js';
 import { createRedisStore } from './store/redis_store.js';
 import type { Store } from './store/store.js';
 
@@ -70,7 +71,8 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
   const chainId = demo ? demo.anvil.chainId : config.chain.chainId!;
   const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
   const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
-  const store = config.redisUrl ? createRedisStore(config.redisUrl, config.redis) : createMemoryStore();
+  const redis = redisConnectionOf(config);
+  const store = redis ? createRedisStore(redis, config.redis) : createMemoryStore();
   const webhooks = createWebhookQueueFor(config, store, { logger });
   try {
     await store.ping();

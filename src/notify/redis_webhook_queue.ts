@@ -1,10 +1,13 @@
 // The webhook queue on Redis Streams, shared by every Signet process, delivering at least once:
 // jobs on a stream read through a consumer group, retries in a sorted set, dead letters in a hash.
+// The three share one hash tag (keys.ts), so the scripts and the MULTI below work on a Redis
+// Cluster too; the connection is the store's kind (server, Sentinel or cluster), fail-fast alike.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { notFound, unavailable } from '../errors.js';
 import { keys } from '../store/keys.js';
+import { createRedisClient, firstConnection, type RedisClient, type RedisClientTuning, type RedisConnection } from '../store/redis_connection.js';
 import { createDeliveryLanes } from './delivery_lanes.js';
 import { type AttemptOutcome, createWebhookDelivery, parseJob, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
@@ -16,6 +19,8 @@ export type RedisWebhookQueueOptions = WebhookQueueOptions & {
   claimIdleMs?: number;
   /** This worker's name in the consumer group (default: host, pid and a random suffix). */
   consumer?: string;
+  /** The Redis client's deadlines, as the store's (REDIS_COMMAND_TIMEOUT_MS, …). */
+  redis?: RedisClientTuning;
 };
 
 const GROUP = 'delivery';
@@ -71,16 +76,8 @@ type Entry = [id: string, fields: string[] | null];
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-function connect(url: string): Redis {
-  // disconnectTimeout: closing a client that never reached Redis otherwise holds the process 2 s.
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, disconnectTimeout: 500 });
-  // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
-  redis.on('error', () => {});
-  return redis;
-}
-
 /** QUIT, then disconnect: a client still reconnecting answers QUIT at once but keeps trying. */
-async function release(redis: Redis): Promise<void> {
+async function release(redis: RedisClient): Promise<void> {
   await redis.quit().catch(() => {});
   redis.disconnect();
 }
@@ -92,7 +89,8 @@ function jobOf(fields: string[] | null): WebhookJob | undefined {
   return text === undefined ? undefined : parseJob(text);
 }
 
-export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQueueOptions): WebhookQueue {
+/** The queue on a connection (a plain string is a REDIS_URL). */
+export function createRedisWebhookQueue(connection: RedisConnection | string, options: RedisWebhookQueueOptions): WebhookQueue {
   const { attempt, pollMs, timeoutMs, stopTimeoutMs, concurrency, perTargetConcurrency, now, logger } = createWebhookDelivery(options);
   const claimIdleMs = options.claimIdleMs ?? 30_000;
   const consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -105,7 +103,12 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
   const waitingPerTarget = perTargetConcurrency * Math.max(0, Math.floor(claimIdleMs / timeoutMs) - 2);
   const maxHeld = concurrency * 4;
   const putOffMs = Math.min(timeoutMs, 1000);
-  const redis = connect(redisUrl);
+  // The command API of a server client and of a cluster client is the same; one type serves both.
+  const client = createRedisClient(connection, options.redis);
+  const redis = client as Redis;
+  // Fail-fast clients have no offline queue: the first commands wait for the first connection.
+  const waitForFirstConnection = firstConnection(client);
+  const connectWaitMs = Math.max(1000, options.redis?.commandTimeoutMs ?? 0);
   // Each delivery that ends makes room: the next waiting entry of any lane starts then.
   const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency, onEnd: () => startWaiting() });
   /** Entries this worker read and has not settled: running, or waiting for their lane. */
@@ -114,6 +117,7 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
 
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
+      await waitForFirstConnection(connectWaitMs);
       return await work();
     } catch (error) {
       throw unavailable('the webhook queue (Redis) is unreachable', error);
@@ -237,11 +241,14 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
     // Blocking reads get their own connection so enqueue never waits behind them.
     const reader = redis.duplicate();
     reader.on('error', () => {});
+    const readerConnected = firstConnection(reader);
     let groupReady = false;
     let failing = false;
     try {
       while (active()) {
         try {
+          await waitForFirstConnection(connectWaitMs);
+          await readerConnected(connectWaitMs);
           if (!groupReady) await ensureGroup();
           groupReady = true;
           await moveDueRetries();

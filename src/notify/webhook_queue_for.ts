@@ -1,6 +1,7 @@
-// The webhook queue a Signet process runs: on Redis when REDIS_URL is set, else in memory, with
+// The webhook queue a Signet process runs: on Redis when one is configured (server, cluster or Sentinel), else in memory, with
 // the services' targets from configuration and the owners' from the store.
 import type { Config } from '../config.js';
+import { redisConnectionOf } from '../store/redis_connection.js';
 import type { Store } from '../store/store.js';
 import { createMemoryWebhookQueue } from './memory_webhook_queue.js';
 import { createOwnerWebhooks } from './owner_webhooks.js';
@@ -18,5 +19,6 @@ export function createWebhookQueueFor(config: Config, store: Store, tuning: Part
     perTargetConcurrency: config.webhooks.perTargetConcurrency,
     ...tuning,
   };
-  return config.redisUrl ? createRedisWebhookQueue(config.redisUrl, options) : createMemoryWebhookQueue(options);
+  const connection = redisConnectionOf(config);
+  return connection ? createRedisWebhookQueue(connection, { ...options, redis: config.redis }) : createMemoryWebhookQueue(options);
 }

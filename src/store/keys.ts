@@ -1,9 +1,20 @@
 // Every key Signet writes, in one place. All start with "signet:" so one Redis can be shared.
 //
-// signet:oidc:<Model>:<id>            engine model payload (JSON), TTL = the model's expiry
-// signet:oidc:<Model>:<id>:consumed   epoch seconds when consumed (codes, refresh tokens)
-// signet:oidc:grant:<grantId>         set of the model keys issued under one grant
-// signet:oidc:grant-revoked:<grantId> tombstone of a revoked grant: no record is written under it (1 h)
+// Sharding (Redis Cluster): a key's hash slot comes from its hash tag, the text in "{…}", or
+// from the whole key without one. Keys that one atomic step touches together carry the tag of
+// the data's owner, so they live in one slot: a record and its consumed mark ({<Model>:<id>}),
+// a grant's index and tombstone ({grant:<id>}), an access grant and its status
+// ({access-grant:<id>}), an API key and its revocation and last use ({api-key:<id>}), the
+// webhook stream, retries and dead letters ({webhooks}). What cannot share a slot is written in
+// steps (redis_store.ts): a record and the grant index that lists it, a record and its uid or
+// user-code lookup, the records a revoked grant deletes (one DEL per slot). Every other key is
+// read and written alone, so it needs no tag. Changing this layout needs no migration while no
+// deployment holds data (the first deployment fixes it).
+//
+// signet:oidc:{<Model>:<id>}            engine model payload (JSON), TTL = the model's expiry
+// signet:oidc:{<Model>:<id>}:consumed   epoch seconds when consumed (codes, refresh tokens)
+// signet:oidc:{grant:<grantId>}:records set of the model keys issued under one grant
+// signet:oidc:{grant:<grantId>}:revoked tombstone of a revoked grant: no record is written under it (1 h)
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:challenge:<nonce>            an issued, not yet used wallet challenge (JSON)
@@ -14,15 +25,15 @@
 // signet:profile:<identity>           the owner's profile (JSON)
 // signet:account-session:<id>         an owner's account session (JSON)
 // signet:claim:<identity>:<claimId>   a claim Signet issued, with its off-chain data (JSON)
-// signet:webhooks                     stream of webhook jobs (field job: { event, attempts } JSON), group "delivery"
-// signet:webhooks:retry               sorted set of webhook jobs waiting for a retry, score = due epoch ms
-// signet:webhooks:dead                hash of dead letters: event id -> { event, attempts, last_error, dead_at } JSON
-// signet:api-key:<id>                 a service's API key: sha256 of the secret and metadata (JSON), never rewritten
-// signet:api-key-revoked:<id>         when and by which key it was revoked/replaced (JSON), written once
-// signet:api-key-used:<id>            ISO time the key was last accepted, refreshed at most once a minute
+// signet:{webhooks}:stream            stream of webhook jobs (field job: { event, attempts } JSON), group "delivery"
+// signet:{webhooks}:retry             sorted set of webhook jobs waiting for a retry, score = due epoch ms
+// signet:{webhooks}:dead              hash of dead letters: event id -> { event, attempts, last_error, dead_at } JSON
+// signet:{api-key:<id>}               a service's API key: sha256 of the secret and metadata (JSON), never rewritten
+// signet:{api-key:<id>}:revoked       when and by which key it was revoked/replaced (JSON), written once
+// signet:{api-key:<id>}:used          ISO time the key was last accepted, refreshed at most once a minute
 // signet:api-keys:<serviceId>         set of the ids of a service's API keys (never expires)
-// signet:access-grant:<id>            an access grant record, without its status (JSON)
-// signet:access-grant-status:<id>     the grant's status, moved by compare-and-set
+// signet:{access-grant:<id>}          an access grant record, without its status (JSON)
+// signet:{access-grant:<id>}:status   the grant's status, moved by compare-and-set
 // signet:access-grants:identity:<a>   set of the grant ids of an identity
 // signet:access-grants:service:<id>   set of the grant ids of a service
 // signet:access-grants:on:<id>:<path> set of the grant ids of a service on one resource
@@ -40,10 +51,10 @@
 const PREFIX = 'signet:';
 
 export const keys = {
-  model: (model: string, id: string) => `${PREFIX}oidc:${model}:${id}`,
+  model: (model: string, id: string) => `${PREFIX}oidc:{${model}:${id}}`,
   consumed: (modelKey: string) => `${modelKey}:consumed`,
-  grantIndex: (grantId: string) => `${PREFIX}oidc:grant:${grantId}`,
-  revokedGrant: (grantId: string) => `${PREFIX}oidc:grant-revoked:${grantId}`,
+  grantIndex: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:records`,
+  revokedGrant: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:revoked`,
   uid: (uid: string) => `${PREFIX}oidc:uid:${uid}`,
   userCode: (userCode: string) => `${PREFIX}oidc:userCode:${userCode}`,
   challenge: (nonce: string) => `${PREFIX}challenge:${nonce}`,
@@ -53,8 +64,8 @@ export const keys = {
   consentsOf: (identity: string) => `${PREFIX}consents:${identity.toLowerCase()}`,
   profile: (identity: string) => `${PREFIX}profile:${identity.toLowerCase()}`,
   accountSession: (id: string) => `${PREFIX}account-session:${id}`,
-  accessGrant: (id: string) => `${PREFIX}access-grant:${id}`,
-  accessGrantStatus: (id: string) => `${PREFIX}access-grant-status:${id}`,
+  accessGrant: (id: string) => `${PREFIX}{access-grant:${id}}`,
+  accessGrantStatus: (id: string) => `${PREFIX}{access-grant:${id}}:status`,
   accessGrantsOfIdentity: (identity: string) => `${PREFIX}access-grants:identity:${identity.toLowerCase()}`,
   accessGrantsOfService: (service: string) => `${PREFIX}access-grants:service:${service}`,
   accessGrantsOfServiceResource: (service: string, resource: string) => `${PREFIX}access-grants:on:${service}:${resource.toLowerCase()}`,
@@ -68,12 +79,12 @@ export const keys = {
   ownerWebhook: (identity: string) => `${PREFIX}owner-webhook:${identity.toLowerCase()}`,
   backchannelRequest: (id: string) => `${PREFIX}backchannel:${id}`,
   backchannelRequestsOf: (identity: string) => `${PREFIX}backchannel-of:${identity.toLowerCase()}`,
-  webhookStream: `${PREFIX}webhooks`,
-  webhookRetries: `${PREFIX}webhooks:retry`,
-  webhookDeadLetters: `${PREFIX}webhooks:dead`,
+  webhookStream: `${PREFIX}{webhooks}:stream`,
+  webhookRetries: `${PREFIX}{webhooks}:retry`,
+  webhookDeadLetters: `${PREFIX}{webhooks}:dead`,
   claimRecord: (identity: string, claimId: string) => `${PREFIX}claim:${identity.toLowerCase()}:${claimId.toLowerCase()}`,
-  apiKey: (id: string) => `${PREFIX}api-key:${id}`,
-  apiKeyRevoked: (id: string) => `${PREFIX}api-key-revoked:${id}`,
-  apiKeyUsed: (id: string) => `${PREFIX}api-key-used:${id}`,
+  apiKey: (id: string) => `${PREFIX}{api-key:${id}}`,
+  apiKeyRevoked: (id: string) => `${PREFIX}{api-key:${id}}:revoked`,
+  apiKeyUsed: (id: string) => `${PREFIX}{api-key:${id}}:used`,
   apiKeysOf: (serviceId: string) => `${PREFIX}api-keys:${serviceId}`,
 };

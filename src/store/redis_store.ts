@@ -1,18 +1,28 @@
-// Store over ioredis. Multi-key steps run as Lua scripts registered with defineCommand (sent
-// as EVALSHA once loaded), so each is atomic and costs one round trip. The client fails fast
-// when Redis is gone (no offline queue, a command deadline) and reconnects on its own.
-import { Redis, type RedisOptions } from 'ioredis';
+// Store over ioredis, on one server, a Sentinel-watched master or a Redis Cluster. Multi-key
+// steps run as Lua scripts registered with defineCommand (sent as EVALSHA once loaded), so each
+// is atomic and costs one round trip. On a cluster a script may only touch one hash slot: the
+// keys (keys.ts) put what one step needs under one hash tag, and the steps whose keys cannot
+// share a slot (a record and its lookups, the records a revoked grant deletes) are split here,
+// in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
+// queue, a command deadline) and reconnects on its own.
+import { Cluster, type Redis } from 'ioredis';
 import { SignetError } from '../errors.js';
+import {
+  bySlot,
+  createRedisClient,
+  firstConnection,
+  REDIS_CLIENT_DEFAULTS,
+  type RedisClient,
+  type RedisClientTuning,
+  type RedisConnection,
+  redisClientOptions,
+  slotGroup,
+} from './redis_connection.js';
 import type { RecordWrite, Store } from './store.js';
 
-export type RedisStoreOptions = {
-  /** A command without an answer after this long fails (a silent or stalled Redis). */
-  commandTimeoutMs?: number;
-  /** Longest pause between reconnection attempts: bounds how long recovery takes. */
-  reconnectMaxDelayMs?: number;
-};
-
-export const REDIS_STORE_DEFAULTS = { commandTimeoutMs: 500, reconnectMaxDelayMs: 250 } as const;
+export type RedisStoreOptions = RedisClientTuning;
+export const REDIS_STORE_DEFAULTS = REDIS_CLIENT_DEFAULTS;
+export { redisClientOptions };
 
 // SADD, then never shorten the set's life: a new set gets the TTL asked (0 = none); an
 // existing one keeps no expiry if it has none, and is raised if its TTL is shorter.
@@ -93,7 +103,16 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
+// On a cluster: the index joins of a record, refused (0) while the tombstone KEYS[1] exists.
+// The tombstone and the indexes share the grant's hash tag.
+const ADD_TO_INDEXES_UNLESS = `${ADD_TO_INDEX_LUA}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+for i = 2, #KEYS do add_to_index(KEYS[i], ARGV[1], tonumber(ARGV[2])) end
+return 1`;
+
+// The command API of a server client and of a cluster client is the same; one type serves both.
 type Scripted = Redis & {
+  addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<number>;
   addToIndex(key: string, member: string, ttl: string): Promise<number>;
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
   markOnce(record: string, mark: string, value: string): Promise<'marked' | 'already_marked' | 'missing'>;
@@ -102,7 +121,9 @@ type Scripted = Redis & {
   incrementOnce(key: string, ttl: string): Promise<number>;
 };
 
-function defineScripts(redis: Redis): Scripted {
+function defineScripts(client: RedisClient): Scripted {
+  const redis = client as Redis;
+  redis.defineCommand('addToIndexesUnless', { lua: ADD_TO_INDEXES_UNLESS });
   redis.defineCommand('addToIndex', { numberOfKeys: 1, lua: ADD_TO_INDEX });
   redis.defineCommand('putRecord', { lua: PUT_RECORD });
   redis.defineCommand('markOnce', { numberOfKeys: 2, lua: MARK_ONCE });
@@ -110,22 +131,6 @@ function defineScripts(redis: Redis): Scripted {
   redis.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
   redis.defineCommand('incrementOnce', { numberOfKeys: 1, lua: INCREMENT });
   return redis as Scripted;
-}
-
-/** The client settings that make an outage fail fast and a recovery quick. */
-export function redisClientOptions(options: RedisStoreOptions = {}): RedisOptions {
-  const { commandTimeoutMs, reconnectMaxDelayMs } = { ...REDIS_STORE_DEFAULTS, ...options };
-  return {
-    // While disconnected a command fails at once instead of waiting in a queue; requests then
-    // answer 503 in milliseconds, and nothing queued runs late after the client gave up.
-    enableOfflineQueue: false,
-    // Commands in flight when the connection drops fail at once, and are not sent again.
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    // The command deadline is the store's own (withDeadline), which tolerates a busy event loop.
-    connectTimeout: Math.max(1000, commandTimeoutMs),
-    retryStrategy: (attempt) => Math.min(50 * attempt, reconnectMaxDelayMs),
-  };
 }
 
 /**
@@ -174,35 +179,22 @@ export function storeUnavailable(cause: unknown): SignetError {
   });
 }
 
-export function createRedisStore(url: string, options: RedisStoreOptions = {}): Store {
-  const redis = new Redis(url, redisClientOptions(options));
-  // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
-  redis.on('error', () => {});
-  return wrapRedis(redis, options);
+/** The store on a connection (a plain string is a REDIS_URL). */
+export function createRedisStore(connection: RedisConnection | string, options: RedisStoreOptions = {}): Store {
+  return wrapRedis(createRedisClient(connection, options), options);
 }
 
-export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store {
+export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}): Store {
   const redis = defineScripts(client);
+  // A cluster serves each slot from its own master: multi-key commands are split per slot.
+  const sharded = client instanceof Cluster;
   const { commandTimeoutMs } = { ...REDIS_STORE_DEFAULTS, ...options };
   // Without an offline queue a command sent before the first connection would fail: the very
   // first commands wait for it, at most one command deadline. Later outages fail fast.
-  let connected = redis.status === 'ready';
-  const firstConnection = new Promise<void>((resolve) => {
-    if (connected) return resolve();
-    redis.once('ready', () => {
-      connected = true;
-      resolve();
-    });
-  });
-  const waitForFirstConnection = async () => {
-    if (connected) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([firstConnection, new Promise<void>((resolve) => (timer = setTimeout(resolve, commandTimeoutMs)))]);
-    clearTimeout(timer);
-  };
+  const waitForFirstConnection = firstConnection(client);
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      await waitForFirstConnection();
+      await waitForFirstConnection(commandTimeoutMs);
       return await withDeadline(work(), commandTimeoutMs);
     } catch (error) {
       if (isOutage(error)) throw storeUnavailable(error);
@@ -210,6 +202,41 @@ export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store
     }
   };
   const seconds = (ttl: number) => Math.max(1, Math.ceil(ttl));
+  const ttlArg = (write: RecordWrite) => String(write.ttlSeconds && write.ttlSeconds > 0 ? seconds(write.ttlSeconds) : 0);
+
+  /**
+   * putRecord on a cluster, where a record, its grant's index and its lookups live in different
+   * slots. The record (with the keys it clears, which share its tag) is written first; then its
+   * indexes, refused while the tombstone exists (tombstone and indexes share the grant's tag).
+   * A refusal deletes the record again. A revocation between the two steps either finds the
+   * record in the index and deletes it, or leaves the tombstone that refuses the index and
+   * makes this write delete it: no record of a revoked grant survives. The record's id is not
+   * yet known to any client while this runs, so the moment it exists unindexed is harmless.
+   * Lookups (uid, user code) are written last: they point at a record that exists.
+   */
+  const putRecordAcrossSlots = async (write: RecordWrite): Promise<boolean> => {
+    const ttl = ttlArg(write);
+    const clear = write.clear ?? [];
+    const strays = clear.filter((key) => slotGroup(key) !== slotGroup(write.key));
+    if (strays.length) throw new Error(`putRecord: ${strays.join(', ')} must share the hash tag of ${write.key}`);
+    const recordKeys = [write.key, write.key, ...clear];
+    await redis.putRecord(recordKeys.length, ...recordKeys, write.value, ttl, '0', String(clear.length), '0', '0');
+    const indexes = write.indexes ?? [];
+    if (write.unless) {
+      const joined = await redis.addToIndexesUnless(1 + indexes.length, write.unless, ...indexes, write.key, ttl);
+      if (joined !== 1) {
+        await redis.del(write.key, ...clear);
+        return false;
+      }
+    } else {
+      await Promise.all(indexes.map((index) => redis.addToIndex(index, write.key, ttl)));
+    }
+    await Promise.all(
+      (write.aliases ?? []).map((alias) => (ttl === '0' ? redis.set(alias.key, alias.value) : redis.set(alias.key, alias.value, 'EX', Number(ttl)))),
+    );
+    return true;
+  };
+
   return {
     kind: 'redis',
     get: (key) => guard(async () => (await redis.get(key)) ?? undefined),
@@ -226,7 +253,12 @@ export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store
     take: (key) => guard(async () => (await redis.getdel(key)) ?? undefined),
     delete: (...keys) =>
       guard(async () => {
-        if (keys.length) await redis.del(...keys);
+        if (!sharded) {
+          if (keys.length) await redis.del(...keys);
+          return;
+        }
+        // One DEL per slot, all at once: each is atomic on its own master.
+        await Promise.all(bySlot(keys).map((group) => redis.del(...group)));
       }),
     ttl: (key) =>
       guard(async () => {
@@ -246,16 +278,29 @@ export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store
         return { swapped: swapped === 1, current: current ?? undefined };
       }),
     getMany: (keys) =>
-      guard(async () => (keys.length ? (await redis.mget(...keys)).map((value) => value ?? undefined) : [])),
+      guard(async () => {
+        if (!keys.length) return [];
+        const groups = sharded ? bySlot(keys) : [[...keys]];
+        // One MGET per slot (one in all for a record and its mark, which share a tag).
+        const read = new Map<string, string | null>();
+        await Promise.all(
+          groups.map(async (group) => {
+            const values = await redis.mget(...group);
+            group.forEach((key, i) => read.set(key, values[i] ?? null));
+          }),
+        );
+        return keys.map((key) => read.get(key) ?? undefined);
+      }),
     putRecord: (write: RecordWrite) =>
       guard(async () => {
+        if (sharded) return putRecordAcrossSlots(write);
         const clear = write.clear ?? [];
         const aliases = write.aliases ?? [];
         const indexes = write.indexes ?? [];
         const keys = [write.key, write.unless ?? write.key, ...clear, ...aliases.map((alias) => alias.key), ...indexes];
         const args = [
           write.value,
-          String(write.ttlSeconds && write.ttlSeconds > 0 ? seconds(write.ttlSeconds) : 0),
+          ttlArg(write),
           write.unless ? '1' : '0',
           String(clear.length),
           String(aliases.length),

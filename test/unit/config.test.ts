@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, DEMO_COOKIE_KEY_PREFIX, loadConfig, validateConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors.js';
+import { redisConnectionOf } from '../../src/store/redis_connection.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -168,6 +169,82 @@ test('the Redis client settings come from REDIS_COMMAND_TIMEOUT_MS and REDIS_REC
   expect(loadConfig({ REDIS_RECONNECT_MAX_DELAY_MS: '400' }).redis).toEqual({ commandTimeoutMs: 500, reconnectMaxDelayMs: 400 });
 });
 
+describe('loadConfig: Redis Cluster and Sentinel', () => {
+  test('REDIS_CLUSTER lists the seed nodes, with a password and TLS', () => {
+    const { REDIS_URL: _url, ...env } = productionEnv();
+    const config = loadConfig({ ...env, REDIS_CLUSTER: '10.0.0.1:6379, 10.0.0.2:6379,redis-3.internal:7000', REDIS_PASSWORD: 'cluster-pass', REDIS_TLS: 'true' });
+    expect(config.redisUrl).toBe(undefined);
+    expect(config.redisServers).toEqual({
+      cluster: ['10.0.0.1:6379', '10.0.0.2:6379', 'redis-3.internal:7000'],
+      password: 'cluster-pass',
+      tls: true,
+    });
+    expect(redisConnectionOf(config)).toEqual({
+      kind: 'cluster',
+      seeds: [
+        { host: '10.0.0.1', port: 6379 },
+        { host: '10.0.0.2', port: 6379 },
+        { host: 'redis-3.internal', port: 7000 },
+      ],
+      password: 'cluster-pass',
+      tls: true,
+    });
+  });
+
+  test('REDIS_SENTINELS with REDIS_SENTINEL_NAME and both passwords', () => {
+    const { REDIS_URL: _url, ...env } = productionEnv();
+    const config = loadConfig({
+      ...env,
+      REDIS_SENTINELS: '[::1]:26379,sentinel-2:26379',
+      REDIS_SENTINEL_NAME: 'signet',
+      REDIS_PASSWORD: 'master-pass',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-pass',
+    });
+    expect(redisConnectionOf(config)).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: '::1', port: 26379 },
+        { host: 'sentinel-2', port: 26379 },
+      ],
+      name: 'signet',
+      password: 'master-pass',
+      sentinelPassword: 'sentinel-pass',
+      tls: false,
+    });
+  });
+
+  test('REDIS_URL stays the way to one server; without any, no Redis (the memory store)', () => {
+    expect(redisConnectionOf(loadConfig({ REDIS_URL: 'rediss://cache:6380', REDIS_PASSWORD: 'pass' }))).toEqual({
+      kind: 'server',
+      url: 'rediss://cache:6380',
+      password: 'pass',
+    });
+    expect(redisConnectionOf(loadConfig({}))).toBe(undefined);
+  });
+
+  test.each<[string, Env, string]>([
+    ['two ways at once', { REDIS_URL: 'redis://a:6379', REDIS_CLUSTER: 'b:6379' }, 'configuration: REDIS_CLUSTER cannot be set with REDIS_URL: choose one way to reach Redis'],
+    ['cluster and sentinels', { REDIS_CLUSTER: 'b:6379', REDIS_SENTINELS: 'c:26379', REDIS_SENTINEL_NAME: 'm' }, 'configuration: REDIS_SENTINELS cannot be set with REDIS_CLUSTER: choose one way to reach Redis'],
+    ['a seed without a port', { REDIS_CLUSTER: '10.0.0.1' }, 'configuration: REDIS_CLUSTER must list host:port entries, comma separated'],
+    ['a sentinel that is a URL', { REDIS_SENTINELS: 'redis://s:26379', REDIS_SENTINEL_NAME: 'm' }, 'configuration: REDIS_SENTINELS must list host:port entries, comma separated'],
+    ['sentinels without a name', { REDIS_SENTINELS: 's:26379' }, 'configuration: REDIS_SENTINEL_NAME is required with REDIS_SENTINELS'],
+    ['a name without sentinels', { REDIS_CLUSTER: 'b:6379', REDIS_SENTINEL_NAME: 'm' }, 'configuration: REDIS_SENTINEL_NAME is only used with REDIS_SENTINELS'],
+    ['a Sentinel password without sentinels', { REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_PASSWORD: 'p' }, 'configuration: REDIS_SENTINEL_PASSWORD is only used with REDIS_SENTINELS'],
+    ['REDIS_TLS with a URL', { REDIS_URL: 'redis://a:6379', REDIS_TLS: 'true' }, 'configuration: REDIS_TLS is for REDIS_CLUSTER and REDIS_SENTINELS: give REDIS_URL as rediss://'],
+    ['REDIS_TLS not a boolean', { REDIS_CLUSTER: 'b:6379', REDIS_TLS: 'yes' }, 'configuration: REDIS_TLS must be true or false'],
+    ['a password and no Redis', { REDIS_PASSWORD: 'p' }, 'configuration: REDIS_PASSWORD needs REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS'],
+  ])('%s is refused', (_name, env, message) => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig(env))).toBe(message);
+  });
+
+  test('production accepts a cluster or Sentinels instead of REDIS_URL', () => {
+    const { REDIS_URL: _url, ...env } = productionEnv();
+    expect(loadConfig({ ...env, REDIS_CLUSTER: 'a:6379' }).redisServers.cluster).toEqual(['a:6379']);
+    expect(loadConfig({ ...env, REDIS_SENTINELS: 'a:26379', REDIS_SENTINEL_NAME: 'signet' }).redisServers.sentinelName).toBe('signet');
+  });
+});
+
 describe('loadConfig: a bad value names the setting', () => {
   test.each<[string, Env, string]>([
     ['ISSUER not a URL', { ISSUER: 'not a url' }, 'configuration: ISSUER must be an absolute URL'],
@@ -283,7 +360,7 @@ describe('loadConfig: production', () => {
   test.each<[string, string]>([
     ['JWKS', "configuration: JWKS is required in production (the engine's development keys are refused)"],
     ['COOKIE_KEYS', 'configuration: COOKIE_KEYS must be set in production (the demo cookie keys are refused)'],
-    ['REDIS_URL', 'configuration: REDIS_URL is required in production (the in-memory store is a demo)'],
+    ['REDIS_URL', 'configuration: REDIS_URL is required in production, or REDIS_CLUSTER or REDIS_SENTINELS (the in-memory store is a demo)'],
     ['CHAIN_RPC_URL', 'configuration: CHAIN_RPC_URL is required in production (the embedded chain is a demo)'],
     ['CHAIN_ID', 'configuration: CHAIN_ID is required with CHAIN_RPC_URL'],
     ['IDENTITY_FACTORY', 'configuration: IDENTITY_FACTORY is required with CHAIN_RPC_URL'],
@@ -300,7 +377,7 @@ describe('loadConfig: production', () => {
       "configuration: JWKS is required in production (the engine's development keys are refused)",
     );
     expect(configErrorOf(() => loadConfig({ ...productionEnv(), REDIS_URL: '' }))).toBe(
-      'configuration: REDIS_URL is required in production (the in-memory store is a demo)',
+      'configuration: REDIS_URL is required in production, or REDIS_CLUSTER or REDIS_SENTINELS (the in-memory store is a demo)',
     );
   });
 
@@ -376,6 +453,7 @@ describe('validateConfig', () => {
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
       redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250 },
+      redisServers: { tls: false },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
     });
     expect(Object.isFrozen(config)).toBe(true);
