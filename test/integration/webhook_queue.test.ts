@@ -1,8 +1,8 @@
-// The webhook queue against a real redis-server and real HTTP receivers on loopback: signed
-// delivery, retries, dead letters and replay on both backends; restart and crash recovery on
-// Redis; the admin API in a small Koa app.
+// The webhook queue against a real redis-server, a real three-master Redis Cluster and real HTTP
+// receivers on loopback: signed delivery, retries, dead letters and replay on every backend;
+// restart and crash recovery on Redis and on the cluster; the admin API in a small Koa app.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import Koa from 'koa';
 import { SignetError } from '../../src/errors.js';
 import { errorHandler } from '../../src/http/error_handler.js';
@@ -13,7 +13,9 @@ import type { WebhookEvent, WebhookQueue, WebhookQueueOptions, WebhookTarget } f
 import { signWebhook, verifyWebhookSignature } from '../../src/notify/webhook_signature.js';
 import { keys } from '../../src/store/keys.js';
 import { freePort } from '../support/free_port.js';
+import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+import { flushCluster } from '../support/store_backends.js';
 
 const SECRET = 'whsec_test_secret_0123456789';
 const ADMIN_TOKEN = 'admin-token-for-the-webhook-tests';
@@ -34,21 +36,27 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 
 let redisServer: RedisServer;
 let admin: Redis;
+let cluster: RedisCluster;
+let clusterAdmin: Cluster;
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  redisServer = await startRedisServer();
+  [redisServer, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
   admin = new Redis(redisServer.url, { maxRetriesPerRequest: 2 });
-});
+  clusterAdmin = new Cluster(cluster.nodes.map(({ host, port }) => ({ host, port })));
+}, 30_000);
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await admin.flushall();
+  await flushCluster(clusterAdmin);
 });
 
 afterAll(async () => {
   await admin.quit();
+  await clusterAdmin.quit();
   await redisServer.stop();
+  await cluster.stop();
 });
 
 /** An HTTP endpoint on 127.0.0.1 whose n-th request (from 1) gets `answer(n)` as status. */
@@ -108,7 +116,7 @@ function collectingLogger() {
 }
 
 type Backend = {
-  name: 'redis' | 'memory';
+  name: 'redis' | 'redis cluster' | 'memory';
   make(options: WebhookQueueOptions & Partial<RedisWebhookQueueOptions>): WebhookQueue;
   /** What is still queued in Redis (stream entries, pending entries, retries); zeros for memory. */
   leftovers(): Promise<{ stream: number; pending: number; retries: number }>;
@@ -119,16 +127,40 @@ function track(queue: WebhookQueue): WebhookQueue {
   return queue;
 }
 
-const redisBackend: Backend = {
+type RedisBackend = Backend & {
+  /** A client for inspection (the command API of a cluster client is the same). */
+  admin(): Redis;
+};
+
+/** What is still queued (stream entries, pending entries, retries), read through `inspect`. */
+async function leftoversIn(inspect: Redis) {
+  const stream = await inspect.xlen(keys.webhookStream);
+  const groups = stream || (await inspect.exists(keys.webhookStream)) ? ((await inspect.xinfo('GROUPS', keys.webhookStream)) as unknown[][]) : [];
+  const pending = groups.reduce((sum, group) => sum + Number(group[group.indexOf('pending') + 1]), 0);
+  return { stream, pending, retries: await inspect.zcard(keys.webhookRetries) };
+}
+
+const redisBackend: RedisBackend = {
   name: 'redis',
   // The receivers are on loopback: the tests allow private targets.
   make: (options) => track(createRedisWebhookQueue(redisServer.url, { pollMs: 20, allowPrivateTargets: true, ...options })),
-  async leftovers() {
-    const stream = await admin.xlen(keys.webhookStream);
-    const groups = stream || (await admin.exists(keys.webhookStream)) ? ((await admin.xinfo('GROUPS', keys.webhookStream)) as unknown[][]) : [];
-    const pending = groups.reduce((sum, group) => sum + Number(group[group.indexOf('pending') + 1]), 0);
-    return { stream, pending, retries: await admin.zcard(keys.webhookRetries) };
-  },
+  leftovers: () => leftoversIn(admin),
+  admin: () => admin,
+};
+
+// The stream, its retries and dead letters share one hash tag: the queue's scripts and MULTI
+// steps run on the cluster's master for that slot.
+const clusterBackend: RedisBackend = {
+  name: 'redis cluster',
+  make: (options) =>
+    track(
+      createRedisWebhookQueue(
+        { kind: 'cluster', seeds: cluster.nodes.map(({ host, port }) => ({ host, port })), tls: false },
+        { pollMs: 20, allowPrivateTargets: true, ...options },
+      ),
+    ),
+  leftovers: () => leftoversIn(clusterAdmin as unknown as Redis),
+  admin: () => clusterAdmin as unknown as Redis,
 };
 
 const memoryBackend: Backend = {
@@ -167,7 +199,7 @@ describe('webhook signature', () => {
   });
 });
 
-describe.each([redisBackend, memoryBackend])('webhook queue ($name)', (backend) => {
+describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($name)', (backend) => {
   test('delivers the event once: POST, exact headers and body, a signature the receiver verifies', async () => {
     const nowMs = 1_800_000_000_123;
     const receiver = await startReceiver(() => 204);
@@ -325,8 +357,12 @@ describe.each([redisBackend, memoryBackend])('webhook queue ($name)', (backend) 
   });
 });
 
-describe('redis webhook queue: restarts, crashes, several workers', () => {
+describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, crashes, several workers', (redisBackend) => {
   const make = redisBackend.make;
+  let admin: Redis;
+  beforeAll(() => {
+    admin = redisBackend.admin();
+  });
 
   test('an event enqueued while no worker ran is delivered by a new queue instance on the same Redis', async () => {
     const receiver = await startReceiver(() => 204);

@@ -1,9 +1,10 @@
-// The two Store backends for suites that must hold on both: Redis on a real redis-server, and
-// the memory store with a clock the test moves.
-import { Redis } from 'ioredis';
+// The Store backends for suites that must hold on each: Redis on a real redis-server, Redis
+// Cluster on three real masters, and the memory store with a clock the test moves.
+import { Cluster, Redis } from 'ioredis';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
+import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 
 export interface StoreBackend {
@@ -40,6 +41,44 @@ export function redisBackend(): StoreBackend {
       await store?.close();
       await admin?.quit();
       await server?.stop();
+    },
+  };
+}
+
+/** Empties every master of a cluster (FLUSHALL reaches one node only). */
+export async function flushCluster(admin: Cluster): Promise<void> {
+  if (admin.status !== 'ready') await new Promise((ready) => admin.once('ready', ready));
+  await Promise.all(admin.nodes('master').map((node) => node.flushall()));
+}
+
+/** A client for test set-up and inspection on a cluster, with an offline queue (not fail-fast). */
+export function clusterAdmin(cluster: RedisCluster): Cluster {
+  return new Cluster(cluster.nodes.map(({ host, port }) => ({ host, port })));
+}
+
+export function clusterBackend(): StoreBackend {
+  let cluster: RedisCluster | undefined;
+  let admin: Cluster | undefined;
+  let store: Store | undefined;
+  return {
+    get store() {
+      return store!;
+    },
+    async start() {
+      cluster = await startRedisCluster();
+      const seeds = cluster.nodes.map(({ host, port }) => ({ host, port }));
+      store = createRedisStore({ kind: 'cluster', seeds, tls: false });
+      admin = clusterAdmin(cluster);
+      await store.ping();
+    },
+    async reset() {
+      await flushCluster(admin!);
+    },
+    elapse: (seconds) => sleep(seconds * 1000),
+    async stop() {
+      await store?.close();
+      await admin?.quit();
+      await cluster?.stop();
     },
   };
 }

@@ -1,10 +1,11 @@
 // One contract for the oidc-provider adapter (and the Store primitives under it), run against
-// both backends: Redis on a real redis-server and the memory store with a controllable clock.
+// every backend: Redis on a real redis-server, a real three-master Redis Cluster (where every
+// multi-key step must keep to one hash slot or be split) and the memory store with a controllable clock.
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { keys } from '../../../src/store/keys.js';
 import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
 import type { Store } from '../../../src/store/store.js';
-import { memoryBackend, redisBackend } from '../../support/store_backends.js';
+import { clusterBackend, memoryBackend, redisBackend } from '../../support/store_backends.js';
 
 type AdapterClass = new (model: string) => Adapter;
 
@@ -23,6 +24,7 @@ async function withDateNow<T>(fake: () => number, work: () => Promise<T>): Promi
 
 describe.each([
   ['redis', redisBackend],
+  ['redis cluster', clusterBackend],
   ['memory', memoryBackend],
 ] as const)('oidc adapter contract (%s store)', (_name, makeBackend) => {
   const backend = makeBackend();
