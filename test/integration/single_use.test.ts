@@ -1,5 +1,5 @@
 // Anything single-use, redeemed by 50 requests at once, over several rounds, on the real
-// redis-server and on the memory store: exactly one answer carries tokens, the 49 others get
+// redis-server, on a real three-master Redis Cluster and on the memory store: exactly one answer carries tokens, the 49 others get
 // invalid_grant, and the grant's tokens (the winner's included) are revoked.
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
@@ -57,7 +57,7 @@ async function userinfoStatus(issuer: string, accessToken: string): Promise<numb
   return response.status;
 }
 
-describe.each(['redis', 'memory'] as const)('single use under %i parallel redemptions (%s store)'.replace('%i', String(PARALLEL)), (store) => {
+describe.each(['redis', 'cluster', 'memory'] as const)('single use under %i parallel redemptions (%s store)'.replace('%i', String(PARALLEL)), (store) => {
   let h: Harness;
   let owner: LocalAccount;
   let identity: Address;

@@ -1,5 +1,7 @@
-// Runs a whole Signet for a test file: a real redis-server, a real anvil with the ONCHAINID
-// contracts, the app on a free port, and a clock the test can move forward.
+// Runs a whole Signet for a test file: a real redis-server (or a real Redis Cluster, or a master
+// with a replica and Sentinels), a real anvil with the ONCHAINID contracts, the app on a free
+// port (and, on request, more apps on the same store and chain, as more processes behind a load
+// balancer), and a clock the test can move forward.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SignetApp, createApp } from '../../src/app.js';
@@ -8,8 +10,11 @@ import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
+import { redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
+import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
+import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from './redis_sentinel.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
 
@@ -34,10 +39,33 @@ export const ANALYTICS: ClientConfig = {
   token_endpoint_auth_method: 'client_secret_basic',
 };
 
+/** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
+export type StoreKind = 'redis' | 'cluster' | 'sentinel' | 'memory';
+
+let suiteStore: StoreKind = 'redis';
+
+/**
+ * The store of every harness this test file starts without naming one: a file that imports a
+ * whole suite after calling this runs that suite on another store (test/cluster/*).
+ */
+export function runSuitesOn(store: StoreKind): void {
+  suiteStore = store;
+}
+
+/** One more Signet process: its own app, store client and webhook worker, on its own port. */
+export type Peer = { url: string; signet: SignetApp; store: Store; webhooks: WebhookQueue };
+
 export type Harness = {
   issuer: string;
   chain: TestChain;
+  /** The redis-server (started in every mode; the one Signet uses with store 'redis'). */
   redis: RedisServer;
+  /** With store 'cluster': the cluster's nodes. */
+  cluster?: RedisCluster;
+  /** With store 'sentinel': the master, its replica and the Sentinels. */
+  sentinels?: RedisSentinelGroup;
+  /** The other processes asked for with `peers`, behind the same issuer. */
+  peers: Peer[];
   store: Store;
   webhooks: WebhookQueue;
   signet: SignetApp;
@@ -57,15 +85,24 @@ export async function startSignet(
     challengeTtlSeconds?: number;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
-    /** 'memory' runs Signet on the in-memory store (the demo's), not on the redis-server. */
-    store?: 'redis' | 'memory';
+    /** 'memory' runs Signet on the in-memory store (the demo's), 'cluster' on a 3-master Redis
+     * Cluster, 'sentinel' on a Sentinel-watched master; default 'redis' (or runSuitesOn's). */
+    store?: StoreKind;
+    /** How many more Signet processes to run on the same store and chain (default 0). */
+    peers?: number;
     /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
     redisAppendOnly?: boolean;
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
-  const [redis, chain] = await Promise.all([startRedisServer({ appendOnly: options.redisAppendOnly }), startTestChain()]);
+  const storeKind = options.store ?? suiteStore;
+  const [redis, chain, cluster, sentinels] = await Promise.all([
+    startRedisServer({ appendOnly: options.redisAppendOnly }),
+    startTestChain(),
+    storeKind === 'cluster' ? startRedisCluster() : undefined,
+    storeKind === 'sentinel' ? startRedisSentinels() : undefined,
+  ]);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -74,7 +111,9 @@ export async function startSignet(
     mode: 'test',
     issuer,
     port,
-    redisUrl: options.store === 'memory' ? undefined : redis.url,
+    redisUrl: storeKind === 'redis' ? redis.url : undefined,
+    ...(cluster ? { redisServers: { cluster: cluster.seeds.split(',') } } : {}),
+    ...(sentinels ? { redisServers: { sentinels: sentinels.seeds.split(','), sentinelName: SENTINEL_MASTER_NAME } } : {}),
     chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
@@ -92,33 +131,54 @@ export async function startSignet(
       offset += ms;
     },
   };
-  const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url, config.redis);
-  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
-  webhooks.start();
-  const signet = createApp({
-    config,
-    store,
-    chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
-    now: clock.now,
-    webhooks,
-    resolveHost: options.resolveHost,
-  });
-  server.on('request', signet.app.callback());
+  const connection = redisConnectionOf(config);
+  /** One Signet process on the configured store: its own client, webhook worker and app. */
+  const startProcess = (server: Server) => {
+    const store = connection ? createRedisStore(connection, config.redis) : createMemoryStore();
+    const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
+    webhooks.start();
+    const signet = createApp({
+      config,
+      store,
+      chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+      now: clock.now,
+      webhooks,
+      resolveHost: options.resolveHost,
+    });
+    server.on('request', signet.app.callback());
+    return { store, webhooks, signet };
+  };
+  const { store, webhooks, signet } = startProcess(server);
+  const peerServers: Server[] = [];
+  const peers: Peer[] = [];
+  for (let i = 0; i < (options.peers ?? 0); i++) {
+    const peerServer = createServer();
+    await new Promise<void>((resolve) => peerServer.listen(0, '127.0.0.1', resolve));
+    peerServers.push(peerServer);
+    peers.push({ url: `http://127.0.0.1:${(peerServer.address() as { port: number }).port}`, ...startProcess(peerServer) });
+  }
   return {
     issuer,
     chain,
     redis,
+    cluster,
+    sentinels,
+    peers,
     store,
     webhooks,
     signet,
     config,
     clock,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await webhooks.close();
-      await store.close();
-      await Promise.all([redis.stop(), chain.stop()]);
+      for (const each of [server, ...peerServers]) {
+        each.closeAllConnections();
+        await new Promise<void>((resolve) => each.close(() => resolve()));
+      }
+      for (const each of [{ store, webhooks }, ...peers]) {
+        await each.webhooks.close();
+        await each.store.close();
+      }
+      await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop()]);
     },
   };
 }
