@@ -77,8 +77,10 @@ const schema = z.object({
     .object({
       commandTimeoutMs: z.coerce.number().int().min(50).max(10000),
       reconnectMaxDelayMs: z.coerce.number().int().min(10).max(10000),
+      /** Replicas that must hold a single-use or revocation write (WAIT) before Signet answers; 0: none. */
+      waitReplicas: z.coerce.number().int().min(0).max(5).default(0),
     })
-    .default({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250 }),
+    .default({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 }),
   chain: z.object({
     rpcUrl: z.url({ error: 'must be an absolute URL' }).optional(),
     chainId: z.coerce.number().int().positive().optional(),
@@ -143,6 +145,7 @@ const ENV_NAMES: Record<string, string> = {
   'redisServers.tls': 'REDIS_TLS',
   'redis.commandTimeoutMs': 'REDIS_COMMAND_TIMEOUT_MS',
   'redis.reconnectMaxDelayMs': 'REDIS_RECONNECT_MAX_DELAY_MS',
+  'redis.waitReplicas': 'REDIS_WAIT_REPLICAS',
   'chain.rpcUrl': 'CHAIN_RPC_URL',
   'chain.chainId': 'CHAIN_ID',
   'chain.identityFactory': 'IDENTITY_FACTORY',
@@ -236,10 +239,11 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
     redisServers.tls = env.REDIS_TLS === 'true';
   }
   if (Object.keys(redisServers).length) out.redisServers = redisServers;
-  if (env.REDIS_COMMAND_TIMEOUT_MS || env.REDIS_RECONNECT_MAX_DELAY_MS) {
+  if (env.REDIS_COMMAND_TIMEOUT_MS || env.REDIS_RECONNECT_MAX_DELAY_MS || env.REDIS_WAIT_REPLICAS) {
     out.redis = {
       commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 500,
       reconnectMaxDelayMs: env.REDIS_RECONNECT_MAX_DELAY_MS ?? 250,
+      waitReplicas: env.REDIS_WAIT_REPLICAS ?? 0,
     };
   }
   if (env.COOKIE_KEYS) out.cookieKeys = env.COOKIE_KEYS.split(',').map((k) => k.trim());

@@ -20,7 +20,14 @@ import {
 } from './redis_connection.js';
 import type { RecordWrite, Store } from './store.js';
 
-export type RedisStoreOptions = RedisClientTuning;
+export type RedisStoreOptions = RedisClientTuning & {
+  /**
+   * Replicas that must hold a single-use or revocation write before it counts (WAIT), 0 = none.
+   * Replication is asynchronous: without it a failover can lose such a write the master had
+   * acknowledged. When fewer acknowledge within half the command deadline: store_unavailable.
+   */
+  waitReplicas?: number;
+};
 export const REDIS_STORE_DEFAULTS = REDIS_CLIENT_DEFAULTS;
 export { redisClientOptions };
 
@@ -201,6 +208,26 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       throw error;
     }
   };
+  const waitReplicas = options.waitReplicas ?? 0;
+  const waitTimeoutMs = Math.max(10, Math.floor(commandTimeoutMs / 2));
+  /**
+   * A write that must not be lost in a failover: sent with WAIT right behind it in one pipeline,
+   * so WAIT runs on the connection (and, on a cluster, the node) that took the write.
+   */
+  type Commands = Record<string, (...args: (string | number)[]) => unknown>;
+  const replicated = async <T>(command: string, ...args: (string | number)[]): Promise<T> => {
+    if (!waitReplicas) return (await (redis as unknown as Commands)[command]!(...args)) as T;
+    const chain = redis.pipeline() as unknown as Commands & { exec(): Promise<[Error | null, unknown][] | null> };
+    chain[command]!(...args);
+    chain.wait!(waitReplicas, waitTimeoutMs);
+    const [[writeError, result], [waitError, acknowledged]] = (await chain.exec()) as [[Error | null, unknown], [Error | null, unknown]];
+    if (writeError) throw writeError;
+    if (waitError) throw waitError;
+    if (Number(acknowledged) < waitReplicas) {
+      throw storeUnavailable(new Error(`${acknowledged} of ${waitReplicas} replicas acknowledged within ${waitTimeoutMs} ms`));
+    }
+    return result as T;
+  };
   const seconds = (ttl: number) => Math.max(1, Math.ceil(ttl));
   const ttlArg = (write: RecordWrite) => String(write.ttlSeconds && write.ttlSeconds > 0 ? seconds(write.ttlSeconds) : 0);
 
@@ -250,15 +277,12 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         const result = ttl ? await redis.set(key, value, 'EX', seconds(ttl), 'NX') : await redis.set(key, value, 'NX');
         return result === 'OK';
       }),
-    take: (key) => guard(async () => (await redis.getdel(key)) ?? undefined),
+    take: (key) => guard(async () => (await replicated<string | null>('getdel', key)) ?? undefined),
     delete: (...keys) =>
       guard(async () => {
-        if (!sharded) {
-          if (keys.length) await redis.del(...keys);
-          return;
-        }
-        // One DEL per slot, all at once: each is atomic on its own master.
-        await Promise.all(bySlot(keys).map((group) => redis.del(...group)));
+        if (!keys.length) return;
+        // On a cluster one DEL per slot, all at once: each is atomic on its own master.
+        await Promise.all((sharded ? bySlot(keys) : [keys]).map((group) => replicated('del', ...group)));
       }),
     ttl: (key) =>
       guard(async () => {
@@ -274,7 +298,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     increment: (key, ttl) => guard(async () => Number(await redis.incrementOnce(key, String(seconds(ttl))))),
     compareAndSet: (key, expected, next) =>
       guard(async () => {
-        const [swapped, current] = await redis.compareAndSet(key, next, ...expected);
+        const [swapped, current] = await replicated<[number, string | null]>('compareAndSet', key, next, ...expected);
         return { swapped: swapped === 1, current: current ?? undefined };
       }),
     getMany: (keys) =>
@@ -309,8 +333,8 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         ];
         return (await redis.putRecord(keys.length, ...keys, ...args)) === 1;
       }),
-    markOnce: (recordKey, markKey, value) => guard(() => redis.markOnce(recordKey, markKey, value)),
-    closeIndex: (indexKey, tombstoneKey, ttl) => guard(() => redis.closeIndex(indexKey, tombstoneKey, String(seconds(ttl)))),
+    markOnce: (recordKey, markKey, value) => guard(() => replicated('markOnce', recordKey, markKey, value)),
+    closeIndex: (indexKey, tombstoneKey, ttl) => guard(() => replicated('closeIndex', indexKey, tombstoneKey, String(seconds(ttl)))),
     ping: () =>
       guard(async () => {
         await redis.ping();

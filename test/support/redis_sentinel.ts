@@ -26,11 +26,18 @@ export type RedisSentinelGroup = {
 export async function startRedisSentinels(): Promise<RedisSentinelGroup> {
   const dir = await mkdtemp(join(tmpdir(), 'signet-sentinel-'));
   const [masterPort, replicaPort] = [await freePort(), await freePort()];
-  const plain = ['--save', '', '--appendonly', 'no'];
+  // No delay before the replica's first full sync (Redis waits 5 s by default for more replicas).
+  const plain = ['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
   const master = redisNode(plain, masterPort, dir);
   const replica = redisNode([...plain, '--replicaof', '127.0.0.1', String(masterPort)], replicaPort, dir);
   await master.start();
   await replica.start();
+  // A failover before the first sync would promote an empty replica: wait for the link.
+  const linked = Date.now() + 10_000;
+  while (!(await run('redis-cli', ['-p', String(replicaPort), 'info', 'replication'])).stdout.includes('master_link_status:up')) {
+    if (Date.now() > linked) throw new Error('the replica did not sync with its master');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const sentinels: RedisNode[] = [];
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
