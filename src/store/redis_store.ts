@@ -310,7 +310,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         await Promise.all(
           groups.map(async (group) => {
             const values = await redis.mget(...group);
-            group.forEach((key, i) => read.set(key, values[i] ?? null));
+            for (const [i, key] of group.entries()) read.set(key, values[i] ?? null);
           }),
         );
         return keys.map((key) => read.get(key) ?? undefined);
