@@ -87,6 +87,18 @@ const schema = z.object({
   identityDeployerKey: hexKey.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
+  /** Operations: processes sharing the port, the metrics listener, logs, shutdown. */
+  ops: z
+    .object({
+      /** Worker processes (node:cluster); 'auto' is one per core. 1 runs no cluster. */
+      workers: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
+      /** Port of the Prometheus /metrics listener; without it metrics are off. */
+      metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
+      logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /** On SIGTERM, how long requests in flight may take before their connections are cut. */
+      shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(10000),
+    })
+    .default({ workers: 1, logLevel: 'info', shutdownGraceMs: 10000 }),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -113,6 +125,10 @@ const ENV_NAMES: Record<string, string> = {
   'claimIssuer.key': 'SIGNET_ISSUER_KEY',
   adminToken: 'ADMIN_TOKEN',
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
+  'ops.workers': 'WORKERS',
+  'ops.metricsPort': 'METRICS_PORT',
+  'ops.logLevel': 'LOG_LEVEL',
+  'ops.shutdownGraceMs': 'SHUTDOWN_GRACE_MS',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -190,6 +206,12 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   }
   if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
   if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
+  const ops: Record<string, unknown> = {};
+  if (env.WORKERS) ops.workers = env.WORKERS === 'auto' ? 'auto' : env.WORKERS;
+  if (env.METRICS_PORT) ops.metricsPort = env.METRICS_PORT;
+  if (env.LOG_LEVEL) ops.logLevel = env.LOG_LEVEL;
+  if (env.SHUTDOWN_GRACE_MS) ops.shutdownGraceMs = env.SHUTDOWN_GRACE_MS;
+  if (Object.keys(ops).length) out.ops = ops;
   return out;
 }
 
@@ -252,6 +274,18 @@ export function validateConfig(raw: unknown): Config {
     if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required in production (the in-memory store is a demo)');
     if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
     if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
+  }
+  // Several processes share nothing but Redis and the chain: the demo's memory store and
+  // embedded chain would give each worker its own world.
+  if (config.ops.workers !== 1 && (!config.redisUrl || embeddedChain)) {
+    throw new ConfigError('WORKERS', 'above 1 needs REDIS_URL and CHAIN_RPC_URL (the demo runs one process)');
+  }
+  // Several signing keys: the first signs, the others verify; a kid tells them apart.
+  if (config.jwks && config.jwks.keys.length > 1) {
+    const kids = config.jwks.keys.map((key) => key.kid);
+    if (kids.some((kid) => !kid) || new Set(kids).size !== kids.length) {
+      throw new ConfigError('JWKS', 'with several keys, each needs its own "kid"');
+    }
   }
   const topicNames = new Set<string>();
   const topicNumbers = new Set<number>();
