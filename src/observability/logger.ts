@@ -73,7 +73,8 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
       base: { pid: process.pid, service: 'signet' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => requestContext.getStore() ?? {},
+      // A copy: pino merges each line's fields into what the mixin returns.
+      mixin: () => ({ ...requestContext.getStore() }),
       hooks: { streamWrite: scrubSecrets },
     },
     options.destination ?? pino.destination({ dest: 1, sync: true }),

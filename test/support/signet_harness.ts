@@ -4,6 +4,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
+import type { Logger } from '../../src/http/error_handler.js';
+import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
@@ -41,6 +43,8 @@ export type Harness = {
   signet: SignetApp;
   config: Config;
   clock: { now(): number; advance(ms: number): void };
+  /** The HTTP server; a test may hand its requests to another app (a restart with new keys). */
+  server: Server;
   close(): Promise<void>;
 };
 
@@ -55,6 +59,9 @@ export async function startSignet(
     challengeTtlSeconds?: number;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
+    /** Where the app logs (silent by default) and its metrics. */
+    logger?: Logger;
+    metrics?: Metrics;
   } = {},
 ): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
@@ -93,6 +100,8 @@ export async function startSignet(
     chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     now: clock.now,
     webhooks,
+    logger: options.logger,
+    metrics: options.metrics,
   });
   server.on('request', signet.app.callback());
   return {
@@ -104,6 +113,7 @@ export async function startSignet(
     signet,
     config,
     clock,
+    server,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
