@@ -284,7 +284,7 @@ export function validateConfig(raw: unknown): Config {
   if (config.jwks && config.jwks.keys.length > 1) {
     const kids = config.jwks.keys.map((key) => key.kid);
     if (kids.some((kid) => !kid) || new Set(kids).size !== kids.length) {
-      throw new ConfigError('JWKS', 'with several keys, each needs its own "kid"');
+      throw new ConfigError('JWKS', 'needs a distinct "kid" on each key when it holds several');
     }
   }
   const topicNames = new Set<string>();
