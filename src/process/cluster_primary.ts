@@ -37,13 +37,11 @@ export async function runClusterPrimary(options: ClusterOptions, logger: AppLogg
 
   for (let i = 0; i < options.workers; i++) fork();
 
+  const aggregator = new AggregatorRegistry();
   const metricsServer =
     options.metricsPort === undefined
       ? undefined
-      : await startMetricsServer(options.metricsPort, async () => {
-          const aggregator = new AggregatorRegistry();
-          return { text: await aggregator.clusterMetrics(), contentType: aggregator.contentType };
-        });
+      : await startMetricsServer(options.metricsPort, async () => ({ text: await aggregator.clusterMetrics(), contentType: aggregator.contentType }));
 
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -21,8 +21,12 @@ export function workerCount(config: Config): number {
 async function runProcess(config: Config, logger: AppLogger, start: StartSignet, options: { printSummary: boolean }) {
   const inCluster = cluster.isWorker;
   const metrics = createMetrics();
-  // A worker's metrics are read by the primary, which serves the sum.
-  if (inCluster) AggregatorRegistry.setRegistries([metrics.registry]);
+  // A worker's metrics are read by the primary, which serves the sum. Constructing an
+  // AggregatorRegistry is what makes prom-client answer the primary's requests.
+  if (inCluster) {
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  }
   const running = await start(config, logger, metrics);
   const metricsServer =
     !inCluster && config.ops.metricsPort !== undefined
