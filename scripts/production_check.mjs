@@ -86,7 +86,9 @@ function buildStages(stages, context) {
       } else if (op === 'RUN') {
         step(`${stage.name}: RUN ${args}`);
         const [command, ...rest] = commandOf(args);
-        execFileSync(command, rest, { cwd: inRoot(state.workdir), stdio: 'inherit', env: { ...process.env, ...state.env } });
+        // The machine's npm cache (warm after the repository's own install) is used first.
+        const env = { ...process.env, npm_config_prefer_offline: 'true', ...state.env };
+        execFileSync(command, rest, { cwd: inRoot(state.workdir), stdio: 'inherit', env });
       } else if (op === 'USER') {
         state.user = args; // no users outside a container; checked below that it is not root
       } else if (op === 'CMD') {
