@@ -324,13 +324,22 @@ async function main() {
   step('SIGTERM: Signet stopped cleanly (exit 0)');
 }
 
+function cleanUp() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  if (!keep) rmSync(work, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanUp();
+    process.exit(1);
+  });
+}
+
 main()
   .then(() => step('production check passed'))
   .catch((error) => {
     console.error(`production check FAILED: ${error.message}`);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    if (!keep) rmSync(work, { recursive: true, force: true });
-  });
+  .finally(cleanUp);
