@@ -346,6 +346,7 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
+      ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
