@@ -259,6 +259,10 @@ async function main() {
   for (const args of [['--help'], ['deploy-onchainid', '--help'], ['keys', '--help'], ['claims', '--help'], ['api-keys', '--help']]) cli(...args);
   step('signet deploy-onchainid (the production install) deploys ONCHAINID');
   const deployed = Object.fromEntries(cli('deploy-onchainid', '--rpc', rpcUrl, '--wait', '30').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')));
+  // docker-compose.yml names the IdFactory a fresh anvil gets from this same deployment.
+  const composeFactory = /IDENTITY_FACTORY: \$\{IDENTITY_FACTORY:-(0x[0-9a-fA-F]{40})\}/.exec(readFileSync(join(context, 'docker-compose.yml'), 'utf8'))?.[1];
+  if (composeFactory !== deployed.IDENTITY_FACTORY) fail(`docker-compose.yml names IdFactory ${composeFactory}, the deployment made ${deployed.IDENTITY_FACTORY}`);
+  step(`IdFactory ${deployed.IDENTITY_FACTORY}, as docker-compose.yml expects`);
   const secrets = cli('keys', '--kid', 'ci-key');
   const JWKS = /^JWKS='(.*)'$/m.exec(secrets)?.[1] ?? fail('signet keys printed no JWKS');
   const COOKIE_KEYS = /^COOKIE_KEYS=(.*)$/m.exec(secrets)?.[1] ?? fail('signet keys printed no COOKIE_KEYS');
