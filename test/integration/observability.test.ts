@@ -114,6 +114,30 @@ test("the engine's refusals are logged as warnings with their request id; a fail
   expect(text).toMatch(/signet_login_outcomes_total\{outcome="failure",reason="[a-z_]+"\} 1/);
 });
 
+test('a reused code: the refusal is a warning and the revoked grant an info line, with the request id', async () => {
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid' });
+  const { callback } = await logIn(login, h.chain.accounts[0]!);
+  written.length = 0;
+  const reused = await fetch(`${h.issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${WEBSITE.client_id}:${WEBSITE.client_secret}`).toString('base64')}`,
+      'x-request-id': 'reuse-1',
+    },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: WEBSITE.redirect_uris[0]!, code_verifier: login.verifier }),
+  });
+  expect(reused.status).toBe(400);
+  const events = lines().filter((line) => line.msg.startsWith('engine '));
+  expect(events).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ msg: 'engine grant.error', level: 'warn', error: 'invalid_grant', client_id: 'website', request_id: 'reuse-1' }),
+      expect.objectContaining({ msg: 'engine grant.revoked', level: 'info', grant_id: expect.any(String), request_id: 'reuse-1' }),
+    ]),
+  );
+  expect(written.join('')).not.toContain(callback.searchParams.get('code')!);
+});
+
 test('HTTP metrics use route templates, never raw paths', async () => {
   const text = await metrics.registry.getSingleMetricAsString('signet_http_requests_total');
   expect(text).toContain('route="/interaction/:uid/signature",status="200"');
