@@ -61,7 +61,8 @@ export function runSignet(start: StartSignet, options: { printSummary?: boolean 
   try {
     config = loadConfig();
   } catch (error) {
-    console.error(error instanceof ConfigError ? `Signet did not start: ${error.message}` : 'Signet did not start:', error instanceof ConfigError ? '' : error);
+    if (error instanceof ConfigError) console.error(`Signet did not start: ${error.message}`);
+    else console.error('Signet did not start:', error);
     process.exit(1);
   }
   const logger = createLogger({ level: config.ops.logLevel });
