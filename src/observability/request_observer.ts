@@ -31,6 +31,8 @@ export function routeOf(ctx: Context): string {
 }
 
 const SIGNATURE_ROUTE = '/interaction/:uid/signature';
+// Probes arrive every few seconds from the container and the load balancer: debug when fine.
+const PROBES = new Set(['/healthz', '/readyz']);
 
 export function observeRequests(logger: AppLogger, metrics?: Metrics): Middleware {
   return (ctx, next) => {
@@ -48,6 +50,7 @@ export function observeRequests(logger: AppLogger, metrics?: Metrics): Middlewar
         const reason = (ctx.body as { reason?: unknown } | undefined)?.reason;
         const line = { method: ctx.method, route, status, duration_ms: Math.round(seconds * 1000 * 10) / 10 };
         if (status >= 500) logger.error('request', { ...line, ...(typeof reason === 'string' ? { reason } : {}) });
+        else if (PROBES.has(route) && status < 400) logger.debug('request', line);
         else logger.info('request', line);
         if (metrics) {
           metrics.httpRequests.inc({ method: ctx.method, route, status: String(status) });

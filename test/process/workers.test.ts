@@ -71,6 +71,7 @@ test('two workers share the port, a dead worker is replaced, metrics are summed,
       METRICS_PORT: String(metricsPort),
       WORKERS: '2',
       SHUTDOWN_GRACE_MS: '2000',
+      LOG_LEVEL: 'debug', // the probes' access lines, which name the worker that answered
       REDIS_URL: redis.url,
       CHAIN_RPC_URL: chain.anvil.rpcUrl,
       CHAIN_ID: String(chain.anvil.chainId),
