@@ -227,7 +227,8 @@ async function login({ base, issuer, client, wallet }) {
   const me = await browser.fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   const userinfo = await me.json();
   if (me.status !== 200 || !userinfo.sub) fail(`userinfo answered ${me.status}`);
-  return userinfo.sub;
+  const { kid } = JSON.parse(Buffer.from(tokens.id_token.split('.')[0], 'base64url').toString());
+  return { sub: userinfo.sub, kid };
 }
 
 // ---- the check ----------------------------------------------------------------------------
@@ -309,8 +310,9 @@ async function main() {
   execFileSync(runtime.healthcheck[0], runtime.healthcheck.slice(1), { cwd: runtime.cwd, env });
   step('the HEALTHCHECK command passes');
 
-  const sub = await login({ base, issuer, client, wallet });
-  step(`a whole login completed: sub ${sub}`);
+  const { sub, kid } = await login({ base, issuer, client, wallet });
+  if (kid !== 'ci-key') fail(`the ID token is signed with key "${kid}", not the configured "ci-key"`);
+  step(`a whole login completed: sub ${sub}, ID token signed with key ${kid}`);
 
   const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   if (!/signet_login_outcomes_total\{outcome="success",reason="none"\} 1/.test(metrics)) fail('/metrics does not count the login');
