@@ -1,11 +1,11 @@
 // The owner's account API (JSON): sign in with the same wallet challenge as the login (a
 // wallet without an identity may sign in to create one), the identity's creation, the
 // transactions the owner's wallet sends to manage keys and claims, and consent receipts.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -13,6 +13,7 @@ import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
+import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
 import type { AccountSessions } from './account_sessions.js';
@@ -31,6 +32,8 @@ export type AccountDeps = {
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
   ownerWebhooks: OwnerWebhooks;
+  /** Refuses a URL that does not resolve to public addresses only (SSRF). */
+  webhookUrlGuard: WebhookUrlGuard;
   now: () => number;
 };
 
@@ -66,7 +69,7 @@ const claimChangeBody = z.discriminatedUnion(
 
 export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
-  router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
+  router.use(jsonBody(BODY_LIMITS.api));
 
   router.post('/challenge', async (ctx) => {
     const body = parseBody(ctx, challengeBody);
@@ -159,6 +162,8 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.put('/webhook', async (ctx) => {
     const session = await deps.sessions.require(ctx);
     const body = parseBody(ctx, webhookBody);
+    // Checked now for a clear answer to the owner, and again at each delivery (DNS can change).
+    await deps.webhookUrlGuard.check(body.url);
     const target = await deps.ownerWebhooks.set(session.identity, body.url, body.secret);
     ctx.set('Cache-Control', 'no-store');
     // The secret is shown here once, like an API key.

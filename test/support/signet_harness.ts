@@ -8,6 +8,7 @@ import type { Logger } from '../../src/http/error_handler.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -62,6 +63,8 @@ export async function startSignet(
     /** Where the app logs (silent by default) and its metrics. */
     logger?: Logger;
     metrics?: Metrics;
+    /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
+    resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
@@ -92,7 +95,7 @@ export async function startSignet(
     },
   };
   const store = createRedisStore(redis.url);
-  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20 });
+  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
   webhooks.start();
   const signet = createApp({
     config,
@@ -102,6 +105,7 @@ export async function startSignet(
     webhooks,
     logger: options.logger,
     metrics: options.metrics,
+    resolveHost: options.resolveHost,
   });
   server.on('request', signet.app.callback());
   return {
