@@ -64,7 +64,10 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     throw new ConfigError('CHAIN_RPC_URL', 'is required (the embedded chain comes with the demo: npm start)');
   }
   const store = config.redisUrl ? createRedisStore(config.redisUrl) : createMemoryStore();
-  const webhooks = createWebhookQueueFor(config, store, { logger });
+  const webhooks = createWebhookQueueFor(config, store, {
+    logger,
+    onAttempt: (outcome) => options.metrics?.webhookDeliveries.inc({ outcome }),
+  });
   try {
     await store.ping();
     const signet = createApp({

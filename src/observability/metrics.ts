@@ -71,7 +71,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['route'] as const,
       registers,
     }),
-    /** Hooks for the webhook queue. */
+    /** The webhook queue: attempts counted through its onAttempt (server.ts); depth is a hook. */
     webhookQueueDepth: new Gauge({
       name: 'signet_webhook_queue_depth',
       help: 'Webhook events waiting for delivery or retry',
@@ -82,7 +82,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     }),
     webhookDeliveries: new Counter({
       name: 'signet_webhook_deliveries_total',
-      help: 'Webhook delivery attempts, by outcome (delivered, retry, dead_letter, dropped)',
+      help: 'Webhook delivery attempts, by outcome (delivered, retry, dead, interrupted by a stop)',
       labelNames: ['outcome'] as const,
       registers,
     }),
