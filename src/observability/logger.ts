@@ -40,7 +40,9 @@ function serializeError(error: unknown, depth = 0): Record<string, unknown> | st
   const { reason, code } = error as { reason?: unknown; code?: unknown };
   if (typeof reason === 'string') out.reason = reason;
   if (typeof code === 'string' || typeof code === 'number') out.code = code;
-  if (error.stack) out.stack = error.stack.split('\n').slice(1, 6).map((line) => line.trim()).join(' | ');
+  // Frames only: a stack starts with the whole message again.
+  const frames = (error.stack ?? '').split('\n').map((line) => line.trim()).filter((line) => line.startsWith('at '));
+  if (frames.length) out.stack = frames.slice(0, 5).join(' | ');
   if (error.cause !== undefined && depth < 3) out.cause = serializeError(error.cause, depth + 1);
   return out;
 }
@@ -75,6 +77,8 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
       formatters: { level: (label) => ({ level: label }) },
       // A copy: pino merges each line's fields into what the mixin returns.
       mixin: () => ({ ...requestContext.getStore() }),
+      // Errors are already turned into fields by serializeError; pino's own would redo it.
+      serializers: { err: (value: unknown) => value },
       hooks: { streamWrite: scrubSecrets },
     },
     options.destination ?? pino.destination({ dest: 1, sync: true }),
