@@ -8,6 +8,7 @@ import type { Logger } from '../../src/http/error_handler.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
@@ -63,11 +64,15 @@ export async function startSignet(
     /** Where the app logs (silent by default) and its metrics. */
     logger?: Logger;
     metrics?: Metrics;
+    /** 'memory' runs Signet on the in-memory store (the demo's), not on the redis-server. */
+    store?: 'redis' | 'memory';
+    /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
+    redisAppendOnly?: boolean;
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
-  const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
+  const [redis, chain] = await Promise.all([startRedisServer({ appendOnly: options.redisAppendOnly }), startTestChain()]);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -76,7 +81,7 @@ export async function startSignet(
     mode: 'test',
     issuer,
     port,
-    redisUrl: redis.url,
+    redisUrl: options.store === 'memory' ? undefined : redis.url,
     chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
@@ -94,7 +99,7 @@ export async function startSignet(
       offset += ms;
     },
   };
-  const store = createRedisStore(redis.url);
+  const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url, config.redis);
   const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
   webhooks.start();
   const signet = createApp({
