@@ -12,6 +12,7 @@ import type { ProfileStore } from '../profile/profile.js';
 import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
 import type { RenderPage } from '../http/pages.js';
+import { keepSignetErrors } from './engine_signet_errors.js';
 import { createFindAccount } from './account.js';
 import { scopeClaims } from './fields.js';
 
@@ -96,5 +97,6 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.mode === 'production';
+  keepSignetErrors(provider);
   return provider;
 }

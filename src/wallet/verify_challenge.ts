@@ -5,6 +5,7 @@ import type { Hex, PublicClient } from 'viem';
 import { conflict, expired, invalidRequest, invalidSignature } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import { verifyWalletSignature } from './verify_wallet_signature.js';
 import { AFTERLIFE_SECONDS, type IssuedChallenge } from './challenge.js';
 
 export type SignedChallenge = {
@@ -75,13 +76,8 @@ function assertNotExpired(challenge: IssuedChallenge, now: number) {
 
 async function assertSignedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string) {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw invalidRequest('"signature" must be 0x-prefixed hex');
-  let valid = false;
-  try {
-    // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
-    valid = await client.verifyMessage({ address: challenge.wallet, message: challenge.message, signature: signature as Hex });
-  } catch (error) {
-    throw invalidSignature(`the signature could not be verified for wallet ${challenge.wallet}`, error);
-  }
+  // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
+  const valid = await verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
   if (!valid) throw invalidSignature(`the signature was not made by wallet ${challenge.wallet} over the challenge`);
 }
 

@@ -1,0 +1,26 @@
+// One time budget for all the chain reads of a request: a middleware opens it, and every
+// RPC call made while the request runs aborts when it is spent (DESIGN §4: a 503 within a
+// deadline, however many calls a step makes). Work that outlives its request runs outside it.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Middleware } from 'koa';
+
+type Budget = { signal: AbortSignal };
+
+const current = new AsyncLocalStorage<Budget>();
+
+/** Opens a budget of `budgetMs` for the chain calls of each request. */
+export function chainDeadline(budgetMs: number): Middleware {
+  return (_ctx, next) => {
+    return current.run({ signal: AbortSignal.timeout(budgetMs) }, next);
+  };
+}
+
+/** The abort signal of the running request's budget, if a request is running. */
+export function chainBudgetSignal(): AbortSignal | undefined {
+  return current.getStore()?.signal;
+}
+
+/** Runs work that must not be cut by the request that started it (it has its own bounds). */
+export function outsideRequestBudget<T>(work: () => T): T {
+  return current.exit(work);
+}
