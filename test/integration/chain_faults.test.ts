@@ -11,6 +11,7 @@ import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
 
@@ -74,13 +75,23 @@ afterEach(async () => {
   await h.chainProxy!.set('pass');
 });
 
-type Answer = { status: number; json: Record<string, unknown>; ms: number; retryAfter: string | null };
+type Answer = {
+  status: number;
+  json: Record<string, unknown>;
+  ms: number;
+  retryAfter: string | null;
+  /** Set for routes of the access-grant API, whose answers /openapi.json describes. */
+  documented?: { method: string; url: string };
+};
 
 async function timed(url: string, init: RequestInit, agent?: UserAgent): Promise<Answer> {
   const started = performance.now();
   const response = agent ? await agent.fetch(url, init) : await fetch(url, init);
   const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : {}, ms: performance.now() - started, retryAfter: response.headers.get('retry-after') };
+  const ms = performance.now() - started;
+  const answer: Answer = { status: response.status, json: text ? JSON.parse(text) : {}, ms, retryAfter: response.headers.get('retry-after') };
+  if (url.startsWith(`${h.issuer}/identities/`) || url.startsWith(`${h.issuer}/access-grants/`)) answer.documented = { method: init.method ?? 'GET', url };
+  return answer;
 }
 
 const json = (method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit => ({
@@ -150,6 +161,7 @@ describe.each<ChainProxyMode>(['refuse', 'fail', 'silent'])('with the chain RPC 
     await h.chainProxy!.set(mode);
     const answers = await chainReadingRoutes(ready);
     for (const [route, answer] of Object.entries(answers)) {
+      if (answer.documented) assertMatchesOpenApi(answer.documented.method, answer.documented.url, answer.status, answer.json);
       // The route name travels with the answer so a failure says which route it was.
       expect({ route, status: answer.status, body: answer.json }).toEqual({ route, status: 503, body: expect.objectContaining(CHAIN_UNAVAILABLE) });
       expect({ route, fast: answer.ms < ANSWER_WITHIN_MS }).toEqual({ route, fast: true });
