@@ -13,7 +13,7 @@ import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../
 import { signInToAccount } from '../support/account_sign_in.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
-import type { UserAgent } from '../support/user_agent.js';
+import { UserAgent } from '../support/user_agent.js';
 
 const KIOSK: ClientConfig = {
   client_id: 'kiosk',
@@ -89,7 +89,8 @@ async function timed(url: string, init: RequestInit, agent?: UserAgent): Promise
   const response = agent ? await agent.fetch(url, init) : await fetch(url, init);
   const text = await response.text();
   const ms = performance.now() - started;
-  const answer: Answer = { status: response.status, json: text ? JSON.parse(text) : {}, ms, retryAfter: response.headers.get('retry-after') };
+  const isJson = response.headers.get('content-type')?.includes('json');
+  const answer: Answer = { status: response.status, json: isJson ? JSON.parse(text) : { page: text }, ms, retryAfter: response.headers.get('retry-after') };
   if (url.startsWith(`${h.issuer}/identities/`) || url.startsWith(`${h.issuer}/access-grants/`)) answer.documented = { method: init.method ?? 'GET', url };
   return answer;
 }
@@ -110,7 +111,19 @@ async function prepare() {
   const request = await timed(`${h.issuer}/identities/${identity}/profile/access-requests`, json('POST', { kind: 'persistent' }, { 'x-api-key': apiKey }));
   expect(request.status).toBe(201);
   const grant = request.json as { id: string; challenge: string };
-  return { forChallenge, forSignature, signed, grant, grantSignature: await owner.signMessage({ message: grant.challenge }) };
+  const accountSignIn = new UserAgent();
+  const accountChallenge = await accountSignIn.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
+  expect(accountChallenge.status).toBe(200);
+  const accountMessage = accountChallenge.json.challenge as string;
+  return {
+    forChallenge,
+    forSignature,
+    signed,
+    grant,
+    grantSignature: await owner.signMessage({ message: grant.challenge }),
+    accountSignIn,
+    accountSession: { message: accountMessage, signature: await owner.signMessage({ message: accountMessage }) },
+  };
 }
 
 /** Every route that reads the chain, as a client calls it. */
@@ -124,6 +137,8 @@ async function chainReadingRoutes(ready: Awaited<ReturnType<typeof prepare>>): P
       ready.forSignature.agent,
     ),
     'POST /account/challenge': await timed(`${h.issuer}/account/challenge`, json('POST', { address: owner.address })),
+    'POST /account/session': await timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn),
+    'GET /account/wallets (page)': await timed(`${h.issuer}/account/wallets`, { headers: { accept: 'text/html' } }, ownerAgent),
     'GET /account/identity': await timed(`${h.issuer}/account/identity`, json('GET'), bareAgent),
     'POST /account/identity': await timed(`${h.issuer}/account/identity`, json('POST', {}), bareAgent),
     'POST /account/wallets/transactions': await timed(
@@ -163,7 +178,9 @@ describe.each<ChainProxyMode>(['refuse', 'fail', 'silent'])('with the chain RPC 
     for (const [route, answer] of Object.entries(answers)) {
       if (answer.documented) assertMatchesOpenApi(answer.documented.method, answer.documented.url, answer.status, answer.json);
       // The route name travels with the answer so a failure says which route it was.
-      expect({ route, status: answer.status, body: answer.json }).toEqual({ route, status: 503, body: expect.objectContaining(CHAIN_UNAVAILABLE) });
+      // Pages say the same in words; API callers get the JSON body.
+      const body = 'page' in answer.json ? { page: expect.stringContaining('temporarily_unavailable') } : expect.objectContaining(CHAIN_UNAVAILABLE);
+      expect({ route, status: answer.status, body: answer.json }).toEqual({ route, status: 503, body });
       expect({ route, fast: answer.ms < ANSWER_WITHIN_MS }).toEqual({ route, fast: true });
       expect({ route, retryAfter: answer.retryAfter }).toEqual({ route, retryAfter: '5' });
     }

@@ -186,6 +186,8 @@ describe('loadConfig: a bad value names the setting', () => {
     ['CLIENTS not JSON', { CLIENTS: '[{' }, 'configuration: CLIENTS must be JSON'],
     ['a short cookie key', { COOKIE_KEYS: 'long-enough-cookie-key,short' }, 'configuration: cookieKeys.1 each key needs at least 16 characters'],
     ['NODE_ENV staging', { NODE_ENV: 'staging' }, 'configuration: NODE_ENV must be development, test or production'],
+    ['CHAIN_DEADLINE_MS under 100 ms', { CHAIN_DEADLINE_MS: '50' }, 'configuration: CHAIN_DEADLINE_MS Too small: expected number to be >=100'],
+    ['CHAIN_CALL_TIMEOUT_MS not a number', { CHAIN_CALL_TIMEOUT_MS: 'soon' }, 'configuration: CHAIN_CALL_TIMEOUT_MS Invalid input: expected number, received NaN'],
   ])('%s', (_case, env, message) => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig(env))).toBe(message);
@@ -346,8 +348,14 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
+      chainTimeouts: { requestMs: 1500, callMs: 5000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('the chain deadlines come from the environment, each on its own', () => {
+    expect(loadConfig({ CHAIN_DEADLINE_MS: '800' }).chainTimeouts).toEqual({ requestMs: 800, callMs: 5000 });
+    expect(loadConfig({ CHAIN_CALL_TIMEOUT_MS: '2000' }).chainTimeouts).toEqual({ requestMs: 1500, callMs: 2000 });
   });
 
   test('the port is coerced from a string', () => {
