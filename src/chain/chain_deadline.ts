@@ -4,20 +4,21 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Middleware } from 'koa';
 
-type Budget = { signal: AbortSignal };
+type Budget = { expiresAt: number };
 
 const current = new AsyncLocalStorage<Budget>();
 
 /** Opens a budget of `budgetMs` for the chain calls of each request. */
 export function chainDeadline(budgetMs: number): Middleware {
-  return (_ctx, next) => {
-    return current.run({ signal: AbortSignal.timeout(budgetMs) }, next);
-  };
+  return (_ctx, next) => current.run({ expiresAt: Date.now() + budgetMs }, next);
 }
 
-/** The abort signal of the running request's budget, if a request is running. */
+/** A signal that aborts when the running request's budget is spent (undefined outside a request). */
 export function chainBudgetSignal(): AbortSignal | undefined {
-  return current.getStore()?.signal;
+  const budget = current.getStore();
+  if (!budget) return undefined;
+  const left = budget.expiresAt - Date.now();
+  return left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort(new DOMException('the chain budget of this request is spent', 'TimeoutError'));
 }
 
 /** Runs work that must not be cut by the request that started it (it has its own bounds). */

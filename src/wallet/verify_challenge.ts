@@ -88,8 +88,11 @@ async function burn(store: Store, challenge: IssuedChallenge) {
   await store.set(keys.usedChallenge(challenge.nonce), '1', AFTERLIFE_SECONDS);
 }
 
+/** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
+export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
+
 export function createChallengeVerifier(store: Store, client: PublicClient, now: () => number) {
-  return async function verifyChallenge(signed: SignedChallenge): Promise<IssuedChallenge> {
+  return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
     const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
     const nonce = await nonceToCheck(store, signed, parsed);
     const challenge = await issuedChallenge(store, nonce);
@@ -97,6 +100,8 @@ export function createChallengeVerifier(store: Store, client: PublicClient, now:
     assertUnchanged(challenge, parsed, signed.message);
     assertNotExpired(challenge, now());
     await assertSignedByWallet(client, challenge, signed.signature);
+    // A chain outage here leaves the challenge usable: the owner retries, not restarts.
+    await beforeUse?.(challenge);
     await burn(store, challenge);
     return challenge;
   };

@@ -207,16 +207,27 @@ describe.each<ChainProxyMode>(['refuse', 'fail', 'silent'])('with the chain RPC 
   }, 30_000);
 });
 
-test('service resumes as soon as the chain answers again, without a restart', async () => {
+test('service resumes as soon as the chain answers again, and a signature refused during the outage still counts', async () => {
   const ready = await prepare();
   await h.chainProxy!.set('silent');
   const cut = await timed(`${ready.forChallenge.interactionUrl}/challenge`, json('POST', { address: owner.address }), ready.forChallenge.agent);
   expect(cut.status).toBe(503);
+  const signature = { signature: ready.signed.signature, message: ready.signed.message };
+  const refused = await timed(`${ready.forSignature.interactionUrl}/signature`, json('POST', signature), ready.forSignature.agent);
+  expect(refused.status).toBe(503);
+  const sessionRefused = await timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn);
+  expect(sessionRefused.status).toBe(503);
+
   await h.chainProxy!.set('pass');
   const resumedAt = performance.now();
   const back = await timed(`${ready.forChallenge.interactionUrl}/challenge`, json('POST', { address: owner.address }), ready.forChallenge.agent);
   expect(back.status).toBe(200);
   expect(performance.now() - resumedAt).toBeLessThan(ANSWER_WITHIN_MS);
+  // The outage spent nothing: the same signed challenge completes the login and the sign-in.
+  const retried = await timed(`${ready.forSignature.interactionUrl}/signature`, json('POST', signature), ready.forSignature.agent);
+  expect(retried).toMatchObject({ status: 200, json: { redirect_to: expect.any(String) } });
+  const session = await timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn);
+  expect(session).toMatchObject({ status: 200, json: { identity, wallet: owner.address } });
   // With the chain back, userinfo releases the claim's data again.
   const userinfo = await oidc.fetchUserInfo(website, tokens.access_token, oidc.skipSubjectCheck);
   expect(userinfo.onchain_claims).toEqual([expect.objectContaining({ claim_id: claimId, status: 'valid', data: { level: 'basic' } })]);
