@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSendingClient } from '../chain/chain_client.js';
 import { outsideRequestBudget } from '../chain/chain_deadline.js';
 import { claimIssuerAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
+import { readChain } from '../chain/read_chain.js';
 import { keyOf, send } from '../chain/deploy_onchainid.js';
 import { conflict, invalidRequest, notFound, SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -115,12 +116,14 @@ export function createSignetIssuer(deps: {
       });
       const claim: SignedClaim = { topic: topic.topic, scheme: ECDSA_SCHEME, issuer: deps.address, signature, data: hash, uri };
 
-      const mayAdd = (await deps.client.readContract({
-        address: request.identity,
-        abi: identityAbi,
-        functionName: 'keyHasPurpose',
-        args: [keyOf(account.address), KeyPurpose.CLAIM],
-      })) as boolean;
+      const mayAdd = await readChain<boolean>('Identity.keyHasPurpose', () =>
+        deps.client.readContract({
+          address: request.identity,
+          abi: identityAbi,
+          functionName: 'keyHasPurpose',
+          args: [keyOf(account.address), KeyPurpose.CLAIM],
+        }),
+      );
       // The replaced claim's signature is revoked, so a copy of it can never be added back.
       const replaced = previous && !previous.revoked_at ? await revokeSignature(previous.signature) : undefined;
       const extra = replaced ? { replaced: { signature: previous!.signature, transaction: replaced } } : {};

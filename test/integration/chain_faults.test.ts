@@ -8,6 +8,7 @@ import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
 import type { ClientConfig } from '../../src/config.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { keys } from '../../src/store/keys.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
@@ -103,6 +104,13 @@ const json = (method: string, body?: unknown, headers: Record<string, string> = 
 
 const basic = (client: ClientConfig) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
+/** The kiosk asks for a login by the identity's address (OpenID CIBA). */
+const cibaStart = (): RequestInit => ({
+  method: 'POST',
+  headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', authorization: basic(KIOSK) },
+  body: new URLSearchParams({ scope: 'openid profile', login_hint: identity }).toString(),
+});
+
 /** What each chain-reading route needs, made while the chain still answers. */
 async function prepare() {
   const forChallenge = await startLogin(h.issuer, WEBSITE);
@@ -115,7 +123,15 @@ async function prepare() {
   const accountChallenge = await accountSignIn.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
   expect(accountChallenge.status).toBe(200);
   const accountMessage = accountChallenge.json.challenge as string;
+  const ciba = await timed(website.serverMetadata().backchannel_authentication_endpoint!, cibaStart());
+  expect(ciba.status).toBe(200);
+  const inbox = await ownerAgent.getJson(`${h.issuer}/account/inbox`);
+  const backchannel = (inbox.json.backchannel as { id: string; challenge: string; expires_at: string }[]).find((entry) => entry.id === ciba.json.auth_req_id)!;
+  // The request waits its full 10 minutes in the inbox (it once lived 1 s: the engine's lifetime was read as a date).
+  expect(Date.parse(backchannel.expires_at) - Date.now()).toBeGreaterThan(9 * 60_000);
+  expect(await h.store.ttl(keys.backchannelRequest(backchannel.id))).toBeGreaterThan(9 * 60);
   return {
+    backchannel: { id: backchannel.id, signature: await owner.signMessage({ message: backchannel.challenge }) },
     forChallenge,
     forSignature,
     signed,
@@ -162,11 +178,12 @@ async function chainReadingRoutes(ready: Awaited<ReturnType<typeof prepare>>): P
       `${h.issuer}/identities/${identity}/claims/${claimId}`,
       json('GET', undefined, { authorization: `Bearer ${tokens.access_token}` }),
     ),
-    'POST /backchannel (CIBA start)': await timed(website.serverMetadata().backchannel_authentication_endpoint!, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', authorization: basic(KIOSK) },
-      body: new URLSearchParams({ scope: 'openid profile', login_hint: identity }).toString(),
-    }),
+    'POST /backchannel (CIBA start)': await timed(website.serverMetadata().backchannel_authentication_endpoint!, cibaStart()),
+    'POST /account/backchannel/:id/approvals': await timed(
+      `${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`,
+      json('POST', { signature: ready.backchannel.signature }),
+      ownerAgent,
+    ),
   };
 }
 
@@ -217,6 +234,8 @@ test('service resumes as soon as the chain answers again, and a signature refuse
   expect(refused.status).toBe(503);
   const sessionRefused = await timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn);
   expect(sessionRefused.status).toBe(503);
+  const approvalRefused = await timed(`${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`, json('POST', { signature: ready.backchannel.signature }), ownerAgent);
+  expect(approvalRefused.status).toBe(503);
 
   await h.chainProxy!.set('pass');
   const resumedAt = performance.now();
@@ -228,6 +247,8 @@ test('service resumes as soon as the chain answers again, and a signature refuse
   expect(retried).toMatchObject({ status: 200, json: { redirect_to: expect.any(String) } });
   const session = await timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn);
   expect(session).toMatchObject({ status: 200, json: { identity, wallet: owner.address } });
+  const approval = `${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`;
+  expect(await timed(approval, json('POST', { signature: ready.backchannel.signature }), ownerAgent)).toMatchObject({ status: 200, json: { status: 'approved' } });
   // With the chain back, userinfo releases the claim's data again.
   const userinfo = await oidc.fetchUserInfo(website, tokens.access_token, oidc.skipSubjectCheck);
   expect(userinfo.onchain_claims).toEqual([expect.objectContaining({ claim_id: claimId, status: 'valid', data: { level: 'basic' } })]);
