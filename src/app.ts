@@ -37,11 +37,13 @@ import { createResourceReader } from './grants/resource_reader.js';
 import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
+import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
+import { healthRoutes } from './http/health.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
 import { securityHeaders } from './http/security_headers.js';
@@ -71,6 +73,8 @@ export type AppDeps = {
   demoWallet?: boolean;
   /** Where access-grant notifications to services go (Redis Streams, or memory in the demo). */
   webhooks: WebhookQueue;
+  /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
+  resolveHost?: ResolveHost;
   /** Extra routes mounted before the engine (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer> }) => Router[];
 };
@@ -174,6 +178,7 @@ export function createApp(deps: AppDeps): SignetApp {
     identityKeys,
     claimActions,
     ownerWebhooks: createOwnerWebhooks(store),
+    webhookUrlGuard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     now,
   });
 
@@ -269,6 +274,7 @@ export function createApp(deps: AppDeps): SignetApp {
   // One chain budget per request: every route that reads the chain answers within it.
   app.use(chainDeadline(config.chainTimeouts.requestMs));
   app.use(answerUnrouted());
+  app.use(healthRoutes({ store, chain: chain.client }));
   app.use(staticFiles(join(projectRoot, 'public')));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/openapi.json') return next();
