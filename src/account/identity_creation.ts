@@ -120,7 +120,10 @@ export function createIdentityCreator(deps: {
         });
       } catch (error) {
         await store.delete(keys.identityCreationLock(owner));
-        if (isContractRefusal(error)) throw new SignetError('conflict', 'the IdFactory refused to deploy an identity for this wallet', { cause: error, reason: 'deployment_refused' });
+        // The factory's own "no" (it reverted) is not an outage.
+        if (isContractRefusal(error)) {
+          throw new SignetError('conflict', 'the IdFactory refused to deploy an identity for this wallet', { cause: error, reason: 'deployment_refused' });
+        }
         throw chainUnavailable('IdFactory.createIdentity', error);
       }
       const record: IdentityCreation = { wallet: owner, status: 'pending', transaction, identity: null, started_at: new Date(deps.now()).toISOString() };

@@ -17,7 +17,7 @@ import {
 import { chainBudgetSignal } from './chain_deadline.js';
 
 /** Per-call timeout when none is configured (CHAIN_CALL_TIMEOUT_MS). */
-export const DEFAULT_CALL_TIMEOUT_MS = 5000;
+const DEFAULT_CALL_TIMEOUT_MS = 5000;
 
 export function chainDefinition(chainId: number, rpcUrl: string) {
   return defineChain({
@@ -36,7 +36,7 @@ const fetchWithinBudget: typeof fetch = (input, init) => {
   return fetch(input, { ...init, signal });
 };
 
-export function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS): Transport {
+function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS): Transport {
   return http(rpcUrl, { retryCount: 0, timeout: callTimeoutMs, fetchFn: fetchWithinBudget });
 }
 
