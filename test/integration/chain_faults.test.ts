@@ -253,3 +253,30 @@ test('service resumes as soon as the chain answers again, and a signature refuse
   const userinfo = await oidc.fetchUserInfo(website, tokens.access_token, oidc.skipSubjectCheck);
   expect(userinfo.onchain_claims).toEqual([expect.objectContaining({ claim_id: claimId, status: 'valid', data: { level: 'basic' } })]);
 }, 30_000);
+
+test("with the chain up, the chain's own 'no' keeps its 4xx (or an honest pending)", async () => {
+  const stranger = h.chain.accounts[8]!.address;
+  const unknownHash = `0x${'cd'.repeat(32)}`;
+  // An "issuer" with no contract cannot confirm anything: the client's claim is refused.
+  const claim = { topic: 1, scheme: 1, issuer: stranger, signature: '0x1234', data: '0x5678', uri: '' };
+  expect(await timed(`${h.issuer}/account/claims/transactions`, json('POST', { action: 'add', claim }), ownerAgent)).toMatchObject({
+    status: 400,
+    json: { error: 'invalid_request', error_description: `the issuer ${stranger} does not confirm this claim for identity ${identity}` },
+  });
+  // A transaction the chain has no receipt for is pending, truly.
+  expect(await timed(`${h.issuer}/account/transactions/${unknownHash}`, json('GET'), ownerAgent)).toMatchObject({
+    status: 200,
+    json: { hash: unknownHash, status: 'pending' },
+  });
+  // An identity the IdFactory does not know is the service's 404.
+  expect(await timed(`${h.issuer}/identities/${stranger}/profile/access-requests`, json('POST', { kind: 'immediate' }, { 'x-api-key': apiKey }))).toMatchObject({
+    status: 404,
+    json: { error: 'not_found', error_description: `identity ${stranger} is not registered with Signet's IdFactory` },
+  });
+  // And to the CIBA client, the engine's unknown_user_id.
+  const ciba = await timed(website.serverMetadata().backchannel_authentication_endpoint!, {
+    ...cibaStart(),
+    body: new URLSearchParams({ scope: 'openid profile', login_hint: stranger }).toString(),
+  });
+  expect(ciba).toMatchObject({ status: 400, json: { error: 'unknown_user_id', error_description: 'the identity is not registered with the IdFactory' } });
+}, 30_000);
