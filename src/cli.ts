@@ -94,7 +94,7 @@ async function deployCommand(args: string[], io: CliOutput) {
   const waitSeconds = Number(values.wait ?? 0);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) throw new UsageError('--wait must be a number of seconds');
   const chainId = await chainIdOnceUp(rpc, waitSeconds);
-  const client = createChainClient(rpc, chainId, 200);
+  const client = createChainClient(rpc, chainId, { pollingInterval: 200 });
   const account = privateKeyToAccount((values.key ?? DEPLOYER_KEY) as Hex);
   const wallet = createWalletClient({ account, chain: chainDefinition(chainId, rpc), transport: http(rpc) });
   const suite = await deployOnchainId({ wallet, client });

@@ -101,6 +101,13 @@ const schema = z.object({
     .default({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 }),
   /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
   identityDeployerKey: hexKey.optional(),
+  /** Chain deadlines: one budget for all chain calls of a request, and a bound per call (background work too). */
+  chainTimeouts: z
+    .object({
+      requestMs: z.coerce.number().int().min(100).max(60_000).default(1500),
+      callMs: z.coerce.number().int().min(100).max(60_000).default(5000),
+    })
+    .prefault({}),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Operations: processes sharing the port, the metrics listener, logs, shutdown. */
@@ -147,6 +154,8 @@ const ENV_NAMES: Record<string, string> = {
   'ops.metricsPort': 'METRICS_PORT',
   'ops.logLevel': 'LOG_LEVEL',
   'ops.shutdownGraceMs': 'SHUTDOWN_GRACE_MS',
+  'chainTimeouts.requestMs': 'CHAIN_DEADLINE_MS',
+  'chainTimeouts.callMs': 'CHAIN_CALL_TIMEOUT_MS',
   'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
   'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
   'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
@@ -240,6 +249,10 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.LOG_LEVEL) ops.logLevel = env.LOG_LEVEL;
   if (env.SHUTDOWN_GRACE_MS) ops.shutdownGraceMs = env.SHUTDOWN_GRACE_MS;
   if (Object.keys(ops).length) out.ops = ops;
+  const chainTimeouts: Record<string, unknown> = {};
+  if (env.CHAIN_DEADLINE_MS) chainTimeouts.requestMs = env.CHAIN_DEADLINE_MS;
+  if (env.CHAIN_CALL_TIMEOUT_MS) chainTimeouts.callMs = env.CHAIN_CALL_TIMEOUT_MS;
+  if (Object.keys(chainTimeouts).length) out.chainTimeouts = chainTimeouts;
   const webhooks: Record<string, unknown> = {};
   if (env.WEBHOOKS_ALLOW_PRIVATE) {
     if (env.WEBHOOKS_ALLOW_PRIVATE !== 'true' && env.WEBHOOKS_ALLOW_PRIVATE !== 'false') {

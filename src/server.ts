@@ -73,7 +73,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     const signet = createApp({
       config,
       store,
-      chain: { client: createChainClient(rpcUrl, chainId), rpcUrl, chainId, identityFactory },
+      chain: { client: createChainClient(rpcUrl, chainId, { callTimeoutMs: config.chainTimeouts.callMs }), rpcUrl, chainId, identityFactory },
       logger,
       metrics: options.metrics,
       webhooks,

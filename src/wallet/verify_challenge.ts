@@ -5,6 +5,7 @@ import type { Hex, PublicClient } from 'viem';
 import { conflict, expired, invalidRequest, invalidSignature } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import { verifyWalletSignature } from './verify_wallet_signature.js';
 import { AFTERLIFE_SECONDS, type IssuedChallenge } from './challenge.js';
 
 export type SignedChallenge = {
@@ -75,13 +76,8 @@ function assertNotExpired(challenge: IssuedChallenge, now: number) {
 
 async function assertSignedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string) {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw invalidRequest('"signature" must be 0x-prefixed hex');
-  let valid = false;
-  try {
-    // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
-    valid = await client.verifyMessage({ address: challenge.wallet, message: challenge.message, signature: signature as Hex });
-  } catch (error) {
-    throw invalidSignature(`the signature could not be verified for wallet ${challenge.wallet}`, error);
-  }
+  // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
+  const valid = await verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
   if (!valid) throw invalidSignature(`the signature was not made by wallet ${challenge.wallet} over the challenge`);
 }
 
@@ -92,8 +88,11 @@ async function burn(store: Store, challenge: IssuedChallenge) {
   await store.set(keys.usedChallenge(challenge.nonce), '1', AFTERLIFE_SECONDS);
 }
 
+/** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
+export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
+
 export function createChallengeVerifier(store: Store, client: PublicClient, now: () => number) {
-  return async function verifyChallenge(signed: SignedChallenge): Promise<IssuedChallenge> {
+  return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
     const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
     const nonce = await nonceToCheck(store, signed, parsed);
     const challenge = await issuedChallenge(store, nonce);
@@ -101,6 +100,8 @@ export function createChallengeVerifier(store: Store, client: PublicClient, now:
     assertUnchanged(challenge, parsed, signed.message);
     assertNotExpired(challenge, now());
     await assertSignedByWallet(client, challenge, signed.signature);
+    // A chain outage here leaves the challenge usable: the owner retries, not restarts.
+    await beforeUse?.(challenge);
     await burn(store, challenge);
     return challenge;
   };
