@@ -7,6 +7,7 @@ import { createChainClient } from './chain/chain_client.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './http/error_handler.js';
+import { observeChainCalls } from './observability/chain_calls.js';
 import type { Metrics } from './observability/metrics.js';
 import { createWebhookQueueFor } from './notify/webhook_queue_for.js';
 import { createMemoryStore } from './store/memory_store.js';
@@ -73,7 +74,15 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     const signet = createApp({
       config,
       store,
-      chain: { client: createChainClient(rpcUrl, chainId, { callTimeoutMs: config.chainTimeouts.callMs }), rpcUrl, chainId, identityFactory },
+      chain: {
+        client: createChainClient(rpcUrl, chainId, {
+          callTimeoutMs: config.chainTimeouts.callMs,
+          observe: options.metrics ? observeChainCalls(options.metrics) : undefined,
+        }),
+        rpcUrl,
+        chainId,
+        identityFactory,
+      },
       logger,
       metrics: options.metrics,
       webhooks,

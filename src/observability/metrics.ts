@@ -43,7 +43,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['event', 'error'] as const,
       registers,
     }),
-    /** Hook for the chain client: one per JSON-RPC call; outcome ok | error | timeout. */
+    /** One per JSON-RPC call, outcome ok | error | timeout (chain_calls.ts around the client's fetch). */
     chainCalls: new Counter({
       name: 'signet_chain_calls_total',
       help: 'JSON-RPC calls to the chain, by method and outcome',
