@@ -64,7 +64,9 @@ export async function startServer(config: Config, logger: Logger, options: Serve
   if (!rpcUrl || !chainId || !identityFactory) {
     throw new ConfigError('CHAIN_RPC_URL', 'is required (the embedded chain comes with the demo: npm start)');
   }
-  const store = config.redisUrl ? createRedisStore(config.redisUrl, config.redis) : createMemoryStore();
+  const store = config.redisUrl
+    ? createRedisStore(config.redisUrl, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) })
+    : createMemoryStore();
   const webhooks = createWebhookQueueFor(config, store, {
     logger,
     onAttempt: (outcome) => options.metrics?.webhookDeliveries.inc({ outcome }),

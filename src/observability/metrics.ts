@@ -57,7 +57,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    /** Hook for the store: a Redis command or connection that failed. */
+    /** Redis: kind connection (a client error event) or command (refused as an outage); redis_store's onError. */
     redisErrors: new Counter({
       name: 'signet_redis_errors_total',
       help: 'Redis commands or connections that failed, by kind',
