@@ -40,9 +40,12 @@ import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
+import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
+import { trustProxies } from './http/proxy_trust.js';
+import { createRateLimits } from './http/rate_limits.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
 import { answerUnrouted } from './http/unrouted.js';
@@ -134,7 +137,8 @@ export function createApp(deps: AppDeps): SignetApp {
     { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
     now,
   );
-  const verifyChallenge = createChallengeVerifier(store, chain.client, now);
+  const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
+  const verifyChallenge = createChallengeVerifier(store, chain.client, limits, now);
 
   const interactions = createInteractionRouter({
     provider,
@@ -147,6 +151,7 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     issueChallenge,
     verifyChallenge,
+    limits,
     renderPage,
     demoWallet: deps.demoWallet ?? false,
     now,
@@ -161,6 +166,7 @@ export function createApp(deps: AppDeps): SignetApp {
     factory: chain.identityFactory,
     deployerKey: config.identityDeployerKey,
     logger,
+    limits,
     now,
   });
   const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
@@ -173,6 +179,7 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     issueChallenge,
     verifyChallenge,
+    limits,
     creator,
     identityKeys,
     claimActions,
@@ -229,6 +236,7 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     backchannelFor: (identity) => backchannel.pendingFor(identity),
     revokeAsOwner,
+    limits,
   });
   const backchannelRouter = createBackchannelRouter({
     provider,
@@ -266,7 +274,7 @@ export function createApp(deps: AppDeps): SignetApp {
   ];
 
   const app = new Koa({ keys: [...config.cookieKeys] });
-  app.proxy = config.mode === 'production';
+  trustProxies(app, provider, config.trustProxy);
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   app.use(answerUnrouted());
@@ -287,6 +295,7 @@ export function createApp(deps: AppDeps): SignetApp {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
+  app.use(clientAuthLimits(limits));
   app.use(mount(provider));
   return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };
 }

@@ -50,6 +50,25 @@ const claimsSchema = z.object({
   trustedIssuers: z.array(z.object({ address, topics: z.array(z.string()).min(1) })).default([]),
 });
 
+// Rate limits (docs/operations.md, "Rate limits and proxy trust"): each class allows `points`
+// requests per `seconds` window, counted in Redis (memory in the demo) by rate-limiter-flexible.
+const limit = (points: number, seconds: number) =>
+  z.object({ points: z.number().int().positive(), seconds: z.number().int().positive() }).default({ points, seconds });
+const rateLimitsSchema = z.object({
+  challengesPerAddress: limit(30, 60),
+  challengesPerInteraction: limit(10, 300),
+  signaturesPerAddress: limit(30, 60),
+  signaturesPerInteraction: limit(10, 300),
+  /** Wrong signatures a challenge takes before it is burnt; its window is the challenge's life. */
+  failedSignaturesPerChallenge: z.number().int().positive().default(5),
+  accountSignInsPerAddress: limit(20, 600),
+  tokenFailuresPerClient: limit(10, 600),
+  accessRequestsPerService: limit(120, 60),
+  identityCreationsPerAddress: limit(5, 3600),
+  identityCreationsPerWallet: limit(3, 86400),
+});
+export type RateLimitSettings = z.infer<typeof rateLimitsSchema>;
+
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
@@ -87,6 +106,9 @@ const schema = z.object({
   identityDeployerKey: hexKey.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
+  /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
+  trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(0),
+  rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -113,6 +135,8 @@ const ENV_NAMES: Record<string, string> = {
   'claimIssuer.key': 'SIGNET_ISSUER_KEY',
   adminToken: 'ADMIN_TOKEN',
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
+  trustProxy: 'TRUST_PROXY',
+  rateLimits: 'RATE_LIMITS',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -190,6 +214,9 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   }
   if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
   if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
+  if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
+  const rateLimits = jsonEnv(env, 'RATE_LIMITS');
+  if (rateLimits) out.rateLimits = rateLimits;
   return out;
 }
 

@@ -6,7 +6,9 @@ import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound } from '../errors.js';
+import { clientAddress } from '../http/client_address.js';
 import { parseBody } from '../http/parse_body.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
@@ -27,6 +29,7 @@ export type AccountDeps = {
   sessions: AccountSessions;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
+  limits: Pick<RateLimits, 'consume'>;
   creator: IdentityCreator;
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
@@ -68,7 +71,10 @@ export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
   router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
 
+  // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
+    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
+    await deps.limits.consume('accountSignInsPerAddress', clientAddress(ctx));
     const body = parseBody(ctx, challengeBody);
     const binding = deps.sessions.beginSignIn(ctx);
     // A wallet with no identity (and none named) signs in to create one.
@@ -89,8 +95,11 @@ export function createAccountRouter(deps: AccountDeps): Router {
   });
 
   router.post('/session', async (ctx) => {
+    await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
+    const binding = deps.sessions.signInBinding(ctx);
+    await deps.limits.consume('signaturesPerInteraction', binding);
     const body = parseBody(ctx, signatureBody);
-    const challenge = await deps.verifyChallenge({ binding: deps.sessions.signInBinding(ctx), ...body });
+    const challenge = await deps.verifyChallenge({ binding, ...body });
     if (challenge.identity) {
       await deps.registry.assertKnown(challenge.identity);
       await deps.registry.assertLinked(challenge.identity, challenge.wallet);
@@ -116,7 +125,7 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.post('/identity', async (ctx) => {
     const session = await deps.sessions.requireWallet(ctx);
     if (session.identity) throw invalidRequest(`your wallet already has identity ${session.identity}`);
-    const record = await deps.creator.start(session.wallet, ctx.ip);
+    const record = await deps.creator.start(session.wallet, clientAddress(ctx));
     if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
     ctx.status = record.status === 'pending' ? 202 : 200;
     ctx.body = record;

@@ -1,6 +1,7 @@
 // Deploys an identity for a wallet that has none, through the IdFactory
 // (createIdentity(wallet, salt)) with the factory owner's key, so the wallet holds the
-// MANAGEMENT key. Idempotent per wallet, rate-limited per client address, and observable:
+// MANAGEMENT key. Idempotent per wallet, rate-limited per client address and per wallet
+// (the deployer key pays the gas), and observable:
 // the transaction is recorded as pending, then deployed.
 import { type Address, createWalletClient, type Hex, http, type PublicClient, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -8,6 +9,7 @@ import { chainDefinition } from '../chain/chain_client.js';
 import { idFactoryAbi } from '../chain/contracts.js';
 import { notFound, SignetError, unavailable } from '../errors.js';
 import type { Logger } from '../http/error_handler.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -20,9 +22,6 @@ export type IdentityCreation = {
   started_at: string;
 };
 
-/** Deploys per client address per hour. */
-export const CREATIONS_PER_ADDRESS_PER_HOUR = 5;
-
 export function createIdentityCreator(deps: {
   store: Store;
   client: PublicClient;
@@ -31,6 +30,7 @@ export function createIdentityCreator(deps: {
   factory: Address;
   deployerKey?: Hex;
   logger: Logger;
+  limits: Pick<RateLimits, 'consume'>;
   now: () => number;
 }) {
   const { store } = deps;
@@ -96,10 +96,12 @@ export function createIdentityCreator(deps: {
         if (record) return record;
         throw new SignetError('conflict', 'an identity is already being created for this wallet');
       }
-      const counter = keys.rateLimit('create-identity', clientAddress, Math.floor(deps.now() / 3_600_000));
-      if ((await store.increment(counter, 3600)) > CREATIONS_PER_ADDRESS_PER_HOUR) {
+      try {
+        await deps.limits.consume('identityCreationsPerAddress', clientAddress);
+        await deps.limits.consume('identityCreationsPerWallet', owner.toLowerCase());
+      } catch (refused) {
         await store.delete(keys.identityCreationLock(owner));
-        throw new SignetError('rate_limited', `at most ${CREATIONS_PER_ADDRESS_PER_HOUR} identities an hour from one address; try again later`);
+        throw refused;
       }
       let transaction: Hex;
       try {

@@ -94,7 +94,6 @@ export function createProvider(deps: ProviderDeps): Provider {
       });
     },
   };
-  const provider = new Provider(config.issuer, configuration);
-  provider.proxy = config.mode === 'production';
-  return provider;
+  // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
+  return new Provider(config.issuer, configuration);
 }

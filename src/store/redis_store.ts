@@ -35,14 +35,17 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
-export function createRedisStore(url: string): Store {
+/** A Redis store, with its client for the parts that bring their own Redis logic (rate limits). */
+export type RedisStore = Store & { readonly kind: 'redis'; readonly client: Redis };
+
+export function createRedisStore(url: string): RedisStore {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
   redis.on('error', () => {});
   return wrapRedis(redis);
 }
 
-export function wrapRedis(redis: Redis): Store {
+export function wrapRedis(redis: Redis): RedisStore {
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -52,6 +55,7 @@ export function wrapRedis(redis: Redis): Store {
   };
   return {
     kind: 'redis',
+    client: redis,
     get: (key) => guard(async () => (await redis.get(key)) ?? undefined),
     set: (key, value, ttl) =>
       guard(async () => {

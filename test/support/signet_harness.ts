@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type SignetApp, createApp } from '../../src/app.js';
-import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
+import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
@@ -32,6 +32,19 @@ export const ANALYTICS: ClientConfig = {
   token_endpoint_auth_method: 'client_secret_basic',
 };
 
+// Every test shares one address, so the per-address and per-login limits are lifted;
+// identity creation and wrong signatures per challenge keep their production defaults.
+const plenty = { points: 100_000, seconds: 60 };
+export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
+  challengesPerAddress: plenty,
+  challengesPerInteraction: plenty,
+  signaturesPerAddress: plenty,
+  signaturesPerInteraction: plenty,
+  accountSignInsPerAddress: plenty,
+  tokenFailuresPerClient: plenty,
+  accessRequestsPerService: plenty,
+};
+
 export type Harness = {
   issuer: string;
   chain: TestChain;
@@ -53,6 +66,10 @@ export async function startSignet(
   options: {
     clients?: ClientConfig[];
     challengeTtlSeconds?: number;
+    /** Rate limits over the relaxed ones below (every test comes from 127.0.0.1). */
+    rateLimits?: Partial<RateLimitSettings>;
+    /** TRUST_PROXY: X-Forwarded-* hops trusted (default 0). */
+    trustProxy?: number;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
   } = {},
@@ -75,6 +92,8 @@ export async function startSignet(
     jwks: testJwks(),
     cookieKeys: ['test-cookie-key-0123456789'],
     demo: { enabled: false },
+    rateLimits: { ...RELAXED_RATE_LIMITS, ...options.rateLimits },
+    trustProxy: options.trustProxy ?? 0,
     ...options.configure?.(chain),
   });
   let offset = 0;
