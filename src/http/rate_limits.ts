@@ -48,8 +48,8 @@ function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: n
 export function createRateLimits(store: Store, settings: RateLimitSettings, challengeTtlSeconds: number): RateLimits {
   const limiterFor = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const options = { keyPrefix: keys.rateLimitPrefix(name), points, duration };
-    // rejectIfRedisNotReady: an unreachable Redis answers at once instead of queueing.
-    return isRedis(store) ? new RateLimiterRedis({ ...options, storeClient: store.client, rejectIfRedisNotReady: true }) : new RateLimiterMemory(options);
+    // On the store's own client, so the limits fail (503) exactly as fast as the store does.
+    return isRedis(store) ? new RateLimiterRedis({ ...options, storeClient: store.client }) : new RateLimiterMemory(options);
   };
   const limiters = new Map<string, RateLimiterAbstract>();
   for (const name of Object.keys(counted) as LimitClass[]) {
