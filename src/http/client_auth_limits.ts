@@ -30,12 +30,12 @@ function who(ctx: ParameterizedContext): string {
   return `${basicClientId(ctx.get('authorization')) ?? '-'}@${clientAddress(ctx)}`;
 }
 
-export function clientAuthLimits(limits: Pick<RateLimits, 'check' | 'fail'>): Middleware {
+export function clientAuthLimits(limits: Pick<RateLimits, 'check' | 'count'>): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !CLIENT_AUTH_PATHS.has(ctx.path)) return next();
     const key = who(ctx);
     await limits.check('tokenFailuresPerClient', key);
     await next();
-    if ((ctx.body as { error?: unknown } | undefined)?.error === 'invalid_client') await limits.fail('tokenFailuresPerClient', key);
+    if ((ctx.body as { error?: unknown } | undefined)?.error === 'invalid_client') await limits.count('tokenFailuresPerClient', key);
   };
 }

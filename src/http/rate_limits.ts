@@ -8,7 +8,7 @@ import { keys } from '../store/keys.js';
 import type { RedisStore } from '../store/redis_store.js';
 import type { Store } from '../store/store.js';
 
-/** The classes counted by window; `failedSignaturesPerChallenge` is counted by `fail`. */
+/** The classes counted by window; `failedSignaturesPerChallenge` is counted by `count` only. */
 export type LimitClass = Exclude<keyof RateLimitSettings, 'failedSignaturesPerChallenge'>;
 
 // What each class counts, in the words of the 429 answer.
@@ -29,8 +29,11 @@ export type RateLimits = {
   consume(limit: LimitClass, who: string): Promise<void>;
   /** Throws 429 if `who` is already over the limit, without counting it. */
   check(limit: LimitClass, who: string): Promise<void>;
-  /** Counts one failure of `who` without refusing; true once the limit is reached. */
-  fail(limit: LimitClass | 'failedSignaturesPerChallenge', who: string): Promise<boolean>;
+  /**
+   * Counts one attempt of `who` without refusing: `within` up to the limit, `last` at exactly it.
+   * A new counter lives `windowSeconds` when given (a challenge's counter dies with it).
+   */
+  count(limit: LimitClass | 'failedSignaturesPerChallenge', who: string, windowSeconds?: number): Promise<{ within: boolean; last: boolean }>;
 };
 
 const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
@@ -80,11 +83,11 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
       if (current && current.consumedPoints >= settings[limit].points) throw refusal(limit, settings, current.msBeforeNext);
     },
 
-    async fail(limit, who) {
+    async count(limit, who, windowSeconds) {
       const points = limit === 'failedSignaturesPerChallenge' ? settings.failedSignaturesPerChallenge : settings[limit].points;
       try {
-        const after = await limiterOf(limit).penalty(who);
-        return after.consumedPoints >= points;
+        const { consumedPoints } = await limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {});
+        return { within: consumedPoints <= points, last: consumedPoints === points };
       } catch (error) {
         throw storeFault(error);
       }

@@ -39,6 +39,9 @@ function parseMessage(text: string): SiweMessage {
   }
 }
 
+const burnt = () =>
+  new SignetError('conflict', 'the challenge was refused after too many wrong signatures; request a new one', { reason: 'challenge_burnt' });
+
 const expiredAt = (iso: string) =>
   new SignetError('expired', `the challenge expired at ${iso}; request a new one`, { reason: 'challenge_expired' });
 
@@ -60,9 +63,7 @@ async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChall
   const raw = await store.get(keys.challenge(nonce));
   if (raw) return JSON.parse(raw) as IssuedChallenge;
   const fate = await store.get(keys.usedChallenge(nonce));
-  if (fate === 'burnt') {
-    throw new SignetError('conflict', 'the challenge was refused after too many wrong signatures; request a new one', { reason: 'challenge_burnt' });
-  }
+  if (fate === 'burnt') throw burnt();
   if (fate) throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
   throw new SignetError('invalid_request', '"nonce" was not issued by Signet', { reason: 'nonce_unknown' });
 }
@@ -104,15 +105,17 @@ async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, 
   }
 }
 
+const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
+
 /** Ends a challenge: only one of many concurrent verifications takes the record. */
 async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt', now: number): Promise<boolean> {
   if (!(await store.take(keys.challenge(challenge.nonce)))) return false;
   // The marker lives only as long as the challenge would have: after that, its text says "expired".
-  await store.set(keys.usedChallenge(challenge.nonce), fate, Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000)));
+  await store.set(keys.usedChallenge(challenge.nonce), fate, secondsLeft(challenge, now));
   return true;
 }
 
-export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'fail'>, now: () => number) {
+export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'count'>, now: () => number) {
   return async function verifyChallenge(signed: SignedChallenge): Promise<IssuedChallenge> {
     // Every cheap check first; the chain is asked only about a signature that could pass.
     const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
@@ -123,9 +126,20 @@ export function createChallengeVerifier(store: Store, client: PublicClient, limi
     assertSameBinding(challenge, signed);
     assertUnchanged(challenge, parsed, signed.message);
     assertNotExpired(challenge, now());
-    if (!(await signedByWallet(client, challenge, signed.signature))) {
-      // Wrong signatures are counted per challenge; at the limit the challenge is burnt.
-      if (await limits.fail('failedSignaturesPerChallenge', challenge.nonce)) await retire(store, challenge, 'burnt', now());
+    // Each check of a challenge is counted before the eth_call, so even concurrent attempts
+    // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
+    const attempt = await limits.count('failedSignaturesPerChallenge', challenge.nonce, secondsLeft(challenge, now()));
+    if (!attempt.within) {
+      await retire(store, challenge, 'burnt', now());
+      throw burnt();
+    }
+    const valid = await signedByWallet(client, challenge, signed.signature).catch(async (refused: unknown) => {
+      // An outage (5xx) is not the signer's failure: it does not burn the challenge.
+      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt', now());
+      throw refused;
+    });
+    if (!valid) {
+      if (attempt.last) await retire(store, challenge, 'burnt', now());
       throw new SignetError('invalid_signature', `the signature was not made by wallet ${challenge.wallet} over the challenge`, {
         reason: 'signature_invalid',
       });

@@ -2,6 +2,7 @@
 // contracts, the app on a free port, and a clock the test can move forward.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { PublicClient } from 'viem';
 import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
@@ -70,6 +71,8 @@ export async function startSignet(
     rateLimits?: Partial<RateLimitSettings>;
     /** TRUST_PROXY: X-Forwarded-* hops trusted (default 0). */
     trustProxy?: number;
+    /** The chain client Signet reads with (to count its calls); the test chain's by default. */
+    chainClient?: (chain: TestChain) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
   } = {},
@@ -109,7 +112,7 @@ export async function startSignet(
   const signet = createApp({
     config,
     store,
-    chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+    chain: { client: options.chainClient?.(chain) ?? chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     now: clock.now,
     webhooks,
   });
