@@ -44,7 +44,7 @@ import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
-import { trustProxies } from './http/proxy_trust.js';
+import { secureCookiesFor, trustProxies } from './http/proxy_trust.js';
 import { createRateLimits } from './http/rate_limits.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
@@ -275,6 +275,7 @@ export function createApp(deps: AppDeps): SignetApp {
 
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
+  app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   app.use(answerUnrouted());

@@ -2,10 +2,10 @@
 // past it, a challenge burns after its wrong signatures, unused challenges leave nothing behind
 // their TTL, and wrong client secrets at /token are cut off. Each test speaks from its own
 // client address (TRUST_PROXY=1, one X-Forwarded-For entry) so their counters stay apart.
-import { createPublicClient, http, type PublicClient } from 'viem';
+import { type Address, createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { chainDefinition } from '../../src/chain/chain_client.js';
-import { type LoginStart, signChallenge, startLogin } from '../support/login_driver.js';
+import { type LoginStart, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 import { Redis } from 'ioredis';
@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 let h: Harness;
 let redis: Redis;
 let chainCalls = 0;
+let identity: Address;
 const CHALLENGE_TTL = 30;
 
 beforeAll(async () => {
@@ -23,6 +24,7 @@ beforeAll(async () => {
       challengesPerAddress: { points: 10, seconds: 60 },
       accountSignInsPerAddress: { points: 3, seconds: 60 },
       tokenFailuresPerClient: { points: 5, seconds: 60 },
+      accessRequestsPerService: { points: 3, seconds: 60 },
     },
     // Signet's own chain client, with every JSON-RPC request counted.
     chainClient: (chain) =>
@@ -37,7 +39,8 @@ beforeAll(async () => {
       }) as PublicClient,
   });
   redis = new Redis(h.redis.url);
-  await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
+  identity = await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
+  await h.signet.profiles.set(identity, { email: 'ada@example.org' });
 }, 60_000);
 
 afterAll(async () => {
@@ -210,4 +213,25 @@ test('account sign-ins per address: the 4th challenge within the window is refus
   const refused = await postFrom(agent, '192.0.2.60', `${h.issuer}/account/challenge`, { address: wallet.address });
   expect(refused.status).toBe(429);
   expect(refused.json.error_description).toMatch(/^at most 3 account sign-ins started from one address every 60 s; try again in \d+ s$/);
+});
+
+test('access requests per service: the 4th within the window is refused before any chain read', async () => {
+  const { key } = await h.signet.apiKeys.create(WEBSITE.client_id);
+  const request = () =>
+    fetch(`${h.issuer}/identities/${identity}/profile/access-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ kind: 'immediate', fields: ['email'] }),
+    });
+  for (let i = 0; i < 3; i++) expect((await request()).status).toBe(201);
+  const before = chainCalls;
+  const refused = await request();
+  expect(refused.status).toBe(429);
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(await refused.json()).toEqual({
+    error: 'rate_limited',
+    error_description: expect.stringMatching(/^at most 3 access requests from one service every 60 s; try again in \d+ s$/),
+    reason: 'rate_limited',
+  });
+  expect(chainCalls).toBe(before);
 });

@@ -346,6 +346,9 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
+      trustProxy: 0,
+      // Listed in full in test/unit/proxy_trust_settings.test.ts.
+      rateLimits: expect.any(Object),
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
