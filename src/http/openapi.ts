@@ -57,6 +57,10 @@ const accessRequest = (what: string, parameters: object[]) => ({
       400: error('Bad body, or fields the resource does not have'),
       401: error('Missing or invalid API key'),
       404: error('Unknown identity or claim'),
+      429: {
+        ...error('Too many access requests from this service (reason rate_limited)'),
+        headers: { 'Retry-After': { description: 'Seconds before a request may succeed', schema: { type: 'integer' } } },
+      },
     },
   },
 });
