@@ -42,6 +42,7 @@ import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
+import { healthRoutes } from './http/health.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
 import { secureCookiesFor, trustProxies } from './http/proxy_trust.js';
@@ -279,6 +280,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   app.use(answerUnrouted());
+  app.use(healthRoutes({ store, chain: chain.client }));
   app.use(staticFiles(join(projectRoot, 'public')));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/openapi.json') return next();
