@@ -5,6 +5,8 @@
 import { type Address, createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { chainDefinition } from '../../src/chain/chain_client.js';
+import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { type LoginStart, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
@@ -26,7 +28,10 @@ beforeAll(async () => {
       accountSignInsPerAddress: { points: 3, seconds: 60 },
       tokenFailuresPerClient: { points: 5, seconds: 60 },
       accessRequestsPerService: { points: 3, seconds: 60 },
+      challengesPerInteraction: { points: 15, seconds: 300 },
+      identityCreationsPerWallet: { points: 2, seconds: 3600 },
     },
+    configure: () => ({ identityDeployerKey: DEPLOYER_KEY }),
     // Signet's own chain client, with every JSON-RPC request counted.
     chainClient: (chain) =>
       createPublicClient({
@@ -237,4 +242,25 @@ test('access requests per service: the 4th within the window is refused before a
     reason: 'rate_limited',
   });
   expect(chainCalls).toBe(before);
+});
+
+test('challenges per login: the 16th for one login is refused, whatever the address', async () => {
+  const login = await startLogin(h.issuer, WEBSITE);
+  for (let i = 1; i <= 15; i++) expect((await challengeFrom(login, `198.51.100.${100 + i}`)).status).toBe(200);
+  const refused = await challengeFrom(login, '198.51.100.200');
+  expect(refused.status).toBe(429);
+  expect(refused.json.error_description).toMatch(/^at most 15 challenges requested for one login or sign-in every 300 s; try again in \d+ s$/);
+});
+
+test('identity deployments per wallet: a wallet whose deployments keep failing is cut off, whatever its address', async () => {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  // Another identity already took this wallet's salt, so every deployment for it reverts.
+  await h.chain.createIdentityFor(privateKeyToAccount(generatePrivateKey()).address, wallet.address.toLowerCase());
+  const { agent } = await signInToAccount(h.issuer, wallet);
+  const create = (from: string) => postFrom(agent, from, `${h.issuer}/account/identity`, {});
+  expect((await create('192.0.2.70')).status).toBe(503);
+  expect((await create('192.0.2.71')).status).toBe(503);
+  const refused = await create('192.0.2.72');
+  expect(refused.status).toBe(429);
+  expect(refused.json.error_description).toMatch(/^at most 2 identity deployments for one wallet every 3600 s; try again in \d+ s$/);
 });
