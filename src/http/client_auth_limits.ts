@@ -1,11 +1,9 @@
-// Failed client authentications at the engine's endpoints that authenticate clients (/token,
-// introspection, revocation, CIBA, PAR), counted per client and address. Over the limit the
+// Failed client authentications at the engine's endpoints (/token, introspection, revocation,
+// CIBA, PAR), counted per client and address from the engine's own answer. Over the limit the
 // engine is not reached until the window passes; the stream the engine parses is never read.
 import type { Middleware, ParameterizedContext } from 'koa';
 import { clientAddress } from './client_address.js';
 import type { RateLimits } from './rate_limits.js';
-
-const CLIENT_AUTH_PATHS = new Set(['/token', '/token/introspection', '/token/revocation', '/backchannel', '/request']);
 
 /** The client_id of an HTTP Basic header (RFC 6749 §2.3.1: form-encoded id and secret). */
 function basicClientId(authorization: string): string | undefined {
@@ -32,7 +30,9 @@ function who(ctx: ParameterizedContext): string {
 
 export function clientAuthLimits(limits: Pick<RateLimits, 'check' | 'count'>): Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'POST' || !CLIENT_AUTH_PATHS.has(ctx.path)) return next();
+    // Every POST that reaches the engine, not a list of paths: the engine's router also
+    // answers "/token/" or "/TOKEN", and a spelling must not be a way around the count.
+    if (ctx.method !== 'POST') return next();
     const key = who(ctx);
     await limits.check('tokenFailuresPerClient', key);
     await next();

@@ -179,8 +179,8 @@ test('unused challenges leave nothing in Redis once their TTL passes', async () 
 }, 60_000);
 
 test('wrong client secrets at /token: 401 up to the limit, then 429 with Retry-After, for that client and address only', async () => {
-  const token = (secret: string, from: string) =>
-    fetch(`${h.issuer}/token`, {
+  const token = (secret: string, from: string, path = '/token') =>
+    fetch(`${h.issuer}${path}`, {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${WEBSITE.client_id}:${secret}`).toString('base64')}`,
@@ -202,6 +202,8 @@ test('wrong client secrets at /token: 401 up to the limit, then 429 with Retry-A
     error_description: expect.stringMatching(/^at most 5 failed client authentications of one client from one address every 60 s; try again in \d+ s$/),
     reason: 'rate_limited',
   });
+  // Another spelling of the path is no way around it.
+  expect((await token('wrong-secret', '192.0.2.50', '/TOKEN/')).status).toBe(429);
   // Even the right secret waits out the window from there: guessing stops paying.
   expect((await token(WEBSITE.client_secret!, '192.0.2.50')).status).toBe(429);
   // The client itself, from its own address, is not locked out by a stranger's guesses.
