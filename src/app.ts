@@ -36,10 +36,12 @@ import { createResourceReader } from './grants/resource_reader.js';
 import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
+import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
+import { engineBodyGuard } from './http/engine_body_guard.js';
 import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { healthRoutes } from './http/health.js';
@@ -74,6 +76,8 @@ export type AppDeps = {
   demoWallet?: boolean;
   /** Where access-grant notifications to services go (Redis Streams, or memory in the demo). */
   webhooks: WebhookQueue;
+  /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
+  resolveHost?: ResolveHost;
   /** Extra routes mounted before the engine (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer> }) => Router[];
 };
@@ -185,6 +189,7 @@ export function createApp(deps: AppDeps): SignetApp {
     identityKeys,
     claimActions,
     ownerWebhooks: createOwnerWebhooks(store),
+    webhookUrlGuard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     now,
   });
 
@@ -299,6 +304,7 @@ export function createApp(deps: AppDeps): SignetApp {
     app.use(router.allowedMethods());
   }
   app.use(clientAuthLimits(limits));
+  app.use(engineBodyGuard());
   app.use(mount(provider));
   return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };
 }

@@ -1,12 +1,12 @@
 // The owner's account API (JSON): sign in with the same wallet challenge as the login (a
 // wallet without an identity may sign in to create one), the identity's creation, the
 // transactions the owner's wallet sends to manage keys and claims, and consent receipts.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound } from '../errors.js';
 import { clientAddress } from '../http/client_address.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import type { RateLimits } from '../http/rate_limits.js';
 import { addressField, signatureBody } from '../http/schemas.js';
@@ -15,6 +15,7 @@ import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
+import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
 import type { AccountSessions } from './account_sessions.js';
@@ -34,6 +35,8 @@ export type AccountDeps = {
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
   ownerWebhooks: OwnerWebhooks;
+  /** Refuses a URL that does not resolve to public addresses only (SSRF). */
+  webhookUrlGuard: WebhookUrlGuard;
   now: () => number;
 };
 
@@ -69,7 +72,7 @@ const claimChangeBody = z.discriminatedUnion(
 
 export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
-  router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
+  router.use(jsonBody(BODY_LIMITS.api));
 
   // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
@@ -168,6 +171,8 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.put('/webhook', async (ctx) => {
     const session = await deps.sessions.require(ctx);
     const body = parseBody(ctx, webhookBody);
+    // Checked now for a clear answer to the owner, and again at each delivery (DNS can change).
+    await deps.webhookUrlGuard.check(body.url);
     const target = await deps.ownerWebhooks.set(session.identity, body.url, body.secret);
     ctx.set('Cache-Control', 'no-store');
     // The secret is shown here once, like an API key.

@@ -1,12 +1,12 @@
 // The demo relying party at /demo: a website with a "Log in with identity" button that uses
 // a standard OIDC client (openid-client) against Signet, then shows the ID token claims and
 // userinfo. With the embedded chain it also serves the built-in demo wallet.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import * as oidc from 'openid-client';
 import { createWalletClient, type Hex, hexToString, http, isHex, type LocalAccount, numberToHex } from 'viem';
 import { chainDefinition } from '../chain/chain_client.js';
 import { invalidRequest } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
 
 export type DemoRouterDeps = {
@@ -105,7 +105,7 @@ export function createDemoRouter(deps: DemoRouterDeps): Router {
 
   if (deps.wallet) {
     const wallet = deps.wallet;
-    router.post('/wallet', bodyParser({ enableTypes: ['json'] }), async (ctx) => {
+    router.post('/wallet', jsonBody(BODY_LIMITS.interaction), async (ctx) => {
       const { method, params } = (ctx.request.body ?? {}) as { method?: string; params?: unknown[] };
       switch (method) {
         case 'eth_requestAccounts':

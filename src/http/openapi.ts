@@ -82,7 +82,7 @@ const resourceRead = (what: string, parameters: object[], publicSchema: string, 
   },
 });
 
-export const openApiDocument = {
+const document = {
   openapi: '3.1.0',
   info: {
     title: 'Signet access-grant API',
@@ -397,8 +397,9 @@ export const openApiDocument = {
             { type: 'object', required: ['url', 'secret', 'events'], additionalProperties: false, properties: { url: { type: 'string' }, secret: { type: 'string' }, events: { type: 'array', items: { type: 'string' } } } },
             'The webhook',
           ),
-          400: error('Bad URL or secret'),
+          400: error('Bad URL or secret; reason webhook_url_not_public (it resolves to a loopback, private, link-local or metadata address) or webhook_url_unresolvable'),
           401: error('No session'),
+          503: error('The URL\'s host could not be resolved now (reason dns_unavailable)'),
         },
       },
       delete: { summary: "Remove the owner's webhook", security: ownerSession, responses: { 204: { description: 'Removed' }, 401: error('No session') } },
@@ -472,3 +473,23 @@ export const openApiDocument = {
     },
   },
 } as const;
+
+/** Every operation that takes a body may also refuse it whole (src/http/body.ts): derived here. */
+function withBodyRefusals<D extends { paths: Record<string, Record<string, object>> }>(doc: D): D {
+  const paths = Object.fromEntries(
+    Object.entries(doc.paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => {
+          const op = operation as { requestBody?: unknown; responses?: Record<string, unknown> };
+          if (!op.requestBody) return [method, operation];
+          const refusals = { 413: error('The body is larger than the route allows'), 415: error('A Content-Encoding or content type the route does not read') };
+          return [method, { ...op, responses: { ...op.responses, ...refusals } }];
+        }),
+      ),
+    ]),
+  );
+  return { ...doc, paths };
+}
+
+export const openApiDocument = withBodyRefusals(document);

@@ -21,7 +21,8 @@ const OTHER: ClientConfig = { ...ANALYTICS, client_id: 'other', client_name: 'Ot
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver('analytics-webhook-secret');
-  h = await startSignet({ clients: [WEBSITE, withWebhook(receiver.url), OTHER] });
+  // The owner's webhook receiver is on loopback: private targets allowed, as in development.
+  h = await startSignet({ clients: [WEBSITE, withWebhook(receiver.url), OTHER], configure: () => ({ webhooks: { allowPrivate: true } }) });
   analyticsKey = (await h.signet.apiKeys.create('analytics', 'tests')).key;
   otherKey = (await h.signet.apiKeys.create('other')).key;
 }, 60_000);
@@ -271,7 +272,7 @@ describe('refusals, each with its exact error', () => {
     const answer = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'immediate', fields: ['phone_number'] } });
     expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"fields" names "phone_number", which this resource does not have' } });
     const badKind = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'forever' } });
-    expect(badKind).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"kind" must be "immediate" or "persistent"' } });
+    expect(badKind).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"kind" must be "immediate" or "persistent"', reason: 'invalid_body' } });
   });
 
   test('a signature by a wallet not linked to the identity', async () => {
