@@ -99,9 +99,9 @@ export function createAccountRouter(deps: AccountDeps): Router {
 
   router.post('/session', async (ctx) => {
     await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
+    const body = parseBody(ctx, signatureBody);
     const binding = deps.sessions.signInBinding(ctx);
     await deps.limits.consume('signaturesPerInteraction', binding);
-    const body = parseBody(ctx, signatureBody);
     const challenge = await deps.verifyChallenge({ binding, ...body });
     if (challenge.identity) {
       await deps.registry.assertKnown(challenge.identity);
