@@ -134,6 +134,7 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     topics,
     renderPage,
+    logger,
     ciba: cibaFeature({ issuer: config.issuer, chainId: chain.chainId, registry, inbox: backchannel, fields: () => knownFields, now }),
   });
 

@@ -74,6 +74,13 @@ const schema = z.object({
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
   port: z.coerce.number().int().min(0).max(65535),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** How the Redis client meets an outage: each command's deadline, the longest pause between reconnections. */
+  redis: z
+    .object({
+      commandTimeoutMs: z.coerce.number().int().min(50).max(10000),
+      reconnectMaxDelayMs: z.coerce.number().int().min(10).max(10000),
+    })
+    .default({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250 }),
   chain: z.object({
     rpcUrl: z.url({ error: 'must be an absolute URL' }).optional(),
     chainId: z.coerce.number().int().positive().optional(),
@@ -133,6 +140,8 @@ const ENV_NAMES: Record<string, string> = {
   issuer: 'ISSUER',
   port: 'PORT',
   redisUrl: 'REDIS_URL',
+  'redis.commandTimeoutMs': 'REDIS_COMMAND_TIMEOUT_MS',
+  'redis.reconnectMaxDelayMs': 'REDIS_RECONNECT_MAX_DELAY_MS',
   'chain.rpcUrl': 'CHAIN_RPC_URL',
   'chain.chainId': 'CHAIN_ID',
   'chain.identityFactory': 'IDENTITY_FACTORY',
@@ -214,6 +223,12 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   else if (env.PORT && fileIssuer === DEFAULT_ISSUER) out.issuer = `http://localhost:${env.PORT}`;
   if (env.PORT) out.port = env.PORT;
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
+  if (env.REDIS_COMMAND_TIMEOUT_MS || env.REDIS_RECONNECT_MAX_DELAY_MS) {
+    out.redis = {
+      commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 500,
+      reconnectMaxDelayMs: env.REDIS_RECONNECT_MAX_DELAY_MS ?? 250,
+    };
+  }
   if (env.COOKIE_KEYS) out.cookieKeys = env.COOKIE_KEYS.split(',').map((k) => k.trim());
   const jwks = jsonEnv(env, 'JWKS');
   if (jwks) out.jwks = jwks;

@@ -70,7 +70,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
   const chainId = demo ? demo.anvil.chainId : config.chain.chainId!;
   const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
   const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
-  const store = config.redisUrl ? createRedisStore(config.redisUrl) : createMemoryStore();
+  const store = config.redisUrl ? createRedisStore(config.redisUrl, config.redis) : createMemoryStore();
   const webhooks = createWebhookQueueFor(config, store, { logger });
   try {
     await store.ping();

@@ -50,7 +50,8 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
       const claimsParameter = request.claims ? request.claims : undefined;
       const fields = requestedFields(deps.fields(), String(request.params?.scope ?? request.scope ?? ''), claimsParameter);
       const created = deps.now();
-      const expiresIn = request.expiration ? request.expiration - Math.floor(created / 1000) : 600;
+      // The engine's `expiration` is the request's life in seconds, not an epoch time.
+      const expiresIn = request.expiration || 600;
       const base = {
         id: request.jti,
         identity,

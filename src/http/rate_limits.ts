@@ -61,24 +61,28 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   limiters.set('failedSignaturesPerChallenge', limiterFor('failedSignaturesPerChallenge', settings.failedSignaturesPerChallenge, challengeTtlSeconds));
   const limiterOf = (name: string) => limiters.get(name)!;
 
-  const storeFault = (error: unknown) => unavailable('the store (Redis) is unreachable', error, 'store_unavailable');
+  // On Redis, every counter command runs under the store's own rules (first connection,
+  // deadline, an outage answered 503 store_unavailable) on the store's connection.
+  const run = <T>(work: () => Promise<T>): Promise<T> => (isRedis(store) ? store.guarded(work) : work());
+  const fault = (error: unknown) =>
+    error instanceof SignetError ? error : unavailable('the store (Redis) is unreachable', error, 'store_unavailable');
 
   return {
     async consume(limit, who) {
       try {
-        await limiterOf(limit).consume(who);
+        await run(() => limiterOf(limit).consume(who));
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) throw refusal(limit, settings, outcome.msBeforeNext);
-        throw storeFault(outcome);
+        throw fault(outcome);
       }
     },
 
     async check(limit, who) {
       let current: RateLimiterRes | null;
       try {
-        current = await limiterOf(limit).get(who);
+        current = await run(() => limiterOf(limit).get(who));
       } catch (error) {
-        throw storeFault(error);
+        throw fault(error);
       }
       if (current && current.consumedPoints >= settings[limit].points) throw refusal(limit, settings, current.msBeforeNext);
     },
@@ -86,10 +90,10 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
     async count(limit, who, windowSeconds) {
       const points = limit === 'failedSignaturesPerChallenge' ? settings.failedSignaturesPerChallenge : settings[limit].points;
       try {
-        const { consumedPoints } = await limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {});
+        const { consumedPoints } = await run(() => limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {}));
         return { within: consumedPoints <= points, last: consumedPoints === points };
       } catch (error) {
-        throw storeFault(error);
+        throw fault(error);
       }
     },
   };

@@ -11,8 +11,10 @@ import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
+import type { Logger } from '../http/error_handler.js';
 import type { RenderPage } from '../http/pages.js';
 import { createFindAccount } from './account.js';
+import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { scopeClaims } from './fields.js';
 
 export type ProviderDeps = {
@@ -26,6 +28,8 @@ export type ProviderDeps = {
   renderPage: RenderPage;
   /** OpenID CIBA in poll mode, the owner's inbox as the authentication device. */
   ciba: ReturnType<typeof cibaFeature>;
+  /** Where the engine's failures are logged (outages answered 503, the rest 500). */
+  logger?: Logger;
 };
 
 /** Keys for a development run without JWKS; loadConfig refuses to start production without. */
@@ -85,7 +89,9 @@ export function createProvider(deps: ProviderDeps): Provider {
       // A CIBA request waits this long for the owner in the inbox.
       BackchannelAuthenticationRequest: 600,
     },
-    renderError: async (ctx: KoaContextWithOIDC, out) => {
+    renderError: async (ctx: KoaContextWithOIDC, out, error) => {
+      const outage = outageIn(error);
+      if (outage) return answerOutage(ctx, outage, renderPage);
       ctx.status = Math.max(ctx.status , 400);
       renderPage(ctx, 'error', {
         title: 'Something went wrong',
@@ -94,6 +100,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       });
     },
   };
+  const provider = new Provider(config.issuer, configuration);
   // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
-  return new Provider(config.issuer, configuration);
+  answerEngineOutages(provider, renderPage, deps.logger ?? { error: () => {}, info: () => {} });
+  return provider;
 }

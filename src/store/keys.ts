@@ -3,6 +3,7 @@
 // signet:oidc:<Model>:<id>            engine model payload (JSON), TTL = the model's expiry
 // signet:oidc:<Model>:<id>:consumed   epoch seconds when consumed (codes, refresh tokens)
 // signet:oidc:grant:<grantId>         set of the model keys issued under one grant
+// signet:oidc:grant-revoked:<grantId> tombstone of a revoked grant: no record is written under it (1 h)
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:challenge:<nonce>            an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
@@ -42,6 +43,7 @@ export const keys = {
   model: (model: string, id: string) => `${PREFIX}oidc:${model}:${id}`,
   consumed: (modelKey: string) => `${modelKey}:consumed`,
   grantIndex: (grantId: string) => `${PREFIX}oidc:grant:${grantId}`,
+  revokedGrant: (grantId: string) => `${PREFIX}oidc:grant-revoked:${grantId}`,
   uid: (uid: string) => `${PREFIX}oidc:uid:${uid}`,
   userCode: (userCode: string) => `${PREFIX}oidc:userCode:${userCode}`,
   challenge: (nonce: string) => `${PREFIX}challenge:${nonce}`,

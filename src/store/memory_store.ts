@@ -16,6 +16,12 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     return entry;
   };
   const expiry = (ttl?: number) => (ttl ? now() + Math.max(1, Math.ceil(ttl)) * 1000 : Number.POSITIVE_INFINITY);
+  const addToIndex = (key: string, member: string, ttl: number) => {
+    const entry = live(key);
+    const members = entry && entry.value instanceof Set ? entry.value : new Set<string>();
+    members.add(member);
+    entries.set(key, { value: members, expiresAt: Math.max(entry?.expiresAt ?? 0, expiry(ttl || undefined)) });
+  };
   const text = (entry: Entry | undefined) => (typeof entry?.value === 'string' ? entry.value : undefined);
 
   return {
@@ -42,12 +48,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       if (!entry) return undefined;
       return entry.expiresAt === Number.POSITIVE_INFINITY ? entry.expiresAt : Math.ceil((entry.expiresAt - now()) / 1000);
     },
-    addToIndex: async (key, member, ttl) => {
-      const entry = live(key);
-      const members = entry && entry.value instanceof Set ? entry.value : new Set<string>();
-      members.add(member);
-      entries.set(key, { value: members, expiresAt: Math.max(entry?.expiresAt ?? 0, expiry(ttl || undefined)) });
-    },
+    addToIndex: async (key, member, ttl) => addToIndex(key, member, ttl),
     indexMembers: async (key) => {
       const entry = live(key);
       return entry && entry.value instanceof Set ? [...entry.value] : [];
@@ -66,6 +67,30 @@ export function createMemoryStore(now: () => number = Date.now): Store {
         return { swapped: true, current };
       }
       return { swapped: false, current };
+    },
+    getMany: async (keys) => keys.map((key) => text(live(key))),
+    // No await inside the steps below: each runs to its end before another request can act.
+    putRecord: async (write) => {
+      if (write.unless && live(write.unless)) return false;
+      const expiresAt = expiry(write.ttlSeconds || undefined);
+      entries.set(write.key, { value: write.value, expiresAt });
+      for (const key of write.clear ?? []) entries.delete(key);
+      for (const alias of write.aliases ?? []) entries.set(alias.key, { value: alias.value, expiresAt });
+      for (const index of write.indexes ?? []) addToIndex(index, write.key, write.ttlSeconds ?? 0);
+      return true;
+    },
+    markOnce: async (recordKey, markKey, value) => {
+      const record = live(recordKey);
+      if (!record) return 'missing';
+      if (live(markKey)) return 'already_marked';
+      entries.set(markKey, { value, expiresAt: record.expiresAt });
+      return 'marked';
+    },
+    closeIndex: async (indexKey, tombstoneKey, ttl) => {
+      entries.set(tombstoneKey, { value: '1', expiresAt: expiry(ttl) });
+      const entry = live(indexKey);
+      entries.delete(indexKey);
+      return entry && entry.value instanceof Set ? [...entry.value] : [];
     },
     ping: async () => {},
     close: async () => {

@@ -1,6 +1,8 @@
 // The oidc-provider adapter for every engine model, written once over the Store interface so
 // the Redis and the memory backends behave the same (one contract test suite covers both).
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+// Round trips: find is one read (record and consumed mark together), upsert one atomic write,
+// consume one atomic decision.
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { keys } from './keys.js';
 import type { Store } from './store.js';
 
@@ -14,7 +16,28 @@ const GRANTABLE = new Set([
   'Grant',
 ]);
 
+// A revoked grant refuses new records this long: enough for any request that was already
+// issuing tokens under it when it was revoked (a parallel redemption's winner) to finish.
+export const REVOKED_GRANT_MEMORY_SECONDS = 3600;
+
+// What the engine says when it finds a record already consumed, said by the loser of a race.
+const REFUSALS: Record<string, () => Error> = {
+  AuthorizationCode: () => new errors.InvalidGrant('authorization code already consumed'),
+  RefreshToken: () => new errors.InvalidGrant('refresh token already used'),
+  DeviceCode: () => new errors.InvalidGrant('device code already consumed'),
+  BackchannelAuthenticationRequest: () => new errors.InvalidGrant('backchannel authentication request already consumed'),
+  PushedAuthorizationRequest: () => new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used'),
+};
+
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+
 export function createOidcAdapter(store: Store): new (model: string) => Adapter {
+  /** Deletes every record of a grant and refuses any record written under it afterwards. */
+  const revokeGrant = async (grantId: string) => {
+    const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
+    await store.delete(...members, ...members.map((member) => keys.consumed(member)));
+  };
+
   return class OidcAdapter implements Adapter {
     readonly model: string;
 
@@ -28,22 +51,27 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
 
     async upsert(id: string, payload: AdapterPayload, expiresIn = 0): Promise<void> {
       const key = this.key(id);
-      const ttl = expiresIn > 0 ? expiresIn : undefined;
-      await store.set(key, JSON.stringify(payload), ttl);
-      // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
-      await store.delete(keys.consumed(key));
-      const writes: Promise<unknown>[] = [];
-      if (GRANTABLE.has(this.model) && payload.grantId) {
-        writes.push(store.addToIndex(keys.grantIndex(payload.grantId), key, expiresIn));
-      }
-      if (payload.userCode) writes.push(store.set(keys.userCode(payload.userCode), id, ttl));
-      if (payload.uid) writes.push(store.set(keys.uid(payload.uid), id, ttl));
-      await Promise.all(writes);
+      const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
+      const aliases = [];
+      if (payload.userCode) aliases.push({ key: keys.userCode(payload.userCode), value: id });
+      if (payload.uid) aliases.push({ key: keys.uid(payload.uid), value: id });
+      // A record of a revoked grant is not written: the tokens a request was still issuing when
+      // the grant was revoked never exist, so they cannot be used.
+      await store.putRecord({
+        key,
+        value: JSON.stringify(payload),
+        ttlSeconds: expiresIn > 0 ? expiresIn : undefined,
+        unless: grantId ? keys.revokedGrant(grantId) : undefined,
+        // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
+        clear: [keys.consumed(key)],
+        aliases,
+        indexes: grantId ? [keys.grantIndex(grantId)] : [],
+      });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       const key = this.key(id);
-      const [raw, consumed] = await Promise.all([store.get(key), store.get(keys.consumed(key))]);
+      const [raw, consumed] = await store.getMany([key, keys.consumed(key)]);
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
       return consumed ? { ...payload, consumed: Number(consumed) } : payload;
@@ -59,14 +87,21 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
       return id ? this.find(id) : undefined;
     }
 
-    /** Marks the record consumed once; the first consume wins and keeps its timestamp. */
+    /**
+     * The single-use decision, one atomic store operation. The engine reads `consumed`, then
+     * calls this: between the two a parallel request may have won. The loser is refused here
+     * with the engine's own invalid_grant, and the grant is revoked as for any reuse. A record
+     * gone since the engine read it was revoked (by such a loser) or expired: refused too.
+     */
     async consume(id: string): Promise<void> {
       const key = this.key(id);
-      const left = await store.ttl(key);
-      if (left === undefined) return;
-      // Redis rounds TTL to whole seconds: a record about to expire still gets a marker that expires.
-      const ttl = left === Number.POSITIVE_INFINITY ? undefined : Math.max(1, left);
-      await store.setIfAbsent(keys.consumed(key), String(Math.floor(Date.now() / 1000)), ttl);
+      const outcome = await store.markOnce(key, keys.consumed(key), String(epochSeconds()));
+      if (outcome === 'marked') return;
+      if (outcome === 'already_marked') {
+        const grantId = (await this.find(id))?.grantId;
+        if (grantId) await Promise.all([revokeGrant(grantId), store.delete(keys.model('Grant', grantId))]);
+      }
+      throw REFUSALS[this.model]?.() ?? new errors.InvalidGrant(`${this.model} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {
@@ -75,9 +110,7 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      const index = keys.grantIndex(grantId);
-      const members = await store.indexMembers(index);
-      await store.delete(...members, ...members.map((member) => keys.consumed(member)), index);
+      await revokeGrant(grantId);
     }
   };
 }

@@ -20,6 +20,39 @@ export interface Store {
   increment(key: string, ttlSeconds: number): Promise<number>;
   /** Sets `next` only if the key now holds one of `expected`, atomically: the state-machine step. */
   compareAndSet(key: string, expected: readonly string[], next: string): Promise<{ swapped: boolean; current?: string }>;
+  /** Reads several keys in one round trip; a missing key reads as undefined. */
+  getMany(keys: readonly string[]): Promise<(string | undefined)[]>;
+  /**
+   * Writes a record and what moves with it in one atomic step (Redis: one script, one round
+   * trip). Nothing is written, and false returned, while `write.unless` exists.
+   */
+  putRecord(write: RecordWrite): Promise<boolean>;
+  /**
+   * The single-use decision, atomic: sets `markKey` to `value`, expiring with `recordKey`, only
+   * if the record exists and is not marked yet. Of many concurrent callers one gets 'marked'.
+   */
+  markOnce(recordKey: string, markKey: string, value: string): Promise<'marked' | 'already_marked' | 'missing'>;
+  /**
+   * Closes an index for good, atomically: sets `tombstoneKey` (which putRecord's `unless`
+   * honours) for ttlSeconds, deletes the index and returns the members it held.
+   */
+  closeIndex(indexKey: string, tombstoneKey: string, ttlSeconds: number): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A record with its satellites: the keys cleared, the lookups that point at it, its indexes. */
+export type RecordWrite = {
+  key: string;
+  value: string;
+  /** Omitted or 0: the record never expires. */
+  ttlSeconds?: number;
+  /** A key whose presence forbids the write (a revoked grant's tombstone). */
+  unless?: string;
+  /** Deleted with the write (the consumed mark of an earlier save). */
+  clear?: readonly string[];
+  /** Lookups set to a value with the record's TTL (uid -> id, user code -> id). */
+  aliases?: readonly { key: string; value: string }[];
+  /** Sets the record's key joins, as addToIndex would (expiry raised, never shortened). */
+  indexes?: readonly string[];
+};

@@ -3,6 +3,7 @@
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import type { ClientConfig } from '../../src/config.js';
+import { keys } from '../../src/store/keys.js';
 import { discover } from '../support/login_driver.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -98,4 +99,12 @@ test('refusals: an unknown identity, a signature by an unlinked wallet', async (
     status: 403,
     json: { error: 'access_denied', error_description: `wallet ${stranger.address} holds no MANAGEMENT or ACTION key on identity ${identity}` },
   });
+});
+
+test('a request waits in the inbox as long as the engine keeps it (600 s), not a second', async () => {
+  const config = await discover(h.issuer, KIOSK);
+  const started = await oidc.initiateBackchannelAuthentication(config, { scope: 'openid', login_hint: identity });
+  const left = await h.store.ttl(keys.backchannelRequest(started.auth_req_id));
+  expect(left).toBeGreaterThanOrEqual(590);
+  expect(left).toBeLessThanOrEqual(600);
 });

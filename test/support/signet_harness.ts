@@ -7,6 +7,7 @@ import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
@@ -76,11 +77,15 @@ export async function startSignet(
     chainClient?: (chain: TestChain) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
+    /** 'memory' runs Signet on the in-memory store (the demo's), not on the redis-server. */
+    store?: 'redis' | 'memory';
+    /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
+    redisAppendOnly?: boolean;
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
-  const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
+  const [redis, chain] = await Promise.all([startRedisServer({ appendOnly: options.redisAppendOnly }), startTestChain()]);
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -89,7 +94,7 @@ export async function startSignet(
     mode: 'test',
     issuer,
     port,
-    redisUrl: redis.url,
+    redisUrl: options.store === 'memory' ? undefined : redis.url,
     chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
@@ -109,7 +114,7 @@ export async function startSignet(
       offset += ms;
     },
   };
-  const store = createRedisStore(redis.url);
+  const store = options.store === 'memory' ? createMemoryStore() : createRedisStore(redis.url, config.redis);
   const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
   webhooks.start();
   const signet = createApp({

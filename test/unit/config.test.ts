@@ -63,6 +63,7 @@ describe('loadConfig: defaults', () => {
     expect(config.issuer).toBe('http://localhost:3000');
     expect(config.port).toBe(3000);
     expect(config.redisUrl).toBe(undefined);
+    expect(config.redis).toEqual({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250 });
     expect(config.chain).toEqual({});
     expect(config.jwks).toBe(undefined);
     expect(config.demo).toEqual({ enabled: true });
@@ -162,6 +163,11 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+test('the Redis client settings come from REDIS_COMMAND_TIMEOUT_MS and REDIS_RECONNECT_MAX_DELAY_MS', () => {
+  expect(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '800' }).redis).toEqual({ commandTimeoutMs: 800, reconnectMaxDelayMs: 250 });
+  expect(loadConfig({ REDIS_RECONNECT_MAX_DELAY_MS: '400' }).redis).toEqual({ commandTimeoutMs: 500, reconnectMaxDelayMs: 400 });
+});
+
 describe('loadConfig: a bad value names the setting', () => {
   test.each<[string, Env, string]>([
     ['ISSUER not a URL', { ISSUER: 'not a url' }, 'configuration: ISSUER must be an absolute URL'],
@@ -170,6 +176,8 @@ describe('loadConfig: a bad value names the setting', () => {
     ['PORT out of range', { PORT: '70000' }, 'configuration: PORT must be a port number (0 to 65535)'],
     ['PORT not a number beside ISSUER', { ISSUER: 'https://id.example.com', PORT: '80a' }, 'configuration: PORT must be a port number (0 to 65535)'],
     ['REDIS_URL of another scheme', { REDIS_URL: 'http://x' }, 'configuration: REDIS_URL must start with redis:// or rediss://'],
+    ['REDIS_COMMAND_TIMEOUT_MS too short', { REDIS_COMMAND_TIMEOUT_MS: '10' }, 'configuration: REDIS_COMMAND_TIMEOUT_MS Too small: expected number to be >=50'],
+    ['REDIS_RECONNECT_MAX_DELAY_MS not a number', { REDIS_RECONNECT_MAX_DELAY_MS: 'soon' }, 'configuration: REDIS_RECONNECT_MAX_DELAY_MS Invalid input: expected number, received NaN'],
     [
       'IDENTITY_FACTORY not an address',
       { IDENTITY_FACTORY: '0x1234' },
@@ -370,6 +378,7 @@ describe('validateConfig', () => {
       trustProxy: 0,
       // Listed in full in test/unit/proxy_trust_settings.test.ts.
       rateLimits: expect.any(Object),
+      redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250 },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -156,61 +156,80 @@ describe.each([
       expect(left).toBeLessThanOrEqual(100);
     });
 
-    test('a second consume keeps the first timestamp', async () => {
+    test('a second consume is refused with invalid_grant, keeps the first timestamp and revokes the grant', async () => {
       const codes = new Adapter('AuthorizationCode');
-      await codes.upsert('code-2', { jti: 'code-2' }, 600);
+      const tokens = new Adapter('AccessToken');
+      const grants = new Adapter('Grant');
+      await grants.upsert('g-2', { accountId: 'a' }, 600);
+      await codes.upsert('code-2', { jti: 'code-2', grantId: 'g-2' }, 600);
+      await tokens.upsert('at-2', { jti: 'at-2', grantId: 'g-2' }, 600);
       const first = 1_900_000_000;
       await withDateNow(() => first * 1000, () => codes.consume('code-2'));
-      expect(await codes.find('code-2')).toEqual({ jti: 'code-2', consumed: first });
-      await withDateNow(() => (first + 3600) * 1000, () => codes.consume('code-2'));
-      expect(await codes.find('code-2')).toEqual({ jti: 'code-2', consumed: first });
+      expect(await codes.find('code-2')).toEqual({ jti: 'code-2', grantId: 'g-2', consumed: first });
+      expect.assertions(6);
+      await withDateNow(
+        () => (first + 3600) * 1000,
+        () => codes.consume('code-2').catch((error) => expect(error).toMatchObject({ statusCode: 400, error: 'invalid_grant', error_description: 'grant request is invalid', error_detail: 'authorization code already consumed' })),
+      );
+      // The loser revoked the grant: its records and the grant are gone, and none can be written under it.
+      expect(await codes.find('code-2')).toBe(undefined);
+      expect(await tokens.find('at-2')).toBe(undefined);
+      expect(await grants.find('g-2')).toBe(undefined);
+      await tokens.upsert('at-late', { jti: 'at-late', grantId: 'g-2' }, 600);
+      expect(await tokens.find('at-late')).toBe(undefined);
     });
 
-    test('consume of a missing id does nothing and does not create the record', async () => {
+    test('consume of a missing id (revoked or expired since the engine read it) is refused and creates nothing', async () => {
       const codes = new Adapter('AuthorizationCode');
       const key = keys.model('AuthorizationCode', 'never-issued');
-      await expect(codes.consume('never-issued')).resolves.toBe(undefined);
+      await expect(codes.consume('never-issued')).rejects.toMatchObject({ error: 'invalid_grant', error_detail: 'authorization code already consumed' });
       expect(await codes.find('never-issued')).toBe(undefined);
       expect(await backend.store.get(key)).toBe(undefined);
       expect(await backend.store.ttl(key)).toBe(undefined);
       expect(await backend.store.get(keys.consumed(key))).toBe(undefined);
     });
 
-    test('of 20 concurrent consumes exactly one timestamp is stored, and find is stable', async () => {
-      // Count the writes of the consumed marker that took effect, through the Store interface.
+    test('of 20 concurrent consumes exactly one wins, the 19 others get invalid_grant', async () => {
+      // Count the marks that took effect, through the Store interface.
       const markerKey = keys.consumed(keys.model('RefreshToken', 'rt-race'));
       const written: string[] = [];
       const inner = backend.store;
       const counting: Store = {
         ...inner,
-        set: async (key, value, ttl) => {
-          await inner.set(key, value, ttl);
-          if (key === markerKey) written.push(value);
-        },
-        setIfAbsent: async (key, value, ttl) => {
-          const done = await inner.setIfAbsent(key, value, ttl);
-          if (done && key === markerKey) written.push(value);
-          return done;
+        markOnce: async (record, mark, value) => {
+          const outcome = await inner.markOnce(record, mark, value);
+          if (outcome === 'marked' && mark === markerKey) written.push(value);
+          return outcome;
         },
       };
       const tokens = new (createOidcAdapter(counting))('RefreshToken');
-      await tokens.upsert('rt-race', { jti: 'rt-race', grantId: 'g-race' }, 600);
+      await tokens.upsert('rt-race', { jti: 'rt-race' }, 600);
       // Every reading of the clock is a different second, so each consume would write its own value.
       const base = 1_900_000_000;
       let tick = 0;
-      await withDateNow(
+      const outcomes = await withDateNow(
         () => (base + tick++) * 1000,
-        () => Promise.all(Array.from({ length: 20 }, () => tokens.consume('rt-race'))),
+        () => Promise.allSettled(Array.from({ length: 20 }, () => tokens.consume('rt-race'))),
       );
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused).toHaveLength(19);
+      for (const outcome of refused) expect(outcome.reason).toMatchObject({ error: 'invalid_grant', error_detail: 'refresh token already used' });
       expect(written).toHaveLength(1);
-      const stored = await inner.get(markerKey);
-      expect(stored).toBe(written[0]);
+      expect(await inner.get(markerKey)).toBe(written[0]);
       const found = await tokens.find('rt-race');
-      expect(found).toEqual({ jti: 'rt-race', grantId: 'g-race', consumed: Number(stored) });
+      expect(found).toEqual({ jti: 'rt-race', consumed: Number(written[0]) });
       expect(await tokens.find('rt-race')).toEqual(found);
-      await tokens.consume('rt-race');
-      expect(written).toHaveLength(1);
-      expect(await tokens.find('rt-race')).toEqual(found);
+    });
+
+    test('a pushed authorization request used twice: the second gets invalid_request_uri, as from the engine', async () => {
+      const requests = new Adapter('PushedAuthorizationRequest');
+      await requests.upsert('par-1', { jti: 'par-1' }, 60);
+      await requests.consume('par-1');
+      await expect(requests.consume('par-1')).rejects.toMatchObject({
+        error: 'invalid_request_uri',
+        error_description: 'request_uri is invalid, expired, or was already used',
+      });
     });
 
     test('a re-saved record starts unconsumed', async () => {

@@ -1,0 +1,63 @@
+// What each adapter step costs on a real redis-server, counted with MONITOR: a find is one
+// MGET (record and consumed mark together), an upsert one script, a consume one script, and
+// scripts go by EVALSHA once loaded.
+import { Redis } from 'ioredis';
+import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
+import { createRedisStore } from '../../../src/store/redis_store.js';
+import type { Store } from '../../../src/store/store.js';
+import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
+
+let server: RedisServer;
+let store: Store;
+let monitor: Awaited<ReturnType<Redis['monitor']>>;
+let admin: Redis;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  store = createRedisStore(server.url);
+  admin = new Redis(server.url);
+  monitor = await admin.monitor();
+  // Commands a script runs inside Redis are listed too, with source "lua": only the client's count.
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source !== 'lua') seen.push(args[0]!.toLowerCase());
+  });
+});
+
+afterAll(async () => {
+  monitor.disconnect();
+  await admin.quit();
+  await store.close();
+  await server.stop();
+});
+
+/** The commands `work` sent, once MONITOR has reported them (a PING marks the end). */
+async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
+  await store.ping();
+  await waitFor(() => seen.includes('ping'));
+  seen.length = 0;
+  await work();
+  await store.ping();
+  await waitFor(() => seen.at(-1) === 'ping');
+  return seen.slice(0, -1);
+}
+
+async function waitFor(condition: () => boolean) {
+  const deadline = Date.now() + 2000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('MONITOR did not report in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+test('upsert, find and consume cost one command each; scripts run by EVALSHA once loaded', async () => {
+  const codes = new (createOidcAdapter(store))('AuthorizationCode');
+  // The first use of each script on a connection sends its text (EVAL); later ones its hash.
+  await codes.upsert('warm', { grantId: 'g-warm', uid: 'u-warm' }, 60);
+  await codes.consume('warm');
+
+  expect(await commandsOf(() => codes.upsert('c-1', { grantId: 'g-1', uid: 'u-1' }, 60))).toEqual(['evalsha']);
+  expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget']);
+  expect(await commandsOf(() => codes.consume('c-1'))).toEqual(['evalsha']);
+  expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget']);
+});
