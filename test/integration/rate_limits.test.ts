@@ -266,3 +266,15 @@ test('identity deployments per wallet: a wallet whose deployments keep failing i
   expect(refused.status).toBe(429);
   expect(refused.json.error_description).toMatch(/^at most 2 identity deployments for one wallet every 3600 s; try again in \d+ s$/);
 });
+
+// Last: it stops this file's Redis.
+test('Redis down: a limited route fails closed, 503 store_unavailable within 1 s, with no chain call', async () => {
+  const login = await startLogin(h.issuer, WEBSITE);
+  await h.redis.stop();
+  const before = chainCalls;
+  const started = performance.now();
+  const answer = await challengeFrom(login, '192.0.2.99');
+  expect(performance.now() - started).toBeLessThan(1000);
+  expect(answer).toMatchObject({ status: 503, json: { error: 'temporarily_unavailable', reason: 'store_unavailable' } });
+  expect(chainCalls).toBe(before);
+});
