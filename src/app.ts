@@ -13,6 +13,7 @@ import { createClaimActions } from './account/claim_actions.js';
 import { createClaimRequests } from './account/claim_requests.js';
 import { createIdentityCreator } from './account/identity_creation.js';
 import { createIdentityKeys } from './account/identity_keys.js';
+import { chainDeadline } from './chain/chain_deadline.js';
 import { createClaimReader } from './claims/claim_reader.js';
 import { createClaimRecords } from './claims/claim_records.js';
 import { createClaimTopics } from './claims/claim_topics.js';
@@ -113,8 +114,6 @@ export function createApp(deps: AppDeps): SignetApp {
     ? createSignetIssuer({
         ...config.claimIssuer,
         client: chain.client,
-        rpcUrl: chain.rpcUrl,
-        chainId: chain.chainId,
         baseUrl: config.issuer,
         topics,
         records,
@@ -167,8 +166,6 @@ export function createApp(deps: AppDeps): SignetApp {
   const creator = createIdentityCreator({
     store,
     client: chain.client,
-    rpcUrl: chain.rpcUrl,
-    chainId: chain.chainId,
     factory: chain.identityFactory,
     deployerKey: config.identityDeployerKey,
     logger,
@@ -285,6 +282,8 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
+  // One chain budget per request: every route that reads the chain answers within it.
+  app.use(chainDeadline(config.chainTimeouts.requestMs));
   app.use(answerUnrouted());
   app.use(healthRoutes({ store, chain: chain.client }));
   app.use(staticFiles(join(projectRoot, 'public')));

@@ -41,7 +41,7 @@ async function deployCommand(args: string[], io: CliOutput) {
   required(values, ['rpc']);
   const rpc = values.rpc!;
   const chainId = await createChainClient(rpc, 1).getChainId();
-  const client = createChainClient(rpc, chainId, 200);
+  const client = createChainClient(rpc, chainId, { pollingInterval: 200 });
   const account = privateKeyToAccount((values.key ?? DEPLOYER_KEY) as Hex);
   const wallet = createWalletClient({ account, chain: chainDefinition(chainId, rpc), transport: http(rpc) });
   const suite = await deployOnchainId({ wallet, client });

@@ -120,6 +120,13 @@ const schema = z.object({
     .default({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 }),
   /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
   identityDeployerKey: hexKey.optional(),
+  /** Chain deadlines: one budget for all chain calls of a request, and a bound per call (background work too). */
+  chainTimeouts: z
+    .object({
+      requestMs: z.coerce.number().int().min(100).max(60_000).default(1500),
+      callMs: z.coerce.number().int().min(100).max(60_000).default(5000),
+    })
+    .prefault({}),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
@@ -155,6 +162,8 @@ const ENV_NAMES: Record<string, string> = {
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
   trustProxy: 'TRUST_PROXY',
   rateLimits: 'RATE_LIMITS',
+  'chainTimeouts.requestMs': 'CHAIN_DEADLINE_MS',
+  'chainTimeouts.callMs': 'CHAIN_CALL_TIMEOUT_MS',
   'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
   'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
   'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
@@ -245,6 +254,10 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
   const rateLimits = jsonEnv(env, 'RATE_LIMITS');
   if (rateLimits) out.rateLimits = rateLimits;
+  const chainTimeouts: Record<string, unknown> = {};
+  if (env.CHAIN_DEADLINE_MS) chainTimeouts.requestMs = env.CHAIN_DEADLINE_MS;
+  if (env.CHAIN_CALL_TIMEOUT_MS) chainTimeouts.callMs = env.CHAIN_CALL_TIMEOUT_MS;
+  if (Object.keys(chainTimeouts).length) out.chainTimeouts = chainTimeouts;
   const webhooks: Record<string, unknown> = {};
   if (env.WEBHOOKS_ALLOW_PRIVATE) {
     if (env.WEBHOOKS_ALLOW_PRIVATE !== 'true' && env.WEBHOOKS_ALLOW_PRIVATE !== 'false') {

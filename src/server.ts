@@ -78,7 +78,7 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
     const signet = createApp({
       config,
       store,
-      chain: { client: createChainClient(rpcUrl, chainId), rpcUrl, chainId, identityFactory },
+      chain: { client: createChainClient(rpcUrl, chainId, { callTimeoutMs: config.chainTimeouts.callMs }), rpcUrl, chainId, identityFactory },
       logger,
       webhooks,
       demoWallet: Boolean(demo),

@@ -17,7 +17,7 @@ import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
-import type { SignedChallenge } from '../wallet/verify_challenge.js';
+import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import type { AccountSessions } from './account_sessions.js';
 import type { ClaimActions } from './claim_actions.js';
 import type { IdentityCreator } from './identity_creation.js';
@@ -29,7 +29,7 @@ export type AccountDeps = {
   receipts: ConsentReceipts;
   sessions: AccountSessions;
   issueChallenge: IssueChallenge;
-  verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   limits: Pick<RateLimits, 'consume'>;
   creator: IdentityCreator;
   identityKeys: IdentityKeys;
@@ -102,11 +102,11 @@ export function createAccountRouter(deps: AccountDeps): Router {
     const body = parseBody(ctx, signatureBody);
     const binding = deps.sessions.signInBinding(ctx);
     await deps.limits.consume('signaturesPerInteraction', binding);
-    const challenge = await deps.verifyChallenge({ binding, ...body });
-    if (challenge.identity) {
-      await deps.registry.assertKnown(challenge.identity);
-      await deps.registry.assertLinked(challenge.identity, challenge.wallet);
-    }
+    const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
+      if (!issued.identity) return;
+      await deps.registry.assertKnown(issued.identity);
+      await deps.registry.assertLinked(issued.identity, issued.wallet);
+    });
     const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now());
     ctx.body = { identity: session.identity, wallet: session.wallet, created_at: session.created_at };
   });

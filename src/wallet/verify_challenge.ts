@@ -6,6 +6,7 @@ import { SignetError } from '../errors.js';
 import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import { verifyWalletSignature } from './verify_wallet_signature.js';
 import type { IssuedChallenge } from './challenge.js';
 
 export type SignedChallenge = {
@@ -95,14 +96,10 @@ function assertSignatureShape(signature: string) {
   }
 }
 
-/** The one expensive step (an eth_call): true, false, or a thrown refusal. */
+/** The one expensive step (an eth_call): true or false; a chain that cannot answer is a 503. */
 async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string): Promise<boolean> {
-  try {
-    // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
-    return await client.verifyMessage({ address: challenge.wallet, message: challenge.message, signature: signature as Hex });
-  } catch (error) {
-    throw new SignetError('invalid_signature', `the signature could not be verified for wallet ${challenge.wallet}`, { cause: error, reason: 'signature_invalid' });
-  }
+  // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
+  return verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
 }
 
 const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
@@ -115,8 +112,11 @@ async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | '
   return true;
 }
 
+/** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
+export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
+
 export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'count'>, now: () => number) {
-  return async function verifyChallenge(signed: SignedChallenge): Promise<IssuedChallenge> {
+  return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
     // Every cheap check first; the chain is asked only about a signature that could pass.
     const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
     if (parsed) assertMessageNotExpired(parsed, now());
@@ -144,6 +144,8 @@ export function createChallengeVerifier(store: Store, client: PublicClient, limi
         reason: 'signature_invalid',
       });
     }
+    // A chain outage here leaves the challenge usable: the owner retries, not restarts.
+    await beforeUse?.(challenge);
     if (!(await retire(store, challenge, 'used', now()))) {
       throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
     }

@@ -11,6 +11,8 @@ import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
+import { type ChainProxy, startChainProxy } from './chain_proxy.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
 
@@ -57,6 +59,8 @@ export type Harness = {
   signet: SignetApp;
   config: Config;
   clock: { now(): number; advance(ms: number): void };
+  /** With `chainProxy: true`: the proxy between Signet and anvil that a test can cut or silence. */
+  chainProxy?: ChainProxy;
   close(): Promise<void>;
 };
 
@@ -81,11 +85,15 @@ export async function startSignet(
     store?: 'redis' | 'memory';
     /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
     redisAppendOnly?: boolean;
+    /** Signet reads the chain through a proxy the test controls (test/support/chain_proxy.ts). */
+    chainProxy?: boolean;
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer({ appendOnly: options.redisAppendOnly }), startTestChain()]);
+  const chainProxy = options.chainProxy ? await startChainProxy(chain.anvil.rpcUrl) : undefined;
+  const rpcUrl = chainProxy?.rpcUrl ?? chain.anvil.rpcUrl;
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -95,7 +103,7 @@ export async function startSignet(
     issuer,
     port,
     redisUrl: options.store === 'memory' ? undefined : redis.url,
-    chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+    chain: { rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
     ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 3600 },
@@ -120,7 +128,12 @@ export async function startSignet(
   const signet = createApp({
     config,
     store,
-    chain: { client: options.chainClient?.(chain) ?? chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+    chain: {
+      client: options.chainClient?.(chain) ?? (chainProxy ? createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, callTimeoutMs: config.chainTimeouts.callMs }) : chain.client),
+      rpcUrl,
+      chainId: chain.anvil.chainId,
+      identityFactory: chain.suite.identityFactory,
+    },
     now: clock.now,
     webhooks,
     resolveHost: options.resolveHost,
@@ -135,11 +148,13 @@ export async function startSignet(
     signet,
     config,
     clock,
+    chainProxy,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await webhooks.close();
       await store.close();
+      await chainProxy?.close();
       await Promise.all([redis.stop(), chain.stop()]);
     },
   };
