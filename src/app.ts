@@ -43,10 +43,13 @@ import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { engineBodyGuard } from './http/engine_body_guard.js';
+import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { healthRoutes } from './http/health.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
+import { secureCookiesFor, trustProxies } from './http/proxy_trust.js';
+import { createRateLimits } from './http/rate_limits.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
 import { answerUnrouted } from './http/unrouted.js';
@@ -145,7 +148,8 @@ export function createApp(deps: AppDeps): SignetApp {
     { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
     now,
   );
-  const verifyChallenge = createChallengeVerifier(store, chain.client, now);
+  const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
+  const verifyChallenge = createChallengeVerifier(store, chain.client, limits, now);
 
   const interactions = createInteractionRouter({
     provider,
@@ -158,6 +162,7 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     issueChallenge,
     verifyChallenge,
+    limits,
     renderPage,
     demoWallet: deps.demoWallet ?? false,
     now,
@@ -170,6 +175,7 @@ export function createApp(deps: AppDeps): SignetApp {
     factory: chain.identityFactory,
     deployerKey: config.identityDeployerKey,
     logger,
+    limits,
     now,
   });
   const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
@@ -182,6 +188,7 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     issueChallenge,
     verifyChallenge,
+    limits,
     creator,
     identityKeys,
     claimActions,
@@ -239,6 +246,7 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     backchannelFor: (identity) => backchannel.pendingFor(identity),
     revokeAsOwner,
+    limits,
   });
   const backchannelRouter = createBackchannelRouter({
     provider,
@@ -276,10 +284,11 @@ export function createApp(deps: AppDeps): SignetApp {
   ];
 
   const app = new Koa({ keys: [...config.cookieKeys] });
-  app.proxy = config.mode === 'production';
+  trustProxies(app, provider, config.trustProxy);
   // Request id, access log line and HTTP metrics around everything else.
   app.use(observeRequests(asAppLogger(logger), deps.metrics));
   observeEngine(provider, asAppLogger(logger), deps.metrics);
+  app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   // One chain budget per request: every route that reads the chain answers within it.
@@ -303,6 +312,7 @@ export function createApp(deps: AppDeps): SignetApp {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
+  app.use(clientAuthLimits(limits));
   app.use(engineBodyGuard());
   app.use(mount(provider));
   return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };

@@ -50,6 +50,25 @@ const claimsSchema = z.object({
   trustedIssuers: z.array(z.object({ address, topics: z.array(z.string()).min(1) })).default([]),
 });
 
+// Rate limits (docs/operations.md, "Rate limits and proxy trust"): each class allows `points`
+// requests per `seconds` window, counted in Redis (memory in the demo) by rate-limiter-flexible.
+const limit = (points: number, seconds: number) =>
+  z.object({ points: z.number().int().positive(), seconds: z.number().int().positive() }).default({ points, seconds });
+const rateLimitsSchema = z.object({
+  challengesPerAddress: limit(30, 60),
+  challengesPerInteraction: limit(10, 300),
+  signaturesPerAddress: limit(30, 60),
+  signaturesPerInteraction: limit(10, 300),
+  /** Wrong signatures a challenge takes before it is burnt; its window is the challenge's life. */
+  failedSignaturesPerChallenge: z.number().int().positive().default(5),
+  accountSignInsPerAddress: limit(20, 600),
+  tokenFailuresPerClient: limit(10, 600),
+  accessRequestsPerService: limit(120, 60),
+  identityCreationsPerAddress: limit(5, 3600),
+  identityCreationsPerWallet: limit(3, 86400),
+});
+export type RateLimitSettings = z.infer<typeof rateLimitsSchema>;
+
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
@@ -122,6 +141,9 @@ const schema = z.object({
       shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(10000),
     })
     .default({ workers: 1, logLevel: 'info', shutdownGraceMs: 10000 }),
+  /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
+  trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(0),
+  rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -154,6 +176,8 @@ const ENV_NAMES: Record<string, string> = {
   'ops.metricsPort': 'METRICS_PORT',
   'ops.logLevel': 'LOG_LEVEL',
   'ops.shutdownGraceMs': 'SHUTDOWN_GRACE_MS',
+  trustProxy: 'TRUST_PROXY',
+  rateLimits: 'RATE_LIMITS',
   'chainTimeouts.requestMs': 'CHAIN_DEADLINE_MS',
   'chainTimeouts.callMs': 'CHAIN_CALL_TIMEOUT_MS',
   'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
@@ -249,6 +273,9 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.LOG_LEVEL) ops.logLevel = env.LOG_LEVEL;
   if (env.SHUTDOWN_GRACE_MS) ops.shutdownGraceMs = env.SHUTDOWN_GRACE_MS;
   if (Object.keys(ops).length) out.ops = ops;
+  if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
+  const rateLimits = jsonEnv(env, 'RATE_LIMITS');
+  if (rateLimits) out.rateLimits = rateLimits;
   const chainTimeouts: Record<string, unknown> = {};
   if (env.CHAIN_DEADLINE_MS) chainTimeouts.requestMs = env.CHAIN_DEADLINE_MS;
   if (env.CHAIN_CALL_TIMEOUT_MS) chainTimeouts.callMs = env.CHAIN_CALL_TIMEOUT_MS;

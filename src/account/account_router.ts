@@ -5,8 +5,10 @@ import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound } from '../errors.js';
+import { clientAddress } from '../http/client_address.js';
 import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
@@ -28,6 +30,7 @@ export type AccountDeps = {
   sessions: AccountSessions;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  limits: Pick<RateLimits, 'consume'>;
   creator: IdentityCreator;
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
@@ -71,7 +74,10 @@ export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
   router.use(jsonBody(BODY_LIMITS.api));
 
+  // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
+    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
+    await deps.limits.consume('accountSignInsPerAddress', clientAddress(ctx));
     const body = parseBody(ctx, challengeBody);
     const binding = deps.sessions.beginSignIn(ctx);
     // A wallet with no identity (and none named) signs in to create one.
@@ -92,8 +98,11 @@ export function createAccountRouter(deps: AccountDeps): Router {
   });
 
   router.post('/session', async (ctx) => {
+    await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
     const body = parseBody(ctx, signatureBody);
-    const challenge = await deps.verifyChallenge({ binding: deps.sessions.signInBinding(ctx), ...body }, async (issued) => {
+    const binding = deps.sessions.signInBinding(ctx);
+    await deps.limits.consume('signaturesPerInteraction', binding);
+    const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
       if (!issued.identity) return;
       await deps.registry.assertKnown(issued.identity);
       await deps.registry.assertLinked(issued.identity, issued.wallet);
@@ -119,7 +128,7 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.post('/identity', async (ctx) => {
     const session = await deps.sessions.requireWallet(ctx);
     if (session.identity) throw invalidRequest(`your wallet already has identity ${session.identity}`);
-    const record = await deps.creator.start(session.wallet, ctx.ip);
+    const record = await deps.creator.start(session.wallet, clientAddress(ctx));
     if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
     ctx.status = record.status === 'pending' ? 202 : 200;
     ctx.body = record;

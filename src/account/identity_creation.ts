@@ -1,6 +1,7 @@
 // Deploys an identity for a wallet that has none, through the IdFactory
 // (createIdentity(wallet, salt)) with the factory owner's key, so the wallet holds the
-// MANAGEMENT key. Idempotent per wallet, rate-limited per client address, and observable:
+// MANAGEMENT key. Idempotent per wallet, rate-limited per client address and per wallet
+// (the deployer key pays the gas), and observable:
 // the transaction is recorded in the store as pending, and whichever process reads the record
 // next finishes it from the transaction's receipt, so a restart loses no deployment.
 import { type Address, type Hex, type PublicClient, type TransactionReceipt, zeroAddress } from 'viem';
@@ -11,6 +12,7 @@ import { idFactoryAbi } from '../chain/contracts.js';
 import { readChain } from '../chain/read_chain.js';
 import { notFound, SignetError } from '../errors.js';
 import type { Logger } from '../http/error_handler.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -23,15 +25,13 @@ export type IdentityCreation = {
   started_at: string;
 };
 
-/** Deploys per client address per hour. */
-export const CREATIONS_PER_ADDRESS_PER_HOUR = 5;
-
 export function createIdentityCreator(deps: {
   store: Store;
   client: PublicClient;
   factory: Address;
   deployerKey?: Hex;
   logger: Logger;
+  limits: Pick<RateLimits, 'consume'>;
   now: () => number;
 }) {
   const { store } = deps;
@@ -102,10 +102,12 @@ export function createIdentityCreator(deps: {
         if (record) return record;
         throw new SignetError('conflict', 'an identity is already being created for this wallet');
       }
-      const counter = keys.rateLimit('create-identity', clientAddress, Math.floor(deps.now() / 3_600_000));
-      if ((await store.increment(counter, 3600)) > CREATIONS_PER_ADDRESS_PER_HOUR) {
+      try {
+        await deps.limits.consume('identityCreationsPerAddress', clientAddress);
+        await deps.limits.consume('identityCreationsPerWallet', owner.toLowerCase());
+      } catch (refused) {
         await store.delete(keys.identityCreationLock(owner));
-        throw new SignetError('rate_limited', `at most ${CREATIONS_PER_ADDRESS_PER_HOUR} identities an hour from one address; try again later`);
+        throw refused;
       }
       let transaction: Hex;
       try {

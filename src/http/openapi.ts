@@ -58,6 +58,10 @@ const accessRequest = (what: string, parameters: object[]) => ({
       401: error('Missing or invalid API key'),
       404: error('Unknown identity or claim'),
       503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
+      429: {
+        ...error('Too many access requests from this service (reason rate_limited)'),
+        headers: { 'Retry-After': { description: 'Seconds before a request may succeed', schema: { type: 'integer' } } },
+      },
     },
   },
 });

@@ -7,8 +7,10 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import { accessDenied, invalidRequest, notFound } from '../errors.js';
+import { clientAddress } from '../http/client_address.js';
 import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -35,6 +37,7 @@ export type InteractionDeps = {
   claims: ClaimsService;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  limits: Pick<RateLimits, 'consume'>;
   renderPage: RenderPage;
   demoWallet: boolean;
   now: () => number;
@@ -106,8 +109,11 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
     });
   });
 
+  // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
+    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
     const details = await interactionOf(provider, ctx);
+    await deps.limits.consume('challengesPerInteraction', binding(details.uid));
     const body = parseBody(ctx, challengeBody);
     const client = await clientOf(details);
     const requested = keptFields(known, requestedOf(known, details), body.fields);
@@ -136,7 +142,9 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
   });
 
   router.post('/signature', async (ctx) => {
+    await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
     const details = await interactionOf(provider, ctx);
+    await deps.limits.consume('signaturesPerInteraction', binding(details.uid));
     const body = parseBody(ctx, signatureBody);
     const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
       // Login challenges always name an identity; only account sign-ins may not.

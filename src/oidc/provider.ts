@@ -102,7 +102,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
   };
   const provider = new Provider(config.issuer, configuration);
-  provider.proxy = config.mode === 'production';
+  // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
   answerEngineOutages(provider, renderPage, deps.logger ?? { error: () => {}, info: () => {} });
   keepSignetErrors(provider);
   return provider;

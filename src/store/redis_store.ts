@@ -176,14 +176,22 @@ export function storeUnavailable(cause: unknown): SignetError {
   });
 }
 
-export function createRedisStore(url: string, options: RedisStoreOptions = {}): Store {
+/** A Redis store, with its client and its guard for parts that bring their own Redis logic (rate limits). */
+export type RedisStore = Store & {
+  readonly kind: 'redis';
+  readonly client: Redis;
+  /** Runs commands on `client` under the store's rules: first connection, deadline, outage = 503. */
+  guarded<T>(work: () => Promise<T>): Promise<T>;
+};
+
+export function createRedisStore(url: string, options: RedisStoreOptions = {}): RedisStore {
   const redis = new Redis(url, redisClientOptions(options));
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
   redis.on('error', () => options.onError?.('connection'));
   return wrapRedis(redis, options);
 }
 
-export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store {
+export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): RedisStore {
   const redis = defineScripts(client);
   const { commandTimeoutMs } = { ...REDIS_STORE_DEFAULTS, ...options };
   // Without an offline queue a command sent before the first connection would fail: the very
@@ -217,6 +225,8 @@ export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Store
   const seconds = (ttl: number) => Math.max(1, Math.ceil(ttl));
   return {
     kind: 'redis',
+    guarded: guard,
+    client: redis,
     get: (key) => guard(async () => (await redis.get(key)) ?? undefined),
     set: (key, value, ttl) =>
       guard(async () => {

@@ -2,8 +2,9 @@
 // contracts, the app on a free port, and a clock the test can move forward.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { PublicClient } from 'viem';
 import { type SignetApp, createApp } from '../../src/app.js';
-import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
+import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { Logger } from '../../src/http/error_handler.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
@@ -38,6 +39,19 @@ export const ANALYTICS: ClientConfig = {
   token_endpoint_auth_method: 'client_secret_basic',
 };
 
+// Every test shares one address, so the per-address and per-login limits are lifted;
+// identity creation and wrong signatures per challenge keep their production defaults.
+const plenty = { points: 100_000, seconds: 60 };
+export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
+  challengesPerAddress: plenty,
+  challengesPerInteraction: plenty,
+  signaturesPerAddress: plenty,
+  signaturesPerInteraction: plenty,
+  accountSignInsPerAddress: plenty,
+  tokenFailuresPerClient: plenty,
+  accessRequestsPerService: plenty,
+};
+
 export type Harness = {
   issuer: string;
   chain: TestChain;
@@ -63,6 +77,12 @@ export async function startSignet(
   options: {
     clients?: ClientConfig[];
     challengeTtlSeconds?: number;
+    /** Rate limits over the relaxed ones below (every test comes from 127.0.0.1). */
+    rateLimits?: Partial<RateLimitSettings>;
+    /** TRUST_PROXY: X-Forwarded-* hops trusted (default 0). */
+    trustProxy?: number;
+    /** The chain client Signet reads with (to count its calls); the test chain's by default. */
+    chainClient?: (chain: TestChain) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
     /** Where the app logs (silent by default) and its metrics. */
@@ -98,6 +118,8 @@ export async function startSignet(
     jwks: testJwks(),
     cookieKeys: ['test-cookie-key-0123456789'],
     demo: { enabled: false },
+    rateLimits: { ...RELAXED_RATE_LIMITS, ...options.rateLimits },
+    trustProxy: options.trustProxy ?? 0,
     ...options.configure?.(chain),
   });
   let offset = 0;
@@ -114,7 +136,7 @@ export async function startSignet(
     config,
     store,
     chain: {
-      client: chainProxy ? createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, callTimeoutMs: config.chainTimeouts.callMs }) : chain.client,
+      client: options.chainClient?.(chain) ?? (chainProxy ? createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, callTimeoutMs: config.chainTimeouts.callMs }) : chain.client),
       rpcUrl,
       chainId: chain.anvil.chainId,
       identityFactory: chain.suite.identityFactory,
