@@ -13,6 +13,7 @@ import { createClaimActions } from './account/claim_actions.js';
 import { createClaimRequests } from './account/claim_requests.js';
 import { createIdentityCreator } from './account/identity_creation.js';
 import { createIdentityKeys } from './account/identity_keys.js';
+import { chainDeadline } from './chain/chain_deadline.js';
 import { createClaimReader } from './claims/claim_reader.js';
 import { createClaimRecords } from './claims/claim_records.js';
 import { createClaimTopics } from './claims/claim_topics.js';
@@ -42,13 +43,20 @@ import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { engineBodyGuard } from './http/engine_body_guard.js';
+import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { healthRoutes } from './http/health.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
+import { secureCookiesFor, trustProxies } from './http/proxy_trust.js';
+import { createRateLimits } from './http/rate_limits.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
 import { answerUnrouted } from './http/unrouted.js';
+import { observeEngine } from './observability/engine_events.js';
+import { asAppLogger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
@@ -67,6 +75,8 @@ export type AppDeps = {
   store: Store;
   chain: ChainDeps;
   logger?: Logger;
+  /** Prometheus metrics of this process (off when absent). */
+  metrics?: Metrics;
   /** The clock, in epoch milliseconds; tests freeze it. */
   now?: () => number;
   /** The embedded demo offers its built-in wallet on the consent page. */
@@ -110,8 +120,6 @@ export function createApp(deps: AppDeps): SignetApp {
     ? createSignetIssuer({
         ...config.claimIssuer,
         client: chain.client,
-        rpcUrl: chain.rpcUrl,
-        chainId: chain.chainId,
         baseUrl: config.issuer,
         topics,
         records,
@@ -140,7 +148,8 @@ export function createApp(deps: AppDeps): SignetApp {
     { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
     now,
   );
-  const verifyChallenge = createChallengeVerifier(store, chain.client, now);
+  const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
+  const verifyChallenge = createChallengeVerifier(store, chain.client, limits, now);
 
   const interactions = createInteractionRouter({
     provider,
@@ -153,6 +162,7 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     issueChallenge,
     verifyChallenge,
+    limits,
     renderPage,
     demoWallet: deps.demoWallet ?? false,
     now,
@@ -162,11 +172,10 @@ export function createApp(deps: AppDeps): SignetApp {
   const creator = createIdentityCreator({
     store,
     client: chain.client,
-    rpcUrl: chain.rpcUrl,
-    chainId: chain.chainId,
     factory: chain.identityFactory,
     deployerKey: config.identityDeployerKey,
     logger,
+    limits,
     now,
   });
   const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
@@ -179,6 +188,7 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     issueChallenge,
     verifyChallenge,
+    limits,
     creator,
     identityKeys,
     claimActions,
@@ -236,6 +246,7 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     backchannelFor: (identity) => backchannel.pendingFor(identity),
     revokeAsOwner,
+    limits,
   });
   const backchannelRouter = createBackchannelRouter({
     provider,
@@ -273,9 +284,15 @@ export function createApp(deps: AppDeps): SignetApp {
   ];
 
   const app = new Koa({ keys: [...config.cookieKeys] });
-  app.proxy = config.mode === 'production';
+  trustProxies(app, provider, config.trustProxy);
+  // Request id, access log line and HTTP metrics around everything else.
+  app.use(observeRequests(asAppLogger(logger), deps.metrics));
+  observeEngine(provider, asAppLogger(logger), deps.metrics);
+  app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
+  // One chain budget per request: every route that reads the chain answers within it.
+  app.use(chainDeadline(config.chainTimeouts.requestMs));
   app.use(answerUnrouted());
   app.use(healthRoutes({ store, chain: chain.client }));
   app.use(staticFiles(join(projectRoot, 'public')));
@@ -295,6 +312,7 @@ export function createApp(deps: AppDeps): SignetApp {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
+  app.use(clientAuthLimits(limits));
   app.use(engineBodyGuard());
   app.use(mount(provider));
   return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };

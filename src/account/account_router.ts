@@ -5,8 +5,10 @@ import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound } from '../errors.js';
+import { clientAddress } from '../http/client_address.js';
 import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
@@ -15,7 +17,7 @@ import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
-import type { SignedChallenge } from '../wallet/verify_challenge.js';
+import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import type { AccountSessions } from './account_sessions.js';
 import type { ClaimActions } from './claim_actions.js';
 import type { IdentityCreator } from './identity_creation.js';
@@ -27,7 +29,8 @@ export type AccountDeps = {
   receipts: ConsentReceipts;
   sessions: AccountSessions;
   issueChallenge: IssueChallenge;
-  verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  limits: Pick<RateLimits, 'consume'>;
   creator: IdentityCreator;
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
@@ -71,7 +74,10 @@ export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
   router.use(jsonBody(BODY_LIMITS.api));
 
+  // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
+    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
+    await deps.limits.consume('accountSignInsPerAddress', clientAddress(ctx));
     const body = parseBody(ctx, challengeBody);
     const binding = deps.sessions.beginSignIn(ctx);
     // A wallet with no identity (and none named) signs in to create one.
@@ -92,12 +98,15 @@ export function createAccountRouter(deps: AccountDeps): Router {
   });
 
   router.post('/session', async (ctx) => {
+    await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
     const body = parseBody(ctx, signatureBody);
-    const challenge = await deps.verifyChallenge({ binding: deps.sessions.signInBinding(ctx), ...body });
-    if (challenge.identity) {
-      await deps.registry.assertKnown(challenge.identity);
-      await deps.registry.assertLinked(challenge.identity, challenge.wallet);
-    }
+    const binding = deps.sessions.signInBinding(ctx);
+    await deps.limits.consume('signaturesPerInteraction', binding);
+    const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
+      if (!issued.identity) return;
+      await deps.registry.assertKnown(issued.identity);
+      await deps.registry.assertLinked(issued.identity, issued.wallet);
+    });
     const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now());
     ctx.body = { identity: session.identity, wallet: session.wallet, created_at: session.created_at };
   });
@@ -119,7 +128,7 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.post('/identity', async (ctx) => {
     const session = await deps.sessions.requireWallet(ctx);
     if (session.identity) throw invalidRequest(`your wallet already has identity ${session.identity}`);
-    const record = await deps.creator.start(session.wallet, ctx.ip);
+    const record = await deps.creator.start(session.wallet, clientAddress(ctx));
     if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
     ctx.status = record.status === 'pending' ? 202 : 200;
     ctx.body = record;

@@ -1,6 +1,7 @@
 // The claim changes an owner makes with their own wallet: remove a claim, or add a claim an
 // issuer signed and returned (checked with its issuer first, as the contract will).
 import { type Address, encodeFunctionData, type Hex, type PublicClient } from 'viem';
+import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
 import { invalidRequest, notFound } from '../errors.js';
@@ -21,14 +22,19 @@ export function createClaimActions(deps: { client: PublicClient; reader: ClaimRe
     },
 
     async prepareAddition(identity: Address, claim: SignedClaimInput): Promise<PreparedTransaction> {
-      const confirmed = await deps.client
-        .readContract({
+      let confirmed: boolean;
+      try {
+        confirmed = (await deps.client.readContract({
           address: claim.issuer,
           abi: claimIssuerAbi,
           functionName: 'isClaimValid',
           args: [identity, BigInt(claim.topic), claim.signature, claim.data],
-        })
-        .catch(() => false);
+        })) as boolean;
+      } catch (error) {
+        // An issuer that reverts or is no contract does not confirm; an unreachable chain says nothing.
+        if (!isContractRefusal(error)) throw chainUnavailable('ClaimIssuer.isClaimValid', error);
+        confirmed = false;
+      }
       if (!confirmed) throw invalidRequest(`the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`);
       return {
         to: identity,

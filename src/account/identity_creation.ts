@@ -1,13 +1,18 @@
 // Deploys an identity for a wallet that has none, through the IdFactory
 // (createIdentity(wallet, salt)) with the factory owner's key, so the wallet holds the
-// MANAGEMENT key. Idempotent per wallet, rate-limited per client address, and observable:
-// the transaction is recorded as pending, then deployed.
-import { type Address, createWalletClient, type Hex, http, type PublicClient, zeroAddress } from 'viem';
+// MANAGEMENT key. Idempotent per wallet, rate-limited per client address and per wallet
+// (the deployer key pays the gas), and observable:
+// the transaction is recorded in the store as pending, and whichever process reads the record
+// next finishes it from the transaction's receipt, so a restart loses no deployment.
+import { type Address, type Hex, type PublicClient, type TransactionReceipt, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainDefinition } from '../chain/chain_client.js';
+import { createSendingClient } from '../chain/chain_client.js';
+import { chainUnavailable, isContractRefusal, isUnknownTransaction } from '../chain/chain_errors.js';
 import { idFactoryAbi } from '../chain/contracts.js';
-import { notFound, SignetError, unavailable } from '../errors.js';
+import { readChain } from '../chain/read_chain.js';
+import { notFound, SignetError } from '../errors.js';
 import type { Logger } from '../http/error_handler.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -20,27 +25,17 @@ export type IdentityCreation = {
   started_at: string;
 };
 
-/** Deploys per client address per hour. */
-export const CREATIONS_PER_ADDRESS_PER_HOUR = 5;
-
 export function createIdentityCreator(deps: {
   store: Store;
   client: PublicClient;
-  rpcUrl: string;
-  chainId: number;
   factory: Address;
   deployerKey?: Hex;
   logger: Logger;
+  limits: Pick<RateLimits, 'consume'>;
   now: () => number;
 }) {
   const { store } = deps;
-  const wallet = deps.deployerKey
-    ? createWalletClient({
-        account: privateKeyToAccount(deps.deployerKey),
-        chain: chainDefinition(deps.chainId, deps.rpcUrl),
-        transport: http(deps.rpcUrl),
-      })
-    : undefined;
+  const wallet = deps.deployerKey ? createSendingClient(deps.client, privateKeyToAccount(deps.deployerKey)) : undefined;
 
   const read = async (owner: Address) => {
     const raw = await store.get(keys.identityCreation(owner));
@@ -49,31 +44,42 @@ export function createIdentityCreator(deps: {
   const write = (record: IdentityCreation) => store.set(keys.identityCreation(record.wallet), JSON.stringify(record), 24 * 3600);
 
   const identityOf = async (owner: Address) => {
-    const found = (await deps.client.readContract({
-      address: deps.factory,
-      abi: idFactoryAbi,
-      functionName: 'getIdentity',
-      args: [owner],
-    })) as Address;
+    const found = await readChain<Address>('IdFactory.getIdentity', () =>
+      deps.client.readContract({ address: deps.factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [owner] }),
+    );
     return found === zeroAddress ? undefined : found;
   };
 
-  /** Waits for the transaction in the background and records the outcome. */
-  const follow = async (record: IdentityCreation) => {
+  /** A pending record finished from its transaction's receipt, if the chain has one yet. */
+  const settle = async (record: IdentityCreation): Promise<IdentityCreation> => {
+    if (record.status !== 'pending' || !record.transaction) return record;
+    let receipt: TransactionReceipt;
     try {
-      const receipt = await deps.client.waitForTransactionReceipt({ hash: record.transaction! });
-      if (receipt.status !== 'success') throw new Error(`transaction ${record.transaction} reverted`);
-      await write({ ...record, status: 'deployed', identity: (await identityOf(record.wallet)) ?? null });
+      receipt = await deps.client.getTransactionReceipt({ hash: record.transaction });
     } catch (error) {
-      deps.logger.error(`identity creation for ${record.wallet} failed`, error);
-      await write({ ...record, status: 'failed', error: 'the deployment failed; try again' });
-      await store.delete(keys.identityCreationLock(record.wallet));
+      if (isUnknownTransaction(error)) return record;
+      throw chainUnavailable('getTransactionReceipt', error);
     }
+    if (receipt.status !== 'success') {
+      deps.logger.error(`identity creation for ${record.wallet} failed: transaction ${record.transaction} reverted`);
+      const failed: IdentityCreation = { ...record, status: 'failed', error: 'the deployment failed; try again' };
+      await write(failed);
+      await store.delete(keys.identityCreationLock(record.wallet));
+      return failed;
+    }
+    const deployed: IdentityCreation = { ...record, status: 'deployed', identity: (await identityOf(record.wallet)) ?? null };
+    await write(deployed);
+    return deployed;
+  };
+
+  const current = async (owner: Address) => {
+    const record = await read(owner);
+    return record ? settle(record) : undefined;
   };
 
   return {
     status: async (owner: Address): Promise<IdentityCreation | undefined> => {
-      const record = await read(owner);
+      const record = await current(owner);
       if (record) return record;
       const existing = await identityOf(owner);
       return existing
@@ -84,7 +90,7 @@ export function createIdentityCreator(deps: {
     async start(owner: Address, clientAddress: string): Promise<IdentityCreation> {
       if (!wallet) throw notFound('Signet does not deploy identities here: set IDENTITY_DEPLOYER_KEY');
       // A second click answers with the first one's deployment.
-      const earlier = await read(owner);
+      const earlier = await current(owner);
       if (earlier && earlier.status !== 'failed') return earlier;
       const existing = await identityOf(owner);
       if (existing) {
@@ -96,10 +102,12 @@ export function createIdentityCreator(deps: {
         if (record) return record;
         throw new SignetError('conflict', 'an identity is already being created for this wallet');
       }
-      const counter = keys.rateLimit('create-identity', clientAddress, Math.floor(deps.now() / 3_600_000));
-      if ((await store.increment(counter, 3600)) > CREATIONS_PER_ADDRESS_PER_HOUR) {
+      try {
+        await deps.limits.consume('identityCreationsPerAddress', clientAddress);
+        await deps.limits.consume('identityCreationsPerWallet', owner.toLowerCase());
+      } catch (refused) {
         await store.delete(keys.identityCreationLock(owner));
-        throw new SignetError('rate_limited', `at most ${CREATIONS_PER_ADDRESS_PER_HOUR} identities an hour from one address; try again later`);
+        throw refused;
       }
       let transaction: Hex;
       try {
@@ -114,11 +122,14 @@ export function createIdentityCreator(deps: {
         });
       } catch (error) {
         await store.delete(keys.identityCreationLock(owner));
-        throw unavailable('the identity could not be deployed now', error);
+        // The factory's own "no" (it reverted) is not an outage.
+        if (isContractRefusal(error)) {
+          throw new SignetError('conflict', 'the IdFactory refused to deploy an identity for this wallet', { cause: error, reason: 'deployment_refused' });
+        }
+        throw chainUnavailable('IdFactory.createIdentity', error);
       }
       const record: IdentityCreation = { wallet: owner, status: 'pending', transaction, identity: null, started_at: new Date(deps.now()).toISOString() };
       await write(record);
-      void follow(record);
       return record;
     },
   };

@@ -3,6 +3,7 @@
 // that add or remove a key, for the owner's wallet to send. The last MANAGEMENT key stays.
 import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
 import { identityAbi, idFactoryAbi, KeyPurpose, KeyType } from '../chain/contracts.js';
+import { chainUnavailable, isUnknownTransaction } from '../chain/chain_errors.js';
 import { readChain } from '../chain/read_chain.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
 import { conflict, notFound } from '../errors.js';
@@ -74,9 +75,14 @@ export function createIdentityKeys(deps: { store: Store; client: PublicClient; f
     },
 
     async transactionStatus(hash: Hex): Promise<'pending' | 'confirmed' | 'failed'> {
-      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
-      if (!receipt) return 'pending';
-      return receipt.status === 'success' ? 'confirmed' : 'failed';
+      try {
+        const receipt = await client.getTransactionReceipt({ hash });
+        return receipt.status === 'success' ? 'confirmed' : 'failed';
+      } catch (error) {
+        // "No receipt yet" is pending; an unreachable chain is not.
+        if (isUnknownTransaction(error)) return 'pending';
+        throw chainUnavailable('getTransactionReceipt', error);
+      }
     },
   };
 }

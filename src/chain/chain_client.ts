@@ -1,5 +1,23 @@
-// The viem public client Signet reads the chain with (and verifies signatures through).
-import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+// The viem clients Signet reads and writes the chain with. Every RPC call is bounded twice:
+// by a short per-call timeout (background work included) and by the running request's
+// chain budget (chain_deadline.ts), whichever ends first; a refused or failed call is not
+// retried, since an answer within the deadline is worth more than a late success.
+import {
+  type Account,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { chainBudgetSignal } from './chain_deadline.js';
+
+/** Per-call timeout when none is configured (CHAIN_CALL_TIMEOUT_MS). */
+const DEFAULT_CALL_TIMEOUT_MS = 5000;
 
 export function chainDefinition(chainId: number, rpcUrl: string) {
   return defineChain({
@@ -10,10 +28,32 @@ export function chainDefinition(chainId: number, rpcUrl: string) {
   });
 }
 
-export function createChainClient(rpcUrl: string, chainId: number, pollingInterval = 1000): PublicClient {
+/** fetch that also stops when the running request's chain budget is spent. */
+const fetchWithinBudget: typeof fetch = (input, init) => {
+  const budget = chainBudgetSignal();
+  if (!budget) return fetch(input, init);
+  const signal = init?.signal ? AbortSignal.any([init.signal, budget]) : budget;
+  return fetch(input, { ...init, signal });
+};
+
+function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS, observe?: (fetchFn: typeof fetch) => typeof fetch): Transport {
+  return http(rpcUrl, { retryCount: 0, timeout: callTimeoutMs, fetchFn: observe ? observe(fetchWithinBudget) : fetchWithinBudget });
+}
+
+export function createChainClient(
+  rpcUrl: string,
+  chainId: number,
+  /** observe: wraps each RPC fetch (the metrics time and count the calls). */
+  options: { pollingInterval?: number; callTimeoutMs?: number; observe?: (fetchFn: typeof fetch) => typeof fetch } = {},
+): PublicClient {
   return createPublicClient({
     chain: chainDefinition(chainId, rpcUrl),
-    transport: http(rpcUrl, { retryCount: 1, timeout: 10_000 }),
-    pollingInterval,
+    transport: chainTransport(rpcUrl, options.callTimeoutMs, options.observe),
+    pollingInterval: options.pollingInterval ?? 1000,
   }) as PublicClient;
+}
+
+/** Sends transactions signed by `account` through the public client's RPC (and its bounds). */
+export function createSendingClient(client: PublicClient, account: Account): WalletClient<Transport, Chain, Account> {
+  return createWalletClient({ account, chain: client.chain!, transport: custom({ request: client.request }, { retryCount: 0 }) });
 }

@@ -1,10 +1,11 @@
-// A chain read whose failure means "the chain is unreachable" (503), named for the logs.
-import { unavailable } from '../errors.js';
+// A chain read whose failure means "the chain is unreachable" (503 chain_unavailable), named
+// for the logs. Reads whose revert means "no" catch isContractRefusal themselves first.
+import { chainUnavailable } from './chain_errors.js';
 
 export async function readChain<T>(what: string, call: () => Promise<unknown>): Promise<T> {
   try {
     return (await call()) as T;
   } catch (error) {
-    throw unavailable(`the chain could not be read (${what})`, error);
+    throw chainUnavailable(what, error);
   }
 }

@@ -49,11 +49,12 @@ export function createBackchannelRouter(deps: BackchannelRouterDeps): Router {
     const body = parseBody(ctx, approvalBody);
     const request = await pending(ctx.params.id!);
     const signer = await deps.verifyLinkedSignature(request.identity, request.challenge, body.signature, body.address);
-    if (!(await deps.inbox.take(request.id))) throw conflict('the backchannel login request was already decided');
     const requested = requestedFields(deps.fields, request.scope, undefined);
     // Claim topics asked for share the identity's valid claims of those topics.
     const topics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
     const claims = topics.length ? (await deps.claims.listForTopics(request.identity, topics)).filter((claim) => claim.valid) : [];
+    // Taken only after the chain reads: an outage leaves the request in the inbox.
+    if (!(await deps.inbox.take(request.id))) throw conflict('the backchannel login request was already decided');
     const accountId = subjectOf(deps.chainId, request.identity);
     const grantId = await saveConsentGrant(deps.provider, {
       accountId,

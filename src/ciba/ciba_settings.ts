@@ -2,6 +2,7 @@
 // CAIP-10 id); the "authentication device" is the owner's Signet inbox.
 import { type Configuration, errors } from 'oidc-provider';
 import { getAddress, isAddress } from 'viem';
+import { SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { identityOfSubject, subjectOf } from '../identity/subject.js';
 import type { FieldDefinition } from '../oidc/fields.js';
@@ -27,8 +28,12 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
       if (!identity) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
       try {
         await deps.registry.assertKnown(identity);
-      } catch {
-        throw new errors.UnknownUserId('the identity is not registered with the IdFactory');
+      } catch (error) {
+        // Only the factory's "unknown" is the client's problem; a chain outage stays a 503.
+        if (error instanceof SignetError && error.code === 'access_denied') {
+          throw new errors.UnknownUserId('the identity is not registered with the IdFactory');
+        }
+        throw error;
       }
       return subjectOf(deps.chainId, identity);
     },

@@ -3,8 +3,8 @@
 // Reads are cached for `cacheSeconds`; a caller about to release data asks for a fresh read.
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, type PublicClient, zeroAddress } from 'viem';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
+import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { readChain } from '../chain/read_chain.js';
-import { unavailable } from '../errors.js';
 
 export type OnchainClaim = {
   claimId: Hex;
@@ -80,10 +80,9 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
             args: [identity, BigInt(found.topic), found.signature, found.data],
           })) as boolean;
         } catch (error) {
-          // An issuer that is not a ClaimIssuer contract cannot confirm anything.
-          const code = await readChain<Hex | undefined>('getCode', () => client.getCode({ address: found.issuer }));
-          if (!code || code === '0x') return false;
-          throw unavailable('the chain could not be read (ClaimIssuer.isClaimValid)', error);
+          // An issuer that is not a ClaimIssuer contract (it reverts, or has no code) confirms nothing.
+          if (isContractRefusal(error)) return false;
+          throw chainUnavailable('ClaimIssuer.isClaimValid', error);
         }
       }),
     forget(identity) {

@@ -2,6 +2,7 @@
 // are trusted for each, as ONCHAINID's trusted-issuers registry would say.
 import { type Address, getAddress } from 'viem';
 import type { Config } from '../config.js';
+import { claimIdOf } from './claim_reader.js';
 
 export type ClaimTopic = { name: string; topic: number; description: string };
 
@@ -14,6 +15,8 @@ export type ClaimTopics = {
   /** The topic a claim:<name> scope names, if it is one. */
   topicOfScope(scope: string): ClaimTopic | undefined;
   isTrusted(issuer: Address, topic: number): boolean;
+  /** The trusted issuer and topic a claim id stands for (claimId = keccak256(issuer, topic)), read without the chain. */
+  trustedClaim(claimId: string): { issuer: Address; topic: ClaimTopic } | undefined;
 };
 
 export const CLAIM_SCOPE_PREFIX = 'claim:';
@@ -22,8 +25,13 @@ export function createClaimTopics(claims: Config['claims']): ClaimTopics {
   const byName = new Map(claims.topics.map((topic) => [topic.name, topic]));
   const byNumber = new Map(claims.topics.map((topic) => [topic.topic, topic]));
   const trusted = new Set<string>();
+  const byClaimId = new Map<string, { issuer: Address; topic: ClaimTopic }>();
   for (const issuer of claims.trustedIssuers) {
-    for (const name of issuer.topics) trusted.add(`${getAddress(issuer.address)}:${byName.get(name)!.topic}`);
+    for (const name of issuer.topics) {
+      const topic = byName.get(name)!;
+      trusted.add(`${getAddress(issuer.address)}:${topic.topic}`);
+      byClaimId.set(claimIdOf(issuer.address, topic.topic).toLowerCase(), { issuer: getAddress(issuer.address), topic });
+    }
   }
   return {
     all: claims.topics,
@@ -32,5 +40,6 @@ export function createClaimTopics(claims: Config['claims']): ClaimTopics {
     scopeOf: (topic) => `${CLAIM_SCOPE_PREFIX}${topic.name}`,
     topicOfScope: (scope) => (scope.startsWith(CLAIM_SCOPE_PREFIX) ? byName.get(scope.slice(CLAIM_SCOPE_PREFIX.length)) : undefined),
     isTrusted: (issuer, topic) => trusted.has(`${getAddress(issuer)}:${topic}`),
+    trustedClaim: (claimId) => byClaimId.get(claimId.toLowerCase()),
   };
 }

@@ -3,20 +3,14 @@
 // Ethereum signed message), adds the claim to the identity when Signet holds a CLAIM key
 // there (or returns it for the owner to add), and revokes by signature, with no action
 // from the holder.
-import {
-  type Address,
-  createWalletClient,
-  encodeAbiParameters,
-  type Hex,
-  http,
-  keccak256,
-  type PublicClient,
-} from 'viem';
+import { type Address, encodeAbiParameters, type Hex, keccak256, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainDefinition } from '../chain/chain_client.js';
+import { createSendingClient } from '../chain/chain_client.js';
+import { outsideRequestBudget } from '../chain/chain_deadline.js';
 import { claimIssuerAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
+import { readChain } from '../chain/read_chain.js';
 import { keyOf, send } from '../chain/deploy_onchainid.js';
-import { conflict, invalidRequest, notFound, unavailable } from '../errors.js';
+import { conflict, invalidRequest, notFound, SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { type ClaimDocument, hashClaimDocument, newSalt } from './claim_document.js';
 import { claimIdOf, type ClaimReader } from './claim_reader.js';
@@ -55,8 +49,6 @@ export function createSignetIssuer(deps: {
   address: Address;
   key: Hex;
   client: PublicClient;
-  rpcUrl: string;
-  chainId: number;
   baseUrl: string;
   topics: ClaimTopics;
   records: ClaimRecords;
@@ -65,14 +57,15 @@ export function createSignetIssuer(deps: {
   now: () => number;
 }): SignetIssuer {
   const account = privateKeyToAccount(deps.key);
-  const wallet = createWalletClient({ account, chain: chainDefinition(deps.chainId, deps.rpcUrl), transport: http(deps.rpcUrl) });
-  const signer = { wallet, client: deps.client };
+  const signer = { wallet: createSendingClient(deps.client, account), client: deps.client };
 
+  // Waiting for a block takes longer than a request's chain budget: each call stays bounded by
+  // the per-call timeout, and the admin API answers when the transaction is mined.
   const transact = async (what: string, call: Parameters<typeof send>[1]) => {
     try {
-      return await send(signer, call);
+      return await outsideRequestBudget(() => send(signer, call));
     } catch (error) {
-      throw unavailable(`the ${what} transaction failed`, error);
+      throw new SignetError('temporarily_unavailable', `the ${what} transaction failed`, { cause: error, reason: 'chain_unavailable' });
     }
   };
 
@@ -123,12 +116,14 @@ export function createSignetIssuer(deps: {
       });
       const claim: SignedClaim = { topic: topic.topic, scheme: ECDSA_SCHEME, issuer: deps.address, signature, data: hash, uri };
 
-      const mayAdd = (await deps.client.readContract({
-        address: request.identity,
-        abi: identityAbi,
-        functionName: 'keyHasPurpose',
-        args: [keyOf(account.address), KeyPurpose.CLAIM],
-      })) as boolean;
+      const mayAdd = await readChain<boolean>('Identity.keyHasPurpose', () =>
+        deps.client.readContract({
+          address: request.identity,
+          abi: identityAbi,
+          functionName: 'keyHasPurpose',
+          args: [keyOf(account.address), KeyPurpose.CLAIM],
+        }),
+      );
       // The replaced claim's signature is revoked, so a copy of it can never be added back.
       const replaced = previous && !previous.revoked_at ? await revokeSignature(previous.signature) : undefined;
       const extra = replaced ? { replaced: { signature: previous!.signature, transaction: replaced } } : {};

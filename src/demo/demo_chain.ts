@@ -22,7 +22,7 @@ const USUAL_PORT = 8545;
 export async function startDemoChain(chainId = 31337): Promise<DemoChain> {
   const anvil = await startAnvil({ chainId, port: USUAL_PORT }).catch(() => startAnvil({ chainId }));
   try {
-    const client = createChainClient(anvil.rpcUrl, chainId, 100);
+    const client = createChainClient(anvil.rpcUrl, chainId, { pollingInterval: 100 });
     const wallet = createWalletClient({
       account: privateKeyToAccount(DEPLOYER_KEY),
       chain: chainDefinition(chainId, anvil.rpcUrl),

@@ -2,7 +2,7 @@
 // relaying the owner's signature) validates, the owner denies or revokes; pending requests
 // expire. Every status change is one atomic step and notifies the service.
 import type { Address } from 'viem';
-import { accessDenied, conflict, expired, notFound } from '../errors.js';
+import { accessDenied, conflict, expired, notFound, SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { subjectOf } from '../identity/subject.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
@@ -62,8 +62,12 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     current,
 
     async request(ref: ResourceRef, service: string, kind: GrantKind, askedFields: string[] | undefined): Promise<AccessGrant> {
-      await deps.registry.assertKnown(ref.identity).catch(() => {
-        throw notFound(`identity ${ref.identity} is not registered with Signet's IdFactory`);
+      await deps.registry.assertKnown(ref.identity).catch((error) => {
+        // Only the factory's "unknown" is a 404; an unreachable chain stays a 503.
+        if (error instanceof SignetError && error.code === 'access_denied') {
+          throw notFound(`identity ${ref.identity} is not registered with Signet's IdFactory`);
+        }
+        throw error;
       });
       const fields = await deps.resources.requestedFields(ref, askedFields);
       const id = grants.newId();

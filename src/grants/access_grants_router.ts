@@ -9,6 +9,7 @@ import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
 import { SignetError } from '../errors.js';
 import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { addressField } from '../http/schemas.js';
 import type { AccessGrants } from './access_grants.js';
 import { claimRef, profileRef, type ResourceRef } from './grant_resource.js';
@@ -25,6 +26,7 @@ export type AccessGrantsRouterDeps = {
   /** CIBA login requests waiting for this identity's owner. */
   backchannelFor: (identity: Address) => Promise<BackchannelRequest[]>;
   revokeAsOwner: RevokeAsOwner;
+  limits: Pick<RateLimits, 'consume'>;
 };
 
 const requestBody = z.object({
@@ -54,6 +56,8 @@ export function createAccessGrantsRouter(deps: AccessGrantsRouterDeps): Router {
 
   const requestAccess = async (ctx: Context, ref: ResourceRef) => {
     const { service } = await deps.services.authenticate(ctx.get('x-api-key') || undefined);
+    // Before the chain reads and the owner's notification a request costs.
+    await deps.limits.consume('accessRequestsPerService', service);
     const body = parseBody(ctx, requestBody);
     const grant = await deps.accessGrants.request(ref, service, body.kind, body.fields);
     ctx.status = 201;

@@ -57,6 +57,11 @@ const accessRequest = (what: string, parameters: object[]) => ({
       400: error('Bad body, or fields the resource does not have'),
       401: error('Missing or invalid API key'),
       404: error('Unknown identity or claim'),
+      503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
+      429: {
+        ...error('Too many access requests from this service (reason rate_limited)'),
+        headers: { 'Retry-After': { description: 'Seconds before a request may succeed', schema: { type: 'integer' } } },
+      },
     },
   },
 });
@@ -74,6 +79,7 @@ const resourceRead = (what: string, parameters: object[], publicSchema: string, 
       404: error('Unknown identity or claim'),
       409: error('The immediate grant was already used, or claim data does not match its hash'),
       410: error('The claim expired'),
+      503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
     },
   },
 });
@@ -345,6 +351,7 @@ const document = {
           409: error('The grant is not pending'),
           410: error('The request expired'),
           422: error('The signature does not verify'),
+          503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
         },
       },
     },

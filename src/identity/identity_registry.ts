@@ -2,9 +2,10 @@
 // IdFactory knows an identity, and whether a wallet holds a MANAGEMENT or ACTION key on it.
 import { type Address, type PublicClient, zeroAddress } from 'viem';
 import { idFactoryAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
+import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { readChain } from '../chain/read_chain.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
-import { accessDenied, unavailable } from '../errors.js';
+import { accessDenied } from '../errors.js';
 
 export type IdentityRegistry = {
   /** The identity the factory links to this wallet, if any. */
@@ -44,9 +45,8 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
           args: [keyOf(wallet), KeyPurpose.ACTION],
         })) as boolean;
       } catch (error) {
-        const code = await readChain<string | undefined>('getCode', () => client.getCode({ address: identity }));
-        if (!code || code === '0x') throw accessDenied(`${identity} is not an identity contract`, error);
-        throw unavailable('the chain could not be read (Identity.keyHasPurpose)', error);
+        if (isContractRefusal(error)) throw accessDenied(`${identity} is not an identity contract`, error);
+        throw chainUnavailable('Identity.keyHasPurpose', error);
       }
       if (!linked) {
         throw accessDenied(`wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);

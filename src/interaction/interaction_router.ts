@@ -7,8 +7,10 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import { accessDenied, invalidRequest, notFound } from '../errors.js';
+import { clientAddress } from '../http/client_address.js';
 import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -19,7 +21,7 @@ import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import { allFields, type FieldDefinition, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
-import type { SignedChallenge } from '../wallet/verify_challenge.js';
+import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import { saveConsentGrant } from './consent_grant.js';
 import type { ConsentReceipts } from './consent_receipts.js';
 import { keptClaims, keptFields } from './consent_selection.js';
@@ -34,7 +36,8 @@ export type InteractionDeps = {
   topics: ClaimTopics;
   claims: ClaimsService;
   issueChallenge: IssueChallenge;
-  verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  limits: Pick<RateLimits, 'consume'>;
   renderPage: RenderPage;
   demoWallet: boolean;
   now: () => number;
@@ -106,8 +109,11 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
     });
   });
 
+  // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
+    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
     const details = await interactionOf(provider, ctx);
+    await deps.limits.consume('challengesPerInteraction', binding(details.uid));
     const body = parseBody(ctx, challengeBody);
     const client = await clientOf(details);
     const requested = keptFields(known, requestedOf(known, details), body.fields);
@@ -136,15 +142,18 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
   });
 
   router.post('/signature', async (ctx) => {
+    await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
     const details = await interactionOf(provider, ctx);
+    await deps.limits.consume('signaturesPerInteraction', binding(details.uid));
     const body = parseBody(ctx, signatureBody);
-    const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body });
-    // Login challenges always name an identity; only account sign-ins may not.
-    if (!verified.identity) throw invalidRequest('the challenge names no identity');
-    const challenge = { ...verified, identity: verified.identity };
-    // Read live: a key removed after the challenge was issued no longer counts.
-    await deps.registry.assertKnown(challenge.identity);
-    await deps.registry.assertLinked(challenge.identity, challenge.wallet);
+    const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
+      // Login challenges always name an identity; only account sign-ins may not.
+      if (!issued.identity) throw invalidRequest('the challenge names no identity');
+      // Read live: a key removed after the challenge was issued no longer counts.
+      await deps.registry.assertKnown(issued.identity);
+      await deps.registry.assertLinked(issued.identity, issued.wallet);
+    });
+    const challenge = { ...verified, identity: verified.identity! };
 
     const accountId = subjectOf(deps.chainId, challenge.identity);
     const clientId = String(details.params.client_id);

@@ -36,7 +36,8 @@ export function answerEngineOutages(provider: Provider, renderPage: RenderPage, 
   provider.on('server_error', (ctx: Context, error: unknown) => {
     const outage = outageIn(error);
     if (!outage) {
-      logger.error(`${ctx.method} ${ctx.path}: the engine failed`, error);
+      // Signet's own refusals thrown from an engine hook are answered by keepSignetErrors.
+      if (!(error instanceof SignetError)) logger.error(`${ctx.method} ${ctx.path}: the engine failed`, error);
       return;
     }
     logger.error(`${ctx.method} ${ctx.path}: ${outage.message}`, outage.cause);

@@ -13,6 +13,7 @@ import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../http/error_handler.js';
 import type { RenderPage } from '../http/pages.js';
+import { keepSignetErrors } from './engine_signet_errors.js';
 import { createFindAccount } from './account.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { scopeClaims } from './fields.js';
@@ -101,7 +102,8 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
   };
   const provider = new Provider(config.issuer, configuration);
-  provider.proxy = config.mode === 'production';
+  // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
   answerEngineOutages(provider, renderPage, deps.logger ?? { error: () => {}, info: () => {} });
+  keepSignetErrors(provider);
   return provider;
 }

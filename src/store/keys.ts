@@ -17,9 +17,9 @@
 // signet:oidc:{grant:<grantId>}:revoked tombstone of a revoked grant: no record is written under it (1 h)
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
-// signet:challenge:<nonce>            an issued, not yet used wallet challenge (JSON)
-// signet:challenge-used:<nonce>       marker of a burnt nonce, so a replay says so
-// signet:challenge-latest:<binding>   nonce of the latest challenge issued for an interaction
+// signet:challenge:<nonce>            an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
+// signet:challenge-used:<nonce>       "used" or "burnt" (too many wrong signatures), until the challenge would have expired
+// signet:challenge-latest:<binding>   nonce of the latest challenge issued for an interaction, TTL = the challenge's life
 // signet:consent:<grantId>            consent receipt: signed message and signature (JSON)
 // signet:consents:<identity>          set of the grant ids of an identity's receipts
 // signet:profile:<identity>           the owner's profile (JSON)
@@ -40,7 +40,7 @@
 // signet:grant-token:<sha256>         the grant id a bearer token of a grant reads
 // signet:identity-creation:<wallet>   the deployment of a wallet's identity (JSON)
 // signet:identity-creation-lock:<w>   held while a wallet's identity is being deployed
-// signet:rate:<what>:<who>:<window>   a rate-limit counter
+// signet:rate:<class>:<who>          a rate-limit counter (rate-limiter-flexible), TTL = the class's window
 // signet:identity-wallets:<identity>  wallet addresses seen with keys on an identity
 // signet:claim-request:<identity>:<t> an owner's request for a claim of topic t (JSON)
 // signet:claim-requests               set of "<identity>:<topic>" of those requests
@@ -72,7 +72,7 @@ export const keys = {
   grantToken: (hash: string) => `${PREFIX}grant-token:${hash}`,
   identityCreation: (wallet: string) => `${PREFIX}identity-creation:${wallet.toLowerCase()}`,
   identityCreationLock: (wallet: string) => `${PREFIX}identity-creation-lock:${wallet.toLowerCase()}`,
-  rateLimit: (what: string, who: string, window: number) => `${PREFIX}rate:${what}:${who}:${window}`,
+  rateLimitPrefix: (limitClass: string) => `${PREFIX}rate:${limitClass}`,
   identityWallets: (identity: string) => `${PREFIX}identity-wallets:${identity.toLowerCase()}`,
   claimRequest: (identity: string, topic: string) => `${PREFIX}claim-request:${identity.toLowerCase()}:${topic}`,
   claimRequests: () => `${PREFIX}claim-requests`,

@@ -27,6 +27,8 @@ export type RedisStoreOptions = RedisClientTuning & {
    * acknowledged. When fewer acknowledge within half the command deadline: store_unavailable.
    */
   waitReplicas?: number;
+  /** Told of each connection error and each command refused as an outage (the metrics count them). */
+  onError?: (kind: 'connection' | 'command') => void;
 };
 export const REDIS_STORE_DEFAULTS = REDIS_CLIENT_DEFAULTS;
 export { redisClientOptions };
@@ -186,12 +188,23 @@ export function storeUnavailable(cause: unknown): SignetError {
   });
 }
 
+/** A Redis store, with its client and its guard for parts that bring their own Redis logic (rate limits). */
+export type RedisStore = Store & {
+  readonly kind: 'redis';
+  /** A server's or a cluster's client (the command API is the same; keys of one step share a slot). */
+  readonly client: Redis;
+  /** Runs commands on `client` under the store's rules: first connection, deadline, outage = 503. */
+  guarded<T>(work: () => Promise<T>): Promise<T>;
+};
+
 /** The store on a connection (a plain string is a REDIS_URL). */
-export function createRedisStore(connection: RedisConnection | string, options: RedisStoreOptions = {}): Store {
-  return wrapRedis(createRedisClient(connection, options), options);
+export function createRedisStore(connection: RedisConnection | string, options: RedisStoreOptions = {}): RedisStore {
+  const client = createRedisClient(connection, options);
+  client.on('error', () => options.onError?.('connection'));
+  return wrapRedis(client, options);
 }
 
-export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}): Store {
+export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}): RedisStore {
   const redis = defineScripts(client);
   // A cluster serves each slot from its own master: multi-key commands are split per slot.
   const sharded = client instanceof Cluster;
@@ -204,7 +217,10 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       await waitForFirstConnection(commandTimeoutMs);
       return await withDeadline(work(), commandTimeoutMs);
     } catch (error) {
-      if (isOutage(error)) throw storeUnavailable(error);
+      if (isOutage(error)) {
+        options.onError?.('command');
+        throw storeUnavailable(error);
+      }
       throw error;
     }
   };
@@ -266,6 +282,8 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
 
   return {
     kind: 'redis',
+    guarded: guard,
+    client: redis,
     get: (key) => guard(async () => (await redis.get(key)) ?? undefined),
     set: (key, value, ttl) =>
       guard(async () => {

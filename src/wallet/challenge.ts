@@ -36,9 +36,6 @@ export type IssueChallenge = (request: ChallengeRequest) => Promise<IssuedChalle
 
 export type ChallengeSettings = { issuer: string; chainId: number; ttlSeconds: number };
 
-// A used or expired challenge is remembered this much longer, so the answer can say which.
-const AFTERLIFE_SECONDS = 3600;
-
 export function createChallengeIssuer(store: Store, settings: ChallengeSettings, now: () => number): IssueChallenge {
   const issuerUrl = new URL(settings.issuer);
 
@@ -69,11 +66,9 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       message,
       expiresAt,
     };
-    const keep = settings.ttlSeconds + AFTERLIFE_SECONDS;
-    await store.set(keys.challenge(nonce), JSON.stringify(challenge), keep);
-    await store.set(keys.latestChallenge(request.binding), nonce, keep);
+    // Nothing outlives the challenge: an expired one is recognised from its signed text.
+    await store.set(keys.challenge(nonce), JSON.stringify(challenge), settings.ttlSeconds);
+    await store.set(keys.latestChallenge(request.binding), nonce, settings.ttlSeconds);
     return challenge;
   };
 }
-
-export { AFTERLIFE_SECONDS };

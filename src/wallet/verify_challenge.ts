@@ -2,10 +2,12 @@
 // nonce so it serves once. Every field is compared; a missing value never skips a check.
 import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
-import { conflict, expired, invalidRequest, invalidSignature } from '../errors.js';
+import { SignetError } from '../errors.js';
+import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import { AFTERLIFE_SECONDS, type IssuedChallenge } from './challenge.js';
+import { verifyWalletSignature } from './verify_wallet_signature.js';
+import type { IssuedChallenge } from './challenge.js';
 
 export type SignedChallenge = {
   /** What the challenge was issued for ("interaction:<uid>"). */
@@ -34,26 +36,43 @@ function parseMessage(text: string): SiweMessage {
   try {
     return new SiweMessage(text);
   } catch (error) {
-    throw invalidRequest('"message" is not an EIP-4361 message', error);
+    throw new SignetError('invalid_request', '"message" is not an EIP-4361 message', { cause: error, reason: 'message_malformed' });
   }
+}
+
+const burnt = () =>
+  new SignetError('conflict', 'the challenge was refused after too many wrong signatures; request a new one', { reason: 'challenge_burnt' });
+
+const expiredAt = (iso: string) =>
+  new SignetError('expired', `the challenge expired at ${iso}; request a new one`, { reason: 'challenge_expired' });
+
+/** A signed text past its expiration time is refused before any lookup: its record is gone with it. */
+function assertMessageNotExpired(parsed: SiweMessage, now: number) {
+  if (parsed.expirationTime && now >= Date.parse(parsed.expirationTime)) throw expiredAt(parsed.expirationTime);
 }
 
 async function nonceToCheck(store: Store, signed: SignedChallenge, parsed: SiweMessage | undefined) {
   if (parsed) return parsed.nonce;
   const latest = await store.get(keys.latestChallenge(signed.binding));
-  if (!latest) throw invalidRequest('no challenge was issued for this interaction; request one first');
+  if (!latest) {
+    throw new SignetError('invalid_request', 'no challenge was issued for this interaction; request one first', { reason: 'challenge_missing' });
+  }
   return latest;
 }
 
 async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChallenge> {
   const raw = await store.get(keys.challenge(nonce));
   if (raw) return JSON.parse(raw) as IssuedChallenge;
-  if (await store.get(keys.usedChallenge(nonce))) throw conflict('the challenge was already used; request a new one');
-  throw invalidRequest('"nonce" was not issued by Signet');
+  const fate = await store.get(keys.usedChallenge(nonce));
+  if (fate === 'burnt') throw burnt();
+  if (fate) throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
+  throw new SignetError('invalid_request', '"nonce" was not issued by Signet', { reason: 'nonce_unknown' });
 }
 
 function assertSameBinding(challenge: IssuedChallenge, signed: SignedChallenge) {
-  if (challenge.binding !== signed.binding) throw invalidRequest('"nonce" belongs to another interaction');
+  if (challenge.binding !== signed.binding) {
+    throw new SignetError('invalid_request', '"nonce" belongs to another interaction', { reason: 'nonce_other_binding' });
+  }
 }
 
 function assertUnchanged(challenge: IssuedChallenge, parsed: SiweMessage | undefined, text: string | undefined) {
@@ -61,47 +80,75 @@ function assertUnchanged(challenge: IssuedChallenge, parsed: SiweMessage | undef
   const issued = new SiweMessage(challenge.message);
   for (const field of COMPARED_FIELDS) {
     if (JSON.stringify(parsed[field] ?? null) !== JSON.stringify(issued[field] ?? null)) {
-      throw invalidRequest(`"${field}" does not match the challenge`);
+      throw new SignetError('invalid_request', `"${field}" does not match the challenge`, { reason: 'message_mismatch' });
     }
   }
-  if (text !== challenge.message) throw invalidRequest('"message" differs from the challenge');
+  if (text !== challenge.message) throw new SignetError('invalid_request', '"message" differs from the challenge', { reason: 'message_mismatch' });
 }
 
 function assertNotExpired(challenge: IssuedChallenge, now: number) {
-  if (now >= challenge.expiresAt) {
-    throw expired(`the challenge expired at ${new Date(challenge.expiresAt).toISOString()}; request a new one`);
+  if (now >= challenge.expiresAt) throw expiredAt(new Date(challenge.expiresAt).toISOString());
+}
+
+function assertSignatureShape(signature: string) {
+  if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) {
+    throw new SignetError('invalid_request', '"signature" must be 0x-prefixed hex', { reason: 'signature_malformed' });
   }
 }
 
-async function assertSignedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string) {
-  if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw invalidRequest('"signature" must be 0x-prefixed hex');
-  let valid = false;
-  try {
-    // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
-    valid = await client.verifyMessage({ address: challenge.wallet, message: challenge.message, signature: signature as Hex });
-  } catch (error) {
-    throw invalidSignature(`the signature could not be verified for wallet ${challenge.wallet}`, error);
-  }
-  if (!valid) throw invalidSignature(`the signature was not made by wallet ${challenge.wallet} over the challenge`);
+/** The one expensive step (an eth_call): true or false; a chain that cannot answer is a 503. */
+async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string): Promise<boolean> {
+  // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
+  return verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
 }
 
-async function burn(store: Store, challenge: IssuedChallenge) {
-  // Only one of many concurrent verifications takes the record.
-  const taken = await store.take(keys.challenge(challenge.nonce));
-  if (!taken) throw conflict('the challenge was already used; request a new one');
-  await store.set(keys.usedChallenge(challenge.nonce), '1', AFTERLIFE_SECONDS);
+const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
+
+/** Ends a challenge: only one of many concurrent verifications takes the record. */
+async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt', now: number): Promise<boolean> {
+  if (!(await store.take(keys.challenge(challenge.nonce)))) return false;
+  // The marker lives only as long as the challenge would have: after that, its text says "expired".
+  await store.set(keys.usedChallenge(challenge.nonce), fate, secondsLeft(challenge, now));
+  return true;
 }
 
-export function createChallengeVerifier(store: Store, client: PublicClient, now: () => number) {
-  return async function verifyChallenge(signed: SignedChallenge): Promise<IssuedChallenge> {
+/** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
+export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
+
+export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'count'>, now: () => number) {
+  return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
+    // Every cheap check first; the chain is asked only about a signature that could pass.
     const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
+    if (parsed) assertMessageNotExpired(parsed, now());
+    assertSignatureShape(signed.signature);
     const nonce = await nonceToCheck(store, signed, parsed);
     const challenge = await issuedChallenge(store, nonce);
     assertSameBinding(challenge, signed);
     assertUnchanged(challenge, parsed, signed.message);
     assertNotExpired(challenge, now());
-    await assertSignedByWallet(client, challenge, signed.signature);
-    await burn(store, challenge);
+    // Each check of a challenge is counted before the eth_call, so even concurrent attempts
+    // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
+    const attempt = await limits.count('failedSignaturesPerChallenge', challenge.nonce, secondsLeft(challenge, now()));
+    if (!attempt.within) {
+      await retire(store, challenge, 'burnt', now());
+      throw burnt();
+    }
+    const valid = await signedByWallet(client, challenge, signed.signature).catch(async (refused: unknown) => {
+      // An outage (5xx) is not the signer's failure: it does not burn the challenge.
+      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt', now());
+      throw refused;
+    });
+    if (!valid) {
+      if (attempt.last) await retire(store, challenge, 'burnt', now());
+      throw new SignetError('invalid_signature', `the signature was not made by wallet ${challenge.wallet} over the challenge`, {
+        reason: 'signature_invalid',
+      });
+    }
+    // A chain outage here leaves the challenge usable: the owner retries, not restarts.
+    await beforeUse?.(challenge);
+    if (!(await retire(store, challenge, 'used', now()))) {
+      throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
+    }
     return challenge;
   };
 }

@@ -4,13 +4,14 @@
 import { type Address, type Hex, type PublicClient, recoverMessageAddress } from 'viem';
 import { invalidRequest, invalidSignature } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { verifyWalletSignature } from './verify_wallet_signature.js';
 
 export function createLinkedSignatureVerifier(client: PublicClient, registry: IdentityRegistry) {
   return async function verifyLinkedSignature(identity: Address, message: string, signature: string, address?: Address): Promise<Address> {
     if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw invalidRequest('"signature" must be 0x-prefixed hex');
     let signer: Address;
     if (address) {
-      const valid = await client.verifyMessage({ address, message, signature: signature as Hex }).catch(() => false);
+      const valid = await verifyWalletSignature(client, address, message, signature as Hex);
       if (!valid) throw invalidSignature(`the signature was not made by wallet ${address} over the challenge`);
       signer = address;
     } else {

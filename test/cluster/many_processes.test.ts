@@ -1,7 +1,7 @@
 // Three Signet processes (three apps on three ports, each with its own Redis client and webhook
 // worker) behind one issuer, sharing one real three-master Redis Cluster, as several machines
 // behind a load balancer: any step of a login, a revocation or a grant read may land on any of
-// them, and every single-use decision still happens once.
+// them, every single-use decision still happens once, and rate limits count across them.
 import type { Address, LocalAccount } from 'viem';
 import { type LoginStart, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -53,7 +53,13 @@ async function followOn(base: string, login: LoginStart, redirectTo: string): Pr
 }
 
 beforeAll(async () => {
-  h = await startSignet({ store: 'cluster', peers: 2, clients: [WEBSITE, ANALYTICS] });
+  h = await startSignet({
+    store: 'cluster',
+    peers: 2,
+    clients: [WEBSITE, ANALYTICS],
+    trustProxy: 1,
+    rateLimits: { tokenFailuresPerClient: { points: 5, seconds: 60 } },
+  });
   processes = [h.issuer, h.peers[0]!.url, h.peers[1]!.url];
   owner = h.chain.accounts[0]!;
   identity = await h.chain.createIdentityFor(owner.address);
@@ -142,4 +148,26 @@ test('an immediate grant read by 51 requests spread over the three processes ser
   for (const read of refused) expect(read).toMatchObject({ status: 409, json: { error: 'conflict', error_description: 'the access grant is used' } });
   // Each process took part.
   expect(new Set(reads.map((read) => read.process)).size).toBe(3);
+});
+
+test('rate limits count on the cluster across processes: the 6th wrong secret is refused on whichever process it lands', async () => {
+  const token = (base: string, secret: string) =>
+    fetch(`${base}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${WEBSITE.client_id}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': '192.0.2.80',
+      },
+      body: 'grant_type=authorization_code&code=nothing&redirect_uri=https%3A%2F%2Fwebsite.example%2Fcallback&code_verifier=nothing',
+    });
+  for (let i = 0; i < 5; i++) {
+    const answer = await token(processes[i % 3]!, 'wrong-secret');
+    expect({ status: answer.status, error: ((await answer.json()) as { error: string }).error }).toEqual({ status: 401, error: 'invalid_client' });
+  }
+  for (const process of processes) {
+    const limited = await token(process, 'wrong-secret');
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: 'rate_limited', reason: 'rate_limited' });
+  }
 });

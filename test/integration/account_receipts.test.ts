@@ -98,5 +98,5 @@ test('a login challenge cannot open an account session', async () => {
   const message = loginChallenge.json.challenge as string;
   const answer = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner().signMessage({ message }), message });
   expect(answer.status).toBe(400);
-  expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"nonce" belongs to another interaction' });
+  expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"nonce" belongs to another interaction', reason: 'nonce_other_binding' });
 });

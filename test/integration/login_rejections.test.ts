@@ -51,19 +51,19 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
   test('wrong domain', async () => {
     const answer = await signedEdit(() => `${new URL(h.issuer).host} wants`, () => 'evil.example wants');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"domain" does not match the challenge' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"domain" does not match the challenge', reason: 'message_mismatch' });
   });
 
   test('wrong chain id', async () => {
     const answer = await signedEdit(() => 'Chain ID: 31337', () => 'Chain ID: 1');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"chainId" does not match the challenge' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"chainId" does not match the challenge', reason: 'message_mismatch' });
   });
 
   test('wrong uri', async () => {
     const answer = await signedEdit(() => `URI: ${h.issuer}`, () => 'URI: https://evil.example');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"uri" does not match the challenge' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"uri" does not match the challenge', reason: 'message_mismatch' });
   });
 
   test('a field added after Signet issued it', async () => {
@@ -72,13 +72,13 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
       () => `Resources:\n- ${h.issuer}/identities/${identity}/profile#phone_number\n`,
     );
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"resources" does not match the challenge' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"resources" does not match the challenge', reason: 'message_mismatch' });
   });
 
   test('a statement edited after Signet issued it', async () => {
     const answer = await signedEdit(() => 'By signing you share', () => 'By signing you share nothing but');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"statement" does not match the challenge' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"statement" does not match the challenge', reason: 'message_mismatch' });
   });
 
   test('text that is not an EIP-4361 message', async () => {
@@ -86,7 +86,7 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
     await signChallenge(login, owner());
     const answer = await submitSignature(login, { signature: '0x00', message: 'hello' });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"message" is not an EIP-4361 message' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"message" is not an EIP-4361 message', reason: 'message_malformed' });
   });
 });
 
@@ -101,6 +101,7 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
       expect(late.json).toEqual({
         error: 'expired',
         error_description: `the challenge expired at ${answer.expires_at}; request a new one`,
+        reason: 'challenge_expired',
       });
     } finally {
       h.clock.advance(-300_000);
@@ -124,7 +125,7 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
     expect(first.status).toBe(200);
     const replay = await submitSignature(login, { signature, message });
     expect(replay.status).toBe(409);
-    expect(replay.json).toEqual({ error: 'conflict', error_description: 'the challenge was already used; request a new one' });
+    expect(replay.json).toEqual({ error: 'conflict', error_description: 'the challenge was already used; request a new one', reason: 'challenge_used' });
   });
 
   test('nonce of another interaction', async () => {
@@ -134,7 +135,7 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
     const { message, signature } = await signChallenge(first, owner());
     const answer = await submitSignature(second, { signature, message });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"nonce" belongs to another interaction' });
+    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"nonce" belongs to another interaction', reason: 'nonce_other_binding' });
   });
 
   test('a signature before any challenge', async () => {
@@ -144,6 +145,7 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
     expect(answer.json).toEqual({
       error: 'invalid_request',
       error_description: 'no challenge was issued for this interaction; request one first',
+      reason: 'challenge_missing',
     });
   });
 });
@@ -158,6 +160,7 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     expect(answer.json).toEqual({
       error: 'invalid_signature',
       error_description: `the signature was not made by wallet ${owner().address} over the challenge`,
+      reason: 'signature_invalid',
     });
   });
 

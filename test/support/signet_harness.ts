@@ -4,8 +4,11 @@
 // balancer), and a clock the test can move forward.
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { PublicClient } from 'viem';
 import { type SignetApp, createApp } from '../../src/app.js';
-import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
+import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
+import type { Logger } from '../../src/http/error_handler.js';
+import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
@@ -13,6 +16,8 @@ import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
+import { type ChainProxy, startChainProxy } from './chain_proxy.js';
 import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from './redis_sentinel.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -37,6 +42,19 @@ export const ANALYTICS: ClientConfig = {
   post_logout_redirect_uris: [],
   grant_types: ['authorization_code', 'refresh_token'],
   token_endpoint_auth_method: 'client_secret_basic',
+};
+
+// Every test shares one address, so the per-address and per-login limits are lifted;
+// identity creation and wrong signatures per challenge keep their production defaults.
+const plenty = { points: 100_000, seconds: 60 };
+export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
+  challengesPerAddress: plenty,
+  challengesPerInteraction: plenty,
+  signaturesPerAddress: plenty,
+  signaturesPerInteraction: plenty,
+  accountSignInsPerAddress: plenty,
+  tokenFailuresPerClient: plenty,
+  accessRequestsPerService: plenty,
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
@@ -71,6 +89,10 @@ export type Harness = {
   signet: SignetApp;
   config: Config;
   clock: { now(): number; advance(ms: number): void };
+  /** The HTTP server; a test may hand its requests to another app (a restart with new keys). */
+  server: Server;
+  /** With `chainProxy: true`: the proxy between Signet and anvil that a test can cut or silence. */
+  chainProxy?: ChainProxy;
   close(): Promise<void>;
 };
 
@@ -83,8 +105,17 @@ export async function startSignet(
   options: {
     clients?: ClientConfig[];
     challengeTtlSeconds?: number;
+    /** Rate limits over the relaxed ones below (every test comes from 127.0.0.1). */
+    rateLimits?: Partial<RateLimitSettings>;
+    /** TRUST_PROXY: X-Forwarded-* hops trusted (default 0). */
+    trustProxy?: number;
+    /** The chain client Signet reads with (to count its calls); the test chain's by default. */
+    chainClient?: (chain: TestChain) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
+    /** Where the app logs (silent by default) and its metrics. */
+    logger?: Logger;
+    metrics?: Metrics;
     /** 'memory' runs Signet on the in-memory store (the demo's), 'cluster' on a 3-master Redis
      * Cluster, 'sentinel' on a Sentinel-watched master; default 'redis' (or runSuitesOn's). */
     store?: StoreKind;
@@ -92,6 +123,8 @@ export async function startSignet(
     peers?: number;
     /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
     redisAppendOnly?: boolean;
+    /** Signet reads the chain through a proxy the test controls (test/support/chain_proxy.ts). */
+    chainProxy?: boolean;
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
   } = {},
@@ -103,6 +136,8 @@ export async function startSignet(
     storeKind === 'cluster' ? startRedisCluster() : undefined,
     storeKind === 'sentinel' ? startRedisSentinels() : undefined,
   ]);
+  const chainProxy = options.chainProxy ? await startChainProxy(chain.anvil.rpcUrl) : undefined;
+  const rpcUrl = chainProxy?.rpcUrl ?? chain.anvil.rpcUrl;
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -114,7 +149,7 @@ export async function startSignet(
     redisUrl: storeKind === 'redis' ? redis.url : undefined,
     ...(cluster ? { redisServers: { cluster: cluster.seeds.split(',') } } : {}),
     ...(sentinels ? { redisServers: { sentinels: sentinels.seeds.split(','), sentinelName: SENTINEL_MASTER_NAME } } : {}),
-    chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+    chain: { rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
     ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 3600 },
@@ -122,6 +157,8 @@ export async function startSignet(
     jwks: testJwks(),
     cookieKeys: ['test-cookie-key-0123456789'],
     demo: { enabled: false },
+    rateLimits: { ...RELAXED_RATE_LIMITS, ...options.rateLimits },
+    trustProxy: options.trustProxy ?? 0,
     ...options.configure?.(chain),
   });
   let offset = 0;
@@ -132,20 +169,25 @@ export async function startSignet(
     },
   };
   const connection = redisConnectionOf(config);
+  const chainClient =
+    options.chainClient?.(chain) ??
+    (chainProxy ? createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, callTimeoutMs: config.chainTimeouts.callMs }) : chain.client);
   /** One Signet process on the configured store: its own client, webhook worker and app. */
-  const startProcess = (server: Server) => {
+  const startProcess = (on: Server) => {
     const store = connection ? createRedisStore(connection, config.redis) : createMemoryStore();
     const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
     webhooks.start();
     const signet = createApp({
       config,
       store,
-      chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+      chain: { client: chainClient, rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
       now: clock.now,
       webhooks,
+      logger: options.logger,
+      metrics: options.metrics,
       resolveHost: options.resolveHost,
     });
-    server.on('request', signet.app.callback());
+    on.on('request', signet.app.callback());
     return { store, webhooks, signet };
   };
   const { store, webhooks, signet } = startProcess(server);
@@ -169,6 +211,8 @@ export async function startSignet(
     signet,
     config,
     clock,
+    server,
+    chainProxy,
     close: async () => {
       for (const each of [server, ...peerServers]) {
         each.closeAllConnections();
@@ -178,6 +222,7 @@ export async function startSignet(
         await each.webhooks.close();
         await each.store.close();
       }
+      await chainProxy?.close();
       await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop()]);
     },
   };

@@ -30,7 +30,7 @@ export type TestChain = {
 
 export async function startTestChain(): Promise<TestChain> {
   const anvil = await startAnvil();
-  const client = createChainClient(anvil.rpcUrl, anvil.chainId, 50);
+  const client = createChainClient(anvil.rpcUrl, anvil.chainId, { pollingInterval: 50 });
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const as = (account: LocalAccount): Deployer => ({
     wallet: createWalletClient({ account, chain, transport: http(anvil.rpcUrl) }),

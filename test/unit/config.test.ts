@@ -273,6 +273,8 @@ describe('loadConfig: a bad value names the setting', () => {
     ['CLIENTS not JSON', { CLIENTS: '[{' }, 'configuration: CLIENTS must be JSON'],
     ['a short cookie key', { COOKIE_KEYS: 'long-enough-cookie-key,short' }, 'configuration: cookieKeys.1 each key needs at least 16 characters'],
     ['NODE_ENV staging', { NODE_ENV: 'staging' }, 'configuration: NODE_ENV must be development, test or production'],
+    ['CHAIN_DEADLINE_MS under 100 ms', { CHAIN_DEADLINE_MS: '50' }, 'configuration: CHAIN_DEADLINE_MS Too small: expected number to be >=100'],
+    ['CHAIN_CALL_TIMEOUT_MS not a number', { CHAIN_CALL_TIMEOUT_MS: 'soon' }, 'configuration: CHAIN_CALL_TIMEOUT_MS Invalid input: expected number, received NaN'],
     ['WEBHOOKS_ALLOW_PRIVATE not a boolean', { WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'configuration: WEBHOOKS_ALLOW_PRIVATE must be true or false'],
     ['WEBHOOKS_TIMEOUT_MS too short', { WEBHOOKS_TIMEOUT_MS: '10' }, 'configuration: WEBHOOKS_TIMEOUT_MS Too small: expected number to be >=100'],
     ['WEBHOOKS_CONCURRENCY zero', { WEBHOOKS_CONCURRENCY: '0' }, 'configuration: WEBHOOKS_CONCURRENCY Too small: expected number to be >=1'],
@@ -454,11 +456,21 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
+      ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
+      trustProxy: 0,
+      // Listed in full in test/unit/proxy_trust_settings.test.ts.
+      rateLimits: expect.any(Object),
       redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 },
       redisServers: { tls: false },
+      chainTimeouts: { requestMs: 1500, callMs: 5000 },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('the chain deadlines come from the environment, each on its own', () => {
+    expect(loadConfig({ CHAIN_DEADLINE_MS: '800' }).chainTimeouts).toEqual({ requestMs: 800, callMs: 5000 });
+    expect(loadConfig({ CHAIN_CALL_TIMEOUT_MS: '2000' }).chainTimeouts).toEqual({ requestMs: 1500, callMs: 2000 });
   });
 
   test('the port is coerced from a string', () => {

@@ -1,0 +1,26 @@
+// TRUST_PROXY: how many reverse proxies in front of Signet append to X-Forwarded-For. With 0,
+// no X-Forwarded-* header counts; with n, the client is the n-th entry from the right (the
+// one the outermost trusted proxy appended) and X-Forwarded-Proto/Host are honoured.
+import type Koa from 'koa';
+import type { Middleware } from 'koa';
+import type Provider from 'oidc-provider';
+
+export function trustProxies(app: Koa, provider: Provider, hops: number): void {
+  for (const koa of [app, provider]) {
+    koa.proxy = hops > 0;
+    koa.maxIpsCount = hops;
+  }
+}
+
+/**
+ * Signet speaks plain HTTP, so with an https issuer TLS ends at a proxy in front of it: its
+ * cookies are Secure whatever the last hop looked like (without this, a Secure cookie on a
+ * request seen as http is refused by the cookies library, even with TRUST_PROXY=0).
+ */
+export function secureCookiesFor(issuer: string): Middleware {
+  const behindTls = new URL(issuer).protocol === 'https:';
+  return async (ctx, next) => {
+    if (behindTls) ctx.cookies.secure = true;
+    await next();
+  };
+}

@@ -1,0 +1,100 @@
+// The rate-limit classes (docs/operations.md, "Rate limits and proxy trust"), counted by
+// rate-limiter-flexible in Redis, shared by every process, or in memory for the demo.
+// Over a limit: 429 rate_limited with Retry-After; a counter Redis cannot reach: 503.
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimitSettings } from '../config.js';
+import { SignetError, unavailable } from '../errors.js';
+import { keys } from '../store/keys.js';
+import type { RedisStore } from '../store/redis_store.js';
+import type { Store } from '../store/store.js';
+
+/** The classes counted by window; `failedSignaturesPerChallenge` is counted by `count` only. */
+export type LimitClass = Exclude<keyof RateLimitSettings, 'failedSignaturesPerChallenge'>;
+
+// What each class counts, in the words of the 429 answer.
+const counted: Record<LimitClass, string> = {
+  challengesPerAddress: 'challenges requested from one address',
+  challengesPerInteraction: 'challenges requested for one login or sign-in',
+  signaturesPerAddress: 'signatures sent from one address',
+  signaturesPerInteraction: 'signatures sent for one login or sign-in',
+  accountSignInsPerAddress: 'account sign-ins started from one address',
+  tokenFailuresPerClient: 'failed client authentications of one client from one address',
+  accessRequestsPerService: 'access requests from one service',
+  identityCreationsPerAddress: 'identities created from one address',
+  identityCreationsPerWallet: 'identity deployments for one wallet',
+};
+
+export type RateLimits = {
+  /** Counts one request of `who`; throws 429 rate_limited once the class's limit is passed. */
+  consume(limit: LimitClass, who: string): Promise<void>;
+  /** Throws 429 if `who` is already over the limit, without counting it. */
+  check(limit: LimitClass, who: string): Promise<void>;
+  /**
+   * Counts one attempt of `who` without refusing: `within` up to the limit, `last` at exactly it.
+   * A new counter lives `windowSeconds` when given (a challenge's counter dies with it).
+   */
+  count(limit: LimitClass | 'failedSignaturesPerChallenge', who: string, windowSeconds?: number): Promise<{ within: boolean; last: boolean }>;
+};
+
+const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
+
+function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: number): SignetError {
+  const { points, seconds } = settings[limit];
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new SignetError('rate_limited', `at most ${points} ${counted[limit]} every ${seconds} s; try again in ${retryAfterSeconds} s`, {
+    reason: 'rate_limited',
+    retryAfterSeconds,
+  });
+}
+
+/** Builds one limiter per class on the store's backend. */
+export function createRateLimits(store: Store, settings: RateLimitSettings, challengeTtlSeconds: number): RateLimits {
+  const limiterFor = (name: string, points: number, duration: number): RateLimiterAbstract => {
+    const options = { keyPrefix: keys.rateLimitPrefix(name), points, duration };
+    // On the store's own client, so the limits fail (503) exactly as fast as the store does.
+    return isRedis(store) ? new RateLimiterRedis({ ...options, storeClient: store.client }) : new RateLimiterMemory(options);
+  };
+  const limiters = new Map<string, RateLimiterAbstract>();
+  for (const name of Object.keys(counted) as LimitClass[]) {
+    limiters.set(name, limiterFor(name, settings[name].points, settings[name].seconds));
+  }
+  limiters.set('failedSignaturesPerChallenge', limiterFor('failedSignaturesPerChallenge', settings.failedSignaturesPerChallenge, challengeTtlSeconds));
+  const limiterOf = (name: string) => limiters.get(name)!;
+
+  // On Redis, every counter command runs under the store's own rules (first connection,
+  // deadline, an outage answered 503 store_unavailable) on the store's connection.
+  const run = <T>(work: () => Promise<T>): Promise<T> => (isRedis(store) ? store.guarded(work) : work());
+  const fault = (error: unknown) =>
+    error instanceof SignetError ? error : unavailable('the store (Redis) is unreachable', error, 'store_unavailable');
+
+  return {
+    async consume(limit, who) {
+      try {
+        await run(() => limiterOf(limit).consume(who));
+      } catch (outcome) {
+        if (outcome instanceof RateLimiterRes) throw refusal(limit, settings, outcome.msBeforeNext);
+        throw fault(outcome);
+      }
+    },
+
+    async check(limit, who) {
+      let current: RateLimiterRes | null;
+      try {
+        current = await run(() => limiterOf(limit).get(who));
+      } catch (error) {
+        throw fault(error);
+      }
+      if (current && current.consumedPoints >= settings[limit].points) throw refusal(limit, settings, current.msBeforeNext);
+    },
+
+    async count(limit, who, windowSeconds) {
+      const points = limit === 'failedSignaturesPerChallenge' ? settings.failedSignaturesPerChallenge : settings[limit].points;
+      try {
+        const { consumedPoints } = await run(() => limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {}));
+        return { within: consumedPoints <= points, last: consumedPoints === points };
+      } catch (error) {
+        throw fault(error);
+      }
+    },
+  };
+}
