@@ -1,0 +1,43 @@
+// WAIT on a Redis Cluster: REDIS_WAIT_REPLICAS sends WAIT in one pipeline with the write (the
+// pipeline goes to the master of the write's slot). The test cluster's masters have no
+// replicas: WAIT 1 cannot be met, and the write is refused as the store's outage. (Without
+// replicas this cannot tell which master answered WAIT; the Sentinel test shows WAIT met.)
+import { keys } from '../../src/store/keys.js';
+import { createOidcAdapter } from '../../src/store/oidc_adapter.js';
+import { createRedisStore } from '../../src/store/redis_store.js';
+import type { Store } from '../../src/store/store.js';
+import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
+
+let cluster: RedisCluster;
+let waiting: Store;
+
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+  waiting = createRedisStore({ kind: 'cluster', seeds: cluster.nodes.map(({ host, port }) => ({ host, port })), tls: false }, { waitReplicas: 1 });
+}, 30_000);
+
+afterAll(async () => {
+  await waiting.close();
+  await cluster.stop();
+});
+
+test('a consume waited for on a master without replicas: 503 store_unavailable after half the deadline, the mark written', async () => {
+  const codes = new (createOidcAdapter(waiting))('AuthorizationCode');
+  await codes.upsert('cluster-code', { grantId: 'cluster-grant', kind: 'AuthorizationCode' }, 60);
+  const started = Date.now();
+  const refused = await codes.consume('cluster-code').catch((error: unknown) => error as { code?: string; reason?: string });
+  const ms = Date.now() - started;
+  expect({ code: refused?.code, reason: refused?.reason, afterTheWait: ms >= 240 && ms < 1000 }).toEqual({
+    code: 'temporarily_unavailable',
+    reason: 'store_unavailable',
+    afterTheWait: true,
+  });
+  expect(await waiting.get(keys.consumed(keys.model('AuthorizationCode', 'cluster-code')))).toEqual(expect.stringMatching(/^\d+$/));
+});
+
+test('writes that need no replica are not waited for', async () => {
+  const started = Date.now();
+  await waiting.set('signet:test:plain', 'v', 60);
+  expect(await waiting.get('signet:test:plain')).toBe('v');
+  expect(Date.now() - started).toBeLessThan(200);
+});
