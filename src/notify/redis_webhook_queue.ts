@@ -120,7 +120,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
       await waitForFirstConnection(connectWaitMs);
       return await work();
     } catch (error) {
-      throw unavailable('the webhook queue (Redis) is unreachable', error);
+      throw unavailable('the webhook queue (Redis) is unreachable', error, 'store_unavailable');
     }
   };
 

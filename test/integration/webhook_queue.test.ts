@@ -460,7 +460,12 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
   });
 
   test('two workers on one Redis share the events and deliver each exactly once', async () => {
-    const receiver = await startReceiver(() => 204);
+    // Each delivery takes 25 ms, so one worker alone needs 500 ms for the burst: the other has
+    // started by then (a cluster client takes longer to connect: it reads the slot map first).
+    const receiver = await startReceiver(async () => {
+      await sleep(25);
+      return 204;
+    });
     // One delivery at a time each: a worker then holds at most four entries, so neither can take
     // the whole burst and both must take part.
     const one = make({ targetOf: to(receiver), retryDelaysMs: [], concurrency: 1, perTargetConcurrency: 1 });
@@ -480,7 +485,7 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
   test('enqueue with Redis unreachable is refused with temporarily_unavailable', async () => {
     const port = await freePort();
     const queue = track(createRedisWebhookQueue(`redis://127.0.0.1:${port}`, { targetOf: () => undefined, retryDelaysMs: [] }));
-    await expect(queue.enqueue(anEvent())).rejects.toMatchObject({ code: 'temporarily_unavailable', status: 503 });
+    await expect(queue.enqueue(anEvent())).rejects.toMatchObject({ code: 'temporarily_unavailable', status: 503, reason: 'store_unavailable' });
   });
 });
 
