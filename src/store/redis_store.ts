@@ -265,14 +265,19 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     const recordKeys = [write.key, write.key, ...clear];
     await redis.putRecord(recordKeys.length, ...recordKeys, write.value, ttl, '0', String(clear.length), '0', '0');
     const indexes = write.indexes ?? [];
-    if (write.unless) {
-      const joined = await redis.addToIndexesUnless(1 + indexes.length, write.unless, ...indexes, write.key, ttl);
-      if (joined !== 1) {
-        await redis.del(write.key, ...clear);
-        return false;
-      }
-    } else {
-      await Promise.all(indexes.map((index) => redis.addToIndex(index, write.key, ttl)));
+    let joined = 1;
+    try {
+      if (write.unless) joined = await redis.addToIndexesUnless(1 + indexes.length, write.unless, ...indexes, write.key, ttl);
+      else await Promise.all(indexes.map((index) => redis.addToIndex(index, write.key, ttl)));
+    } catch (error) {
+      // The grant's master failed: the request fails, and the record, which no client has
+      // seen, is removed if its own master still answers (else it expires unused).
+      await redis.del(write.key, ...clear).catch(() => {});
+      throw error;
+    }
+    if (joined !== 1) {
+      await redis.del(write.key, ...clear);
+      return false;
     }
     await Promise.all(
       (write.aliases ?? []).map((alias) => (ttl === '0' ? redis.set(alias.key, alias.value) : redis.set(alias.key, alias.value, 'EX', Number(ttl)))),
