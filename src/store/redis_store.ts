@@ -363,7 +363,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         await redis.ping();
       }),
     close: async () => {
-      await redis.quit().catch(() => redis.disconnect());
+      // QUIT, then disconnect: a Sentinel client's watch on the Sentinels ends only with disconnect.
+      await redis.quit().catch(() => {});
+      redis.disconnect();
     },
   };
 }
