@@ -1,5 +1,8 @@
 // Verifies a signed challenge against what Signet issued, one check per step, and burns its
-// nonce so it serves once. Every field is compared; a missing value never skips a check.
+// nonce so it serves once. The signed text must be the issued text byte for byte, so every
+// field is compared at once and nothing is parsed on the way in: the nonce and expiry are
+// read from their own lines to find the record, and only a text that differs is parsed in
+// full (`siwe`), to name the first field that does not match.
 import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
 import { SignetError } from '../errors.js';
@@ -46,13 +49,26 @@ const burnt = () =>
 const expiredAt = (iso: string) =>
   new SignetError('expired', `the challenge expired at ${iso}; request a new one`, { reason: 'challenge_expired' });
 
-/** A signed text past its expiration time is refused before any lookup: its record is gone with it. */
-function assertMessageNotExpired(parsed: SiweMessage, now: number) {
-  if (parsed.expirationTime && now >= Date.parse(parsed.expirationTime)) throw expiredAt(parsed.expirationTime);
+/** What the signed text names on its Nonce and Expiration Time lines (only to find its record). */
+type SignedLines = { nonce: string; expirationTime?: string };
+
+const NONCE_LINE = /\nNonce: ([a-zA-Z0-9]+)\n/;
+const EXPIRATION_LINE = /\nExpiration Time: ([^\n]+)\n/;
+
+function signedLines(text: string): SignedLines {
+  const nonce = NONCE_LINE.exec(text)?.[1];
+  // A text without a nonce line cannot be a challenge: the full parse says what is wrong with it.
+  if (!nonce) return { nonce: parseMessage(text).nonce };
+  return { nonce, expirationTime: EXPIRATION_LINE.exec(text)?.[1] };
 }
 
-async function nonceToCheck(store: Store, signed: SignedChallenge, parsed: SiweMessage | undefined) {
-  if (parsed) return parsed.nonce;
+/** A signed text past its expiration time is refused before any lookup: its record is gone with it. */
+function assertMessageNotExpired(lines: SignedLines, now: number) {
+  if (lines.expirationTime && now >= Date.parse(lines.expirationTime)) throw expiredAt(lines.expirationTime);
+}
+
+async function nonceToCheck(store: Store, signed: SignedChallenge, lines: SignedLines | undefined) {
+  if (lines) return lines.nonce;
   const latest = await store.get(keys.latestChallenge(signed.binding));
   if (!latest) {
     throw new SignetError('invalid_request', 'no challenge was issued for this interaction; request one first', { reason: 'challenge_missing' });
@@ -75,15 +91,17 @@ function assertSameBinding(challenge: IssuedChallenge, signed: SignedChallenge) 
   }
 }
 
-function assertUnchanged(challenge: IssuedChallenge, parsed: SiweMessage | undefined, text: string | undefined) {
-  if (!parsed || text === undefined) return;
+/** The signed text is the issued one, byte for byte; a different text is parsed to name the field. */
+function assertUnchanged(challenge: IssuedChallenge, text: string | undefined) {
+  if (text === undefined || text === challenge.message) return;
+  const parsed = parseMessage(text);
   const issued = new SiweMessage(challenge.message);
   for (const field of COMPARED_FIELDS) {
     if (JSON.stringify(parsed[field] ?? null) !== JSON.stringify(issued[field] ?? null)) {
       throw new SignetError('invalid_request', `"${field}" does not match the challenge`, { reason: 'message_mismatch' });
     }
   }
-  if (text !== challenge.message) throw new SignetError('invalid_request', '"message" differs from the challenge', { reason: 'message_mismatch' });
+  throw new SignetError('invalid_request', '"message" differs from the challenge', { reason: 'message_mismatch' });
 }
 
 function assertNotExpired(challenge: IssuedChallenge, now: number) {
@@ -96,7 +114,7 @@ function assertSignatureShape(signature: string) {
   }
 }
 
-/** The one expensive step (an eth_call): true or false; a chain that cannot answer is a 503. */
+/** True or false; an EOA's is recovered locally, a contract wallet's asks the chain (a 503 if it cannot answer). */
 async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string): Promise<boolean> {
   // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
   return verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
@@ -118,13 +136,13 @@ export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
 export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'count'>, now: () => number) {
   return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
     // Every cheap check first; the chain is asked only about a signature that could pass.
-    const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
-    if (parsed) assertMessageNotExpired(parsed, now());
+    const lines = signed.message === undefined ? undefined : signedLines(signed.message);
+    if (lines) assertMessageNotExpired(lines, now());
     assertSignatureShape(signed.signature);
-    const nonce = await nonceToCheck(store, signed, parsed);
+    const nonce = await nonceToCheck(store, signed, lines);
     const challenge = await issuedChallenge(store, nonce);
     assertSameBinding(challenge, signed);
-    assertUnchanged(challenge, parsed, signed.message);
+    assertUnchanged(challenge, signed.message);
     assertNotExpired(challenge, now());
     // Each check of a challenge is counted before the eth_call, so even concurrent attempts
     // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
