@@ -20,6 +20,7 @@ import { startLatencyProxy } from './latency_proxy.js';
 import { type Counters, idleRedisRate, type LoginPhase, runLogins, runRate } from './load.js';
 import { type BenchClient, floorLogin, refresh, signetLogin, userinfo } from './oidc_driver.js';
 import { newestProfile, summarizeProfile } from './profile_summary.js';
+import { traceRedis } from './redis_trace.js';
 import { writeReport } from './report.js';
 import { startServerProcess } from './server_process.js';
 import { median, round } from './stats.js';
@@ -120,6 +121,10 @@ async function main() {
       ),
     };
     log(`parts: ${JSON.stringify(parts)}`);
+    const redisTrace = {
+      signet: await traceRedis(signetRedis.url, signetOnce),
+      floor: await traceRedis(floorRedis.url, floorOnce),
+    };
     const idle = { signet: await idleRedisRate(signetRedisClient), floor: await idleRedisRate(floorRedisClient) };
 
     const logins: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
@@ -184,6 +189,7 @@ async function main() {
       userinfoPerSecond: userinfoRates,
       chainLatency20ms: slow,
       memory: { before: memoryBefore, after: memoryAfter },
+      redisTrace,
       profile,
     };
     const report = writeReport(results);

@@ -21,6 +21,7 @@ export type BenchResults = {
   userinfoPerSecond: Pair<Rate>;
   chainLatency20ms: Record<string, Pair<LoginPhase>>;
   memory: { before: { signetMiB: number; floorMiB: number }; after: { signetMiB: number; floorMiB: number } };
+  redisTrace: { signet: string[]; floor: string[] };
   profile?: { file: string; buckets: { what: string; percent: number }[]; functions: { what: string; percent: number }[] };
 };
 
@@ -159,6 +160,22 @@ export function writeReport(results: BenchResults) {
     ...targets.map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
     '',
   ];
+  lines.push(
+    '## The Redis commands of one login (MONITOR)',
+    '',
+    `Signet (${results.redisTrace.signet.length}):`,
+    '',
+    '```',
+    ...results.redisTrace.signet,
+    '```',
+    '',
+    `Engine floor (${results.redisTrace.floor.length}):`,
+    '',
+    '```',
+    ...results.redisTrace.floor,
+    '```',
+    '',
+  );
   if (results.profile) {
     lines.push(
       '## Where Signet’s CPU goes (node --cpu-prof, the whole run)',

@@ -76,12 +76,12 @@ async function nonceToCheck(store: Store, signed: SignedChallenge, lines: Signed
   return latest;
 }
 
+/** The record and its fate marker, read together (one round trip): a used or burnt challenge says so. */
 async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChallenge> {
-  const raw = await store.get(keys.challenge(nonce));
-  if (raw) return JSON.parse(raw) as IssuedChallenge;
-  const fate = await store.get(keys.usedChallenge(nonce));
+  const [raw, fate] = await store.getMany([keys.challenge(nonce), keys.usedChallenge(nonce)]);
   if (fate === 'burnt') throw burnt();
   if (fate) throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
+  if (raw) return JSON.parse(raw) as IssuedChallenge;
   throw new SignetError('invalid_request', '"nonce" was not issued by Signet', { reason: 'nonce_unknown' });
 }
 
@@ -122,12 +122,12 @@ async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, 
 
 const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
 
-/** Ends a challenge: only one of many concurrent verifications takes the record. */
-async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt', now: number): Promise<boolean> {
-  if (!(await store.take(keys.challenge(challenge.nonce)))) return false;
-  // The marker lives only as long as the challenge would have: after that, its text says "expired".
-  await store.set(keys.usedChallenge(challenge.nonce), fate, secondsLeft(challenge, now));
-  return true;
+/**
+ * Ends a challenge in one atomic step: of many concurrent verifications only one sets its fate
+ * marker, which expires with the record (its text says "expired" after that).
+ */
+async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt'): Promise<boolean> {
+  return (await store.markOnce(keys.challenge(challenge.nonce), keys.usedChallenge(challenge.nonce), fate)) === 'marked';
 }
 
 /** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
@@ -148,23 +148,23 @@ export function createChallengeVerifier(store: Store, client: PublicClient, limi
     // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
     const attempt = await limits.count('failedSignaturesPerChallenge', challenge.nonce, secondsLeft(challenge, now()));
     if (!attempt.within) {
-      await retire(store, challenge, 'burnt', now());
+      await retire(store, challenge, 'burnt');
       throw burnt();
     }
     const valid = await signedByWallet(client, challenge, signed.signature).catch(async (refused: unknown) => {
       // An outage (5xx) is not the signer's failure: it does not burn the challenge.
-      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt', now());
+      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
       throw refused;
     });
     if (!valid) {
-      if (attempt.last) await retire(store, challenge, 'burnt', now());
+      if (attempt.last) await retire(store, challenge, 'burnt');
       throw new SignetError('invalid_signature', `the signature was not made by wallet ${challenge.wallet} over the challenge`, {
         reason: 'signature_invalid',
       });
     }
     // A chain outage here leaves the challenge usable: the owner retries, not restarts.
     await beforeUse?.(challenge);
-    if (!(await retire(store, challenge, 'used', now()))) {
+    if (!(await retire(store, challenge, 'used'))) {
       throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
     }
     return challenge;
