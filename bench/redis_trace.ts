@@ -1,5 +1,7 @@
-// The Redis commands one piece of work sends, through MONITOR: each command with its key's
-// kind (the key with ids and addresses blanked), in order, to show where round trips go.
+// The Redis round trips of a piece of work, through MONITOR: every command a client sends is
+// one line (a script's inner commands are not), so lines are round trips. Background work
+// (the webhook worker's polls) is measured idle for as long and subtracted.
+import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 
 const blank = (key: string) =>
@@ -8,20 +10,35 @@ const blank = (key: string) =>
     .replace(/eip155:\d+:<address>/g, '<subject>')
     .replace(/[A-Za-z0-9_-]{16,}/g, '<id>');
 
-export async function traceRedis(url: string, work: () => Promise<unknown>): Promise<string[]> {
+async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<string[]> {
   const watcher = new Redis(url);
   const monitor = await watcher.monitor();
   const seen: string[] = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    // Commands run inside a script are reported with source "lua": the script itself counts once.
     if (source === 'lua') return;
     const [command, key] = args;
-    seen.push(`${command!.toUpperCase()} ${key ? blank(key) : ''}`.trim());
+    const line = `${command!.toUpperCase()} ${key ? blank(key.split('\n')[0]!) : ''}`.trim();
+    if (!line.startsWith('INFO') && !line.startsWith('MONITOR')) seen.push(line);
   });
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  await work();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  monitor.disconnect();
-  watcher.disconnect();
-  return seen.filter((line) => !line.startsWith('INFO') && !line.startsWith('MONITOR'));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await work();
+  } finally {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    monitor.disconnect();
+    watcher.disconnect();
+  }
+  return seen;
+}
+
+export async function traceRedis(url: string, once: () => Promise<unknown>, repeats = 10) {
+  const commandsOfOne = await monitorWhile(url, once);
+  let elapsed = 0;
+  const all = await monitorWhile(url, async () => {
+    const started = performance.now();
+    for (let i = 0; i < repeats; i++) await once();
+    elapsed = performance.now() - started;
+  });
+  const idle = await monitorWhile(url, () => new Promise((resolve) => setTimeout(resolve, elapsed)));
+  return { commandsOfOne, roundTripsPerLogin: Math.round(((all.length - idle.length) / repeats) * 10) / 10 };
 }

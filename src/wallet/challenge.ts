@@ -66,11 +66,14 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       message,
       expiresAt,
     };
-    // Nothing outlives the challenge: an expired one is recognised from its signed text.
-    await Promise.all([
-      store.set(keys.challenge(nonce), JSON.stringify(challenge), settings.ttlSeconds),
-      store.set(keys.latestChallenge(request.binding), nonce, settings.ttlSeconds),
-    ]);
+    // The record and the interaction's "latest" pointer in one write (one round trip). Nothing
+    // outlives the challenge: an expired one is recognised from its signed text.
+    await store.putRecord({
+      key: keys.challenge(nonce),
+      value: JSON.stringify(challenge),
+      ttlSeconds: settings.ttlSeconds,
+      aliases: [{ key: keys.latestChallenge(request.binding), value: nonce }],
+    });
     return challenge;
   };
 }
