@@ -4,16 +4,16 @@
 // here is what the engine and the store cost; what Signet adds is measured against it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Address } from 'viem';
-import { loadConfig } from '../src/config.js';
 import { subjectOf } from '../src/identity/subject.js';
 import { finishInteraction } from '../src/interaction/finish_interaction.js';
-import { startServer } from '../src/server.js';
+import { runSignet } from '../src/process/run_signet.js';
+import { type RunningSignet, startServer } from '../src/server.js';
 
 const INTERACTION = /^\/interaction\/([\w-]+)$/;
 
-async function main() {
-  const account = subjectOf(Number(process.env.CHAIN_ID), process.env.BENCH_FIXED_IDENTITY as Address);
-  const running = await startServer(loadConfig(), { info: () => {}, error: (message, detail) => console.error(message, detail ?? '') });
+/** Signet's own server, but a GET of the interaction finishes it at once for the fixed account. */
+function finishingAtOnce(running: RunningSignet): RunningSignet {
+  const account = subjectOf(running.chainId, process.env.BENCH_FIXED_IDENTITY as Address);
   const { provider } = running.signet;
   const signetHandler = running.signet.app.callback();
 
@@ -38,11 +38,8 @@ async function main() {
     }
     void signetHandler(req, res);
   });
-  console.log(`engine floor listening on ${running.config.port}`);
-  process.on('SIGTERM', () => void running.close().then(() => process.exit(0)));
+  return running;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// The same entry as production (logger, metrics, settings), only the interaction differs.
+runSignet(async (config, logger, metrics) => finishingAtOnce(await startServer(config, logger, { metrics })));

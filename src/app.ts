@@ -53,6 +53,10 @@ import { createRateLimits } from './http/rate_limits.js';
 import { securityHeaders } from './http/security_headers.js';
 import { staticFiles } from './http/static_files.js';
 import { answerUnrouted } from './http/unrouted.js';
+import { observeEngine } from './observability/engine_events.js';
+import { asAppLogger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
@@ -71,6 +75,8 @@ export type AppDeps = {
   store: Store;
   chain: ChainDeps;
   logger?: Logger;
+  /** Prometheus metrics of this process (off when absent). */
+  metrics?: Metrics;
   /** The clock, in epoch milliseconds; tests freeze it. */
   now?: () => number;
   /** The embedded demo offers its built-in wallet on the consent page. */
@@ -279,6 +285,9 @@ export function createApp(deps: AppDeps): SignetApp {
 
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
+  // Request id, access log line and HTTP metrics around everything else.
+  app.use(observeRequests(asAppLogger(logger), deps.metrics));
+  observeEngine(provider, asAppLogger(logger), deps.metrics);
   app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));

@@ -1,32 +1,51 @@
 // The `signet` command line: operator tasks beside the running server.
+//   signet keys [--kid <id>] [--alg RS256|ES256] [--previous '<JWKS>']
 //   signet deploy-onchainid --rpc <url> [--key <deployer private key>]
 //   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--expires-at <iso>] [--uri <url>]
 //   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…>
 //   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
+import { newSecrets } from './keys/new_secrets.js';
 import { createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition, createChainClient } from './chain/chain_client.js';
 import { deployOnchainId } from './chain/deploy_onchainid.js';
 import { DEPLOYER_KEY } from './demo/demo_accounts.js';
 
-export const USAGE = `usage:
-  signet deploy-onchainid --rpc <url> [--key <0x private key>]
+const KEYS_USAGE = `  signet keys [--kid <key id>] [--alg RS256|ES256] [--previous '<current JWKS>']
+      Prints new secrets as environment settings: JWKS (a private signing key with its kid)
+      and COOKIE_KEYS. With --previous, the new key comes first (it signs) and the current
+      keys follow (they still verify tokens already issued): a key rotation.`;
+const DEPLOY_USAGE = `  signet deploy-onchainid --rpc <url> [--key <0x private key>] [--wait <seconds>]
       Deploys the ONCHAINID suite (Identity implementation, ImplementationAuthority,
       IdFactory, ClaimIssuer) and prints the addresses as environment settings.
       Without --key it uses anvil's account #0, which only exists on a local chain.
-  signet claims issue --url <signet url> --token <admin token> --identity <0x…>
+      --wait retries until the chain answers, for that many seconds (default 0).`;
+const CLAIMS_USAGE = `  signet claims issue --url <signet url> --token <admin token> --identity <0x…>
                       --topic <name> --data '<json object>' [--expires-at <ISO date>] [--uri <url>]
       Signet issues a claim as its ClaimIssuer: stores the data, signs the hash, and adds
       the claim to the identity when it holds a CLAIM key there (else prints it to add).
   signet claims revoke --url <signet url> --token <admin token> --identity <0x…> --claim-id <0x…>
-      Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).
-  signet api-keys create --url <signet url> --token <admin token> --service <client_id> [--label <text>]
+      Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).`;
+const API_KEYS_USAGE = `  signet api-keys create --url <signet url> --token <admin token> --service <client_id> [--label <text>]
   signet api-keys list   --url <signet url> --token <admin token> --service <client_id>
   signet api-keys rotate --url <signet url> --token <admin token> --service <client_id> --key-id <id>
   signet api-keys revoke --url <signet url> --token <admin token> --service <client_id> --key-id <id>
       Manages a service's API keys (sent as X-API-Key). create and rotate print the key once:
       Signet keeps only its hash. rotate revokes the old key; list shows prefixes, never secrets.`;
+
+export const USAGE = `usage:
+${KEYS_USAGE}
+${DEPLOY_USAGE}
+${CLAIMS_USAGE}
+${API_KEYS_USAGE}`;
+
+const USAGE_OF: Record<string, string> = {
+  keys: `usage:\n${KEYS_USAGE}`,
+  'deploy-onchainid': `usage:\n${DEPLOY_USAGE}`,
+  claims: `usage:\n${CLAIMS_USAGE}`,
+  'api-keys': `usage:\n${API_KEYS_USAGE}`,
+};
 
 export type CliOutput = { out(line: string): void; err(line: string): void };
 
@@ -36,11 +55,45 @@ function required(values: Record<string, string | undefined>, names: string[]) {
   for (const name of names) if (!values[name]) throw new UsageError(`--${name} is required`);
 }
 
+function keysCommand(args: string[], io: CliOutput) {
+  const { values } = parseArgs({ args, options: { kid: { type: 'string' }, alg: { type: 'string' }, previous: { type: 'string' } } });
+  const alg = values.alg ?? 'RS256';
+  if (alg !== 'RS256' && alg !== 'ES256') throw new UsageError('--alg must be RS256 or ES256');
+  let previous: { keys: Record<string, unknown>[] } | undefined;
+  if (values.previous !== undefined) {
+    try {
+      previous = JSON.parse(values.previous) as { keys: Record<string, unknown>[] };
+    } catch {
+      throw new UsageError('--previous must be the current JWKS as JSON');
+    }
+    if (!Array.isArray(previous?.keys)) throw new UsageError('--previous must be a JSON Web Key Set ({ "keys": [...] })');
+  }
+  const secrets = newSecrets({ alg, kid: values.kid, previous: previous?.keys });
+  io.out(`# signing key ${secrets.kid} (${alg}); keep these secret, and the same in every Signet process`);
+  io.out(`JWKS='${JSON.stringify(secrets.jwks)}'`);
+  io.out(`COOKIE_KEYS=${secrets.cookieKeys.join(',')}`);
+}
+
+/** The chain id, asking again until the chain answers or waitSeconds have passed. */
+async function chainIdOnceUp(rpc: string, waitSeconds: number): Promise<number> {
+  const deadline = Date.now() + waitSeconds * 1000;
+  for (;;) {
+    try {
+      return await createChainClient(rpc, 1).getChainId();
+    } catch (error) {
+      if (Date.now() >= deadline) throw new Error(`the chain at ${rpc} does not answer: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 async function deployCommand(args: string[], io: CliOutput) {
-  const { values } = parseArgs({ args, options: { rpc: { type: 'string' }, key: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { rpc: { type: 'string' }, key: { type: 'string' }, wait: { type: 'string' } } });
   required(values, ['rpc']);
   const rpc = values.rpc!;
-  const chainId = await createChainClient(rpc, 1).getChainId();
+  const waitSeconds = Number(values.wait ?? 0);
+  if (!Number.isFinite(waitSeconds) || waitSeconds < 0) throw new UsageError('--wait must be a number of seconds');
+  const chainId = await chainIdOnceUp(rpc, waitSeconds);
   const client = createChainClient(rpc, chainId, { pollingInterval: 200 });
   const account = privateKeyToAccount((values.key ?? DEPLOYER_KEY) as Hex);
   const wallet = createWalletClient({ account, chain: chainDefinition(chainId, rpc), transport: http(rpc) });
@@ -127,10 +180,15 @@ async function apiKeysCommand(args: string[], io: CliOutput) {
 export async function runCli(argv: string[], io: CliOutput): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === 'deploy-onchainid') await deployCommand(rest, io);
+    if (command && USAGE_OF[command] && rest.some((arg) => arg === '--help' || arg === '-h' || arg === 'help')) {
+      io.out(USAGE_OF[command]!);
+      return 0;
+    }
+    if (command === 'keys') keysCommand(rest, io);
+    else if (command === 'deploy-onchainid') await deployCommand(rest, io);
     else if (command === 'claims') await claimsCommand(rest, io);
     else if (command === 'api-keys') await apiKeysCommand(rest, io);
-    else if (command === undefined || command === 'help' || command === '--help') io.out(USAGE);
+    else if (command === undefined || command === 'help' || command === '--help' || command === '-h') io.out(USAGE);
     else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } catch (error) {

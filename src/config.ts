@@ -129,6 +129,18 @@ const schema = z.object({
     .prefault({}),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
+  /** Operations: processes sharing the port, the metrics listener, logs, shutdown. */
+  ops: z
+    .object({
+      /** Worker processes (node:cluster); 'auto' is one per core. 1 runs no cluster. */
+      workers: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
+      /** Port of the Prometheus /metrics listener; without it metrics are off. */
+      metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
+      logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /** On SIGTERM, how long requests in flight may take before their connections are cut. */
+      shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(10000),
+    })
+    .default({ workers: 1, logLevel: 'info', shutdownGraceMs: 10000 }),
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
   trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(0),
   rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
@@ -160,6 +172,10 @@ const ENV_NAMES: Record<string, string> = {
   'claimIssuer.key': 'SIGNET_ISSUER_KEY',
   adminToken: 'ADMIN_TOKEN',
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
+  'ops.workers': 'WORKERS',
+  'ops.metricsPort': 'METRICS_PORT',
+  'ops.logLevel': 'LOG_LEVEL',
+  'ops.shutdownGraceMs': 'SHUTDOWN_GRACE_MS',
   trustProxy: 'TRUST_PROXY',
   rateLimits: 'RATE_LIMITS',
   'chainTimeouts.requestMs': 'CHAIN_DEADLINE_MS',
@@ -251,6 +267,12 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   }
   if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
   if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
+  const ops: Record<string, unknown> = {};
+  if (env.WORKERS) ops.workers = env.WORKERS === 'auto' ? 'auto' : env.WORKERS;
+  if (env.METRICS_PORT) ops.metricsPort = env.METRICS_PORT;
+  if (env.LOG_LEVEL) ops.logLevel = env.LOG_LEVEL;
+  if (env.SHUTDOWN_GRACE_MS) ops.shutdownGraceMs = env.SHUTDOWN_GRACE_MS;
+  if (Object.keys(ops).length) out.ops = ops;
   if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
   const rateLimits = jsonEnv(env, 'RATE_LIMITS');
   if (rateLimits) out.rateLimits = rateLimits;
@@ -333,6 +355,18 @@ export function validateConfig(raw: unknown): Config {
     if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
     if (config.webhooks.allowPrivate) {
       throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', "must be false in production (owners' webhook URLs would reach private addresses)");
+    }
+  }
+  // Several processes share nothing but Redis and the chain: the demo's memory store and
+  // embedded chain would give each worker its own world.
+  if (config.ops.workers !== 1 && (!config.redisUrl || embeddedChain)) {
+    throw new ConfigError('WORKERS', 'above 1 needs REDIS_URL and CHAIN_RPC_URL (the demo runs one process)');
+  }
+  // Several signing keys: the first signs, the others verify; a kid tells them apart.
+  if (config.jwks && config.jwks.keys.length > 1) {
+    const kids = config.jwks.keys.map((key) => key.kid);
+    if (kids.some((kid) => !kid) || new Set(kids).size !== kids.length) {
+      throw new ConfigError('JWKS', 'needs a distinct "kid" on each key when it holds several');
     }
   }
   const topicNames = new Set<string>();

@@ -1,15 +1,14 @@
-// Boots a whole Signet from a Config: the embedded demo chain when no chain is configured,
-// the store, the app and its HTTP server. main.ts calls it; the demo's tests do too.
+// Boots a production Signet from a Config: the store, the chain client, the app and its HTTP
+// server, and a close() that drains. Nothing here knows the demo: src/demo/demo_server.ts
+// adds its chain, routes and data through the options.
 import { createServer, type Server } from 'node:http';
-import { privateKeyToAccount } from 'viem/accounts';
-import { createApp, type SignetApp } from './app.js';
+import { type AppDeps, createApp, type SignetApp } from './app.js';
 import { createChainClient } from './chain/chain_client.js';
-import { type Config, validateConfig } from './config.js';
-import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo/demo_accounts.js';
-import { type DemoChain, startDemoChain } from './demo/demo_chain.js';
-import { DEMO_PROFILE, demoClaims } from './demo/demo_profile.js';
-import { createDemoRouter } from './demo/demo_router.js';
+import type { Config } from './config.js';
+import { ConfigError } from './errors.js';
 import type { Logger } from './http/error_handler.js';
+import { observeChainCalls } from './observability/chain_calls.js';
+import type { Metrics } from './observability/metrics.js';
 import { createWebhookQueueFor } from './notify/webhook_queue_for.js';
 import { createMemoryStore } from './store/memory_store.js';
 import { createRedisStore } from './store/redis_store.js';
@@ -21,90 +20,79 @@ export type RunningSignet = {
   signet: SignetApp;
   store: Store;
   chainId: number;
-  demo?: DemoChain;
   /** What was set up, in lines for a person. */
   summary: string[];
+  /** Stops accepting, lets requests in flight finish (at most ops.shutdownGraceMs), then releases everything. */
   close(): Promise<void>;
 };
 
-function summarize(config: Config, demo: DemoChain | undefined, store: Store, chainId: number): string[] {
-  const lines = [`Signet is listening at ${config.issuer}`, `  discovery  ${config.issuer}/.well-known/openid-configuration`];
-  lines.push(`  store      ${store.kind === 'memory' ? 'IN MEMORY: a demo, nothing survives a restart (set REDIS_URL)' : 'Redis'}`);
-  if (demo) {
-    lines.push(
-      `  chain      embedded anvil at ${demo.anvil.rpcUrl} (chain id ${chainId}): a demo, set CHAIN_RPC_URL for a real chain`,
-      `  IdFactory  ${demo.suite.identityFactory}`,
-      `  issuer     ClaimIssuer ${demo.suite.claimIssuer}: trusted for every topic, Signet issues with it`,
-      `  identity   ${demo.identity} owned by wallet ${demo.owner} (anvil account #1), with a kyc and an accredited claim`,
-      `  import it  add anvil account #1 to your wallet with private key ${DEMO_OWNER_KEY}`,
-      `             and the network RPC ${demo.anvil.rpcUrl}, chain id ${chainId} (a public test key: never fund it)`,
-    );
-  }
-  if (config.demo.enabled) {
-    lines.push(`  demo site  ${config.issuer}/demo  (client "demo", secret "demo-secret")`);
-    if (demo) lines.push('             no browser wallet? the consent page offers the built-in demo wallet');
-  }
-  return lines;
+export type ServerOptions = {
+  metrics?: Metrics;
+  /** The embedded demo: its built-in wallet on the consent page, its routes, its data. */
+  demoWallet?: boolean;
+  extraRoutes?: AppDeps['extraRoutes'];
+  seed?: (signet: SignetApp) => Promise<void>;
+  summary?: string[];
+  /** Runs last in close() (the demo stops its chain). */
+  onClose?: () => Promise<void>;
+};
+
+function summarize(config: Config, store: Store): string[] {
+  return [
+    `Signet is listening at ${config.issuer}`,
+    `  discovery  ${config.issuer}/.well-known/openid-configuration`,
+    `  store      ${store.kind === 'memory' ? 'IN MEMORY: a demo, nothing survives a restart (set REDIS_URL)' : 'Redis'}`,
+  ];
 }
 
-/** The demo's ClaimIssuer is trusted for every topic, Signet issues with its key, and deploys identities as the IdFactory owner. */
-function withDemoIssuer(config: Config, demo: DemoChain): Config {
-  const everyTopic = config.claims.topics.map((topic) => topic.name);
-  return validateConfig({
-    ...config,
-    claims: {
-      ...config.claims,
-      trustedIssuers: [
-        ...config.claims.trustedIssuers,
-        ...(everyTopic.length ? [{ address: demo.suite.claimIssuer, topics: everyTopic }] : []),
-      ],
-    },
-    claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
-    identityDeployerKey: config.identityDeployerKey ?? DEPLOYER_KEY,
+/** server.close() refuses new connections; idle keep-alive ones are closed as they go idle; the rest are cut after the grace. */
+async function drain(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(idleSweep);
+    clearTimeout(deadline);
+  }
+}
+
+export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningSignet> {
+  const { rpcUrl, chainId, identityFactory } = config.chain;
+  if (!rpcUrl || !chainId || !identityFactory) {
+    throw new ConfigError('CHAIN_RPC_URL', 'is required (the embedded chain comes with the demo: npm start)');
+  }
+  const store = config.redisUrl
+    ? createRedisStore(config.redisUrl, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) })
+    : createMemoryStore();
+  const webhooks = createWebhookQueueFor(config, store, {
+    logger,
+    onAttempt: (outcome) => options.metrics?.webhookDeliveries.inc({ outcome }),
   });
-}
-
-export async function startServer(configured: Config, logger: Logger): Promise<RunningSignet> {
-  const demo = configured.chain.rpcUrl ? undefined : await startDemoChain();
-  const config = demo ? withDemoIssuer(configured, demo) : configured;
-  const chainId = demo ? demo.anvil.chainId : config.chain.chainId!;
-  const rpcUrl = demo ? demo.anvil.rpcUrl : config.chain.rpcUrl!;
-  const identityFactory = demo ? demo.suite.identityFactory : config.chain.identityFactory!;
-  const store = config.redisUrl ? createRedisStore(config.redisUrl, config.redis) : createMemoryStore();
-  const webhooks = createWebhookQueueFor(config, store, { logger });
   try {
     await store.ping();
-    const demoClient = config.clients.find((client) => client.client_id === 'demo');
     const signet = createApp({
       config,
       store,
-      chain: { client: createChainClient(rpcUrl, chainId, { callTimeoutMs: config.chainTimeouts.callMs }), rpcUrl, chainId, identityFactory },
+      chain: {
+        client: createChainClient(rpcUrl, chainId, {
+          callTimeoutMs: config.chainTimeouts.callMs,
+          observe: options.metrics ? observeChainCalls(options.metrics) : undefined,
+        }),
+        rpcUrl,
+        chainId,
+        identityFactory,
+      },
       logger,
+      metrics: options.metrics,
       webhooks,
-      demoWallet: Boolean(demo),
-      extraRoutes: ({ renderPage }) =>
-        config.demo.enabled && demoClient?.client_secret
-          ? [
-              createDemoRouter({
-                issuer: config.issuer,
-                client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
-                renderPage,
-                wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
-                rpcUrl,
-                chainId,
-                scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
-              }),
-            ]
-          : [],
+      demoWallet: options.demoWallet ?? false,
+      extraRoutes: options.extraRoutes,
     });
-    if (demo) {
-      await signet.profiles.set(demo.identity, DEMO_PROFILE);
-      for (const claim of demoClaims(Date.now())) {
-        if (config.claims.topics.some((topic) => topic.name === claim.topic)) {
-          await signet.issuer?.issue({ identity: demo.identity, ...claim });
-        }
-      }
-    }
+    await options.seed?.(signet);
+    if (options.metrics) options.metrics.sources.webhookDeadLetters = async () => (await webhooks.deadLetters()).length;
 
     webhooks.start();
     const server = createServer(signet.app.callback());
@@ -118,20 +106,18 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
       signet,
       store,
       chainId,
-      demo,
-      summary: summarize(config, demo, store, chainId),
+      summary: [...summarize(config, store), ...(options.summary ?? [])],
       close: async () => {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await drain(server, config.ops.shutdownGraceMs);
         await webhooks.close();
         await store.close();
-        await demo?.anvil.stop();
+        await options.onClose?.();
       },
     };
   } catch (error) {
     await webhooks.close();
     await store.close();
-    await demo?.anvil.stop();
+    await options.onClose?.();
     throw error;
   }
 }

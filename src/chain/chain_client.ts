@@ -36,18 +36,19 @@ const fetchWithinBudget: typeof fetch = (input, init) => {
   return fetch(input, { ...init, signal });
 };
 
-function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS): Transport {
-  return http(rpcUrl, { retryCount: 0, timeout: callTimeoutMs, fetchFn: fetchWithinBudget });
+function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS, observe?: (fetchFn: typeof fetch) => typeof fetch): Transport {
+  return http(rpcUrl, { retryCount: 0, timeout: callTimeoutMs, fetchFn: observe ? observe(fetchWithinBudget) : fetchWithinBudget });
 }
 
 export function createChainClient(
   rpcUrl: string,
   chainId: number,
-  options: { pollingInterval?: number; callTimeoutMs?: number } = {},
+  /** observe: wraps each RPC fetch (the metrics time and count the calls). */
+  options: { pollingInterval?: number; callTimeoutMs?: number; observe?: (fetchFn: typeof fetch) => typeof fetch } = {},
 ): PublicClient {
   return createPublicClient({
     chain: chainDefinition(chainId, rpcUrl),
-    transport: chainTransport(rpcUrl, options.callTimeoutMs),
+    transport: chainTransport(rpcUrl, options.callTimeoutMs, options.observe),
     pollingInterval: options.pollingInterval ?? 1000,
   }) as PublicClient;
 }

@@ -131,5 +131,11 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
     return stopping?.aborted ? { kind: 'interrupted' } : failed(job, error);
   };
 
-  return { attempt, pollMs, timeoutMs, stopTimeoutMs, concurrency, perTargetConcurrency, now, logger };
+  const observed = async (job: WebhookJob, stopping?: AbortSignal): Promise<AttemptOutcome> => {
+    const outcome = await attempt(job, stopping);
+    options.onAttempt?.(outcome.kind);
+    return outcome;
+  };
+
+  return { attempt: observed, pollMs, timeoutMs, stopTimeoutMs, concurrency, perTargetConcurrency, now, logger };
 }

@@ -48,4 +48,6 @@ export type WebhookQueueOptions = {
   /** DNS for untrusted targets (default: the system resolver). */
   resolveHost?: ResolveHost;
   logger?: WebhookLogger;
+  /** Told the outcome of every delivery attempt (the metrics count them). */
+  onAttempt?: (outcome: 'delivered' | 'retry' | 'dead' | 'interrupted') => void;
 };

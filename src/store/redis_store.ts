@@ -10,6 +10,8 @@ export type RedisStoreOptions = {
   commandTimeoutMs?: number;
   /** Longest pause between reconnection attempts: bounds how long recovery takes. */
   reconnectMaxDelayMs?: number;
+  /** Told of each connection error and each command refused as an outage (the metrics count them). */
+  onError?: (kind: 'connection' | 'command') => void;
 };
 
 export const REDIS_STORE_DEFAULTS = { commandTimeoutMs: 500, reconnectMaxDelayMs: 250 } as const;
@@ -185,7 +187,7 @@ export type RedisStore = Store & {
 export function createRedisStore(url: string, options: RedisStoreOptions = {}): RedisStore {
   const redis = new Redis(url, redisClientOptions(options));
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
-  redis.on('error', () => {});
+  redis.on('error', () => options.onError?.('connection'));
   return wrapRedis(redis, options);
 }
 
@@ -213,7 +215,10 @@ export function wrapRedis(client: Redis, options: RedisStoreOptions = {}): Redis
       await waitForFirstConnection();
       return await withDeadline(work(), commandTimeoutMs);
     } catch (error) {
-      if (isOutage(error)) throw storeUnavailable(error);
+      if (isOutage(error)) {
+        options.onError?.('command');
+        throw storeUnavailable(error);
+      }
       throw error;
     }
   };

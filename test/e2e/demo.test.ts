@@ -7,19 +7,19 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/app.js';
-import { type RunningSignet, startServer } from '../../src/server.js';
+import { type RunningDemo, startDemoServer } from '../../src/demo/demo_server.js';
 import { launchBrowser, watchProblems } from '../support/browser.js';
 import { freePort } from '../support/free_port.js';
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output');
 
-let running: RunningSignet;
+let running: RunningDemo;
 let browser: Browser;
 
 beforeAll(async () => {
   const port = await freePort();
   // Only PORT: everything else is the demo's default, as with a bare `npm start`.
-  running = await startServer(loadConfig({ PORT: String(port) }), silentLogger);
+  running = await startDemoServer(loadConfig({ PORT: String(port) }), silentLogger);
   browser = await launchBrowser();
   mkdirSync(outputDir, { recursive: true });
 }, 60_000);

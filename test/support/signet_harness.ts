@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
 import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
+import type { Logger } from '../../src/http/error_handler.js';
+import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
@@ -59,6 +61,8 @@ export type Harness = {
   signet: SignetApp;
   config: Config;
   clock: { now(): number; advance(ms: number): void };
+  /** The HTTP server; a test may hand its requests to another app (a restart with new keys). */
+  server: Server;
   /** With `chainProxy: true`: the proxy between Signet and anvil that a test can cut or silence. */
   chainProxy?: ChainProxy;
   close(): Promise<void>;
@@ -81,6 +85,9 @@ export async function startSignet(
     chainClient?: (chain: TestChain) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
+    /** Where the app logs (silent by default) and its metrics. */
+    logger?: Logger;
+    metrics?: Metrics;
     /** 'memory' runs Signet on the in-memory store (the demo's), not on the redis-server. */
     store?: 'redis' | 'memory';
     /** The redis-server keeps an append-only file, so its data survives a kill and a start. */
@@ -136,6 +143,8 @@ export async function startSignet(
     },
     now: clock.now,
     webhooks,
+    logger: options.logger,
+    metrics: options.metrics,
     resolveHost: options.resolveHost,
   });
   server.on('request', signet.app.callback());
@@ -148,6 +157,7 @@ export async function startSignet(
     signet,
     config,
     clock,
+    server,
     chainProxy,
     close: async () => {
       server.closeAllConnections();

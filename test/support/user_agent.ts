@@ -23,6 +23,11 @@ export class UserAgent {
     return response;
   }
 
+  /** The values of the cookies held (to check they never reach a log). */
+  cookieValues(): string[] {
+    return [...this.cookies.values()];
+  }
+
   async postJson(url: string | URL, body: unknown): Promise<{ status: number; json: Record<string, unknown>; response: Response }> {
     const response = await this.fetch(url, {
       method: 'POST',

@@ -33,6 +33,8 @@ afterAll(async () => {
 
 /** The commands `work` sent, once MONITOR has reported them (a PING marks the end). */
 async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
+  // Cleared first: the PING that ended the previous count must not stand for this one's start.
+  seen.length = 0;
   await store.ping();
   await waitFor(() => seen.includes('ping'));
   seen.length = 0;

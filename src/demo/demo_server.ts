@@ -1,0 +1,89 @@
+// The embedded demo's boot: a local anvil with the ONCHAINID contracts when no chain is
+// configured, the demo website and wallet, the demo identity's profile and claims, then the
+// production server with those added. `npm start` runs it (src/demo/demo_main.ts).
+import { privateKeyToAccount } from 'viem/accounts';
+import { type Config, validateConfig } from '../config.js';
+import type { Logger } from '../http/error_handler.js';
+import type { Metrics } from '../observability/metrics.js';
+import { type RunningSignet, startServer } from '../server.js';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo_accounts.js';
+import { type DemoChain, startDemoChain } from './demo_chain.js';
+import { DEMO_PROFILE, demoClaims } from './demo_profile.js';
+import { createDemoRouter } from './demo_router.js';
+
+export type RunningDemo = RunningSignet & { demo?: DemoChain };
+
+/** The demo chain as configuration: its IdFactory, and its ClaimIssuer trusted for every topic, Signet issues with its key, and deploys identities as the IdFactory owner. */
+function withDemoChain(config: Config, demo: DemoChain): Config {
+  const everyTopic = config.claims.topics.map((topic) => topic.name);
+  return validateConfig({
+    ...config,
+    chain: { rpcUrl: demo.anvil.rpcUrl, chainId: demo.anvil.chainId, identityFactory: demo.suite.identityFactory },
+    claims: {
+      ...config.claims,
+      trustedIssuers: [
+        ...config.claims.trustedIssuers,
+        ...(everyTopic.length ? [{ address: demo.suite.claimIssuer, topics: everyTopic }] : []),
+      ],
+    },
+    claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
+    identityDeployerKey: config.identityDeployerKey ?? DEPLOYER_KEY,
+  });
+}
+
+function demoLines(config: Config, demo: DemoChain | undefined): string[] {
+  const lines: string[] = [];
+  if (demo) {
+    const { rpcUrl, chainId } = demo.anvil;
+    lines.push(
+      `  chain      embedded anvil at ${rpcUrl} (chain id ${chainId}): a demo, set CHAIN_RPC_URL for a real chain`,
+      `  IdFactory  ${demo.suite.identityFactory}`,
+      `  issuer     ClaimIssuer ${demo.suite.claimIssuer}: trusted for every topic, Signet issues with it`,
+      `  identity   ${demo.identity} owned by wallet ${demo.owner} (anvil account #1), with a kyc and an accredited claim`,
+      `  import it  add anvil account #1 to your wallet with private key ${DEMO_OWNER_KEY}`,
+      `             and the network RPC ${rpcUrl}, chain id ${chainId} (a public test key: never fund it)`,
+    );
+  }
+  if (config.demo.enabled) {
+    lines.push(`  demo site  ${config.issuer}/demo  (client "demo", secret "demo-secret")`);
+    if (demo) lines.push('             no browser wallet? the consent page offers the built-in demo wallet');
+  }
+  return lines;
+}
+
+export async function startDemoServer(configured: Config, logger: Logger, metrics?: Metrics): Promise<RunningDemo> {
+  const demo = configured.chain.rpcUrl ? undefined : await startDemoChain();
+  const config = demo ? withDemoChain(configured, demo) : configured;
+  const { rpcUrl, chainId } = config.chain as { rpcUrl: string; chainId: number };
+  const demoClient = config.clients.find((client) => client.client_id === 'demo');
+  const running = await startServer(config, logger, {
+    metrics,
+    demoWallet: Boolean(demo),
+    extraRoutes: ({ renderPage }) =>
+      config.demo.enabled && demoClient?.client_secret
+        ? [
+            createDemoRouter({
+              issuer: config.issuer,
+              client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
+              renderPage,
+              wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
+              rpcUrl,
+              chainId,
+              scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
+            }),
+          ]
+        : [],
+    seed: async (signet) => {
+      if (!demo) return;
+      await signet.profiles.set(demo.identity, DEMO_PROFILE);
+      for (const claim of demoClaims(Date.now())) {
+        if (config.claims.topics.some((topic) => topic.name === claim.topic)) {
+          await signet.issuer?.issue({ identity: demo.identity, ...claim });
+        }
+      }
+    },
+    summary: demoLines(config, demo),
+    onClose: async () => demo?.anvil.stop(),
+  });
+  return { ...running, demo };
+}

@@ -1,0 +1,35 @@
+// Times and counts each JSON-RPC call to the chain by method and outcome (ok, error, timeout),
+// wrapped around the chain client's fetch. A JSON-RPC error answered in time counts as ok: the
+// chain answered; refusals, HTTP errors and aborts are what an operator needs to see.
+import type { Metrics } from './metrics.js';
+
+function methodOf(body: unknown): string {
+  if (typeof body !== 'string') return 'unknown';
+  try {
+    const parsed = JSON.parse(body) as { method?: unknown } | unknown[];
+    if (Array.isArray(parsed)) return 'batch';
+    return typeof parsed.method === 'string' && /^[a-z]+_[A-Za-z]+$/.test(parsed.method) ? parsed.method : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function observeChainCalls(metrics: Metrics): (fetchFn: typeof fetch) => typeof fetch {
+  return (fetchFn) => async (input, init) => {
+    const method = methodOf(init?.body);
+    const started = process.hrtime.bigint();
+    const settle = (outcome: 'ok' | 'error' | 'timeout') => {
+      metrics.chainCalls.inc({ method, outcome });
+      metrics.chainCallDuration.observe({ method }, Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    try {
+      const response = await fetchFn(input, init);
+      settle(response.ok ? 'ok' : 'error');
+      return response;
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      settle(name === 'AbortError' || name === 'TimeoutError' ? 'timeout' : 'error');
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,100 @@
+// Structured JSON logs (pino): one line per event, the request id on every line written while
+// serving a request, and a last filter that blanks what must never reach a log (tokens,
+// signatures, e-mail addresses), whatever a message or an error carries.
+import pino, { type DestinationStream } from 'pino';
+import type { Logger } from '../http/error_handler.js';
+import { requestContext } from './request_context.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** The Logger the rest of Signet uses, with the levels operations needs. */
+export type AppLogger = {
+  error(message: string, detail?: unknown): void;
+  info(message: string, detail?: unknown): void;
+  warn(message: string, detail?: unknown): void;
+  debug(message: string, detail?: unknown): void;
+  /** Lines with these fields added (a worker's number, a subsystem). */
+  child(bindings: Record<string, unknown>): AppLogger;
+};
+
+// What a secret looks like in text: JWTs (tokens), long hex (signatures, calldata, keys),
+// e-mail addresses. Hashes and addresses (64 and 40 hex digits) stay readable.
+const SECRETS: [RegExp, string][] = [
+  [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[jwt]'],
+  [/0x[0-9a-fA-F]{100,}/g, '0x[long hex]'],
+  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[email]'],
+];
+
+export function scrubSecrets(line: string): string {
+  let out = line;
+  for (const [pattern, replacement] of SECRETS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** An error as a log field: its kind, its one-line message and reason, and its cause's. */
+function serializeError(error: unknown, depth = 0): Record<string, unknown> | string {
+  if (!(error instanceof Error)) return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  // viem's messages append whole request bodies; its shortMessage is the sentence.
+  const message = (error as { shortMessage?: string }).shortMessage ?? error.message.split('\n')[0];
+  const out: Record<string, unknown> = { type: error.name, message };
+  const { reason, code } = error as { reason?: unknown; code?: unknown };
+  if (typeof reason === 'string') out.reason = reason;
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  // Frames only: a stack starts with the whole message again.
+  const frames = (error.stack ?? '').split('\n').map((line) => line.trim()).filter((line) => line.startsWith('at '));
+  if (frames.length) out.stack = frames.slice(0, 5).join(' | ');
+  if (error.cause !== undefined && depth < 3) out.cause = serializeError(error.cause, depth + 1);
+  return out;
+}
+
+function adapt(log: pino.Logger): AppLogger {
+  const at =
+    (level: 'error' | 'warn' | 'info' | 'debug') =>
+    (message: string, detail?: unknown): void => {
+      if (detail === undefined || detail === '') log[level](message);
+      else if (detail instanceof Error) log[level]({ err: serializeError(detail) }, message);
+      else if (detail && typeof detail === 'object' && !Array.isArray(detail)) {
+        const { err, ...fields } = detail as { err?: unknown };
+        log[level](err === undefined ? fields : { ...fields, err: serializeError(err) }, message);
+      }
+      else log[level]({ detail }, message);
+    };
+  return {
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    child: (bindings) => adapt(log.child(bindings)),
+  };
+}
+
+export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): AppLogger {
+  const log = pino(
+    {
+      level: options.level ?? 'info',
+      base: { pid: process.pid, service: 'signet' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // A copy: pino merges each line's fields into what the mixin returns.
+      mixin: () => ({ ...requestContext.getStore() }),
+      // Errors are already turned into fields by serializeError; pino's own would redo it.
+      serializers: { err: (value: unknown) => value },
+      hooks: { streamWrite: scrubSecrets },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+  return adapt(log);
+}
+
+/** Any Logger (a test's silent one, the CLI's console) seen as an AppLogger. */
+export function asAppLogger(logger: Logger | AppLogger): AppLogger {
+  if ('child' in logger && 'warn' in logger) return logger;
+  const plain: AppLogger = {
+    error: (message, detail) => logger.error(message, detail),
+    warn: (message) => logger.info(message),
+    info: (message) => logger.info(message),
+    debug: () => {},
+    child: () => plain,
+  };
+  return plain;
+}
