@@ -121,6 +121,9 @@ export function redisClientOptions(options: RedisStoreOptions = {}): RedisOption
     // While disconnected a command fails at once instead of waiting in a queue; requests then
     // answer 503 in milliseconds, and nothing queued runs late after the client gave up.
     enableOfflineQueue: false,
+    // Commands issued in the same tick (concurrent requests) leave in one socket write: a
+    // write per command was the largest CPU cost of a login under load (docs/performance.md).
+    enableAutoPipelining: true,
     // Commands in flight when the connection drops fail at once, and are not sent again.
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
