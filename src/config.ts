@@ -50,6 +50,15 @@ const claimsSchema = z.object({
   trustedIssuers: z.array(z.object({ address, topics: z.array(z.string()).min(1) })).default([]),
 });
 
+// Names people read instead of addresses and topic codes, on the pages and the demo website.
+const displayName = z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters');
+const displayNamesSchema = z.object({
+  /** A claim issuer's name, by its ClaimIssuer contract address. */
+  issuers: z.array(z.object({ address, name: displayName })).default([]),
+  /** A claim topic's name, by the topic's configured name (claims.topics[].name). */
+  topics: z.array(z.object({ topic: z.string(), name: displayName })).default([]),
+});
+
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
@@ -87,6 +96,7 @@ const schema = z.object({
   identityDeployerKey: hexKey.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
+  displayNames: displayNamesSchema.default({ issuers: [], topics: [] }),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -113,6 +123,7 @@ const ENV_NAMES: Record<string, string> = {
   'claimIssuer.key': 'SIGNET_ISSUER_KEY',
   adminToken: 'ADMIN_TOKEN',
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
+  displayNames: 'DISPLAY_NAMES',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -190,6 +201,8 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   }
   if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
   if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
+  const displayNames = jsonEnv(env, 'DISPLAY_NAMES');
+  if (displayNames) out.displayNames = displayNames;
   return out;
 }
 
@@ -265,6 +278,9 @@ export function validateConfig(raw: unknown): Config {
   for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
     const unknown = trusted.topics.find((name) => !topicNames.has(name));
     if (unknown) throw new ConfigError(`claims.trustedIssuers.${i}.topics`, `names "${unknown}", which is not a configured topic`);
+  }
+  for (const [i, named] of config.displayNames.topics.entries()) {
+    if (!topicNames.has(named.topic)) throw new ConfigError(`displayNames.topics.${i}.topic`, `names "${named.topic}", which is not a configured topic`);
   }
   const ids = new Set<string>();
   for (const [i, client] of config.clients.entries()) {

@@ -60,6 +60,8 @@ function withDemoIssuer(config: Config, demo: DemoChain): Config {
       ],
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
+    // People read the demo issuer's name, not its address.
+    displayNames: { ...config.displayNames, issuers: [...config.displayNames.issuers, { address: demo.suite.claimIssuer, name: 'Signet demo issuer' }] },
     identityDeployerKey: config.identityDeployerKey ?? DEPLOYER_KEY,
   });
 }
@@ -82,13 +84,14 @@ export async function startServer(configured: Config, logger: Logger): Promise<R
       logger,
       webhooks,
       demoWallet: Boolean(demo),
-      extraRoutes: ({ renderPage }) =>
+      extraRoutes: ({ renderPage, names }) =>
         config.demo.enabled && demoClient?.client_secret
           ? [
               createDemoRouter({
                 issuer: config.issuer,
                 client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
                 renderPage,
+                names,
                 wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
                 rpcUrl,
                 chainId,

@@ -17,6 +17,7 @@ import { subjectOf } from '../identity/subject.js';
 import { loginResources, loginStatement } from './challenge_text.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
 import { allFields, type FieldDefinition, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
@@ -37,6 +38,8 @@ export type InteractionDeps = {
   verifyChallenge: (signed: SignedChallenge) => Promise<IssuedChallenge>;
   renderPage: RenderPage;
   demoWallet: boolean;
+  /** Issuer and topic names the page shows instead of addresses and codes. */
+  names: DisplayNames;
   now: () => number;
 };
 
@@ -103,6 +106,8 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
       logoUri: client.logoUri,
       chainId: deps.chainId,
       demoWallet: deps.demoWallet,
+      issuerNames: deps.names.issuers,
+      topicNames: deps.names.topics,
     });
   });
 
