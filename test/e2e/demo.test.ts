@@ -101,7 +101,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   expect(await page.locator('#prepare').isHidden()).toBe(true);
   await page.getByLabel('Your phone number').uncheck();
   await page.locator('#challenge').filter({ hasNotText: 'phone' }).filter({ hasText: 'Resources:' }).waitFor();
-  await look('/interaction/:uid', 'consent-page');
+  await look('/interaction/:uid', 'demo-consent-phone');
 
   // Back on the website: a summary in words, the raw JSON folded below.
   await Promise.all([page.waitForURL(`${issuer}/demo/callback?**`), page.getByRole('button', { name: 'Sign and continue' }).click()]);
@@ -136,12 +136,12 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   await signinText.filter({ hasText: 'Resources:' }).waitFor();
   expect(await signinText.textContent()).toContain(`\n${DEMO_WALLET}\n`);
   expect((await page.request.get(`${issuer}/account/consents`)).status()).toBe(401);
-  await look('/account (text to sign)', 'account-signin');
+  await look('/account (text to sign)', 'demo-account-signin');
   await page.getByRole('button', { name: 'Sign', exact: true }).click();
   await heading('Your identity').waitFor();
   // The demo identity's CLAIM key (Signet's issuer key) is not a wallet.
   expect(await page.locator('.summary li').nth(1).textContent()).toBe('Wallets: 1 linked wallet');
-  await look('/account', 'account-overview');
+  await look('/account', 'demo-account-overview');
 
   // Add a wallet: the demo wallet sends the transaction.
   const added = privateKeyToAccount(generatePrivateKey()).address;
@@ -161,7 +161,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   expect(
     await chain.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(added), KeyPurpose.ACTION] }),
   ).toBe(true);
-  await look('/account/wallets', 'account-wallets');
+  await look('/account/wallets', 'demo-account-wallets');
 
   // Remove the KYC claim: the demo wallet sends removeClaim to the identity.
   await tab('Claims').click();
@@ -169,7 +169,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   const claimRows = page.locator('tbody tr');
   expect(await claimRows.count()).toBe(2);
   expect((await claimRows.first().locator('td').allInnerTexts()).slice(0, 4)).toEqual(['KYC check', 'Signet demo issuer', 'valid', 'never']);
-  await look('/account/claims', 'account-claims');
+  await look('/account/claims', 'demo-account-claims');
   await claimRows.first().getByRole('button', { name: 'Remove the KYC check claim' }).click();
   await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
   expect((await claimRows.first().locator('td').allInnerTexts())[0]).toBe('Accredited investor');
@@ -186,7 +186,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
     'login',
     'first name, last name, website, email address, postal address, KYC check, Accredited investor',
   ]);
-  await look('/account/accesses', 'account-accesses');
+  await look('/account/accesses', 'demo-account-accesses');
   const grantId = (await login.getAttribute('id'))!.replace(/^grant-/, '');
   await Promise.all([
     page.waitForURL(`${issuer}/account/accesses?done=revoked`),
