@@ -42,6 +42,7 @@ import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
+import { healthRoutes } from './http/health.js';
 import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
 import { securityHeaders } from './http/security_headers.js';
@@ -275,6 +276,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   app.use(answerUnrouted());
+  app.use(healthRoutes({ store, chain: chain.client }));
   app.use(staticFiles(join(projectRoot, 'public')));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/openapi.json') return next();

@@ -121,6 +121,21 @@ export const openApiDocument = {
           reason: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'Stable code of this refusal; match on it, not on the sentence' },
         },
       },
+      Readiness: {
+        type: 'object',
+        required: ['checks'],
+        properties: {
+          status: { const: 'ready' },
+          error: { const: 'temporarily_unavailable' },
+          error_description: { type: 'string' },
+          reason: { enum: ['store_unavailable', 'chain_unavailable'] },
+          checks: {
+            type: 'object',
+            required: ['store', 'chain'],
+            properties: { store: { enum: ['ok', 'unreachable'] }, chain: { enum: ['ok', 'unreachable'] } },
+          },
+        },
+      },
       AccessRequestBody: {
         type: 'object',
         required: ['kind'],
@@ -275,6 +290,21 @@ export const openApiDocument = {
     },
   },
   paths: {
+    '/healthz': {
+      get: {
+        summary: 'Liveness: the process runs',
+        responses: { 200: json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }, 'Alive') },
+      },
+    },
+    '/readyz': {
+      get: {
+        summary: 'Readiness: Redis and the chain answer within the deadline',
+        responses: {
+          200: json(ref('Readiness'), 'Ready'),
+          503: json({ allOf: [ref('Readiness')], type: 'object', required: ['error', 'error_description', 'reason', 'checks'] }, 'Redis or the chain does not answer'),
+        },
+      },
+    },
     '/identities/{identity}/profile': resourceRead('the profile', [identityParam], 'ProfilePublic', 'ProfilePrivate'),
     '/identities/{identity}/profile/access-requests': accessRequest('the profile', [identityParam]),
     '/identities/{identity}/claims/{claimId}': resourceRead('one claim', [identityParam, claimIdParam], 'Claim', 'ClaimWithData'),
