@@ -8,15 +8,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { createPublicClient, http } from 'viem';
+import { type Address, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEMO_OWNER_KEY } from '../../src/demo/demo_accounts.js';
 import { silentLogger } from '../../src/app.js';
 import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { keyOf } from '../../src/chain/deploy_onchainid.js';
 import { loadConfig } from '../../src/config.js';
 import { type RunningSignet, startServer } from '../../src/server.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
-import { launchBrowser, watchProblems } from '../support/browser.js';
+import { injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { freePort } from '../support/free_port.js';
 import { noSidewaysScroll } from '../support/page_layout.js';
 
@@ -25,6 +26,8 @@ const DEMO_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 let running: RunningSignet;
 let browser: Browser;
+/** The wallet the walk adds as an ACTION key. */
+let added: Address;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -144,7 +147,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   await look('/account', 'demo-account-overview');
 
   // Add a wallet: the demo wallet sends the transaction.
-  const added = privateKeyToAccount(generatePrivateKey()).address;
+  added = privateKeyToAccount(generatePrivateKey()).address;
   await tab('Wallets').click();
   await heading('Wallets').waitFor();
   expect(await page.locator('tbody tr').count()).toBe(1);
@@ -235,3 +238,31 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   await context.close();
 }, 120_000);
 
+
+test('beside a browser wallet, an account page that needs a wallet offers the demo wallet too', async () => {
+  expect(added).toBeDefined();
+  const issuer = running.config.issuer;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const problems = await watchProblems(page);
+  const browserWallet = await injectWallet(page, privateKeyToAccount(DEMO_OWNER_KEY), running.chainId);
+  await page.goto(`${issuer}/account/wallets`);
+  await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  await page.waitForURL(`${issuer}/account/wallets`);
+  // A new tab remembers no choice: the page asks.
+  await page.evaluate(() => sessionStorage.clear());
+  await page.getByRole('button', { name: `Remove ACTION key of ${added}` }).click();
+  const picker = page.getByRole('group', { name: 'Choose a wallet:' });
+  expect(await picker.getByRole('button').allInnerTexts()).toEqual(['Browser wallet', 'Demo wallet (built into this demo)']);
+  await picker.getByRole('button', { name: 'Demo wallet (built into this demo)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+  expect(browserWallet.calls).toEqual(['eth_requestAccounts', 'eth_chainId', 'personal_sign']);
+  const chain = createPublicClient({ transport: http(running.demo!.anvil.rpcUrl) });
+  expect(
+    await chain.readContract({ address: running.demo!.identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(added), KeyPurpose.ACTION] }),
+  ).toBe(false);
+  expect(problems.all).toEqual([]);
+  await context.close();
+}, 60_000);
