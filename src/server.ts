@@ -42,7 +42,7 @@ function summarize(config: Config, demo: DemoChain | undefined, store: Store, ch
   }
   if (config.demo.enabled) {
     lines.push(`  demo site  ${config.issuer}/demo  (client "demo", secret "demo-secret")`);
-    if (demo) lines.push('             no browser wallet? the consent page offers the built-in demo wallet');
+    if (demo) lines.push('             no browser wallet? every page that needs one offers the built-in demo wallet');
   }
   return lines;
 }

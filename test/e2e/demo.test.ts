@@ -50,6 +50,7 @@ test('the demo prints what it set up', () => {
   expect(summary).toContain(`identity   ${running.demo!.identity} owned by wallet ${DEMO_WALLET}`);
   expect(summary).toContain('add anvil account #1 to your wallet with private key 0x59c6995e');
   expect(summary).toContain(`demo site  ${running.config.issuer}/demo`);
+  expect(summary).toContain('no browser wallet? every page that needs one offers the built-in demo wallet');
 });
 
 test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign in to the account, add a wallet, remove a claim, revoke the login', async () => {
