@@ -61,13 +61,13 @@ afterAll(async () => {
 type OwnerPage = { page: Page; problems: PageProblems; wallet: InjectedWallet };
 
 /** A page in a fresh browser context (its own cookies), watched, with the owner's wallet. */
-async function openPage(owner: LocalAccount): Promise<OwnerPage> {
+async function openPage(owner: LocalAccount, options: { startChainId?: number } = {}): Promise<OwnerPage> {
   const context = await browser!.newContext();
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems = await watchProblems(page);
-  const wallet = await injectWallet(page, owner, chainId, { chain: h.chain });
+  const wallet = await injectWallet(page, owner, chainId, { chain: h.chain, ...options });
   return { page, problems, wallet };
 }
 
@@ -297,9 +297,12 @@ test('wallets: a second wallet added as an ACTION key logs in; the last MANAGEME
   const owner = h.chain.accounts[1]!;
   const second = h.chain.accounts[2]!;
   const identity = await h.chain.createIdentityFor(owner.address);
-  const session = await openPage(owner);
+  // The owner's wallet starts on mainnet: it is asked to switch before it signs.
+  const session = await openPage(owner, { startChainId: 1 });
   const { page, problems, wallet } = session;
   await signIn(session, 'Your identity');
+  expect(wallet.switches).toEqual([chainId]);
+  expect(wallet.calls).toEqual(['eth_requestAccounts', 'eth_chainId', 'wallet_switchEthereumChain', 'eth_chainId', 'personal_sign']);
   await openTab(page, 'Wallets', '/account/wallets');
 
   const rows = page.locator('tbody tr');
