@@ -37,6 +37,7 @@ import { createResourceReader } from './grants/resource_reader.js';
 import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
+import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
@@ -73,6 +74,8 @@ export type AppDeps = {
   demoWallet?: boolean;
   /** Where access-grant notifications to services go (Redis Streams, or memory in the demo). */
   webhooks: WebhookQueue;
+  /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
+  resolveHost?: ResolveHost;
   /** Extra routes mounted before the engine (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => Router[];
 };
@@ -182,6 +185,7 @@ export function createApp(deps: AppDeps): SignetApp {
     identityKeys,
     claimActions,
     ownerWebhooks: createOwnerWebhooks(store),
+    webhookUrlGuard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     now,
   });
 

@@ -92,6 +92,15 @@ const schema = z.object({
     /** Delays between webhook delivery attempts; after the last, a dead letter. */
     webhookRetryDelaysMs: z.array(z.number().int().positive()).min(1),
   }).default({ pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] }),
+  /** Webhook delivery. allowPrivate lets owners' URLs reach private addresses: development only. */
+  webhooks: z
+    .object({
+      allowPrivate: z.boolean({ error: 'must be true or false' }).default(false),
+      timeoutMs: z.coerce.number().int().min(100).max(60000).default(5000),
+      concurrency: z.coerce.number().int().min(1).max(256).default(16),
+      perTargetConcurrency: z.coerce.number().int().min(1).max(64).default(2),
+    })
+    .default({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 }),
   /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
   identityDeployerKey: hexKey.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
@@ -124,6 +133,10 @@ const ENV_NAMES: Record<string, string> = {
   adminToken: 'ADMIN_TOKEN',
   identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
   displayNames: 'DISPLAY_NAMES',
+  'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
+  'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
+  'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
+  'webhooks.perTargetConcurrency': 'WEBHOOKS_PER_TARGET_CONCURRENCY',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -203,6 +216,17 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
   const displayNames = jsonEnv(env, 'DISPLAY_NAMES');
   if (displayNames) out.displayNames = displayNames;
+  const webhooks: Record<string, unknown> = {};
+  if (env.WEBHOOKS_ALLOW_PRIVATE) {
+    if (env.WEBHOOKS_ALLOW_PRIVATE !== 'true' && env.WEBHOOKS_ALLOW_PRIVATE !== 'false') {
+      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', 'must be true or false');
+    }
+    webhooks.allowPrivate = env.WEBHOOKS_ALLOW_PRIVATE === 'true';
+  }
+  if (env.WEBHOOKS_TIMEOUT_MS) webhooks.timeoutMs = env.WEBHOOKS_TIMEOUT_MS;
+  if (env.WEBHOOKS_CONCURRENCY) webhooks.concurrency = env.WEBHOOKS_CONCURRENCY;
+  if (env.WEBHOOKS_PER_TARGET_CONCURRENCY) webhooks.perTargetConcurrency = env.WEBHOOKS_PER_TARGET_CONCURRENCY;
+  if (Object.keys(webhooks).length) out.webhooks = webhooks;
   return out;
 }
 
@@ -265,6 +289,9 @@ export function validateConfig(raw: unknown): Config {
     if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required in production (the in-memory store is a demo)');
     if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
     if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
+    if (config.webhooks.allowPrivate) {
+      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', "must be false in production (owners' webhook URLs would reach private addresses)");
+    }
   }
   const topicNames = new Set<string>();
   const topicNumbers = new Set<number>();

@@ -13,6 +13,7 @@ import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
+import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { SignedChallenge } from '../wallet/verify_challenge.js';
 import type { AccountSessions } from './account_sessions.js';
@@ -31,6 +32,8 @@ export type AccountDeps = {
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
   ownerWebhooks: OwnerWebhooks;
+  /** Refuses a URL that does not resolve to public addresses only (SSRF). */
+  webhookUrlGuard: WebhookUrlGuard;
   now: () => number;
 };
 
@@ -159,6 +162,8 @@ export function createAccountRouter(deps: AccountDeps): Router {
   router.put('/webhook', async (ctx) => {
     const session = await deps.sessions.require(ctx);
     const body = parseBody(ctx, webhookBody);
+    // Checked now for a clear answer to the owner, and again at each delivery (DNS can change).
+    await deps.webhookUrlGuard.check(body.url);
     const target = await deps.ownerWebhooks.set(session.identity, body.url, body.secret);
     ctx.set('Cache-Control', 'no-store');
     // The secret is shown here once, like an API key.

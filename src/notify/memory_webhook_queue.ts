@@ -1,12 +1,15 @@
 // The webhook queue in process memory for the demo: the same retries and dead letters as the
 // Redis queue, but nothing survives a restart and nothing is shared between processes.
 import { notFound } from '../errors.js';
+import { createDeliveryLanes } from './delivery_lanes.js';
 import { createWebhookDelivery, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
 import { createWorkerLoop } from './worker_loop.js';
 
 export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQueue {
-  const { attempt, pollMs, now } = createWebhookDelivery(options);
+  const { attempt, pollMs, now, concurrency, perTargetConcurrency, stopTimeoutMs } = createWebhookDelivery(options);
+  // A delivery that ends makes room: the loop looks at the ready jobs again.
+  const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency, onEnd: () => wake?.() });
   const ready: WebhookJob[] = [];
   const retries: { dueAt: number; job: WebhookJob }[] = [];
   const dead = new Map<string, DeadLetter>();
@@ -37,18 +40,33 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
     }
   };
 
+  /** Starts, in queue order, every ready job whose target has room. */
+  const startReady = () => {
+    for (let i = 0; i < ready.length; ) {
+      const job = ready[i]!;
+      const lane = job.event.service;
+      if (!lanes.hasRoom(lane)) {
+        i++;
+        continue;
+      }
+      ready.splice(i, 1);
+      lanes.start(lane, async (stopping) => {
+        const outcome = await attempt(job, stopping);
+        if (outcome.kind === 'retry') retries.push({ dueAt: outcome.dueAt, job: outcome.job });
+        else if (outcome.kind === 'dead') dead.set(outcome.letter.event.id, outcome.letter);
+        // Cut by a stop: first in line when the worker starts again.
+        else if (outcome.kind === 'interrupted') ready.unshift(job);
+      });
+    }
+  };
+
   const run = async (active: () => boolean) => {
     while (active()) {
       moveDueRetries();
-      const job = ready.shift();
-      if (!job) {
-        await nap();
-        continue;
-      }
-      const outcome = await attempt(job);
-      if (outcome.kind === 'retry') retries.push({ dueAt: outcome.dueAt, job: outcome.job });
-      else if (outcome.kind === 'dead') dead.set(outcome.letter.event.id, outcome.letter);
+      startReady();
+      await nap();
     }
+    await lanes.drain(stopTimeoutMs);
   };
 
   const loop = createWorkerLoop(run, () => wake?.());

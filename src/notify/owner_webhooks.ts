@@ -13,7 +13,10 @@ export const ownerService = (identity: Address) => `${OWNER_SERVICE_PREFIX}${ide
 export function createOwnerWebhooks(store: Store) {
   const get = async (identity: string): Promise<WebhookTarget | undefined> => {
     const raw = await store.get(keys.ownerWebhook(identity));
-    return raw ? (JSON.parse(raw) as WebhookTarget) : undefined;
+    if (!raw) return undefined;
+    // Built field by field: an owner's target is never trusted, whatever the stored JSON holds.
+    const { url, secret } = JSON.parse(raw) as WebhookTarget;
+    return { url, secret };
   };
   return {
     get,

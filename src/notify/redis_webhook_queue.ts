@@ -5,13 +5,14 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { notFound, unavailable } from '../errors.js';
 import { keys } from '../store/keys.js';
-import { createWebhookDelivery, parseJob, type WebhookJob } from './webhook_delivery.js';
+import { createDeliveryLanes } from './delivery_lanes.js';
+import { type AttemptOutcome, createWebhookDelivery, parseJob, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
 import { createWorkerLoop } from './worker_loop.js';
 
 export type RedisWebhookQueueOptions = WebhookQueueOptions & {
   /** An entry read but unacked for this long belongs to a dead worker and is taken over
-   * (default 30000). Keep it above timeoutMs, or a slow delivery is made twice. */
+   * (default 30000). Keep it well above timeoutMs, or a slow delivery is made twice. */
   claimIdleMs?: number;
   /** This worker's name in the consumer group (default: host, pid and a random suffix). */
   consumer?: string;
@@ -51,6 +52,21 @@ for _, consumer in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])) do
 end
 return removed`;
 
+// A stopping worker puts the entries it read but did not settle back on the stream, each only if
+// it is still pending under this worker (another may have claimed it meanwhile).
+const PUT_BACK = `
+local moved = 0
+for i = 1, #ARGV - 2, 2 do
+  local id = ARGV[i + 2]
+  if #redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1, ARGV[2]) > 0 then
+    redis.call('XADD', KEYS[1], '*', 'job', ARGV[i + 3])
+    redis.call('XACK', KEYS[1], ARGV[1], id)
+    redis.call('XDEL', KEYS[1], id)
+    moved = moved + 1
+  end
+end
+return moved`;
+
 type Entry = [id: string, fields: string[] | null];
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -77,13 +93,24 @@ function jobOf(fields: string[] | null): WebhookJob | undefined {
 }
 
 export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQueueOptions): WebhookQueue {
-  const { attempt, pollMs, now, logger } = createWebhookDelivery(options);
+  const { attempt, pollMs, timeoutMs, stopTimeoutMs, concurrency, perTargetConcurrency, now, logger } = createWebhookDelivery(options);
   const claimIdleMs = options.claimIdleMs ?? 30_000;
   const consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   if (!(claimIdleMs > 0)) throw new Error('webhook queue: claimIdleMs must be positive');
   // How often the worker looks for entries abandoned by dead workers.
   const claimEveryMs = Math.max(pollMs, claimIdleMs / 2);
+  // Entries read for a target whose lane is full wait here, but only as many as can still be
+  // delivered before claimIdleMs passes (or another worker would take them over as abandoned);
+  // beyond that they are put off to the retry set, with their attempts unchanged.
+  const waitingPerTarget = perTargetConcurrency * Math.max(0, Math.floor(claimIdleMs / timeoutMs) - 2);
+  const maxHeld = concurrency * 4;
+  const putOffMs = Math.min(timeoutMs, 1000);
   const redis = connect(redisUrl);
+  // Each delivery that ends makes room: the next waiting entry of any lane starts then.
+  const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency, onEnd: () => startWaiting() });
+  /** Entries this worker read and has not settled: running, or waiting for their lane. */
+  const held = new Map<string, WebhookJob>();
+  const waiting = new Map<string, string[]>();
 
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -107,26 +134,70 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
     while ((await redis.eval(MOVE_DUE_RETRIES, 2, RETRIES, STREAM, String(now()), String(batch))) === batch);
   };
 
-  /** Delivers one entry, then acks and deletes it, keeping a retry or a dead letter in the same step. */
-  const handle = async ([id, fields]: Entry) => {
-    const job = jobOf(fields);
-    // Deleted meanwhile (fields null), or not written by this queue: nothing to deliver.
-    if (!job && fields) logger.error(`webhook worker: stream entry ${id} holds no job, dropped`);
-    const outcome = job ? await attempt(job) : undefined;
-    const settle = redis.multi();
-    if (outcome?.kind === 'retry') settle.zadd(RETRIES, outcome.dueAt, JSON.stringify(outcome.job));
-    else if (outcome?.kind === 'dead') settle.hset(DEAD, outcome.letter.event.id, JSON.stringify(outcome.letter));
-    settle.xack(STREAM, GROUP, id).xdel(STREAM, id);
+  /** Acks and deletes an entry, keeping its retry, dead letter or put-off job in the same step. */
+  const settle = async (id: string, outcome: AttemptOutcome | { kind: 'put off'; job: WebhookJob } | undefined) => {
+    const step = redis.multi();
+    if (outcome?.kind === 'retry') step.zadd(RETRIES, outcome.dueAt, JSON.stringify(outcome.job));
+    else if (outcome?.kind === 'put off') step.zadd(RETRIES, now() + putOffMs, JSON.stringify(outcome.job));
+    else if (outcome?.kind === 'dead') step.hset(DEAD, outcome.letter.event.id, JSON.stringify(outcome.letter));
+    step.xack(STREAM, GROUP, id).xdel(STREAM, id);
     // A failure here leaves the entry pending: it is claimed again and redelivered (at least once).
-    for (const [error] of (await settle.exec()) ?? []) if (error) throw error;
+    for (const [error] of (await step.exec()) ?? []) if (error) throw error;
   };
 
-  /** One entry abandoned by a dead worker (idle for claimIdleMs), claimed for this one. */
+  /** Starts the waiting entries whose lanes have room; called again whenever a delivery ends. */
+  const startWaiting = () => {
+    for (const [lane, ids] of waiting) {
+      while (ids.length > 0 && lanes.hasRoom(lane)) {
+        const id = ids.shift()!;
+        const job = held.get(id)!;
+        lanes.start(lane, async (stopping) => {
+          try {
+            const outcome = await attempt(job, stopping);
+            // Cut by a stop: left held, so the stop puts it back on the stream.
+            if (outcome.kind === 'interrupted') return;
+            await settle(id, outcome);
+            held.delete(id);
+          } catch (error) {
+            // Redis failed to settle: the entry stays pending and is claimed again later.
+            logger.error(`webhook worker: could not settle entry ${id}`, error);
+            held.delete(id);
+          }
+        });
+      }
+      if (ids.length === 0) waiting.delete(lane);
+    }
+  };
+
+  /** Takes an entry read from the stream: into its lane, or put off when its lane is backed up. */
+  const take = async ([id, fields]: Entry) => {
+    // Already ours (XAUTOCLAIM may return an entry this worker still works on).
+    if (held.has(id)) return;
+    const job = jobOf(fields);
+    if (!job) {
+      // Deleted meanwhile (fields null), or not written by this queue: nothing to deliver.
+      if (fields) logger.error(`webhook worker: stream entry ${id} holds no job, dropped`);
+      await settle(id, undefined);
+      return;
+    }
+    const lane = job.event.service;
+    const queued = waiting.get(lane) ?? [];
+    if (!lanes.hasRoom(lane) && queued.length >= waitingPerTarget) {
+      await settle(id, { kind: 'put off', job });
+      return;
+    }
+    held.set(id, job);
+    waiting.set(lane, [...queued, id]);
+    // Started at once when there is room, so the next entry of this lane sees its lane as it is.
+    startWaiting();
+  };
+
+  /** Entries abandoned by dead workers (idle for claimIdleMs), claimed for this one. */
   let claimCursor = '0-0';
   let nextClaimAt = 0;
-  const claimAbandoned = async (): Promise<Entry | undefined> => {
-    if (Date.now() < nextClaimAt) return undefined;
-    const [cursor, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, claimIdleMs, claimCursor, 'COUNT', 1)) as [
+  const claimAbandoned = async (count: number): Promise<Entry[]> => {
+    if (Date.now() < nextClaimAt) return [];
+    const [cursor, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, claimIdleMs, claimCursor, 'COUNT', count)) as [
       string,
       Entry[],
     ];
@@ -137,15 +208,29 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
       await redis.eval(PRUNE_CONSUMERS, 1, STREAM, GROUP, consumer, String(2 * claimIdleMs));
     }
     // Redis 6.2 lists an entry deleted meanwhile as nil; 7 leaves it out.
-    return claimed[0] ?? undefined;
+    return claimed.filter(Boolean);
   };
 
-  /** The next new entry, waiting up to pollMs for one. */
-  const readNew = async (reader: Redis): Promise<Entry | undefined> => {
-    const answer = (await reader.xreadgroup('GROUP', GROUP, consumer, 'COUNT', 1, 'BLOCK', pollMs, 'STREAMS', STREAM, '>')) as
+  /** New entries, up to `count`, waiting up to pollMs for some. */
+  const readNew = async (reader: Redis, count: number): Promise<Entry[]> => {
+    const answer = (await reader.xreadgroup('GROUP', GROUP, consumer, 'COUNT', count, 'BLOCK', pollMs, 'STREAMS', STREAM, '>')) as
       | [string, Entry[]][]
       | null;
-    return answer?.[0]?.[1][0];
+    return answer?.[0]?.[1] ?? [];
+  };
+
+  /** After a stop: what was read but not delivered goes back on the stream, for any worker now. */
+  const putBackHeld = async () => {
+    if (held.size === 0) return;
+    const pairs = [...held].flatMap(([id, job]) => [id, JSON.stringify(job)]);
+    try {
+      await redis.eval(PUT_BACK, 1, STREAM, GROUP, consumer, ...pairs);
+    } catch (error) {
+      // Still pending in Redis: another worker claims them after claimIdleMs.
+      logger.error('webhook worker: could not put unsettled entries back; they will be claimed later', error);
+    }
+    held.clear();
+    waiting.clear();
   };
 
   const run = async (active: () => boolean) => {
@@ -160,8 +245,14 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
           if (!groupReady) await ensureGroup();
           groupReady = true;
           await moveDueRetries();
-          const entry = (await claimAbandoned()) ?? (await readNew(reader));
-          if (entry) await handle(entry);
+          const room = maxHeld - held.size;
+          if (room <= 0) {
+            // Enough on hand: wait for a delivery to end before reading more.
+            await lanes.nextEnd(pollMs);
+          } else {
+            const claimed = await claimAbandoned(room);
+            for (const entry of claimed.length ? claimed : await readNew(reader, room)) await take(entry);
+          }
           if (failing) logger.info('webhook worker: Redis answers again');
           failing = false;
         } catch (error) {
@@ -173,6 +264,11 @@ export function createRedisWebhookQueue(redisUrl: string, options: RedisWebhookQ
         }
       }
     } finally {
+      // No new deliveries from here: waiting entries are not started, running ones get up to
+      // stopTimeoutMs, and whatever is left unsettled goes back on the stream.
+      waiting.clear();
+      await lanes.drain(stopTimeoutMs);
+      await putBackHeld();
       await release(reader);
     }
   };

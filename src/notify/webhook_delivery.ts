@@ -1,7 +1,9 @@
 // One delivery attempt of a webhook, shared by both queues: sign, POST, and decide what comes
 // next (delivered, a retry at a due time, or a dead letter).
+import { postPinned } from './pinned_post.js';
+import type { DeadLetter, WebhookEvent, WebhookLogger, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
 import { signWebhook } from './webhook_signature.js';
-import type { DeadLetter, WebhookEvent, WebhookLogger, WebhookQueueOptions } from './webhook_queue.js';
+import { createWebhookUrlGuard } from './webhook_url_guard.js';
 
 /** An event on its way, with the attempts already made. */
 export type WebhookJob = { event: WebhookEvent; attempts: number };
@@ -9,11 +11,17 @@ export type WebhookJob = { event: WebhookEvent; attempts: number };
 export type AttemptOutcome =
   | { kind: 'delivered' }
   | { kind: 'retry'; job: WebhookJob; dueAt: number; error: string }
-  | { kind: 'dead'; letter: DeadLetter };
+  | { kind: 'dead'; letter: DeadLetter }
+  /** A stop cut the attempt: it counts for nothing, and the job goes back on the queue. */
+  | { kind: 'interrupted' };
 
 export type WebhookDelivery = {
-  attempt(job: WebhookJob): Promise<AttemptOutcome>;
+  attempt(job: WebhookJob, stopping?: AbortSignal): Promise<AttemptOutcome>;
   pollMs: number;
+  timeoutMs: number;
+  stopTimeoutMs: number;
+  concurrency: number;
+  perTargetConcurrency: number;
   now: () => number;
   logger: WebhookLogger;
 };
@@ -33,48 +41,60 @@ export function parseJob(text: string): WebhookJob | undefined {
 }
 
 function describeFailure(error: unknown, timeoutMs: number): string {
-  // Duck-typed: fetch's errors may come from another realm (a test VM), failing instanceof.
-  const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  // Duck-typed: errors may come from another realm (a test VM), failing instanceof.
+  const { name, message, code } = (error ?? {}) as { name?: string; message?: string; code?: string };
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  // fetch says "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in the cause.
-  const detail = cause?.code ?? cause?.message;
-  const text = message ?? String(error);
-  return detail ? `${text} (${detail})` : text;
+  // A SignetError of the address check says why in its message; socket errors carry a code.
+  if (name === 'SignetError') return message ?? String(error);
+  return code ? `connection failed (${code})` : (message ?? String(error));
+}
+
+/** Settles with `work`, or rejects with the signal's reason once it aborts (DNS has no signal of its own). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDelivery {
   const { targetOf, retryDelaysMs } = options;
   const now = options.now ?? Date.now;
-  const send = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 5000;
   const pollMs = options.pollMs ?? 500;
+  const stopTimeoutMs = options.stopTimeoutMs ?? timeoutMs;
+  const concurrency = options.concurrency ?? 16;
+  const perTargetConcurrency = options.perTargetConcurrency ?? 2;
   const logger = options.logger ?? silent;
+  const guard = createWebhookUrlGuard({ allowPrivate: options.allowPrivateTargets ?? false, resolveHost: options.resolveHost });
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new Error('webhook queue: retryDelaysMs must be non-negative numbers');
   }
-  if (!(pollMs > 0) || !(timeoutMs > 0)) throw new Error('webhook queue: pollMs and timeoutMs must be positive');
+  if (!(pollMs > 0) || !(timeoutMs > 0) || !(stopTimeoutMs >= 0)) throw new Error('webhook queue: pollMs and timeoutMs must be positive, stopTimeoutMs not negative');
 
   /** Undefined on a 2xx answer, otherwise why the attempt failed. */
-  const post = async (url: string, secret: string, event: WebhookEvent): Promise<string | undefined> => {
+  const post = async (target: WebhookTarget, event: WebhookEvent, signal: AbortSignal): Promise<string | undefined> => {
     const body = JSON.stringify(event);
     try {
-      const response = await send(url, {
-        method: 'POST',
+      // A URL from the operator is trusted; any other is checked now, again, and the connection
+      // goes to the address the check approved (an earlier check at save proves nothing today).
+      const pinned = target.trusted ? undefined : await untilAborted(guard.check(target.url), signal);
+      const answer = await postPinned(target.url, {
         headers: {
           'content-type': 'application/json',
           'signet-event-id': event.id,
           'signet-event-type': event.type,
-          'signet-signature': signWebhook(secret, body, Math.floor(now() / 1000)),
+          'signet-signature': signWebhook(target.secret, body, Math.floor(now() / 1000)),
         },
         body,
-        // A redirect is a failure: following it would POST the event somewhere not configured.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
+        pinned,
       });
-      // The answer's body is not needed; dropping it frees the connection.
-      await response.body?.cancel().catch(() => {});
-      if (response.status >= 200 && response.status < 300) return undefined;
-      return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+      // A redirect (3xx) is a failure too: following it would POST the event somewhere not checked.
+      if (answer.status >= 200 && answer.status < 300) return undefined;
+      return `HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ''}`;
     } catch (error) {
       return describeFailure(error, timeoutMs);
     }
@@ -92,7 +112,7 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
     return { kind: 'dead', letter: { event, attempts, last_error: error, dead_at: new Date(now()).toISOString() } };
   };
 
-  const attempt = async (job: WebhookJob): Promise<AttemptOutcome> => {
+  const attempt = async (job: WebhookJob, stopping?: AbortSignal): Promise<AttemptOutcome> => {
     const { event } = job;
     let target: Awaited<ReturnType<typeof targetOf>>;
     try {
@@ -105,9 +125,11 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
       logger.info(`webhook ${event.id} (${event.type}): service ${event.service} has no webhook URL, dropped`);
       return { kind: 'delivered' };
     }
-    const error = await post(target.url, target.secret, event);
-    return error === undefined ? { kind: 'delivered' } : failed(job, error);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const error = await post(target, event, stopping ? AbortSignal.any([deadline, stopping]) : deadline);
+    if (error === undefined) return { kind: 'delivered' };
+    return stopping?.aborted ? { kind: 'interrupted' } : failed(job, error);
   };
 
-  return { attempt, pollMs, now, logger };
+  return { attempt, pollMs, timeoutMs, stopTimeoutMs, concurrency, perTargetConcurrency, now, logger };
 }

@@ -1,10 +1,12 @@
 // The contract of the webhook notification queue that tells services about access grants;
 // two backends keep it: Redis Streams (production) and memory (the demo).
+import type { ResolveHost } from './webhook_url_guard.js';
 
 /** One notification; `service` is the client_id it goes to, `id` lets the receiver dedupe. */
 export type WebhookEvent = { id: string; type: string; service: string; created_at: string; data: Record<string, unknown> };
 
-export type WebhookTarget = { url: string; secret: string };
+/** `trusted`: the operator configured the URL (CLIENTS), so it skips the public-address check. */
+export type WebhookTarget = { url: string; secret: string; trusted?: boolean };
 
 export type DeadLetter = { event: WebhookEvent; attempts: number; last_error: string; dead_at: string };
 
@@ -13,7 +15,8 @@ export type WebhookQueue = {
   enqueue(event: WebhookEvent): Promise<void>;
   /** Starts the delivery worker; a second call does nothing. */
   start(): void;
-  /** Stops the worker, waiting for an in-flight delivery. The queue still takes events. */
+  /** Stops the worker: deliveries in flight may finish (up to stopTimeoutMs), and every entry read
+   * but not settled goes back on the queue. The queue still takes events. */
   stop(): Promise<void>;
   deadLetters(): Promise<DeadLetter[]>;
   /** Puts a dead letter back for delivery with its attempts reset; not_found if unknown. */
@@ -33,8 +36,16 @@ export type WebhookQueueOptions = {
   pollMs?: number;
   /** Epoch milliseconds: retry due times, dead_at, the signature's timestamp. */
   now?: () => number;
-  fetch?: typeof fetch;
-  /** Per delivery attempt (default 5000). */
+  /** Per delivery attempt, address check included (default 5000). */
   timeoutMs?: number;
+  /** Deliveries at once in all (default 16), and to one target (default 2). */
+  concurrency?: number;
+  perTargetConcurrency?: number;
+  /** How long a stop waits for deliveries in flight before it cuts them (default timeoutMs). */
+  stopTimeoutMs?: number;
+  /** Lets untrusted targets resolve to private addresses: development only (default false). */
+  allowPrivateTargets?: boolean;
+  /** DNS for untrusted targets (default: the system resolver). */
+  resolveHost?: ResolveHost;
   logger?: WebhookLogger;
 };

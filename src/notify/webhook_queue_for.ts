@@ -12,6 +12,10 @@ export function createWebhookQueueFor(config: Config, store: Store, tuning: Part
   const options: WebhookQueueOptions = {
     targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf),
     retryDelaysMs: config.grants.webhookRetryDelaysMs,
+    allowPrivateTargets: config.webhooks.allowPrivate,
+    timeoutMs: config.webhooks.timeoutMs,
+    concurrency: config.webhooks.concurrency,
+    perTargetConcurrency: config.webhooks.perTargetConcurrency,
     ...tuning,
   };
   return config.redisUrl ? createRedisWebhookQueue(config.redisUrl, options) : createMemoryWebhookQueue(options);

@@ -21,7 +21,8 @@ const OTHER: ClientConfig = { ...ANALYTICS, client_id: 'other', client_name: 'Ot
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver('analytics-webhook-secret');
-  h = await startSignet({ clients: [WEBSITE, withWebhook(receiver.url), OTHER] });
+  // The owner's webhook receiver is on loopback: private targets allowed, as in development.
+  h = await startSignet({ clients: [WEBSITE, withWebhook(receiver.url), OTHER], configure: () => ({ webhooks: { allowPrivate: true } }) });
   analyticsKey = (await h.signet.apiKeys.create('analytics', 'tests')).key;
   otherKey = (await h.signet.apiKeys.create('other')).key;
 }, 60_000);

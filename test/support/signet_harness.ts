@@ -6,6 +6,7 @@ import { type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
@@ -55,6 +56,8 @@ export async function startSignet(
     challengeTtlSeconds?: number;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
+    /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
+    resolveHost?: ResolveHost;
   } = {},
 ): Promise<Harness> {
   const [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
@@ -85,7 +88,7 @@ export async function startSignet(
     },
   };
   const store = createRedisStore(redis.url);
-  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20 });
+  const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
   webhooks.start();
   const signet = createApp({
     config,
@@ -93,6 +96,7 @@ export async function startSignet(
     chain: { client: chain.client, rpcUrl: chain.anvil.rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
     now: clock.now,
     webhooks,
+    resolveHost: options.resolveHost,
   });
   server.on('request', signet.app.callback());
   return {

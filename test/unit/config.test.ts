@@ -186,6 +186,14 @@ describe('loadConfig: a bad value names the setting', () => {
     ['CLIENTS not JSON', { CLIENTS: '[{' }, 'configuration: CLIENTS must be JSON'],
     ['a short cookie key', { COOKIE_KEYS: 'long-enough-cookie-key,short' }, 'configuration: cookieKeys.1 each key needs at least 16 characters'],
     ['NODE_ENV staging', { NODE_ENV: 'staging' }, 'configuration: NODE_ENV must be development, test or production'],
+    ['WEBHOOKS_ALLOW_PRIVATE not a boolean', { WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'configuration: WEBHOOKS_ALLOW_PRIVATE must be true or false'],
+    ['WEBHOOKS_TIMEOUT_MS too short', { WEBHOOKS_TIMEOUT_MS: '10' }, 'configuration: WEBHOOKS_TIMEOUT_MS Too small: expected number to be >=100'],
+    ['WEBHOOKS_CONCURRENCY zero', { WEBHOOKS_CONCURRENCY: '0' }, 'configuration: WEBHOOKS_CONCURRENCY Too small: expected number to be >=1'],
+    [
+      'WEBHOOKS_PER_TARGET_CONCURRENCY not a number',
+      { WEBHOOKS_PER_TARGET_CONCURRENCY: 'two' },
+      'configuration: WEBHOOKS_PER_TARGET_CONCURRENCY Invalid input: expected number, received NaN',
+    ],
   ])('%s', (_case, env, message) => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig(env))).toBe(message);
@@ -318,6 +326,19 @@ describe('loadConfig: production', () => {
     expect(Object.isFrozen(config.cookieKeys)).toBe(true);
   });
 
+  test('webhook settings come from the environment', () => {
+    const config = loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_TIMEOUT_MS: '2500', WEBHOOKS_CONCURRENCY: '8', WEBHOOKS_PER_TARGET_CONCURRENCY: '1' });
+    expect(config.webhooks).toEqual({ allowPrivate: true, timeoutMs: 2500, concurrency: 8, perTargetConcurrency: 1 });
+    expect(loadConfig({}).webhooks).toEqual({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 });
+  });
+
+  test("owners' webhooks cannot reach private addresses in production", () => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), WEBHOOKS_ALLOW_PRIVATE: 'true' }))).toBe(
+      "configuration: WEBHOOKS_ALLOW_PRIVATE must be false in production (owners' webhook URLs would reach private addresses)",
+    );
+  });
+
   test('the demo cannot be switched on in production', () => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig(productionEnv(), { demo: { enabled: true } }))).toBe(
@@ -347,6 +368,7 @@ describe('validateConfig', () => {
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
       displayNames: { issuers: [], topics: [] },
+      webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
