@@ -42,6 +42,7 @@ import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
+import { engineBodyGuard } from './http/engine_body_guard.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { healthRoutes } from './http/health.js';
 import { openApiDocument } from './http/openapi.js';
@@ -299,6 +300,7 @@ export function createApp(deps: AppDeps): SignetApp {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
+  app.use(engineBodyGuard());
   app.use(mount(provider));
   return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };
 }

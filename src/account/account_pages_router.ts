@@ -1,7 +1,6 @@
 // The owner's account pages (server-rendered; JavaScript only for wallet calls): sign in,
 // create an identity, then overview, profile, wallets, claims and accesses. Forms post here;
 // the session cookie is SameSite=Strict, so no other site can post them on the owner's behalf.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ClaimsService } from '../claims/claims_service.js';
@@ -10,6 +9,7 @@ import type { DisplayNames } from '../claims/display_names.js';
 import { SignetError } from '../errors.js';
 import type { createGrantListing } from '../grants/grant_listing.js';
 import type { RevokeAsOwner } from '../grants/owner_revocation.js';
+import { BODY_LIMITS, formBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
 import { type Profile, profileSchema } from '../profile/profile.js';
 import type { ProfileStore } from '../profile/profile.js';
@@ -101,7 +101,8 @@ const FIELD_MESSAGES: Record<string, string> = {
 
 export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
   const router = new Router({ prefix: '/account' });
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '16kb' });
+  // Every form post, those without fields included, goes through the same bounded reading.
+  router.use(formBody(BODY_LIMITS.form));
   const noStore = (ctx: Context) => ctx.set('Cache-Control', 'no-store');
 
   /** The signed-in owner, or the sign-in page instead. */
@@ -166,7 +167,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
     page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors: [], saved: ctx.query.saved === '1' });
   });
 
-  router.post('/profile', form, async (ctx) => {
+  router.post('/profile', async (ctx) => {
     const session = await owner(ctx);
     if (!session) return;
     const submitted = (ctx.request.body ?? {}) as Record<string, unknown>;
@@ -209,7 +210,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
     });
   });
 
-  router.post('/claims/requests', form, async (ctx) => {
+  router.post('/claims/requests', async (ctx) => {
     const session = await owner(ctx);
     if (!session) return;
     const topic = deps.topics.byName(String((ctx.request.body as Record<string, unknown> | undefined)?.topic ?? ''));

@@ -1,11 +1,11 @@
 // The owner's account API (JSON): sign in with the same wallet challenge as the login (a
 // wallet without an identity may sign in to create one), the identity's creation, the
 // transactions the owner's wallet sends to manage keys and claims, and consent receipts.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { invalidRequest, notFound } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -69,7 +69,7 @@ const claimChangeBody = z.discriminatedUnion(
 
 export function createAccountRouter(deps: AccountDeps): Router {
   const router = new Router({ prefix: '/account' });
-  router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
+  router.use(jsonBody(BODY_LIMITS.api));
 
   router.post('/challenge', async (ctx) => {
     const body = parseBody(ctx, challengeBody);

@@ -1,6 +1,5 @@
 // The owner's side of CIBA: approve a backchannel login request by signing its text (which
 // gives the waiting client its tokens on its next poll) or deny it.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
@@ -10,6 +9,7 @@ import type { AccountSessions } from '../account/account_sessions.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import { conflict, notFound } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
 import { subjectOf } from '../identity/subject.js';
@@ -37,7 +37,7 @@ const approvalBody = z.object({ signature: z.string({ error: 'is required' }).mi
 
 export function createBackchannelRouter(deps: BackchannelRouterDeps): Router {
   const router = new Router({ prefix: '/account/backchannel/:id' });
-  router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
+  router.use(jsonBody(BODY_LIMITS.api));
 
   const pending = async (id: string) => {
     const request = await deps.inbox.find(id);

@@ -10,16 +10,37 @@
 // age could be found by hashing every possible value.
 import { randomBytes } from 'node:crypto';
 import { bytesToHex, concat, type Hex, keccak256, stringToBytes } from 'viem';
+import { SignetError } from '../errors.js';
+import { measureJson } from '../http/json_bounds.js';
 
 export type ClaimDocument = { data: Record<string, unknown>; expires_at: string | null };
 
-export function canonicalJson(value: unknown): string {
+/** What Signet accepts as a claim's data: nesting and size keep hashing and storage cheap. */
+export const CLAIM_DATA_LIMITS = { depth: 8, bytes: 16 * 1024 } as const;
+
+/** The deepest value canonicalJson writes; a bound so it can never exhaust the stack. */
+const CANONICAL_MAX_DEPTH = 64;
+
+export function canonicalJson(value: unknown, depth = 0): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (depth >= CANONICAL_MAX_DEPTH) throw new RangeError(`canonicalJson: nesting deeper than ${CANONICAL_MAX_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((inner) => canonicalJson(inner, depth + 1)).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, inner]) => inner !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
+  return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner, depth + 1)}`).join(',')}}`;
+}
+
+/** Refuses claim data deeper or larger than CLAIM_DATA_LIMITS, naming which bound it broke. */
+export function assertClaimDataBounds(data: Record<string, unknown>): void {
+  const { depth } = measureJson(data, CLAIM_DATA_LIMITS.depth);
+  if (depth > CLAIM_DATA_LIMITS.depth) {
+    throw new SignetError('invalid_request', `"data" nests deeper than ${CLAIM_DATA_LIMITS.depth} levels`, { reason: 'claim_data_too_deep' });
+  }
+  const bytes = Buffer.byteLength(canonicalJson(data));
+  if (bytes > CLAIM_DATA_LIMITS.bytes) {
+    throw new SignetError('invalid_request', `"data" is larger than ${CLAIM_DATA_LIMITS.bytes} bytes as canonical JSON`, { reason: 'claim_data_too_large' });
+  }
 }
 
 export function newSalt(): Hex {

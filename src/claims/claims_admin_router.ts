@@ -1,13 +1,14 @@
 // The admin API through which Signet issues and revokes its own claims.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import type { ClaimRequests } from '../account/claim_requests.js';
 import { notFound } from '../errors.js';
 import { adminAuth } from '../http/admin_auth.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
+import { assertClaimDataBounds } from './claim_document.js';
 import type { SignetIssuer } from './signet_issuer.js';
 
 export type ClaimsAdminDeps = { issuer?: SignetIssuer; claimRequests?: ClaimRequests; adminToken?: string };
@@ -26,7 +27,7 @@ const revokeBody = z.object({ identity: addressField, claim_id: claimIdField });
 
 export function createClaimsAdminRouter(deps: ClaimsAdminDeps): Router {
   const admin = new Router({ prefix: '/admin' });
-  admin.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb' }));
+  admin.use(jsonBody(BODY_LIMITS.admin));
   admin.use(adminAuth(deps.adminToken));
   admin.use(async (_ctx, next) => {
     if (!deps.issuer) throw notFound('Signet is not a claim issuer here: set SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY');
@@ -35,6 +36,7 @@ export function createClaimsAdminRouter(deps: ClaimsAdminDeps): Router {
 
   admin.post('/claims', async (ctx) => {
     const body = parseBody(ctx, issueBody);
+    assertClaimDataBounds(body.data);
     const result = await deps.issuer!.issue({
       identity: body.identity,
       topic: body.topic,

@@ -2,12 +2,12 @@
 // a standard OIDC client (openid-client) against Signet, then shows what it received: a
 // summary in words, the raw ID token claims and userinfo folded below. With the embedded
 // chain it also serves the built-in demo wallet.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import * as oidc from 'openid-client';
 import { createWalletClient, type Hex, hexToString, http, isHex, type LocalAccount, numberToHex } from 'viem';
 import { chainDefinition } from '../chain/chain_client.js';
 import { invalidRequest } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import { summarizeLogin } from './login_summary.js';
@@ -111,7 +111,7 @@ export function createDemoRouter(deps: DemoRouterDeps): Router {
 
   if (deps.wallet) {
     const wallet = deps.wallet;
-    router.post('/wallet', bodyParser({ enableTypes: ['json'] }), async (ctx) => {
+    router.post('/wallet', jsonBody(BODY_LIMITS.interaction), async (ctx) => {
       const { method, params } = (ctx.request.body ?? {}) as { method?: string; params?: unknown[] };
       switch (method) {
         case 'eth_requestAccounts':

@@ -1,6 +1,5 @@
 // The access-grant API (spec part 4, DESIGN §3): access requests on each resource, the grant
 // record, validations, denials, revocations and listing; and the resource reads themselves.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import type { Address } from 'viem';
 import type { AccountSessions } from '../account/account_sessions.js';
 import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
 import { SignetError } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField } from '../http/schemas.js';
 import type { AccessGrants } from './access_grants.js';
@@ -50,7 +50,7 @@ async function callerOf(ctx: Context, deps: AccessGrantsRouterDeps) {
 
 export function createAccessGrantsRouter(deps: AccessGrantsRouterDeps): Router {
   const router = new Router();
-  const json = bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' });
+  const json = jsonBody(BODY_LIMITS.api);
 
   const requestAccess = async (ctx: Context, ref: ResourceRef) => {
     const { service } = await deps.services.authenticate(ctx.get('x-api-key') || undefined);

@@ -23,6 +23,16 @@ function fromEngine(error: InstanceType<typeof oidcErrors.OIDCProviderError>): S
   return new SignetError('invalid_request', error.error_description ?? error.message);
 }
 
+/** A body error raised by a library (http-errors, as raw-body throws) in Signet's words. */
+function fromHttpError(error: unknown): SignetError | undefined {
+  const { status, expose } = error as { status?: number; expose?: boolean };
+  if (expose !== true) return undefined;
+  if (status === 413) return new SignetError('payload_too_large', 'the request body is too large', { reason: 'body_too_large' });
+  if (status === 415) return new SignetError('unsupported_media_type', 'the request body is in a form Signet does not read', { reason: 'content_type_unsupported' });
+  if (status === 400) return new SignetError('invalid_request', 'the request body cannot be read', { reason: 'unreadable_body' });
+  return undefined;
+}
+
 export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
@@ -31,11 +41,7 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
       let error: SignetError;
       if (thrown instanceof SignetError) error = thrown;
       else if (thrown instanceof oidcErrors.OIDCProviderError) error = fromEngine(thrown);
-      else if ((thrown as { status?: number }).status === 400 || (thrown as { status?: number }).status === 415) {
-        error = new SignetError('invalid_request', 'the request body is not valid JSON');
-      } else {
-        error = new SignetError('server_error', 'Signet could not complete the request');
-      }
+      else error = fromHttpError(thrown) ?? new SignetError('server_error', 'Signet could not complete the request');
       if (error.status >= 500) logger.error(`${ctx.method} ${ctx.path}: ${error.message}`, error.cause ?? thrown);
       ctx.status = error.status;
       if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));

@@ -78,7 +78,7 @@ const resourceRead = (what: string, parameters: object[], publicSchema: string, 
   },
 });
 
-export const openApiDocument = {
+const document = {
   openapi: '3.1.0',
   info: {
     title: 'Signet access-grant API',
@@ -469,3 +469,23 @@ export const openApiDocument = {
     },
   },
 } as const;
+
+/** Every operation that takes a body may also refuse it whole (src/http/body.ts): derived here. */
+function withBodyRefusals<D extends { paths: Record<string, Record<string, object>> }>(doc: D): D {
+  const paths = Object.fromEntries(
+    Object.entries(doc.paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => {
+          const op = operation as { requestBody?: unknown; responses?: Record<string, unknown> };
+          if (!op.requestBody) return [method, operation];
+          const refusals = { 413: error('The body is larger than the route allows'), 415: error('A Content-Encoding or content type the route does not read') };
+          return [method, { ...op, responses: { ...op.responses, ...refusals } }];
+        }),
+      ),
+    ]),
+  );
+  return { ...doc, paths };
+}
+
+export const openApiDocument = withBodyRefusals(document);

@@ -1,13 +1,13 @@
 // The login interaction (DESIGN §2): one consent page and its JSON twin. The owner picks the
 // fields to share, gets the exact EIP-4361 text naming them, signs it with a linked wallet,
 // and Signet turns that signature into the engine's login and consent results.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import { accessDenied, invalidRequest, notFound } from '../errors.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
 import { parseBody } from '../http/parse_body.js';
 import { addressField, signatureBody } from '../http/schemas.js';
@@ -78,7 +78,7 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
   const known = allFields(deps.topics);
   const router = new Router({ prefix: '/interaction/:uid' });
   // Only Signet's own routes parse bodies: the engine parses its own.
-  router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb' }));
+  router.use(jsonBody(BODY_LIMITS.interaction));
 
   const clientOf = async (details: Interaction) => {
     const client = await provider.Client.find(String(details.params.client_id));

@@ -1,11 +1,11 @@
 // The admin API for services' API keys, under /admin/services/:serviceId/api-keys: create,
 // list, rotate, revoke. Admin token required; no answer is cached.
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { notFound } from '../errors.js';
 import { adminAuth } from '../http/admin_auth.js';
+import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import { parseBody } from '../http/parse_body.js';
 import type { ApiKeys } from './api_keys.js';
 
@@ -29,7 +29,7 @@ export function createApiKeysRouter(deps: ApiKeysRouterDeps): Router {
   });
   // The token before the body and the service: without it nobody learns which services exist.
   router.use(adminAuth(deps.adminToken));
-  router.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
+  router.use(jsonBody(BODY_LIMITS.api));
 
   const serviceOf = (ctx: Context): string => {
     const { serviceId } = ctx.params as { serviceId: string };

@@ -272,7 +272,7 @@ describe('refusals, each with its exact error', () => {
     const answer = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'immediate', fields: ['phone_number'] } });
     expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"fields" names "phone_number", which this resource does not have' } });
     const badKind = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'forever' } });
-    expect(badKind).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"kind" must be "immediate" or "persistent"' } });
+    expect(badKind).toMatchObject({ status: 400, json: { error: 'invalid_request', error_description: '"kind" must be "immediate" or "persistent"', reason: 'invalid_body' } });
   });
 
   test('a signature by a wallet not linked to the identity', async () => {

@@ -103,7 +103,7 @@ test('wallet changes are prepared for the owner to send, and the last MANAGEMENT
   });
   expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'owner', action: 'add' })).toMatchObject({
     status: 400,
-    json: { error: 'invalid_request', error_description: '"purpose" must be "management" or "action"' },
+    json: { error: 'invalid_request', error_description: '"purpose" must be "management" or "action"', reason: 'invalid_body' },
   });
 });
 

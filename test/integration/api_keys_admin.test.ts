@@ -182,17 +182,17 @@ test('bad bodies: 400 in words', async () => {
   expect(await call('POST', '/admin/services/billing/api-keys', { body: '{"label":""}' })).toEqual({
     status: 400,
     cacheControl: 'no-store',
-    body: { error: 'invalid_request', error_description: '"label" must not be empty' },
+    body: { error: 'invalid_request', error_description: '"label" must not be empty', reason: 'invalid_body' },
   });
   expect(await call('POST', '/admin/services/billing/api-keys', { body: '{"label":7}' })).toEqual({
     status: 400,
     cacheControl: 'no-store',
-    body: { error: 'invalid_request', error_description: '"label" must be a string' },
+    body: { error: 'invalid_request', error_description: '"label" must be a string', reason: 'invalid_body' },
   });
   expect(await call('POST', '/admin/services/billing/api-keys', { body: '{' })).toEqual({
     status: 400,
     cacheControl: 'no-store',
-    body: { error: 'invalid_request', error_description: 'the request body is not valid JSON' },
+    body: { error: 'invalid_request', error_description: 'the request body is not valid JSON', reason: 'invalid_json' },
   });
 });
 

@@ -377,7 +377,7 @@ describe('the admin API', () => {
     });
     expect(await admin('/claims', { identity, topic: 'kyc', data: 'yes' })).toMatchObject({
       status: 400,
-      json: { error: 'invalid_request', error_description: '"data" must be a JSON object' },
+      json: { error: 'invalid_request', error_description: '"data" must be a JSON object', reason: 'invalid_body' },
     });
   });
 

@@ -338,11 +338,11 @@ describe('the interaction itself', () => {
       body: '{"address": ',
     });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON' });
+    expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON', reason: 'invalid_json' });
 
     const badAddress = await requestChallenge(login, { address: 'not-an-address' });
     expect(badAddress.status).toBe(400);
-    expect(badAddress.json).toEqual({ error: 'invalid_request', error_description: '"address" must be a 0x-prefixed 20-byte address' });
+    expect(badAddress.json).toEqual({ error: 'invalid_request', error_description: '"address" must be a 0x-prefixed 20-byte address', reason: 'invalid_body' });
 
     const unknownField = await requestChallenge(login, { address: owner().address, fields: ['shoe_size'] });
     expect(unknownField.status).toBe(400);

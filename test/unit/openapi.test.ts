@@ -22,6 +22,14 @@ test('a documented answer passes', () => {
   ).not.toThrow();
 });
 
+test('every operation with a body documents the whole-body refusals (413, 415)', () => {
+  const refusal = { error: 'payload_too_large', error_description: 'the request body is larger than 16384 bytes', reason: 'body_too_large' };
+  expect(() => assertMatchesOpenApi('POST', '/access-grants/x/validations', 413, refusal)).not.toThrow();
+  expect(() =>
+    assertMatchesOpenApi('POST', '/access-grants/x/validations', 415, { error: 'unsupported_media_type', error_description: 'x', reason: 'content_encoding_unsupported' }),
+  ).not.toThrow();
+});
+
 test('a body off its schema, an undocumented status or operation fails', () => {
   expect(() => assertMatchesOpenApi('GET', '/access-grants/x', 200, { ...grant, secret: 1 })).toThrow(
     /GET \/access-grants\/x 200 does not match \/openapi.json: data must NOT have additional properties/,

@@ -1,0 +1,157 @@
+// A Signet with every body-taking route reachable (a live interaction, an owner's session, an
+// API key, the admin token, a CIBA client) and the table of those routes, for the tests that
+// throw malformed input at them; plus a snapshot of every Redis key to prove nothing changed.
+import { Redis } from 'ioredis';
+import type { Address } from 'viem';
+import type { ClientConfig } from '../../src/config.js';
+import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { BODY_LIMITS } from '../../src/http/body.js';
+import { signInToAccount } from './account_sign_in.js';
+import { startLogin } from './login_driver.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from './signet_harness.js';
+
+export const ADMIN_TOKEN = 'admin-token-for-the-input-tests';
+
+export const KIOSK: ClientConfig = {
+  client_id: 'kiosk',
+  client_secret: 'kiosk-secret-value',
+  client_name: 'Bank Kiosk',
+  redirect_uris: [],
+  post_logout_redirect_uris: [],
+  grant_types: ['urn:openid:params:grant-type:ciba'],
+  token_endpoint_auth_method: 'client_secret_basic',
+  backchannel_token_delivery_mode: 'poll',
+};
+
+/** How a route reads its body: Signet's JSON or form step, or the engine's own parser. */
+export type BodyKind = 'json' | 'form' | 'engine';
+
+export type Target = {
+  method: 'POST' | 'PUT';
+  path: string;
+  kind: BodyKind;
+  /** The route class's byte limit. */
+  bytes: number;
+  headers: Record<string, string>;
+  /** Body fields a schema checks; empty when the route takes no body (any JSON is accepted). */
+  fields: string[];
+};
+
+export type InputTargets = {
+  h: Harness;
+  identity: Address;
+  ownerCookie: string;
+  targets: Target[];
+  redisKeys(): Promise<string[]>;
+  close(): Promise<void>;
+};
+
+const basic = (client: ClientConfig) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+
+export async function startInputTargets(): Promise<InputTargets> {
+  const h = await startSignet({
+    clients: [WEBSITE, ANALYTICS, KIOSK],
+    configure: (chain) => ({
+      claims: {
+        topics: [{ name: 'kyc', topic: 1, description: 'Your identity was checked (KYC)' }],
+        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
+      },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      adminToken: ADMIN_TOKEN,
+    }),
+  });
+  const owner = h.chain.accounts[0]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  const ownerCookie = (await signInToAccount(h.issuer, owner)).agent.cookieHeader();
+  const login = await startLogin(h.issuer, WEBSITE);
+  const interactionCookie = login.agent.cookieHeader();
+  const apiKey = (await h.signet.apiKeys.create('analytics')).key;
+  // A key's first use records last_used_at (refreshed at most once a minute after): bookkeeping
+  // of an accepted key, not of the body it carried, so it is done once here, before any snapshot.
+  await h.signet.apiKeys.authenticate(apiKey);
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const session = { cookie: ownerCookie };
+  const claimId = `0x${'ab'.repeat(32)}`;
+  const { api, interaction, admin: adminClass, form, engine } = BODY_LIMITS;
+
+  const json = (method: 'POST' | 'PUT', path: string, bytes: number, headers: Record<string, string>, fields: string[] = []): Target => ({
+    method,
+    path,
+    kind: 'json',
+    bytes,
+    headers,
+    fields,
+  });
+  const targets: Target[] = [
+    json('POST', `/interaction/${login.uid}/challenge`, interaction.bytes, { cookie: interactionCookie }, ['address', 'identity', 'fields', 'claims']),
+    json('POST', `/interaction/${login.uid}/signature`, interaction.bytes, { cookie: interactionCookie }, ['signature', 'message']),
+    json('POST', `/interaction/${login.uid}/abort`, interaction.bytes, { cookie: interactionCookie }),
+    json('POST', '/account/challenge', api.bytes, {}, ['address', 'identity']),
+    json('POST', '/account/session', api.bytes, session, ['signature', 'message']),
+    json('POST', '/account/logout', api.bytes, session),
+    json('POST', '/account/identity', api.bytes, session),
+    json('POST', '/account/wallets/transactions', api.bytes, session, ['address', 'purpose', 'action']),
+    json('POST', '/account/claims/transactions', api.bytes, session, ['action', 'claim_id', 'claim']),
+    json('PUT', '/account/webhook', api.bytes, session, ['url', 'secret']),
+    json('POST', `/identities/${identity}/profile/access-requests`, api.bytes, { 'x-api-key': apiKey }, ['kind', 'fields']),
+    json('POST', `/identities/${identity}/claims/${claimId}/access-requests`, api.bytes, { 'x-api-key': apiKey }, ['kind', 'fields']),
+    json('POST', '/access-grants/some-grant/validations', api.bytes, {}, ['signature', 'address']),
+    json('POST', '/access-grants/some-grant/revocations', api.bytes, {}, ['signature']),
+    json('POST', '/access-grants/some-grant/denials', api.bytes, session),
+    json('POST', '/account/backchannel/some-request/approvals', api.bytes, session, ['signature', 'address']),
+    json('POST', '/account/backchannel/some-request/denials', api.bytes, session),
+    json('POST', '/admin/claims', adminClass.bytes, admin, ['identity', 'topic', 'data', 'expires_at', 'uri']),
+    json('POST', '/admin/claims/revocations', adminClass.bytes, admin, ['identity', 'claim_id']),
+    json('POST', '/admin/services/analytics/api-keys', api.bytes, admin, ['label']),
+    json('POST', '/admin/services/analytics/api-keys/some-key/rotations', api.bytes, admin),
+    json('POST', '/admin/webhooks/dead-letters/some-entry/replay', api.bytes, admin),
+    ...['/account/profile', '/account/claims/requests', '/account/signout', '/account/accesses/some-grant/revoke'].map(
+      (path): Target => ({ method: 'POST', path, kind: 'form', bytes: form.bytes, headers: session, fields: [] }),
+    ),
+    ...[
+      ['/token', WEBSITE],
+      ['/token/introspection', WEBSITE],
+      ['/token/revocation', WEBSITE],
+      ['/auth', WEBSITE],
+      ['/request', WEBSITE],
+      ['/backchannel', KIOSK],
+      ['/me', WEBSITE],
+      ['/session/end', WEBSITE],
+    ].map(([path, client]): Target => ({
+      method: 'POST',
+      path: path as string,
+      kind: 'engine',
+      bytes: engine.bytes,
+      headers: { authorization: basic(client as ClientConfig) },
+      fields: [],
+    })),
+  ];
+
+  const redis = new Redis(h.redis.url, { lazyConnect: false });
+  /**
+   * Every key, sorted: SCAN, not KEYS, as an operator would. Rate-limit counters
+   * (signet:rate:*) are left out: they count requests, refused ones too, by design, and
+   * live only for their window.
+   */
+  const redisKeys = async () => {
+    const found = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, batch] = await redis.scan(cursor, 'COUNT', 1000);
+      for (const key of batch) if (!key.startsWith('signet:rate:')) found.add(key);
+      cursor = next;
+    } while (cursor !== '0');
+    return [...found].sort();
+  };
+  return {
+    h,
+    identity,
+    ownerCookie,
+    targets,
+    redisKeys,
+    close: async () => {
+      redis.disconnect();
+      await h.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Client errors a library throws (http-errors, as raw-body and co-body do) keep their 4xx in
+// Signet's shape with a reason; anything else is a 500 that shows nothing of its cause.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { errorHandler } from '../../../src/http/error_handler.js';
+
+async function answerTo(thrown: unknown) {
+  const app = new Koa();
+  app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
+  app.use(() => {
+    throw thrown;
+  });
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST' });
+    return { status: response.status, json: await response.json() };
+  } finally {
+    server.close();
+  }
+}
+
+const httpError = (status: number, expose = true) => Object.assign(new Error('raw library message'), { status, expose });
+
+test.each([
+  [413, { error: 'payload_too_large', error_description: 'the request body is too large', reason: 'body_too_large' }],
+  [415, { error: 'unsupported_media_type', error_description: 'the request body is in a form Signet does not read', reason: 'content_type_unsupported' }],
+  [400, { error: 'invalid_request', error_description: 'the request body cannot be read', reason: 'unreadable_body' }],
+])('a library client error %i keeps its status', async (status, json) => {
+  expect(await answerTo(httpError(status))).toEqual({ status, json });
+});
+
+test('an unexposed or unknown error is a 500 without its message', async () => {
+  const hidden = { status: 500, json: { error: 'server_error', error_description: 'Signet could not complete the request' } };
+  expect(await answerTo(httpError(413, false))).toEqual(hidden);
+  expect(await answerTo(new RangeError('Maximum call stack size exceeded'))).toEqual(hidden);
+});
