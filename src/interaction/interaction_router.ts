@@ -19,6 +19,7 @@ import { subjectOf } from '../identity/subject.js';
 import { loginResources, loginStatement } from './challenge_text.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
 import { allFields, type FieldDefinition, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
@@ -41,6 +42,8 @@ export type InteractionDeps = {
   limits: Pick<RateLimits, 'consume'>;
   renderPage: RenderPage;
   demoWallet: boolean;
+  /** Issuer and topic names the page shows instead of addresses and codes. */
+  names: DisplayNames;
   now: () => number;
 };
 
@@ -107,6 +110,8 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
       logoUri: client.logoUri,
       chainId: deps.chainId,
       demoWallet: deps.demoWallet,
+      issuerNames: deps.names.issuers,
+      topicNames: deps.names.topics,
     });
   });
 
