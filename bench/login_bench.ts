@@ -1,68 +1,230 @@
-// Benchmarks of the login path, as ratios against a baseline measured in the same run:
-//  1. signature check: viem's default verification, which Signet uses (one eth_call through
-//     the ERC-6492 validator: EOAs, EIP-1271 and EIP-6492 alike), against viem's local-first
-//     mode (ECDSA recovery in JavaScript, the chain only if that fails), same signed text;
-//  2. a whole login (authorize → challenge → signature → code → tokens) against one
-//     discovery round trip to the same server.
-// Needs redis-server on PATH, like the tests.
+// `npm run bench`: Signet's login against the engine's floor, in one run on this machine.
+// Starts its own redis-servers, anvil with the ONCHAINID contracts and 200 identities, a
+// latency proxy in front of the chain, Signet built for production (its own process) and
+// the engine floor (the same server whose interaction finishes at once); drives logins,
+// refreshes and userinfo from this process; writes bench/results/*.json and
+// docs/performance.md. BENCH_CPU_PROFILE=1 also records Signet's CPU profile (node --cpu-prof).
+import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { logIn, startLogin } from '../test/support/login_driver.js';
-import { startSignet, WEBSITE } from '../test/support/signet_harness.js';
+import { Redis } from 'ioredis';
+import { recoverMessageAddress } from 'viem';
+import { createChainClient } from '../src/chain/chain_client.js';
+import { idFactoryAbi } from '../src/chain/contracts.js';
+import { projectRoot } from '../src/project_root.js';
+import { freePort } from '../test/support/free_port.js';
+import { startRedisServer } from '../test/support/redis_server.js';
+import { startBenchChain } from './bench_chain.js';
+import { startLatencyProxy } from './latency_proxy.js';
+import { type Counters, idleRedisRate, type LoginPhase, runLogins, runRate } from './load.js';
+import { type BenchClient, floorLogin, refresh, signetLogin, userinfo } from './oidc_driver.js';
+import { newestProfile, summarizeProfile } from './profile_summary.js';
+import { traceRedis } from './redis_trace.js';
+import { writeReport } from './report.js';
+import { startServerProcess } from './server_process.js';
+import { median, round } from './stats.js';
 
-async function timeEach(count: number, work: () => Promise<unknown>): Promise<number[]> {
+const IDENTITIES = 200;
+const SCOPE = 'openid profile email';
+const LOGINS: Record<number, number> = { 1: 60, 8: 320, 32: 480 };
+const RATE_SECONDS = 4;
+const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
+
+const plenty = { points: 10_000_000, seconds: 60 };
+
+async function timeEach(count: number, work: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     await work();
     samples.push(performance.now() - start);
   }
-  return samples;
+  return round(median(samples), 3);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
-
 async function main() {
-  const h = await startSignet();
+  const runStarted = Date.now();
+  const log = (line: string) => console.log(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+  const stops: (() => Promise<unknown>)[] = [];
+  const profileDir = join(projectRoot, 'bench', 'results', 'profiles');
+  const profiling = process.env.BENCH_CPU_PROFILE === '1';
   try {
-    const owner = h.chain.accounts[0]!;
-    const identity = await h.chain.createIdentityFor(owner.address);
-    await h.signet.profiles.set(identity, { given_name: 'Ada', email: 'ada@example.org' });
+    const [signetRedis, floorRedis, chain] = await Promise.all([startRedisServer(), startRedisServer(), startBenchChain(IDENTITIES)]);
+    stops.push(() => signetRedis.stop(), () => floorRedis.stop(), () => chain.anvil.stop());
+    log(`anvil with ONCHAINID and ${chain.users.length} identities; two redis-servers`);
+    const proxy = await startLatencyProxy(chain.anvil.rpcUrl);
+    stops.push(() => proxy.close());
 
-    // 1. Signature check.
-    const login = await startLogin(h.issuer, WEBSITE);
-    const challenge = (await login.agent.postJson(`${login.interactionUrl}/challenge`, { address: owner.address })).json
-      .challenge as string;
-    const signature = await owner.signMessage({ message: challenge });
-    const verify = (mode: 'auto' | 'eoa') => async () => {
-      const ok = await h.chain.client.verifyMessage({ address: owner.address, message: challenge, signature, mode });
-      if (!ok) throw new Error('signature did not verify');
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const env = (port: number, redisUrl: string): Record<string, string> => ({
+      NODE_ENV: 'production',
+      PORT: String(port),
+      ISSUER: 'https://signet.bench',
+      TRUST_PROXY: '1',
+      REDIS_URL: redisUrl,
+      CHAIN_RPC_URL: proxy.rpcUrl,
+      CHAIN_ID: String(chain.anvil.chainId),
+      IDENTITY_FACTORY: chain.suite.identityFactory,
+      COOKIE_KEYS: randomBytes(24).toString('hex'),
+      JWKS: JSON.stringify({ keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'bench', use: 'sig', alg: 'RS256' }] }),
+      CLIENTS: JSON.stringify([{ ...CLIENT, client_name: 'Bench site', redirect_uris: [CLIENT.redirect_uri], redirect_uri: undefined }]),
+      RATE_LIMITS: JSON.stringify({
+        challengesPerAddress: plenty,
+        challengesPerInteraction: plenty,
+        signaturesPerAddress: plenty,
+        signaturesPerInteraction: plenty,
+        tokenFailuresPerClient: plenty,
+      }),
+    });
+    const [signetPort, floorPort] = [await freePort(), await freePort()];
+    const signet = await startServerProcess(
+      'Signet',
+      [...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), join(projectRoot, 'dist', 'main.js')],
+      env(signetPort, signetRedis.url),
+      signetPort,
+    );
+    stops.push(() => signet.stop());
+    const floor = await startServerProcess(
+      'engine floor',
+      [join(projectRoot, 'dist-bench', 'bench', 'engine_floor.js')],
+      { ...env(floorPort, floorRedis.url), BENCH_FIXED_IDENTITY: chain.users[0]!.identity },
+      floorPort,
+    );
+    stops.push(() => floor.stop());
+    const signetRedisClient = new Redis(signetRedis.url);
+    const floorRedisClient = new Redis(floorRedis.url);
+    stops.push(async () => {
+      signetRedisClient.disconnect();
+      floorRedisClient.disconnect();
+    });
+    const counters = { signet: { server: signet, redis: signetRedisClient, proxy }, floor: { server: floor, redis: floorRedisClient, proxy } };
+    const memoryBefore = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
+    log(`Signet (pid ${signet.pid}) and the engine floor (pid ${floor.pid}) are up`);
+
+    let user = 0;
+    const nextWallet = () => chain.users[user++ % chain.users.length]!.wallet;
+    const signetOnce = () => signetLogin(signet.base, CLIENT, SCOPE, nextWallet());
+    const floorOnce = () => floorLogin(floor.base, CLIENT, SCOPE);
+
+    // Warm both (JIT, connections), then the parts' floors.
+    await runLogins(counters.signet, 0, 4, 40, signetOnce);
+    await runLogins(counters.floor, 0, 4, 40, floorOnce);
+    const message = sampleChallengeText();
+    const signature = await chain.users[0]!.wallet.signMessage({ message });
+    const reader = createChainClient(proxy.rpcUrl, chain.anvil.chainId);
+    const parts = {
+      signatureRecoveryMs: await timeEach(200, () => recoverMessageAddress({ message, signature })),
+      redisRoundTripMs: await timeEach(500, () => signetRedisClient.ping()),
+      ethCallRoundTripMs: await timeEach(200, () =>
+        reader.readContract({ address: chain.suite.identityFactory, abi: idFactoryAbi, functionName: 'getIdentity', args: [chain.users[0]!.wallet.address] }),
+      ),
     };
-    await timeEach(20, verify('auto'));
-    await timeEach(20, verify('eoa'));
-    const chainFirst = median(await timeEach(300, verify('auto')));
-    const localFirst = median(await timeEach(300, verify('eoa')));
-
-    // 2. Whole login against one discovery round trip.
-    const discovery = () => fetch(`${h.issuer}/.well-known/openid-configuration`).then((r) => r.arrayBuffer());
-    const fullLogin = async () => {
-      const started = await startLogin(h.issuer, WEBSITE);
-      await logIn(started, owner);
+    log(`parts: ${JSON.stringify(parts)}`);
+    const redisTrace = {
+      signet: await traceRedis(signetRedis.url, signetOnce),
+      floor: await traceRedis(floorRedis.url, floorOnce),
     };
-    await timeEach(20, discovery);
-    await timeEach(5, fullLogin);
-    const roundTrip = median(await timeEach(200, discovery));
-    const loginTime = median(await timeEach(40, fullLogin));
+    const idle = { signet: await idleRedisRate(signetRedisClient), floor: await idleRedisRate(floorRedisClient) };
 
-    console.log('signature check (median of 300)');
-    console.log(`  local-first recovery (baseline)   ${fmt(localFirst)}`);
-    console.log(`  chain eth_call (Signet's choice)  ${fmt(chainFirst)}   ratio ${(chainFirst / localFirst).toFixed(2)}`);
-    console.log('whole login (median of 40)');
-    console.log(`  discovery round trip (baseline) ${fmt(roundTrip)}`);
-    console.log(`  login                           ${fmt(loginTime)}   = ${(loginTime / roundTrip).toFixed(1)} round trips`);
+    const logins: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
+    const tokens: { access_token: string; refresh_token?: string }[] = [];
+    const floorTokens: { access_token: string; refresh_token?: string }[] = [];
+    for (const concurrency of [1, 8, 32]) {
+      const total = LOGINS[concurrency]!;
+      const floorRun = await runLogins(counters.floor, idle.floor, concurrency, total, floorOnce);
+      const signetRun = await runLogins(counters.signet, idle.signet, concurrency, total, signetOnce);
+      tokens.push(...signetRun.tokens);
+      floorTokens.push(...floorRun.tokens);
+      logins[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase };
+      log(`logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms, ${signetRun.phase.serverCpuMsPerLogin} ms CPU; floor ${floorRun.phase.loginsPerSecond}/s p50 ${floorRun.phase.p50Ms} ms, ${floorRun.phase.serverCpuMsPerLogin} ms CPU`);
+    }
+
+    const rate = async (counter: Counters, concurrency: number, work: (worker: number) => Promise<void>) => runRate(counter, concurrency, RATE_SECONDS, work);
+    const refreshChains = (list: typeof tokens) => list.filter((t) => t.refresh_token).slice(0, 16).map((t) => t.refresh_token!);
+    const signetChains = refreshChains(tokens);
+    const floorChains = refreshChains(floorTokens);
+    const refreshes = {
+      signet: await rate(counters.signet, signetChains.length, async (w) => {
+        signetChains[w] = (await refresh(signet.base, CLIENT, signetChains[w]!)).refresh_token!;
+      }),
+      floor: await rate(counters.floor, floorChains.length, async (w) => {
+        floorChains[w] = (await refresh(floor.base, CLIENT, floorChains[w]!)).refresh_token!;
+      }),
+    };
+    log(`refreshes/s: Signet ${refreshes.signet.perSecond}, floor ${refreshes.floor.perSecond}`);
+    // Access tokens issued by the logins above (the refreshes rotated only refresh tokens' grants).
+    const signetAccess = tokens.slice(-16).map((t) => t.access_token);
+    const floorAccess = floorTokens.slice(-16).map((t) => t.access_token);
+    const userinfoRates = {
+      signet: await rate(counters.signet, 16, (w) => userinfo(signet.base, signetAccess[w % signetAccess.length]!)),
+      floor: await rate(counters.floor, 16, (w) => userinfo(floor.base, floorAccess[w % floorAccess.length]!)),
+    };
+    log(`userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}`);
+
+    proxy.latencyMs = 20;
+    const slow: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
+    for (const concurrency of [1, 8]) {
+      const total = concurrency === 1 ? 40 : 160;
+      const floorRun = await runLogins(counters.floor, idle.floor, concurrency, total, floorOnce);
+      const signetRun = await runLogins(counters.signet, idle.signet, concurrency, total, signetOnce);
+      slow[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase };
+      log(`20 ms chain, logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms; floor p50 ${floorRun.phase.p50Ms} ms`);
+    }
+    proxy.latencyMs = 0;
+    const memoryAfter = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
+
+    await signet.stop();
+    const profileFile = profiling ? newestProfile(profileDir) : undefined;
+    const profile = profileFile ? { file: profileFile.slice(projectRoot.length + 1), ...summarizeProfile(profileFile) } : undefined;
+
+    const results = {
+      startedAt: new Date(runStarted).toISOString(),
+      durationSeconds: round((Date.now() - runStarted) / 1000, 0),
+      identities: chain.users.length,
+      scope: SCOPE,
+      parts,
+      logins,
+      refreshesPerSecond: refreshes,
+      userinfoPerSecond: userinfoRates,
+      chainLatency20ms: slow,
+      memory: { before: memoryBefore, after: memoryAfter },
+      redisTrace,
+      profile,
+    };
+    const report = writeReport(results);
+    const dir = join(projectRoot, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const json = JSON.stringify({ ...results, machine: report.machine, versions: report.versions, targets: report.targets }, null, 2);
+    writeFileSync(join(dir, `login-${results.startedAt.replace(/[:.]/g, '-')}.json`), `${json}\n`);
+    writeFileSync(join(dir, 'latest.json'), `${json}\n`);
+    console.log(report.text);
+    log('done: bench/results/latest.json and docs/performance.md');
   } finally {
-    await h.close();
+    for (const stop of stops.reverse()) await stop().catch(() => {});
   }
+}
+
+/** A challenge text of the size Signet issues, for the signature-recovery floor. */
+function sampleChallengeText(): string {
+  return [
+    'signet.bench wants you to sign in with your Ethereum account:',
+    '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    '',
+    'Bench site asks you to sign in with your identity. By signing you share: Name, Email.',
+    '',
+    'URI: https://signet.bench',
+    'Version: 1',
+    'Chain ID: 31337',
+    'Nonce: 3b6c0d0b1f9a4e2c8d',
+    'Issued At: 2026-01-01T00:00:00.000Z',
+    'Expiration Time: 2026-01-01T00:05:00.000Z',
+    'Request ID: interaction:abcdefghijklmnopqrstu',
+    'Resources:',
+    '- eip155:31337:0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    '- https://signet.bench/identities/0x70997970C51812dc3A010C7d01b50e0d17dc79C8/profile#given_name',
+    '- https://signet.bench/identities/0x70997970C51812dc3A010C7d01b50e0d17dc79C8/profile#email',
+  ].join('\n');
 }
 
 main().catch((error) => {

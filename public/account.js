@@ -1,10 +1,11 @@
-// The account pages' wallet calls, and nothing else: sign in, create the identity, send the
-// transactions that change keys and claims, and sign approvals. Everything else is HTML forms.
+// The account pages' wallet calls, and nothing else: sign in (the text shown first, signed on
+// "Sign"), create the identity, send the transactions that change keys and claims, and sign
+// approvals. Everything else is HTML forms. Wallets come from wallets.js.
 (() => {
   const root = document.getElementById('account');
   if (!root) return;
   const $ = (id) => document.getElementById(id);
-  const wallet = () => window.ethereum;
+  const chainId = Number(root.dataset.chainId);
   const say = (text, isError) => {
     const status = $('status');
     if (!status) return;
@@ -25,10 +26,8 @@
     return json;
   };
 
-  const needWallet = () => {
-    if (!wallet()) throw new Error('No browser wallet found. Install one, or use the demo wallet where offered.');
-    return wallet();
-  };
+  /** The wallet for this page's action: the one chosen in this tab, else the only one, else the person's pick (the demo wallet offered where the demo runs). */
+  const chooseWallet = () => window.signetWallets.choose({ after: $('status'), withDemo: true });
 
   const guard = (button, work) => async (event) => {
     event?.preventDefault();
@@ -42,10 +41,21 @@
     }
   };
 
+  /** Resolves when the person presses the Sign button shown under the text. */
+  const pressed = (button) =>
+    new Promise((resolve) => {
+      button.hidden = false;
+      button.disabled = false;
+      button.focus();
+      button.addEventListener('click', () => resolve(), { once: true });
+    });
+
   // Sends a transaction prepared by Signet from the signed-in wallet, then waits for it.
   const sendAndWait = async (prepared) => {
+    const wallet = await chooseWallet();
+    await window.signetWallets.ensureChain(wallet, chainId, say);
     say(`${prepared.description}: confirm in your wallet…`);
-    const hash = await needWallet().request({
+    const hash = await wallet.provider.request({
       method: 'eth_sendTransaction',
       params: [{ from: root.dataset.wallet, to: prepared.to, data: prepared.data }],
     });
@@ -62,22 +72,30 @@
 
   const signin = $('signin');
   if (signin) {
-    const signIn = guard(signin, async () => {
-      const [address] = await needWallet().request({ method: 'eth_requestAccounts' });
+    const signInWith = async (wallet) => {
+      const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
       const identity = $('signin-identity')?.value.trim();
       const answer = await call('POST', '/account/challenge', { address, ...(identity ? { identity } : {}) });
       $('signin-text').textContent = answer.challenge;
       $('signin-box').hidden = false;
-      say('Sign the text in your wallet…');
-      const signature = await wallet().request({ method: 'personal_sign', params: [answer.challenge, address] });
+      say(`Read the text, then press Sign to sign it with ${wallet.name}.`);
+      await pressed($('signin-sign'));
+      $('signin-sign').disabled = true;
+      await window.signetWallets.ensureChain(wallet, chainId, say);
+      say('Waiting for your wallet…');
+      const signature = await wallet.provider.request({ method: 'personal_sign', params: [answer.challenge, address] });
       await call('POST', '/account/session', { signature, message: answer.challenge });
-      window.location.assign('/account');
-    });
-    signin.addEventListener('click', signIn);
-    $('use-demo-wallet')?.addEventListener('click', () => {
-      window.ethereum = window.signetDemoWallet;
-      signIn();
-    });
+      window.location.assign(root.dataset.next || '/account');
+    };
+    signin.addEventListener(
+      'click',
+      guard(signin, async () => signInWith(await window.signetWallets.choose({ after: $('signin-actions') }))),
+    );
+    const demo = $('use-demo-wallet');
+    demo?.addEventListener(
+      'click',
+      guard(demo, async () => signInWith(window.signetWallets.useDemo())),
+    );
   }
 
   const create = $('create-identity');
@@ -143,15 +161,32 @@
     );
   }
 
+  // Approving shows the request's text first; the wallet signs it on "Sign".
   for (const button of document.querySelectorAll('.js-approve')) {
     button.addEventListener(
       'click',
       guard(button, async () => {
         const { id, kind } = button.dataset;
-        const challenge = document.querySelector(`#request-${CSS.escape(id)} .js-challenge`).textContent;
-        const [address] = await needWallet().request({ method: 'eth_requestAccounts' });
-        say('Sign the request in your wallet…');
-        const signature = await wallet().request({ method: 'personal_sign', params: [challenge, address] });
+        const request = document.getElementById(`request-${id}`);
+        const challenge = request.querySelector('.js-challenge').textContent;
+        request.querySelector('details').open = true;
+        const sign = request.querySelector('.js-sign');
+        let signature;
+        try {
+          const wallet = await chooseWallet();
+          const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
+          say(`Read the text, then press Sign to sign it with ${wallet.name}.`);
+          button.hidden = true;
+          await pressed(sign);
+          sign.disabled = true;
+          await window.signetWallets.ensureChain(wallet, chainId, say);
+          say('Waiting for your wallet…');
+          signature = await wallet.provider.request({ method: 'personal_sign', params: [challenge, address] });
+        } finally {
+          // Approve again after a refusal; the text stays shown.
+          sign.hidden = true;
+          button.hidden = false;
+        }
         const path = kind === 'grant' ? `/access-grants/${encodeURIComponent(id)}/validations` : `/account/backchannel/${encodeURIComponent(id)}/approvals`;
         await call('POST', path, { signature });
         window.location.assign('/account/accesses');

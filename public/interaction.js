@@ -1,11 +1,14 @@
-// The consent page: connect an EIP-1193 wallet, ask Signet for the exact text to sign
-// (naming the fields kept), sign it with personal_sign, and hand the signature back.
+// The consent page: pick a wallet, ask Signet for the exact text to sign (naming the fields
+// and claims kept), show it, and sign it with personal_sign once the person presses Sign.
 // It uses only the interaction's JSON routes, the same ones any wallet SDK can call.
 (() => {
   const page = document.getElementById('consent');
   const base = `/interaction/${page.dataset.uid}`;
+  const chainId = Number(page.dataset.chainId);
+  const issuerNames = JSON.parse(page.dataset.issuerNames || '{}');
+  const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const $ = (id) => document.getElementById(id);
-  const state = { address: null, challenge: null, claimsShown: false };
+  const state = { wallet: null, address: null, challenge: null, claimsShown: false };
   const STATUS_WORDS = {
     valid: 'valid',
     untrusted_issuer: 'issuer not trusted: cannot be shared',
@@ -30,64 +33,84 @@
     return json;
   };
 
-  const wallet = () => window.ethereum;
-
-  const keptFields = () =>
-    Array.from(document.querySelectorAll('input[name="fields"]'))
+  // Profile fields the person kept, and every claim topic asked for: the claims chosen decide
+  // which topics stay (a topic left with no claim is dropped by Signet).
+  const keptFields = () => [
+    ...Array.from(document.querySelectorAll('input[name="fields"]'))
       .filter((box) => box.checked)
-      .map((box) => box.value);
+      .map((box) => box.value),
+    ...Array.from(document.querySelectorAll('.claim-topic')).map((topic) => topic.dataset.scope),
+  ];
 
   const keptClaims = () =>
     Array.from(document.querySelectorAll('input[name="claims"]'))
       .filter((box) => box.checked)
       .map((box) => box.value);
 
-  // Lists the identity's claims of the requested topics, each with its issuer and status.
+  const issuerOf = (address) => issuerNames[address] ?? null;
+
+  // Each claim in its topic's place: one checkbox per claim, named by topic, issuer and validity.
   const showClaims = (claims) => {
-    const list = $('claims');
-    list.replaceChildren();
-    for (const claim of claims) {
-      const row = document.createElement('div');
-      row.className = 'field';
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.name = 'claims';
-      box.value = claim.claim_id;
-      box.id = `claim-${claim.claim_id}`;
-      box.checked = claim.kept;
-      box.disabled = !claim.valid;
-      box.addEventListener('change', prepare);
-      const label = document.createElement('label');
-      label.htmlFor = box.id;
-      const expiry = claim.expires_at ? `, until ${claim.expires_at.slice(0, 10)}` : '';
-      label.textContent = `${claim.topic_name ?? `topic ${claim.topic}`} claim by ${claim.issuer} (${STATUS_WORDS[claim.status] ?? claim.status}${expiry})`;
-      row.append(box, label);
-      list.append(row);
+    for (const list of document.querySelectorAll('.claim-list')) {
+      const mine = claims.filter((claim) => claim.topic_name === list.dataset.topic);
+      list.replaceChildren();
+      if (mine.length === 0) {
+        const none = document.createElement('p');
+        none.className = 'muted';
+        none.textContent = 'Your identity holds no claim of this kind: nothing to share.';
+        list.append(none);
+      }
+      for (const claim of mine) {
+        const row = document.createElement('div');
+        row.className = 'field';
+        const box = document.createElement('input');
+        box.type = 'checkbox';
+        box.name = 'claims';
+        box.value = claim.claim_id;
+        box.id = `claim-${claim.claim_id}`;
+        box.checked = claim.kept;
+        box.disabled = !claim.valid;
+        box.addEventListener('change', prepare);
+        const label = document.createElement('label');
+        label.htmlFor = box.id;
+        const topic = topicNames[claim.topic_name] ?? claim.topic_name;
+        const issuer = issuerOf(claim.issuer);
+        const expiry = claim.expires_at ? `, until ${claim.expires_at.slice(0, 10)}` : '';
+        label.textContent = `${topic} (${STATUS_WORDS[claim.status] ?? claim.status}${expiry}), issued by${issuer ? ` ${issuer}` : ''}`;
+        const text = document.createElement('div');
+        text.className = 'field-text';
+        text.append(label);
+        // An issuer without a configured name: its address, shortened, beside the label.
+        if (!issuer) text.append(' ', window.signetAddress(claim.issuer));
+        row.append(box, text);
+        list.append(row);
+      }
     }
-    $('claims-box').hidden = claims.length === 0;
-    state.claimsShown = claims.length > 0;
+    state.claimsShown = true;
   };
 
   const resetChallenge = () => {
     state.challenge = null;
     $('challenge-box').hidden = true;
     $('sign').disabled = true;
+    $('prepare').hidden = false;
+  };
+
+  const connectWith = async (wallet) => {
+    const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
+    state.wallet = wallet;
+    state.address = address;
+    $('wallet').replaceChildren(`${wallet.name}: `, window.signetAddress(address));
+    $('prepare').disabled = false;
+    resetChallenge();
+    await prepare();
   };
 
   const connect = async () => {
-    if (!wallet()) {
-      say('No browser wallet found. Install one, or use the demo wallet where offered.', true);
-      return;
-    }
     try {
-      const [address] = await wallet().request({ method: 'eth_requestAccounts' });
-      state.address = address;
-      $('wallet').textContent = `Wallet ${address}`;
-      $('prepare').disabled = false;
-      resetChallenge();
-      await prepare();
+      await connectWith(await window.signetWallets.choose({ after: $('wallet') }));
     } catch (error) {
-      say(`The wallet did not connect: ${error.message}`, true);
+      say(error.message === window.signetWallets.NO_WALLET ? error.message : `The wallet did not connect: ${error.message}`, true);
     }
   };
 
@@ -107,6 +130,7 @@
       $('identity').value = answer.identity;
       $('challenge').textContent = answer.challenge;
       $('challenge-box').hidden = false;
+      $('prepare').hidden = true;
       $('sign').disabled = false;
       say('Read the text, then sign it with your wallet.');
     } catch (error) {
@@ -118,9 +142,10 @@
   const sign = async () => {
     if (!state.challenge) return;
     $('sign').disabled = true;
-    say('Waiting for your wallet…');
     try {
-      const signature = await wallet().request({ method: 'personal_sign', params: [state.challenge, state.address] });
+      await window.signetWallets.ensureChain(state.wallet, chainId, say);
+      say('Waiting for your wallet…');
+      const signature = await state.wallet.provider.request({ method: 'personal_sign', params: [state.challenge, state.address] });
       say('Checking the signature…');
       const answer = await post('/signature', { signature, message: state.challenge });
       say('Signed in. Returning to the website…');
@@ -148,16 +173,14 @@
   for (const box of document.querySelectorAll('input[name="fields"]')) {
     box.addEventListener('change', () => {
       resetChallenge();
-      // A topic ticked again starts from its valid claims.
-      state.claimsShown = false;
       if (state.address) prepare();
     });
   }
-  const demo = $('use-demo-wallet');
-  if (demo) {
-    demo.addEventListener('click', () => {
-      window.ethereum = window.signetDemoWallet;
-      connect();
-    });
-  }
+  $('use-demo-wallet')?.addEventListener('click', async () => {
+    try {
+      await connectWith(window.signetWallets.useDemo());
+    } catch (error) {
+      say(error.message, true);
+    }
+  });
 })();

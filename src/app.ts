@@ -19,6 +19,7 @@ import { createClaimRecords } from './claims/claim_records.js';
 import { createClaimTopics } from './claims/claim_topics.js';
 import { createClaimsAdminRouter } from './claims/claims_admin_router.js';
 import { type ClaimsService, createClaimsService } from './claims/claims_service.js';
+import { createDisplayNames, type DisplayNames } from './claims/display_names.js';
 import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
 import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
 import { createBackchannelRouter } from './ciba/backchannel_router.js';
@@ -60,6 +61,7 @@ import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
+import { createLandingRouter } from './landing/landing_router.js';
 import { createProvider } from './oidc/provider.js';
 import { projectRoot } from './project_root.js';
 import { createProfileStore, type ProfileStore } from './profile/profile.js';
@@ -86,7 +88,7 @@ export type AppDeps = {
   /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
   /** Extra routes mounted before the engine (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer> }) => Router[];
+  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => Router[];
 };
 
 export type SignetApp = {
@@ -113,6 +115,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const receipts = createConsentReceipts(store);
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
   const topics = createClaimTopics(config.claims);
+  const names = createDisplayNames(config);
   const reader = createClaimReader(chain.client, config.chainCacheSeconds, now);
   const records = createClaimRecords(store);
   const claims = createClaimsService({ reader, topics, records, now });
@@ -165,6 +168,7 @@ export function createApp(deps: AppDeps): SignetApp {
     limits,
     renderPage,
     demoWallet: deps.demoWallet ?? false,
+    names,
     now,
   });
 
@@ -276,6 +280,7 @@ export function createApp(deps: AppDeps): SignetApp {
     revokeAsOwner,
     serviceName: (service) => serviceNames.get(service) ?? service,
     demoWallet: deps.demoWallet ?? false,
+    names,
   });
   const adminRouters = [
     createClaimsAdminRouter({ issuer, claimRequests, adminToken: config.adminToken }),
@@ -304,11 +309,12 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
-  for (const router of [accountPages, grantsRouter, backchannelRouter, ...adminRouters]) {
+  const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
+  for (const router of [landing, accountPages, grantsRouter, backchannelRouter, ...adminRouters]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
-  for (const router of deps.extraRoutes?.({ renderPage }) ?? []) {
+  for (const router of deps.extraRoutes?.({ renderPage, names }) ?? []) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

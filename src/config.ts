@@ -71,6 +71,14 @@ const rateLimitsSchema = z.object({
   identityCreationsPerWallet: limit(3, 86400),
 });
 export type RateLimitSettings = z.infer<typeof rateLimitsSchema>;
+// Names people read instead of addresses and topic codes, on the pages and the demo website.
+const displayName = z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters');
+const displayNamesSchema = z.object({
+  /** A claim issuer's name, by its ClaimIssuer contract address. */
+  issuers: z.array(z.object({ address, name: displayName })).default([]),
+  /** A claim topic's name, by the topic's configured name (claims.topics[].name). */
+  topics: z.array(z.object({ topic: z.string(), name: displayName })).default([]),
+});
 
 const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
@@ -163,6 +171,7 @@ const schema = z.object({
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
   trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(0),
   rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
+  displayNames: displayNamesSchema.default({ issuers: [], topics: [] }),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -206,6 +215,7 @@ const ENV_NAMES: Record<string, string> = {
   rateLimits: 'RATE_LIMITS',
   'chainTimeouts.requestMs': 'CHAIN_DEADLINE_MS',
   'chainTimeouts.callMs': 'CHAIN_CALL_TIMEOUT_MS',
+  displayNames: 'DISPLAY_NAMES',
   'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
   'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
   'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
@@ -321,6 +331,8 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.CHAIN_DEADLINE_MS) chainTimeouts.requestMs = env.CHAIN_DEADLINE_MS;
   if (env.CHAIN_CALL_TIMEOUT_MS) chainTimeouts.callMs = env.CHAIN_CALL_TIMEOUT_MS;
   if (Object.keys(chainTimeouts).length) out.chainTimeouts = chainTimeouts;
+  const displayNames = jsonEnv(env, 'DISPLAY_NAMES');
+  if (displayNames) out.displayNames = displayNames;
   const webhooks: Record<string, unknown> = {};
   if (env.WEBHOOKS_ALLOW_PRIVATE) {
     if (env.WEBHOOKS_ALLOW_PRIVATE !== 'true' && env.WEBHOOKS_ALLOW_PRIVATE !== 'false') {
@@ -417,7 +429,8 @@ export function validateConfig(raw: unknown): Config {
   }
   // Several processes share nothing but Redis and the chain: the demo's memory store and
   // embedded chain would give each worker its own world.
-  if (config.ops.workers !== 1 && (!config.redisUrl || embeddedChain)) {
+  const sharedRedis = config.redisUrl || config.redisServers.cluster || config.redisServers.sentinels;
+  if (config.ops.workers !== 1 && (!sharedRedis || embeddedChain)) {
     throw new ConfigError('WORKERS', 'above 1 needs REDIS_URL and CHAIN_RPC_URL (the demo runs one process)');
   }
   // Several signing keys: the first signs, the others verify; a kid tells them apart.
@@ -439,6 +452,9 @@ export function validateConfig(raw: unknown): Config {
   for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
     const unknown = trusted.topics.find((name) => !topicNames.has(name));
     if (unknown) throw new ConfigError(`claims.trustedIssuers.${i}.topics`, `names "${unknown}", which is not a configured topic`);
+  }
+  for (const [i, named] of config.displayNames.topics.entries()) {
+    if (!topicNames.has(named.topic)) throw new ConfigError(`displayNames.topics.${i}.topic`, `names "${named.topic}", which is not a configured topic`);
   }
   const ids = new Set<string>();
   for (const [i, client] of config.clients.entries()) {

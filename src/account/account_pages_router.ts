@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
 import { SignetError } from '../errors.js';
 import type { createGrantListing } from '../grants/grant_listing.js';
 import type { RevokeAsOwner } from '../grants/owner_revocation.js';
@@ -33,7 +34,20 @@ export type AccountPagesDeps = {
   revokeAsOwner: RevokeAsOwner;
   serviceName: (service: string) => string;
   demoWallet: boolean;
+  /** Issuer, topic and field names the pages show instead of addresses and codes. */
+  names: DisplayNames;
 };
+
+/** The tabs, in order; sign-in returns to the one asked for (and only to one of these). */
+const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses'];
+const returnPath = (asked: unknown) => (typeof asked === 'string' && TABS.includes(asked) ? asked : '/account');
+
+/** What each key purpose lets its holder do, in one line. */
+const PURPOSES = {
+  1: { name: 'MANAGEMENT', explanation: 'full control: adds and removes keys and claims' },
+  2: { name: 'ACTION', explanation: 'signs in and approves sharing, nothing more' },
+  3: { name: 'CLAIM', explanation: 'lets a claim issuer add claims to your identity; not a wallet you sign in with' },
+} as const;
 
 /** The profile form: one input per value, the address flattened. */
 const PROFILE_FORM = [
@@ -95,23 +109,35 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
   const owner = async (ctx: Context): Promise<IdentitySession | undefined> => {
     noStore(ctx);
     const session = await deps.sessions.find(ctx);
-    if (!session) ctx.redirect('/account');
+    // Back to the page asked for once signed in (GET pages only: a form post is not replayed).
+    if (!session) ctx.redirect(ctx.method === 'GET' && ctx.path !== '/account' ? `/account?next=${encodeURIComponent(ctx.path)}` : '/account');
     return session;
   };
   const page = (ctx: Context, view: string, title: string, session: IdentitySession, data: Record<string, unknown>) =>
-    deps.renderPage(ctx, `account/${view}`, { title, identity: session.identity, wallet: session.wallet, chainId: deps.chainId, ...data });
+    deps.renderPage(ctx, `account/${view}`, {
+      title,
+      identity: session.identity,
+      wallet: session.wallet,
+      chainId: deps.chainId,
+      demoWallet: deps.demoWallet,
+      names: deps.names,
+      notice: undefined,
+      ...data,
+    });
 
   router.get('/', async (ctx) => {
     noStore(ctx);
     const any = await deps.sessions.findAny(ctx);
-    if (!any) return deps.renderPage(ctx, 'account/signin', { title: 'Sign in', chainId: deps.chainId, demoWallet: deps.demoWallet });
+    if (!any) {
+      return deps.renderPage(ctx, 'account/signin', { title: 'Sign in', chainId: deps.chainId, demoWallet: deps.demoWallet, next: returnPath(ctx.query.next) });
+    }
     if (!any.identity) {
       const creation = await deps.creator.status(any.wallet);
       if (creation?.status === 'deployed' && creation.identity) {
         await deps.sessions.attachIdentity(any, creation.identity);
         return ctx.redirect('/account');
       }
-      return deps.renderPage(ctx, 'account/create', { title: 'Create your identity', wallet: any.wallet, creation });
+      return deps.renderPage(ctx, 'account/create', { title: 'Create your identity', wallet: any.wallet, creation, chainId: deps.chainId, demoWallet: deps.demoWallet });
     }
     const session = any as IdentitySession;
     const [profile, keys, claims, grants] = await Promise.all([
@@ -122,7 +148,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
     ]);
     page(ctx, 'overview', 'Your identity', session, {
       profileCount: Object.keys(flatten(profile)).length,
-      keyCount: keys.length,
+      walletCount: keys.filter((key) => key.purposes.some((purpose) => purpose === 1 || purpose === 2)).length,
       claimCount: claims.length,
       activeCount: grants.items.filter((grant) => grant.status === 'active').length,
       pendingCount: grants.items.filter((grant) => grant.status === 'pending').length + (await deps.backchannel.pendingFor(session.identity)).length,
@@ -162,7 +188,14 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
   router.get('/wallets', async (ctx) => {
     const session = await owner(ctx);
     if (!session) return;
-    page(ctx, 'wallets', 'Wallets', session, { keys: await deps.identityKeys.list(session.identity, [session.wallet]), purposeNames: PURPOSE_NAMES });
+    const keys = await deps.identityKeys.list(session.identity, [session.wallet]);
+    const signsIn = (key: (typeof keys)[number]) => key.purposes.some((purpose) => purpose === 1 || purpose === 2);
+    page(ctx, 'wallets', 'Wallets', session, {
+      wallets: keys.filter(signsIn),
+      otherKeys: keys.filter((key) => !signsIn(key)),
+      purposes: PURPOSES,
+      purposeNames: PURPOSE_NAMES,
+    });
   });
 
   router.get('/claims', async (ctx) => {
@@ -197,6 +230,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
       backchannel: await deps.backchannel.pendingFor(session.identity),
       serviceName: deps.serviceName,
       kindWords: KIND_WORDS,
+      fieldWords: (fields: string[]) => fields.map((field) => deps.names.field(field)).join(', '),
       notice: notices[String(ctx.query.done ?? '')],
     });
   });

@@ -104,8 +104,7 @@ export function createAccountRouter(deps: AccountDeps): Router {
     await deps.limits.consume('signaturesPerInteraction', binding);
     const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
       if (!issued.identity) return;
-      await deps.registry.assertKnown(issued.identity);
-      await deps.registry.assertLinked(issued.identity, issued.wallet);
+      await deps.registry.assertKnownAndLinked(issued.identity, issued.wallet);
     });
     const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now());
     ctx.body = { identity: session.identity, wallet: session.wallet, created_at: session.created_at };

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { installMulticall3 } from './multicall3.js';
 
 export type Anvil = { rpcUrl: string; chainId: number; stop(): Promise<void> };
 
@@ -45,14 +46,21 @@ export async function startAnvil(options: { chainId?: number; port?: number } = 
   // Keep draining output so the pipe never fills up.
   child.stdout?.resume();
   child.stderr?.resume();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+  // As on the public chains, Multicall3 answers at its canonical address (batched reads).
+  await installMulticall3(rpcUrl).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   return {
-    rpcUrl: `http://127.0.0.1:${port}`,
+    rpcUrl,
     chainId,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
+    stop,
   };
 }

@@ -1,6 +1,7 @@
 // The demo relying party at /demo: a website with a "Log in with identity" button that uses
-// a standard OIDC client (openid-client) against Signet, then shows the ID token claims and
-// userinfo. With the embedded chain it also serves the built-in demo wallet.
+// a standard OIDC client (openid-client) against Signet, then shows what it received: a
+// summary in words, the raw ID token claims and userinfo folded below. With the embedded
+// chain it also serves the built-in demo wallet.
 import Router from '@koa/router';
 import * as oidc from 'openid-client';
 import { createWalletClient, type Hex, hexToString, http, isHex, type LocalAccount, numberToHex } from 'viem';
@@ -8,6 +9,8 @@ import { chainDefinition } from '../chain/chain_client.js';
 import { invalidRequest } from '../errors.js';
 import { BODY_LIMITS, jsonBody } from '../http/body.js';
 import type { RenderPage } from '../http/pages.js';
+import type { DisplayNames } from '../claims/display_names.js';
+import { summarizeLogin } from './login_summary.js';
 
 export type DemoRouterDeps = {
   issuer: string;
@@ -20,6 +23,8 @@ export type DemoRouterDeps = {
   chainId: number;
   /** What the demo website asks for. */
   scope: string;
+  /** Issuer and topic names for the login summary. */
+  names: DisplayNames;
 };
 
 const FLOW_COOKIE = 'signet_demo_flow';
@@ -94,6 +99,7 @@ export function createDemoRouter(deps: DemoRouterDeps): Router {
       title: 'Demo website',
       error: undefined,
       result: {
+        summary: summarizeLogin(userinfo as Record<string, unknown>, deps.names),
         claims: JSON.stringify(claims, null, 2),
         userinfo: JSON.stringify(userinfo, null, 2),
         scope: tokens.scope,

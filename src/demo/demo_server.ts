@@ -27,6 +27,8 @@ function withDemoChain(config: Config, demo: DemoChain): Config {
       ],
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
+    // People read the demo issuer's name, not its address.
+    displayNames: { ...config.displayNames, issuers: [...config.displayNames.issuers, { address: demo.suite.claimIssuer, name: 'Signet demo issuer' }] },
     identityDeployerKey: config.identityDeployerKey ?? DEPLOYER_KEY,
   });
 }
@@ -46,7 +48,7 @@ function demoLines(config: Config, demo: DemoChain | undefined): string[] {
   }
   if (config.demo.enabled) {
     lines.push(`  demo site  ${config.issuer}/demo  (client "demo", secret "demo-secret")`);
-    if (demo) lines.push('             no browser wallet? the consent page offers the built-in demo wallet');
+    if (demo) lines.push('             no browser wallet? every page that needs one offers the built-in demo wallet');
   }
   return lines;
 }
@@ -59,13 +61,14 @@ export async function startDemoServer(configured: Config, logger: Logger, metric
   const running = await startServer(config, logger, {
     metrics,
     demoWallet: Boolean(demo),
-    extraRoutes: ({ renderPage }) =>
+    extraRoutes: ({ renderPage, names }) =>
       config.demo.enabled && demoClient?.client_secret
         ? [
             createDemoRouter({
               issuer: config.issuer,
               client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
               renderPage,
+              names,
               wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
               rpcUrl,
               chainId,

@@ -4,6 +4,7 @@ import { type Address, type PublicClient, zeroAddress } from 'viem';
 import { idFactoryAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { readChain } from '../chain/read_chain.js';
+import { readTogether } from '../chain/multicall3.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
 import { accessDenied } from '../errors.js';
 
@@ -14,7 +15,17 @@ export type IdentityRegistry = {
   assertKnown(identity: Address): Promise<void>;
   /** Refuses a wallet holding neither a MANAGEMENT nor an ACTION key on the identity (live read). */
   assertLinked(identity: Address, wallet: Address): Promise<void>;
+  /** assertKnown and assertLinked, both read live in one chain round trip (Multicall3). */
+  assertKnownAndLinked(identity: Address, wallet: Address): Promise<void>;
 };
+
+const notRegistered = (identity: Address, factory: Address) =>
+  accessDenied(`identity ${identity} is not registered with the IdFactory ${factory}`);
+
+const notLinked = (identity: Address, wallet: Address) =>
+  accessDenied(`wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
+
+const notAnIdentity = (identity: Address, cause: unknown) => accessDenied(`${identity} is not an identity contract`, cause);
 
 export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
   return {
@@ -29,9 +40,7 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
       const wallets = await readChain<readonly Address[]>('IdFactory.getWallets', () =>
         client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
       );
-      if (wallets.length === 0) {
-        throw accessDenied(`identity ${identity} is not registered with the IdFactory ${factory}`);
-      }
+      if (wallets.length === 0) throw notRegistered(identity, factory);
     },
 
     async assertLinked(identity, wallet) {
@@ -45,12 +54,25 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
           args: [keyOf(wallet), KeyPurpose.ACTION],
         })) as boolean;
       } catch (error) {
-        if (isContractRefusal(error)) throw accessDenied(`${identity} is not an identity contract`, error);
+        if (isContractRefusal(error)) throw notAnIdentity(identity, error);
         throw chainUnavailable('Identity.keyHasPurpose', error);
       }
-      if (!linked) {
-        throw accessDenied(`wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
-      }
+      if (!linked) throw notLinked(identity, wallet);
+    },
+
+    async assertKnownAndLinked(identity, wallet) {
+      const [wallets, linked] = await readChain<Awaited<ReturnType<typeof readTogether>>>('IdFactory.getWallets + Identity.keyHasPurpose', () =>
+        readTogether(client, [
+          { address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] },
+          { address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(wallet), KeyPurpose.ACTION] },
+        ]),
+      );
+      // The factory is Signet's own contract: a failed read of it is an outage, not an answer.
+      if (wallets!.status === 'failure') throw chainUnavailable('IdFactory.getWallets', wallets!.error);
+      if ((wallets!.result as readonly Address[]).length === 0) throw notRegistered(identity, factory);
+      // Any failure of the identity's own call is its answer: it reverted or is no contract.
+      if (linked!.status === 'failure') throw notAnIdentity(identity, linked!.error);
+      if (linked!.result !== true) throw notLinked(identity, wallet);
     },
   };
 }

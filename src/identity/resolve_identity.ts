@@ -1,15 +1,19 @@
-// The identity a wallet acts for: the one given, or the one the IdFactory links to the
-// wallet; either way known to the factory and with the wallet holding a linked key on it.
+// The identity a wallet acts for: the one given, checked as known to the factory and holding
+// the wallet's key (one chain round trip), or the one the IdFactory links to the wallet (one
+// round trip: the factory knows its own identities). Either way the key is read again, live,
+// where it counts: when the signature is checked.
 import type { Address } from 'viem';
 import { notFound } from '../errors.js';
 import type { IdentityRegistry } from './identity_registry.js';
 
 export async function resolveIdentity(registry: IdentityRegistry, wallet: Address, given?: Address): Promise<Address> {
-  const identity = given ?? (await registry.identityOf(wallet));
+  if (given) {
+    await registry.assertKnownAndLinked(given, wallet);
+    return given;
+  }
+  const identity = await registry.identityOf(wallet);
   if (!identity) {
     throw notFound(`wallet ${wallet} has no identity in the IdFactory; send the identity address as "identity"`);
   }
-  await registry.assertKnown(identity);
-  await registry.assertLinked(identity, wallet);
   return identity;
 }

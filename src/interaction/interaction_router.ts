@@ -19,10 +19,12 @@ import { subjectOf } from '../identity/subject.js';
 import { loginResources, loginStatement } from './challenge_text.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
 import { allFields, type FieldDefinition, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import { saveConsentGrant } from './consent_grant.js';
+import { finishInteraction } from './finish_interaction.js';
 import type { ConsentReceipts } from './consent_receipts.js';
 import { keptClaims, keptFields } from './consent_selection.js';
 
@@ -40,6 +42,8 @@ export type InteractionDeps = {
   limits: Pick<RateLimits, 'consume'>;
   renderPage: RenderPage;
   demoWallet: boolean;
+  /** Issuer and topic names the page shows instead of addresses and codes. */
+  names: DisplayNames;
   now: () => number;
 };
 
@@ -106,6 +110,8 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
       logoUri: client.logoUri,
       chainId: deps.chainId,
       demoWallet: deps.demoWallet,
+      issuerNames: deps.names.issuers,
+      topicNames: deps.names.topics,
     });
   });
 
@@ -149,9 +155,8 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
     const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
       // Login challenges always name an identity; only account sign-ins may not.
       if (!issued.identity) throw invalidRequest('the challenge names no identity');
-      // Read live: a key removed after the challenge was issued no longer counts.
-      await deps.registry.assertKnown(issued.identity);
-      await deps.registry.assertLinked(issued.identity, issued.wallet);
+      // Read live (both in one round trip): a key removed after the challenge was issued no longer counts.
+      await deps.registry.assertKnownAndLinked(issued.identity, issued.wallet);
     });
     const challenge = { ...verified, identity: verified.identity! };
 
@@ -178,23 +183,16 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
       },
       deps.grantTtlSeconds,
     );
-    const redirectTo = await provider.interactionResult(
-      ctx.req,
-      ctx.res,
-      { login: { accountId }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    const redirectTo = await finishInteraction(details, { login: { accountId }, consent: { grantId } });
     ctx.body = { redirect_to: redirectTo };
   });
 
   router.post('/abort', async (ctx) => {
-    await interactionOf(provider, ctx);
-    const redirectTo = await provider.interactionResult(
-      ctx.req,
-      ctx.res,
-      { error: 'access_denied', error_description: 'the identity owner declined the login' },
-      { mergeWithLastSubmission: false },
-    );
+    const details = await interactionOf(provider, ctx);
+    const redirectTo = await finishInteraction(details, {
+      error: 'access_denied',
+      error_description: 'the identity owner declined the login',
+    });
     ctx.body = { redirect_to: redirectTo };
   });
 

@@ -48,6 +48,9 @@ export function redisClientOptions(tuning: RedisClientTuning = {}): RedisOptions
     // While disconnected a command fails at once instead of waiting in a queue; requests then
     // answer 503 in milliseconds, and nothing queued runs late after the client gave up.
     enableOfflineQueue: false,
+    // Commands issued in the same tick (concurrent requests) leave in one socket write: a
+    // write per command was the largest CPU cost of a login under load (docs/performance.md).
+    enableAutoPipelining: true,
     // Commands in flight when the connection drops fail at once, and are not sent again.
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
@@ -72,6 +75,8 @@ export function createRedisClient(connection: RedisConnection | string, tuning: 
     const { retryStrategy, enableOfflineQueue, ...perNode } = failFast;
     client = new Cluster(target.seeds, {
       enableOfflineQueue,
+      // Per node, for the slots it serves (the cluster client's own setting).
+      enableAutoPipelining: perNode.enableAutoPipelining,
       clusterRetryStrategy: retryStrategy,
       // A slot moving or a cluster electing: retried shortly, within the command deadline.
       retryDelayOnFailover: 50,

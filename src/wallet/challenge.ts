@@ -1,9 +1,10 @@
-// Issues wallet challenges: EIP-4361 (Sign-In with Ethereum) messages built with `siwe`, each
-// with a single-use nonce bound to one interaction and kept in the store until it is used.
-import { generateNonce, SiweMessage } from 'siwe';
+// Issues wallet challenges: EIP-4361 (Sign-In with Ethereum) messages, each with a single-use
+// nonce (from `siwe`) bound to one interaction and kept in the store until it is used.
+import { generateNonce } from 'siwe';
 import type { Address } from 'viem';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import { siweText } from './siwe_text.js';
 
 export type IssuedChallenge = {
   nonce: string;
@@ -43,19 +44,18 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
     const issuedAt = now();
     const expiresAt = issuedAt + settings.ttlSeconds * 1000;
     const nonce = generateNonce();
-    const message = new SiweMessage({
+    const message = siweText({
       domain: issuerUrl.host,
       address: request.wallet,
       statement: request.statement,
       uri: settings.issuer,
-      version: '1',
       chainId: settings.chainId,
       nonce,
       issuedAt: new Date(issuedAt).toISOString(),
       expirationTime: new Date(expiresAt).toISOString(),
       requestId: request.binding,
       resources: request.resources,
-    }).prepareMessage();
+    });
     const challenge: IssuedChallenge = {
       nonce,
       binding: request.binding,
@@ -66,9 +66,14 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       message,
       expiresAt,
     };
-    // Nothing outlives the challenge: an expired one is recognised from its signed text.
-    await store.set(keys.challenge(nonce), JSON.stringify(challenge), settings.ttlSeconds);
-    await store.set(keys.latestChallenge(request.binding), nonce, settings.ttlSeconds);
+    // The record and the interaction's "latest" pointer in one write (one round trip). Nothing
+    // outlives the challenge: an expired one is recognised from its signed text.
+    await store.putRecord({
+      key: keys.challenge(nonce),
+      value: JSON.stringify(challenge),
+      ttlSeconds: settings.ttlSeconds,
+      aliases: [{ key: keys.latestChallenge(request.binding), value: nonce }],
+    });
     return challenge;
   };
 }

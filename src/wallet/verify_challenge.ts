@@ -1,5 +1,8 @@
 // Verifies a signed challenge against what Signet issued, one check per step, and burns its
-// nonce so it serves once. Every field is compared; a missing value never skips a check.
+// nonce so it serves once. The signed text must be the issued text byte for byte, so every
+// field is compared at once and nothing is parsed on the way in: the nonce and expiry are
+// read from their own lines to find the record, and only a text that differs is parsed in
+// full (`siwe`), to name the first field that does not match.
 import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
 import { SignetError } from '../errors.js';
@@ -46,13 +49,26 @@ const burnt = () =>
 const expiredAt = (iso: string) =>
   new SignetError('expired', `the challenge expired at ${iso}; request a new one`, { reason: 'challenge_expired' });
 
-/** A signed text past its expiration time is refused before any lookup: its record is gone with it. */
-function assertMessageNotExpired(parsed: SiweMessage, now: number) {
-  if (parsed.expirationTime && now >= Date.parse(parsed.expirationTime)) throw expiredAt(parsed.expirationTime);
+/** What the signed text names on its Nonce and Expiration Time lines (only to find its record). */
+type SignedLines = { nonce: string; expirationTime?: string };
+
+const NONCE_LINE = /\nNonce: ([a-zA-Z0-9]+)\n/;
+const EXPIRATION_LINE = /\nExpiration Time: ([^\n]+)\n/;
+
+function signedLines(text: string): SignedLines {
+  const nonce = NONCE_LINE.exec(text)?.[1];
+  // A text without a nonce line cannot be a challenge: the full parse says what is wrong with it.
+  if (!nonce) return { nonce: parseMessage(text).nonce };
+  return { nonce, expirationTime: EXPIRATION_LINE.exec(text)?.[1] };
 }
 
-async function nonceToCheck(store: Store, signed: SignedChallenge, parsed: SiweMessage | undefined) {
-  if (parsed) return parsed.nonce;
+/** A signed text past its expiration time is refused before any lookup: its record is gone with it. */
+function assertMessageNotExpired(lines: SignedLines, now: number) {
+  if (lines.expirationTime && now >= Date.parse(lines.expirationTime)) throw expiredAt(lines.expirationTime);
+}
+
+async function nonceToCheck(store: Store, signed: SignedChallenge, lines: SignedLines | undefined) {
+  if (lines) return lines.nonce;
   const latest = await store.get(keys.latestChallenge(signed.binding));
   if (!latest) {
     throw new SignetError('invalid_request', 'no challenge was issued for this interaction; request one first', { reason: 'challenge_missing' });
@@ -60,12 +76,12 @@ async function nonceToCheck(store: Store, signed: SignedChallenge, parsed: SiweM
   return latest;
 }
 
+/** The record and its fate marker, read together (one round trip): a used or burnt challenge says so. */
 async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChallenge> {
-  const raw = await store.get(keys.challenge(nonce));
-  if (raw) return JSON.parse(raw) as IssuedChallenge;
-  const fate = await store.get(keys.usedChallenge(nonce));
+  const [raw, fate] = await store.getMany([keys.challenge(nonce), keys.usedChallenge(nonce)]);
   if (fate === 'burnt') throw burnt();
   if (fate) throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
+  if (raw) return JSON.parse(raw) as IssuedChallenge;
   throw new SignetError('invalid_request', '"nonce" was not issued by Signet', { reason: 'nonce_unknown' });
 }
 
@@ -75,15 +91,17 @@ function assertSameBinding(challenge: IssuedChallenge, signed: SignedChallenge) 
   }
 }
 
-function assertUnchanged(challenge: IssuedChallenge, parsed: SiweMessage | undefined, text: string | undefined) {
-  if (!parsed || text === undefined) return;
+/** The signed text is the issued one, byte for byte; a different text is parsed to name the field. */
+function assertUnchanged(challenge: IssuedChallenge, text: string | undefined) {
+  if (text === undefined || text === challenge.message) return;
+  const parsed = parseMessage(text);
   const issued = new SiweMessage(challenge.message);
   for (const field of COMPARED_FIELDS) {
     if (JSON.stringify(parsed[field] ?? null) !== JSON.stringify(issued[field] ?? null)) {
       throw new SignetError('invalid_request', `"${field}" does not match the challenge`, { reason: 'message_mismatch' });
     }
   }
-  if (text !== challenge.message) throw new SignetError('invalid_request', '"message" differs from the challenge', { reason: 'message_mismatch' });
+  throw new SignetError('invalid_request', '"message" differs from the challenge', { reason: 'message_mismatch' });
 }
 
 function assertNotExpired(challenge: IssuedChallenge, now: number) {
@@ -96,7 +114,7 @@ function assertSignatureShape(signature: string) {
   }
 }
 
-/** The one expensive step (an eth_call): true or false; a chain that cannot answer is a 503. */
+/** True or false; an EOA's is recovered locally, a contract wallet's asks the chain (a 503 if it cannot answer). */
 async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string): Promise<boolean> {
   // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
   return verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
@@ -104,12 +122,12 @@ async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, 
 
 const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
 
-/** Ends a challenge: only one of many concurrent verifications takes the record. */
-async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt', now: number): Promise<boolean> {
-  if (!(await store.take(keys.challenge(challenge.nonce)))) return false;
-  // The marker lives only as long as the challenge would have: after that, its text says "expired".
-  await store.set(keys.usedChallenge(challenge.nonce), fate, secondsLeft(challenge, now));
-  return true;
+/**
+ * Ends a challenge in one atomic step: of many concurrent verifications only one sets its fate
+ * marker, which expires with the record (its text says "expired" after that).
+ */
+async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt'): Promise<boolean> {
+  return (await store.markOnce(keys.challenge(challenge.nonce), keys.usedChallenge(challenge.nonce), fate)) === 'marked';
 }
 
 /** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
@@ -118,35 +136,35 @@ export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
 export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'count'>, now: () => number) {
   return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
     // Every cheap check first; the chain is asked only about a signature that could pass.
-    const parsed = signed.message === undefined ? undefined : parseMessage(signed.message);
-    if (parsed) assertMessageNotExpired(parsed, now());
+    const lines = signed.message === undefined ? undefined : signedLines(signed.message);
+    if (lines) assertMessageNotExpired(lines, now());
     assertSignatureShape(signed.signature);
-    const nonce = await nonceToCheck(store, signed, parsed);
+    const nonce = await nonceToCheck(store, signed, lines);
     const challenge = await issuedChallenge(store, nonce);
     assertSameBinding(challenge, signed);
-    assertUnchanged(challenge, parsed, signed.message);
+    assertUnchanged(challenge, signed.message);
     assertNotExpired(challenge, now());
     // Each check of a challenge is counted before the eth_call, so even concurrent attempts
     // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
     const attempt = await limits.count('failedSignaturesPerChallenge', challenge.nonce, secondsLeft(challenge, now()));
     if (!attempt.within) {
-      await retire(store, challenge, 'burnt', now());
+      await retire(store, challenge, 'burnt');
       throw burnt();
     }
     const valid = await signedByWallet(client, challenge, signed.signature).catch(async (refused: unknown) => {
       // An outage (5xx) is not the signer's failure: it does not burn the challenge.
-      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt', now());
+      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
       throw refused;
     });
     if (!valid) {
-      if (attempt.last) await retire(store, challenge, 'burnt', now());
+      if (attempt.last) await retire(store, challenge, 'burnt');
       throw new SignetError('invalid_signature', `the signature was not made by wallet ${challenge.wallet} over the challenge`, {
         reason: 'signature_invalid',
       });
     }
     // A chain outage here leaves the challenge usable: the owner retries, not restarts.
     await beforeUse?.(challenge);
-    if (!(await retire(store, challenge, 'used', now()))) {
+    if (!(await retire(store, challenge, 'used'))) {
       throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
     }
     return challenge;

@@ -1,10 +1,24 @@
-// Whether `wallet` signed `message` (EOA, EIP-1271, EIP-6492), as far as the chain can say.
-// viem answers "false" both when a contract wallet refuses and when the chain could not be
-// asked, so a "false" counts only if the chain answers right after; otherwise it is a 503.
-import type { Address, Hex, PublicClient } from 'viem';
+// Whether `wallet` signed `message` (EOA, EIP-1271, EIP-6492). An EOA's signature is
+// recovered locally, with no chain call; the chain is asked only when the signer is not the
+// wallet's own key and a contract could still accept it: a 6492 wrapper (a wallet not yet
+// deployed) or code at the address (1271). viem answers "false" both when a contract wallet
+// refuses and when the chain could not be asked, so a "false" counts only if the chain
+// answers right after; otherwise it is a 503.
+import { type Address, type Hex, isAddressEqual, isErc6492Signature, type PublicClient, recoverMessageAddress } from 'viem';
 import { readChain } from '../chain/read_chain.js';
 
+/** The EOA key behind an ECDSA signature; a signature that is not one recovers nothing. */
+const recoveredSigner = (message: string, signature: Hex): Promise<Address | undefined> =>
+  recoverMessageAddress({ message, signature }).catch(() => undefined);
+
 export async function verifyWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<boolean> {
+  if (!isErc6492Signature(signature)) {
+    const signer = await recoveredSigner(message, signature);
+    if (signer && isAddressEqual(signer, wallet)) return true;
+    // Not the wallet's key: only a contract at the address could still accept the signature.
+    const code = await readChain<Hex | undefined>('getCode', () => client.getCode({ address: wallet }));
+    if (!code || code === '0x') return false;
+  }
   let valid: boolean;
   try {
     valid = await client.verifyMessage({ address: wallet, message, signature });

@@ -4,8 +4,7 @@
 // Each scenario checks what the pages show and what the backend and the chain then hold;
 // every page is screenshotted into test-output/, checked with axe-core, and watched for
 // console errors, page errors and CSP violations.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
@@ -15,11 +14,11 @@ import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { type InjectedWallet, injectWallet, launchBrowser, type PageProblems, watchProblems } from '../support/browser.js';
+import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ADMIN_TOKEN = 'admin-token-for-the-account-page-tests';
 const KYC = 1;
@@ -62,13 +61,13 @@ afterAll(async () => {
 type OwnerPage = { page: Page; problems: PageProblems; wallet: InjectedWallet };
 
 /** A page in a fresh browser context (its own cookies), watched, with the owner's wallet. */
-async function openPage(owner: LocalAccount): Promise<OwnerPage> {
+async function openPage(owner: LocalAccount, options: { startChainId?: number } = {}): Promise<OwnerPage> {
   const context = await browser!.newContext();
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems = await watchProblems(page);
-  const wallet = await injectWallet(page, owner, chainId, { chain: h.chain });
+  const wallet = await injectWallet(page, owner, chainId, { chain: h.chain, ...options });
   return { page, problems, wallet };
 }
 
@@ -83,12 +82,22 @@ const subjectOf = (identity: Address) => `eip155:${chainId}:${getAddress(identit
 /** The line Chromium logs for a response with an error status: the request's, not a script's. */
 const refused = (status: string, path: string) => `console: Failed to load resource: the server responded with a status of ${status} [${h.issuer}${path}]`;
 const problemLines = (problems: PageProblems) => problems.all.map((problem) => `${problem.kind}: ${problem.text}`);
+/** Each wallet row: its full address, whether it is the signed-in wallet, and its key in words. */
+const walletRows = (page: Page) =>
+  page.locator('tbody tr').evaluateAll((rows) =>
+    rows.map((row) => [
+      row.querySelector('.addr-full')?.textContent,
+      row.querySelector('.tag')?.textContent === 'this wallet',
+      row.querySelectorAll('td')[1]?.textContent,
+    ]),
+  );
 
 /** Signs in at /account with the injected wallet and waits for the page it leads to. */
 async function signIn({ page }: OwnerPage, landing: 'Your identity' | 'Create your identity') {
   await page.goto(`${h.issuer}/account`);
   await heading(page, 'Your Signet account').waitFor();
   await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
   await heading(page, landing).waitFor();
 }
 
@@ -97,26 +106,9 @@ async function openTab(page: Page, name: string, path: string, title = name) {
   await heading(page, title).waitFor();
 }
 
-/**
- * Runs axe-core on the page as it is; no violation may be serious or critical. The source is
- * evaluated through the DevTools protocol, which the pages' strict CSP does not block.
- */
+/** Runs axe-core on the page as it is; no violation may be serious or critical. */
 async function checkAccessibility(page: Page, label: string) {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    type AxeResult = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
-    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: AxeResult[]; passes: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    if (result.passes.length < 10) throw new Error(`axe-core checked only ${result.passes.length} rules`);
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
-    }));
-  });
-  const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect({ page: label, severe }).toEqual({ page: label, severe: [] });
+  expect({ page: label, severe: await severeAccessibilityViolations(page) }).toEqual({ page: label, severe: [] });
 }
 
 async function readIdentity(identity: Address, functionName: 'getKeysByPurpose' | 'getClaimIdsByTopic', arg: bigint) {
@@ -160,8 +152,14 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
   await page.goto(`${h.issuer}/account`);
   expect(await page.title()).toBe('Sign in · Signet');
   expect(await page.locator('#signin-box').isHidden()).toBe(true);
-  await screenshot(page, 'account-signin');
+  // The demo wallet is offered only in the demo.
+  expect(await page.getByRole('button', { name: 'Use the demo wallet' }).count()).toBe(0);
   await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
+  // The text comes first; the wallet signs it only on "Sign".
+  await page.locator('#signin-text').filter({ hasText: 'Resources:' }).waitFor();
+  expect(wallet.signed).toEqual([]);
+  await screenshot(page, 'account-signin-text');
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
   await heading(page, 'Create your identity').waitFor();
   expect(await page.title()).toBe('Create your identity · Signet');
   expect(wallet.signed).toHaveLength(1);
@@ -185,10 +183,12 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
   expect((await h.chain.client.getTransactionReceipt({ hash: transaction })).status).toBe('success');
   expect(await readIdentity(identity, 'getKeysByPurpose', KeyPurpose.MANAGEMENT)).toEqual([keyOf(owner.address)]);
   expect(await page.title()).toBe('Your identity · Signet');
-  expect(await page.locator('.facts dd').allInnerTexts()).toEqual([identity, owner.address, `chain id ${chainId}`]);
+  expect(await page.locator('.facts dd .addr-full').allTextContents()).toEqual([identity, owner.address]);
+  expect(await page.locator('.facts dd .addr-cut').allTextContents()).toEqual([identity, owner.address].map((a) => `${a.slice(0, 6)}…${a.slice(-4)}`));
+  expect(await shown(page.locator('.facts dd').nth(2))).toBe(`chain id ${chainId}`);
   expect(await page.locator('.summary li').allInnerTexts()).toEqual([
     'Profile: 0 fields filled in',
-    'Wallets: 1 key',
+    'Wallets: 1 linked wallet',
     'Claims: 0',
     'Accesses: 0 active, 0 waiting for you',
   ]);
@@ -297,14 +297,19 @@ test('wallets: a second wallet added as an ACTION key logs in; the last MANAGEME
   const owner = h.chain.accounts[1]!;
   const second = h.chain.accounts[2]!;
   const identity = await h.chain.createIdentityFor(owner.address);
-  const session = await openPage(owner);
+  // The owner's wallet starts on mainnet: it is asked to switch before it signs.
+  const session = await openPage(owner, { startChainId: 1 });
   const { page, problems, wallet } = session;
   await signIn(session, 'Your identity');
+  expect(wallet.switches).toEqual([chainId]);
+  expect(wallet.calls).toEqual(['eth_requestAccounts', 'eth_chainId', 'wallet_switchEthereumChain', 'eth_chainId', 'personal_sign']);
   await openTab(page, 'Wallets', '/account/wallets');
 
   const rows = page.locator('tbody tr');
   expect(await rows.count()).toBe(1);
-  expect((await cells(rows.first())).slice(0, 2)).toEqual([`${owner.address} this wallet`, 'MANAGEMENT']);
+  const MANAGEMENT = 'MANAGEMENT full control: adds and removes keys and claims';
+  const ACTION = 'ACTION signs in and approves sharing, nothing more';
+  expect(await walletRows(page)).toEqual([[owner.address, true, MANAGEMENT]]);
 
   // Add the second wallet: Signet prepares the transaction, the owner's wallet sends it.
   await page.getByLabel('Wallet address').fill(second.address);
@@ -322,8 +327,10 @@ test('wallets: a second wallet added as an ACTION key logs in; the last MANAGEME
   expect((await h.chain.client.getTransactionReceipt({ hash: wallet.sent[0]!.hash })).status).toBe('success');
   expect(await readIdentity(identity, 'getKeysByPurpose', KeyPurpose.ACTION)).toEqual([keyOf(second.address)]);
   expect(await rows.count()).toBe(2);
-  expect((await cells(rows.nth(0))).slice(0, 2)).toEqual([`${owner.address} this wallet`, 'MANAGEMENT']);
-  expect((await cells(rows.nth(1))).slice(0, 2)).toEqual([second.address, 'ACTION']);
+  expect(await walletRows(page)).toEqual([
+    [owner.address, true, MANAGEMENT],
+    [second.address, false, ACTION],
+  ]);
   expect(await rows.nth(1).getByRole('button', { name: `Remove ACTION key of ${second.address}` }).isVisible()).toBe(true);
   await screenshot(page, 'account-wallets');
 
@@ -367,7 +374,9 @@ test('claims: the owner removes a claim a website was given, and its userinfo st
   await openTab(page, 'Claims', '/account/claims');
   const rows = page.locator('tbody tr');
   expect(await rows.count()).toBe(1);
-  expect((await cells(rows.first())).slice(0, 4)).toEqual(['kyc', h.chain.suite.claimIssuer, 'valid', 'never']);
+  expect((await cells(rows.first())).filter((_, i) => i !== 1 && i !== 4)).toEqual(['kyc', 'valid', 'never']);
+  // No display name configured for this issuer: its address, shortened, with the full value.
+  expect(await rows.first().locator('td').nth(1).locator('.addr-full').textContent()).toBe(h.chain.suite.claimIssuer);
   await screenshot(page, 'account-claims');
 
   await rows.first().getByRole('button', { name: 'Remove the kyc claim' }).click();
@@ -404,14 +413,20 @@ test('inbox: the owner approves one lasting-access request and denies another', 
   const secondRequest = page.locator(`li[id="request-${second.id}"]`);
   const inbox = page.getByRole('list', { name: 'Waiting for you' });
   expect(await inbox.getByRole('listitem').count()).toBe(2);
-  expect(await shown(firstRequest.locator('p').first())).toBe('Analytics Co asks for lasting access to given_name, email.');
-  expect(await shown(secondRequest.locator('p').first())).toBe('Analytics Co asks for lasting access to email.');
+  expect(await shown(firstRequest.locator('p').first())).toBe('Analytics Co asks for lasting access to first name, email address.');
+  expect(await shown(secondRequest.locator('p').first())).toBe('Analytics Co asks for lasting access to email address.');
   expect(await firstRequest.locator('pre').textContent()).toBe(first.challenge);
   expect(await page.getByText('You have not shared anything yet.').isVisible()).toBe(true);
   await screenshot(page, 'account-accesses-inbox');
 
   // Approve: the wallet signs the very text shown, and the grant is active for the service.
-  await firstRequest.getByRole('button', { name: 'Approve and sign' }).click();
+  await firstRequest.getByRole('button', { name: 'Approve' }).click();
+  // The text is shown first; the wallet signs it on "Sign".
+  const sign = firstRequest.getByRole('button', { name: 'Sign', exact: true });
+  await sign.waitFor();
+  expect(await firstRequest.locator('pre').isVisible()).toBe(true);
+  expect(wallet.signed).toHaveLength(1);
+  await sign.click();
   await firstRequest.waitFor({ state: 'detached' });
   expect(wallet.signed.at(-1)).toBe(first.challenge);
   expect(await grantAsService(first.id)).toEqual({
@@ -454,6 +469,9 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await page.goto(`${h.issuer}/account`);
   await check('sign in');
   await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
+  await page.locator('#signin-text').filter({ hasText: 'Resources:' }).waitFor();
+  await check('sign in, text to sign');
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
   await heading(page, 'Create your identity').waitFor();
   await check('create');
   await page.getByRole('button', { name: 'Create my identity' }).click();
@@ -472,7 +490,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await check('profile');
   // By keyboard from the top: the tabs, then each field in order, then Save.
   const focused: string[] = [];
-  for (let i = 0; i < 16; i++) {
+  for (let i = 0; i < 17; i++) {
     await page.keyboard.press('Tab');
     focused.push(
       await page.evaluate(() => {
@@ -487,6 +505,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
     'a:Wallets',
     'a:Claims',
     'a:Accesses',
+    'button:Sign out',
     ...['given_name', 'family_name', 'email', 'phone_number', 'street_address', 'locality', 'region', 'postal_code', 'country', 'website'].map(
       (id) => `input#${id}`,
     ),
@@ -513,7 +532,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
   for (const summary of await page.locator('summary').all()) await summary.click();
   await check('accesses');
 
-  expect(checked).toEqual(['sign in', 'create', 'overview', 'profile', 'profile with errors', 'wallets', 'claims', 'accesses']);
+  expect(checked).toEqual(['sign in', 'sign in, text to sign', 'create', 'overview', 'profile', 'profile with errors', 'wallets', 'claims', 'accesses']);
 
   // Readable on a phone: at 375 px wide no page scrolls sideways.
   await page.setViewportSize({ width: 375, height: 800 });

@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { getAddress } from 'viem';
+import { KeyPurpose } from '../../src/chain/contracts.js';
+import { addKey } from '../../src/chain/deploy_onchainid.js';
+import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
+import { noSidewaysScroll, wordsSplitAcrossLines } from '../support/page_layout.js';
 import { discover } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
@@ -17,12 +21,30 @@ const outputDir = join(projectRoot, 'test-output');
 const WEBSITE_ORIGIN = 'https://website.example';
 const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
 
+const ADMIN_TOKEN = 'admin-token-for-the-consent-page-tests';
+// The longest labels the page meets: a long topic name, long descriptions, and an issuer
+// with no display name (its address is shown).
+const KYC_WORDS = 'Your identity was checked by a KYC provider (Know Your Customer), under the anti-money-laundering rules of your country';
+const ACCREDITED_WORDS = 'Your status as an accredited investor, as certified by a regulated financial institution';
+
 let h: Harness;
 let browser: Browser | undefined;
 let identity: `0x${string}`;
 
 beforeAll(async () => {
-  h = await startSignet();
+  h = await startSignet({
+    configure: (chain) => ({
+      adminToken: ADMIN_TOKEN,
+      claims: {
+        topics: [
+          { name: 'kyc', topic: 1, description: KYC_WORDS },
+          { name: 'accredited_investor_status', topic: 7, description: ACCREDITED_WORDS },
+        ],
+        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc', 'accredited_investor_status'] }],
+      },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+    }),
+  });
   identity = await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
   await h.signet.profiles.set(identity, {
     given_name: 'Ada',
@@ -51,14 +73,14 @@ afterAll(async () => {
 });
 
 /** The relying party's side: an authorization URL with PKCE S256, state and nonce. */
-async function authorizationRequest() {
+async function authorizationRequest(scope = 'openid profile email') {
   const config = await discover(h.issuer, WEBSITE);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: CALLBACK,
-    scope: 'openid profile email',
+    scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -135,7 +157,12 @@ test('the owner unticks a field, signs with the injected wallet, and the website
   );
   expect(shown!.trimEnd().endsWith(`- ${profile}#email`)).toBe(true);
   expect(shown).not.toContain('#website');
-  expect(await page.locator('#wallet').textContent()).toBe(`Wallet ${owner.address}`);
+  // window.ethereum, the fallback when no wallet announces itself (EIP-6963), shown shortened.
+  expect(await page.locator('#wallet').evaluate((element) => element.firstChild?.textContent)).toBe('Browser wallet: ');
+  expect(await page.locator('#wallet .addr-cut').textContent()).toBe('0x7099…79C8');
+  expect(await page.locator('#wallet .addr-full').textContent()).toBe(owner.address);
+  // The text is shown: the button that asks for it goes.
+  expect(await page.locator('#prepare').isHidden()).toBe(true);
   expect(await page.locator('#identity').inputValue()).toBe(identity);
   expect(await page.locator('#status').textContent()).toBe('Read the text, then sign it with your wallet.');
   expect(await page.getByRole('button', { name: 'Sign and continue' }).isEnabled()).toBe(true);
@@ -220,5 +247,147 @@ test('without a wallet, the page says so, and "Cancel" sends the browser back wi
   ).rejects.toMatchObject({ error: 'access_denied', error_description: 'the identity owner declined the login' });
 
   expect(problems.on(`${h.issuer}/interaction/`)).toEqual([]);
+  expect(problems.all).toEqual([]);
+}, 60_000);
+
+/** Issues a claim of the topic to the identity through the admin API, with Signet's ClaimIssuer. */
+async function issueClaim(topic: string) {
+  const response = await fetch(`${h.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ identity: claimsIdentity, topic, data: { checked_by: 'Consent page tests' } }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { claim_id: string };
+}
+
+let claimsIdentity: `0x${string}`;
+
+test('at 375 px with claims from an issuer without a name: one place per claim, no sideways scroll, the text wraps at spaces', async () => {
+  const owner = h.chain.accounts[1]!;
+  claimsIdentity = await h.chain.createIdentityFor(owner.address);
+  await addKey(h.chain.as(owner), claimsIdentity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const kyc = await issueClaim('kyc');
+  const accredited = await issueClaim('accredited_investor_status');
+  await h.signet.profiles.set(claimsIdentity, { given_name: 'Grace', email: 'grace@example.org', address: { postal_code: 'SW1Y 4JH', country: 'GB' } });
+
+  const page = await newPage();
+  await page.setViewportSize({ width: 375, height: 800 });
+  const problems = await watchProblems(page);
+  const wallet = await injectWallet(page, owner, h.chain.anvil.chainId);
+  await fakeWebsite(page, WEBSITE_ORIGIN);
+  const request = await authorizationRequest('openid profile email address claim:kyc claim:accredited_investor_status');
+  await page.goto(request.url.href);
+
+  // Before the wallet: each claim topic in its place, with no checkbox of its own.
+  const topics = page.locator('.claim-topic');
+  expect(await topics.allInnerTexts()).toEqual([
+    `kyc: ${KYC_WORDS}\n\nConnect your wallet to see your claims of this kind.`,
+    `accredited_investor_status: ${ACCREDITED_WORDS}\n\nConnect your wallet to see your claims of this kind.`,
+  ]);
+  expect(await page.getByRole('checkbox').count()).toBe(5);
+  expect(await noSidewaysScroll(page)).toEqual({ scrollWidth: 375, clientWidth: 375 });
+
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
+  // One checkbox per claim, in its topic's place; no second list of claims.
+  const claimBoxes = page.locator('input[name="claims"]');
+  expect(await claimBoxes.evaluateAll((boxes) => boxes.map((box) => [(box as HTMLInputElement).value, (box as HTMLInputElement).checked]))).toEqual([
+    [kyc.claim_id, true],
+    [accredited.claim_id, true],
+  ]);
+  expect(await page.locator('.claim-list[data-topic="kyc"] label').textContent()).toBe('kyc (valid), issued by');
+  expect(await page.locator('.claim-list[data-topic="kyc"] .addr-full').textContent()).toBe(h.chain.suite.claimIssuer);
+  expect(await page.locator('.claim-list[data-topic="kyc"] .addr-cut').textContent()).toBe(
+    `${h.chain.suite.claimIssuer.slice(0, 6)}…${h.chain.suite.claimIssuer.slice(-4)}`,
+  );
+  expect(await page.getByText('Your claims').count()).toBe(0);
+  // The text is shown: the button that asks for it goes.
+  expect(await page.locator('#prepare').isHidden()).toBe(true);
+
+  // The full address on hover (title) and on focus, and copied by its button.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.issuer });
+  const copy = page.locator('.claim-list[data-topic="kyc"] button.copy');
+  await copy.click();
+  await copy.filter({ hasText: 'Copied' }).waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(h.chain.suite.claimIssuer);
+  const short = page.locator('.claim-list[data-topic="kyc"] .addr-short');
+  expect(await short.getAttribute('title')).toBe(h.chain.suite.claimIssuer);
+  expect(await short.locator('.addr-cut').isVisible()).toBe(true);
+  await short.focus();
+  expect(await short.locator('.addr-cut').isVisible()).toBe(false);
+  // biome-ignore lint/performance/useDomNodeTextContent: a playwright Locator; the rendered text is what is wanted
+  expect(await short.innerText()).toBe(h.chain.suite.claimIssuer);
+  expect(await noSidewaysScroll(page)).toEqual({ scrollWidth: 375, clientWidth: 375 });
+  await short.blur();
+
+  // Unticking one claim drops it from the text; its topic goes when no claim of it is left.
+  await page.locator(`input[value="${accredited.claim_id}"]`).uncheck();
+  await page.locator('#challenge').filter({ hasNotText: 'accredited' }).filter({ hasText: 'Resources:' }).waitFor();
+
+  await page.screenshot({ path: join(outputDir, 'consent-page-phone.png'), fullPage: true });
+  expect(await noSidewaysScroll(page)).toEqual({ scrollWidth: 375, clientWidth: 375 });
+  // Words of the signed text and of every label stay whole: lines break at spaces.
+  expect(await wordsSplitAcrossLines(page, '#challenge, #consent label, .claim-topic > p')).toEqual([]);
+
+  await Promise.all([page.waitForURL((url) => isCallback(url), { waitUntil: 'load' }), page.getByRole('button', { name: 'Sign and continue' }).click()]);
+  expect(wallet.signed).toHaveLength(1);
+  expect(wallet.signed[0]).toContain(`/identities/${claimsIdentity}/claims/${kyc.claim_id}`);
+  expect(wallet.signed[0]).not.toContain(accredited.claim_id);
+  expect(problems.all).toEqual([]);
+}, 60_000);
+
+test('two wallets announced by EIP-6963: the person picks one, and it is asked to switch chains before signing', async () => {
+  const owner = h.chain.accounts[0]!;
+  const other = h.chain.accounts[2]!;
+  const page = await newPage();
+  const problems = await watchProblems(page);
+  // Neither defines window.ethereum: only discovery finds them. Beta starts on mainnet.
+  const alpha = await injectWallet(page, other, h.chain.anvil.chainId, { announce: { name: 'Alpha Wallet', rdns: 'example.alpha' }, windowEthereum: false });
+  const beta = await injectWallet(page, owner, h.chain.anvil.chainId, {
+    announce: { name: 'Beta Wallet', rdns: 'example.beta' },
+    windowEthereum: false,
+    startChainId: 1,
+  });
+  await fakeWebsite(page, WEBSITE_ORIGIN);
+  const request = await authorizationRequest();
+  await page.goto(request.url.href);
+  expect(await page.evaluate(() => 'ethereum' in window)).toBe(false);
+
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  const picker = page.getByRole('group', { name: 'Choose a wallet:' });
+  expect(await picker.getByRole('button').allInnerTexts()).toEqual(['Alpha Wallet', 'Beta Wallet']);
+  await picker.getByRole('button', { name: 'Beta Wallet' }).click();
+  await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
+  expect(await page.locator('#wallet').evaluate((element) => element.firstChild?.textContent)).toBe('Beta Wallet: ');
+  expect(alpha.calls).toEqual([]);
+  expect(beta.switches).toEqual([]);
+
+  await Promise.all([page.waitForURL((url) => isCallback(url), { waitUntil: 'load' }), page.getByRole('button', { name: 'Sign and continue' }).click()]);
+  // Asked to switch to the configured chain before it signed.
+  expect(beta.switches).toEqual([h.chain.anvil.chainId]);
+  expect(beta.calls).toEqual(['eth_requestAccounts', 'eth_chainId', 'wallet_switchEthereumChain', 'eth_chainId', 'personal_sign']);
+  expect(beta.signed).toHaveLength(1);
+  expect(alpha.calls).toEqual([]);
+  expect(problems.all).toEqual([]);
+}, 60_000);
+
+test('a wallet that cannot switch to the chain is not asked to sign, and the page says why', async () => {
+  const owner = h.chain.accounts[0]!;
+  const page = await newPage();
+  const problems = await watchProblems(page);
+  // The configured chain is unknown to this wallet: it knows only chain 1.
+  const wallet = await injectWallet(page, owner, 999_999, { startChainId: 1 });
+  await fakeWebsite(page, WEBSITE_ORIGIN);
+  await page.goto((await authorizationRequest()).url.href);
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
+  await page.getByRole('button', { name: 'Sign and continue' }).click();
+  await page.locator('#status.error').waitFor();
+  expect(await page.locator('#status').textContent()).toBe(
+    `Your wallet does not know chain ${h.chain.anvil.chainId}: add that network to it, then try again.`,
+  );
+  expect(wallet.signed).toEqual([]);
+  expect(await page.getByRole('button', { name: 'Sign and continue' }).isEnabled()).toBe(true);
   expect(problems.all).toEqual([]);
 }, 60_000);

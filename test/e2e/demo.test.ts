@@ -1,20 +1,33 @@
 // The embedded demo, as someone new runs it: `npm start`'s boot (embedded anvil, the real
-// ONCHAINID contracts, the in-memory store), then the /demo website in Chromium, logging in
-// with the built-in demo wallet, with the demo claims shared.
+// ONCHAINID contracts, the in-memory store), then Chromium on a phone-sized screen with no
+// wallet of its own walks the whole demo with the built-in demo wallet: the landing page, the
+// login on /demo, the account pages (sign in, add a wallet, remove a claim, revoke the login)
+// and back to the page asked for after signing out. Every page it visits is measured for
+// sideways scroll, checked with axe-core and watched for console errors and CSP violations.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../../src/config.js';
+import { type Address, createPublicClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEMO_OWNER_KEY } from '../../src/demo/demo_accounts.js';
 import { silentLogger } from '../../src/app.js';
+import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
+import { keyOf } from '../../src/chain/deploy_onchainid.js';
+import { loadConfig } from '../../src/config.js';
 import { type RunningDemo, startDemoServer } from '../../src/demo/demo_server.js';
-import { launchBrowser, watchProblems } from '../support/browser.js';
+import { severeAccessibilityViolations } from '../support/accessibility.js';
+import { injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { freePort } from '../support/free_port.js';
+import { noSidewaysScroll } from '../support/page_layout.js';
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output');
+const DEMO_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 let running: RunningDemo;
 let browser: Browser;
+/** The wallet the walk adds as an ACTION key. */
+let added: Address;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -34,49 +47,223 @@ test('the demo prints what it set up', () => {
   expect(running.store.kind).toBe('memory');
   expect(summary).toContain(`Signet is listening at ${running.config.issuer}`);
   expect(summary).toContain('IN MEMORY: a demo, nothing survives a restart (set REDIS_URL)');
-  expect(summary).toContain(`identity   ${running.demo!.identity} owned by wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8`);
+  expect(summary).toContain(`identity   ${running.demo!.identity} owned by wallet ${DEMO_WALLET}`);
   expect(summary).toContain('add anvil account #1 to your wallet with private key 0x59c6995e');
   expect(summary).toContain(`demo site  ${running.config.issuer}/demo`);
+  expect(summary).toContain('no browser wallet? every page that needs one offers the built-in demo wallet');
 });
 
-test('a login on /demo with the built-in demo wallet shows the ID token claims and userinfo', async () => {
+test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign in to the account, add a wallet, remove a claim, revoke the login', async () => {
   const issuer = running.config.issuer;
-  const page = await browser.newPage();
+  const identity = running.demo!.identity;
+  const chain = createPublicClient({ transport: http(running.demo!.anvil.rpcUrl) });
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
   const problems = await watchProblems(page);
-  await page.goto(`${issuer}/demo`);
+  const widths: Record<string, { scrollWidth: number; clientWidth: number }> = {};
+  const axe: Record<string, unknown[]> = {};
+  /** Measures, checks and photographs the page as it stands. */
+  const look = async (label: string, screenshot?: string) => {
+    widths[label] = await noSidewaysScroll(page);
+    axe[label] = await severeAccessibilityViolations(page);
+    if (screenshot) await page.screenshot({ path: join(outputDir, `${screenshot}.png`), fullPage: true });
+  };
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+  const tab = (name: string) => page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name, exact: true });
+  expect(await page.evaluate(() => 'ethereum' in window)).toBe(false);
+
+  // `/`: what Signet is, and the way on.
+  await page.goto(`${issuer}/`);
+  await heading('Signet').waitFor();
+  expect(await page.locator('main a').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]))).toEqual([
+    ['Try the demo website', '/demo'],
+    ['Your account', '/account'],
+    ['OpenID Connect discovery', '/.well-known/openid-configuration'],
+    ['API description (OpenAPI)', '/openapi.json'],
+  ]);
+  await look('/', 'landing');
+  for (const path of ['/.well-known/openid-configuration', '/openapi.json']) {
+    expect((await page.request.get(`${issuer}${path}`)).status()).toBe(200);
+  }
+
+  // The demo website, then Signet's consent page with the demo wallet.
+  await Promise.all([page.waitForURL(`${issuer}/demo`), page.getByRole('link', { name: 'Try the demo website' }).click()]);
+  expect(await page.getByRole('link', { name: 'your account pages' }).getAttribute('href')).toBe('/account');
+  await look('/demo');
   await page.getByRole('link', { name: 'Log in with identity' }).click();
   await page.waitForURL(new RegExp(`^${issuer}/interaction/`));
   await page.getByRole('heading', { name: 'Signet demo asks you to sign in' }).waitFor();
-
   await page.getByRole('button', { name: 'Use the demo wallet' }).click();
   await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
-  await page.locator('#claims-box').waitFor();
-  const claimLabels = await page.locator('#claims label').allTextContents();
-  expect(claimLabels).toHaveLength(2);
-  expect(claimLabels[0]).toMatch(/^kyc claim by 0x[0-9a-fA-F]{40} \(valid\)$/);
-  expect(claimLabels[1]).toMatch(/^accredited claim by 0x[0-9a-fA-F]{40} \(valid, until \d{4}-\d{2}-\d{2}\)$/);
-  // Untick the phone number: it must not reach the website.
+  // Each claim once, in its topic's place, by its issuer's name.
+  expect(await page.locator('.claim-list label').allInnerTexts()).toEqual([
+    'KYC check (valid), issued by Signet demo issuer',
+    expect.stringMatching(/^Accredited investor \(valid, until \d{4}-\d{2}-\d{2}\), issued by Signet demo issuer$/),
+  ]);
+  expect(await page.locator('input[name="claims"]').count()).toBe(2);
+  expect(await page.locator('#prepare').isHidden()).toBe(true);
   await page.getByLabel('Your phone number').uncheck();
   await page.locator('#challenge').filter({ hasNotText: 'phone' }).filter({ hasText: 'Resources:' }).waitFor();
-  await page.screenshot({ path: join(outputDir, 'demo-consent.png'), fullPage: true });
+  await look('/interaction/:uid', 'demo-consent-phone');
 
-  await page.getByRole('button', { name: 'Sign and continue' }).click();
-  await page.waitForURL(`${issuer}/demo/callback?**`);
-  await page.getByRole('heading', { name: 'You are logged in' }).waitFor();
+  // Back on the website: a summary in words, the raw JSON folded below.
+  await Promise.all([page.waitForURL(`${issuer}/demo/callback?**`), page.getByRole('button', { name: 'Sign and continue' }).click()]);
+  await page.getByRole('heading', { name: 'You are logged in as Ada Lovelace' }).waitFor();
+  const sub = `eip155:31337:${identity}`;
+  expect(await page.locator('#subject').textContent()).toBe(sub);
+  expect(await page.locator('#shared-fields dt').allInnerTexts()).toEqual(['First name', 'Last name', 'Website', 'Email address', 'Postal address']);
+  expect(await page.locator('#shared-fields dd').allInnerTexts()).toEqual([
+    'Ada',
+    'Lovelace',
+    'https://example.org/ada',
+    'ada@example.org',
+    '12 St James Square, London, SW1Y 4JH, GB',
+  ]);
+  expect(await page.locator('#shared-claims > li').allInnerTexts()).toEqual([
+    expect.stringMatching(/^KYC check by Signet demo issuer: valid, no expiry\nlevel: basic; checked by: Signet demo issuer; checked on: \d{4}-\d{2}-\d{2}$/),
+    expect.stringMatching(/^Accredited investor by Signet demo issuer: valid until \d{4}-\d{2}-\d{2}\naccredited investor: true; jurisdiction: GB$/),
+  ]);
+  expect(await page.locator('#userinfo').isVisible()).toBe(false);
   const userinfo = JSON.parse((await page.locator('#userinfo').textContent())!) as Record<string, unknown>;
-  const idToken = JSON.parse((await page.locator('#id-token-claims').textContent())!) as Record<string, unknown>;
-  await page.screenshot({ path: join(outputDir, 'demo-logged-in.png'), fullPage: true });
-
-  const sub = `eip155:31337:${running.demo!.identity}`;
   expect(userinfo).toMatchObject({ sub, given_name: 'Ada', family_name: 'Lovelace', email: 'ada@example.org' });
   expect(userinfo.phone_number).toBeUndefined();
-  const claims = userinfo.onchain_claims as Record<string, unknown>[];
-  expect(claims.map((claim) => [claim.topic_name, claim.valid])).toEqual([
-    ['kyc', true],
-    ['accredited', true],
+  await look('/demo/callback', 'demo-logged-in');
+  await page.getByText('Raw userinfo').click();
+  expect(await page.locator('#userinfo').isVisible()).toBe(true);
+  await look('/demo/callback (raw userinfo open)');
+
+  // The account pages, from the demo's link: the text is shown before the demo wallet signs.
+  await Promise.all([page.waitForURL(`${issuer}/account`), page.getByRole('link', { name: 'your account pages' }).click()]);
+  await page.getByRole('button', { name: 'Use the demo wallet' }).click();
+  const signinText = page.locator('#signin-text');
+  await signinText.filter({ hasText: 'Resources:' }).waitFor();
+  expect(await signinText.textContent()).toContain(`\n${DEMO_WALLET}\n`);
+  expect((await page.request.get(`${issuer}/account/consents`)).status()).toBe(401);
+  await look('/account (text to sign)', 'demo-account-signin');
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  await heading('Your identity').waitFor();
+  // The demo identity's CLAIM key (Signet's issuer key) is not a wallet.
+  expect(await page.locator('.summary li').nth(1).textContent()).toBe('Wallets: 1 linked wallet');
+  await look('/account', 'demo-account-overview');
+
+  // Add a wallet: the demo wallet sends the transaction.
+  added = privateKeyToAccount(generatePrivateKey()).address;
+  await tab('Wallets').click();
+  await heading('Wallets').waitFor();
+  expect(await page.locator('tbody tr').count()).toBe(1);
+  expect(await page.locator('h2', { hasText: 'Other keys' }).count()).toBe(1);
+  await page.getByLabel('Wallet address').fill(added);
+  await page.getByLabel('Key').selectOption('action');
+  await page.getByRole('button', { name: 'Add wallet' }).click();
+  await page.locator('tbody tr').nth(1).waitFor();
+  expect(await page.locator('tbody tr .addr-full').allTextContents()).toEqual([DEMO_WALLET, added]);
+  expect(await page.locator('tbody tr td:nth-child(2)').allInnerTexts()).toEqual([
+    'MANAGEMENT full control: adds and removes keys and claims',
+    'ACTION signs in and approves sharing, nothing more',
   ]);
-  expect(claims[0]!.data).toMatchObject({ level: 'basic', checked_by: 'Signet demo issuer' });
-  expect(idToken).toMatchObject({ sub, iss: issuer, aud: 'demo', given_name: 'Ada' });
+  expect(
+    await chain.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(added), KeyPurpose.ACTION] }),
+  ).toBe(true);
+  await look('/account/wallets', 'demo-account-wallets');
+
+  // Remove the KYC claim: the demo wallet sends removeClaim to the identity.
+  await tab('Claims').click();
+  await heading('Claims').waitFor();
+  const claimRows = page.locator('tbody tr');
+  expect(await claimRows.count()).toBe(2);
+  expect((await claimRows.first().locator('td').allInnerTexts()).slice(0, 4)).toEqual(['KYC check', 'Signet demo issuer', 'valid', 'never']);
+  await look('/account/claims', 'demo-account-claims');
+  await claimRows.first().getByRole('button', { name: 'Remove the KYC check claim' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+  expect((await claimRows.first().locator('td').allInnerTexts())[0]).toBe('Accredited investor');
+  expect(await chain.readContract({ address: identity, abi: identityAbi, functionName: 'getClaimIdsByTopic', args: [1n] })).toEqual([]);
+  await look('/account/claims (after removal)');
+
+  // Revoke the login: the Accesses tab names the fields in words.
+  await tab('Accesses').click();
+  await heading('Accesses').waitFor();
+  const login = page.locator('tbody tr').first();
+  const [service, kind, data] = await login.locator('td').allInnerTexts();
+  expect([service, kind, data!.split('\n')[0]]).toEqual([
+    'Signet demo',
+    'login',
+    'first name, last name, website, email address, postal address, KYC check, Accredited investor',
+  ]);
+  await look('/account/accesses', 'demo-account-accesses');
+  const grantId = (await login.getAttribute('id'))!.replace(/^grant-/, '');
+  await Promise.all([
+    page.waitForURL(`${issuer}/account/accesses?done=revoked`),
+    login.getByRole('button', { name: 'Revoke the login of Signet demo' }).click(),
+  ]);
+  expect((await login.locator('td').allInnerTexts())[4]).toBe('revoked');
+  expect(await running.signet.provider.Grant.find(grantId)).toBeUndefined();
+  await look('/account/accesses (after revocation)');
+
+  // Sign out is on every tab; signing in again returns to the page asked for.
+  for (const name of ['Overview', 'Profile', 'Wallets', 'Claims', 'Accesses']) {
+    await tab(name).click();
+    await page.waitForLoadState();
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+  }
+  await look('/account/accesses (sign out shown)');
+  await Promise.all([page.waitForURL(`${issuer}/account`), page.getByRole('button', { name: 'Sign out' }).click()]);
+  await page.goto(`${issuer}/account/claims`);
+  expect(page.url()).toBe(`${issuer}/account?next=%2Faccount%2Fclaims`);
+  await page.getByRole('button', { name: 'Use the demo wallet' }).click();
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  await page.waitForURL(`${issuer}/account/claims`);
+  await heading('Claims').waitFor();
+  await look('/account/claims (signed in again)');
+
+  expect(Object.keys(widths)).toEqual([
+    '/',
+    '/demo',
+    '/interaction/:uid',
+    '/demo/callback',
+    '/demo/callback (raw userinfo open)',
+    '/account (text to sign)',
+    '/account',
+    '/account/wallets',
+    '/account/claims',
+    '/account/claims (after removal)',
+    '/account/accesses',
+    '/account/accesses (after revocation)',
+    '/account/accesses (sign out shown)',
+    '/account/claims (signed in again)',
+  ]);
+  expect(Object.entries(widths).filter(([, width]) => width.scrollWidth > width.clientWidth)).toEqual([]);
+  expect(Object.values(widths).every((width) => width.clientWidth === 375)).toBe(true);
+  expect(Object.entries(axe).filter(([, severe]) => severe.length > 0)).toEqual([]);
   expect(problems.all).toEqual([]);
-  await page.close();
-});
+  await context.close();
+}, 120_000);
+
+
+test('beside a browser wallet, an account page that needs a wallet offers the demo wallet too', async () => {
+  expect(added).toBeDefined();
+  const issuer = running.config.issuer;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const problems = await watchProblems(page);
+  const browserWallet = await injectWallet(page, privateKeyToAccount(DEMO_OWNER_KEY), running.chainId);
+  await page.goto(`${issuer}/account/wallets`);
+  await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  await page.waitForURL(`${issuer}/account/wallets`);
+  // A new tab remembers no choice: the page asks.
+  await page.evaluate(() => sessionStorage.clear());
+  await page.getByRole('button', { name: `Remove ACTION key of ${added}` }).click();
+  const picker = page.getByRole('group', { name: 'Choose a wallet:' });
+  expect(await picker.getByRole('button').allInnerTexts()).toEqual(['Browser wallet', 'Demo wallet (built into this demo)']);
+  await picker.getByRole('button', { name: 'Demo wallet (built into this demo)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+  expect(browserWallet.calls).toEqual(['eth_requestAccounts', 'eth_chainId', 'personal_sign']);
+  const chain = createPublicClient({ transport: http(running.demo!.anvil.rpcUrl) });
+  expect(
+    await chain.readContract({ address: running.demo!.identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(added), KeyPurpose.ACTION] }),
+  ).toBe(false);
+  expect(problems.all).toEqual([]);
+  await context.close();
+}, 60_000);

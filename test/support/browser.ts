@@ -69,6 +69,10 @@ export type InjectedWallet = {
   readonly account: LocalAccount;
   /** Holds another account from now on: the page sees it on its next request. */
   use(account: LocalAccount): void;
+  /** The chains the page asked the wallet to switch to (wallet_switchEthereumChain), in order. */
+  switches: number[];
+  /** Every method the page called, in order. */
+  calls: string[];
 };
 
 export type InjectWalletOptions = {
@@ -77,13 +81,22 @@ export type InjectWalletOptions = {
    * `as(account)` wallet client). Without it the wallet refuses eth_sendTransaction.
    */
   chain?: Pick<TestChain, 'as'>;
+  /** Announce the wallet by EIP-6963 under this name (several wallets can then be injected). */
+  announce?: { name: string; rdns: string };
+  /** Also define `window.ethereum` (default true; the last wallet injected wins it). */
+  windowEthereum?: boolean;
+  /** The chain the wallet starts on (default: `chainId`); wallet_switchEthereumChain moves it. */
+  startChainId?: number;
 };
+
+let injectedWallets = 0;
 
 type WalletAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 /**
- * Defines `window.ethereum` before any page script runs: eth_requestAccounts, eth_accounts,
- * eth_chainId, personal_sign and (given a chain) eth_sendTransaction. Every request is
+ * Defines `window.ethereum` (and, if asked, an EIP-6963 announcement) before any page script
+ * runs: eth_requestAccounts, eth_accounts, eth_chainId, wallet_switchEthereumChain,
+ * personal_sign and (given a chain) eth_sendTransaction. Every request is
  * answered in Node: signatures by the viem account, transactions sent with a viem wallet
  * client for it, so the wallet can switch accounts while the page stays open.
  */
@@ -94,8 +107,11 @@ export async function injectWallet(
   options: InjectWalletOptions = {},
 ): Promise<InjectedWallet> {
   let current = account;
+  let onChain = options.startChainId ?? chainId;
   const signed: string[] = [];
   const sent: InjectedWallet['sent'] = [];
+  const switches: number[] = [];
+  const calls: string[] = [];
   const refuse = (code: number, message: string): WalletAnswer => ({ error: { code, message } });
   const holds = (from: unknown) => typeof from === 'string' && from.toLowerCase() === current.address.toLowerCase();
 
@@ -105,7 +121,15 @@ export async function injectWallet(
       case 'eth_accounts':
         return { result: [current.address] };
       case 'eth_chainId':
-        return { result: `0x${chainId.toString(16)}` };
+        return { result: `0x${onChain.toString(16)}` };
+      case 'wallet_switchEthereumChain': {
+        const asked = Number.parseInt(String((params[0] as { chainId?: unknown } | undefined)?.chainId), 16);
+        // The wallet knows only its starting chain and the test chain (4902: unknown chain).
+        if (asked !== chainId && asked !== options.startChainId) return refuse(4902, `unrecognized chain id ${asked}`);
+        switches.push(asked);
+        onChain = asked;
+        return { result: null };
+      }
       case 'personal_sign': {
         const [message, from] = params;
         if (typeof message !== 'string') return refuse(-32602, 'personal_sign needs the message as params[0]');
@@ -121,6 +145,7 @@ export async function injectWallet(
           return refuse(-32602, 'eth_sendTransaction needs { from, to, data } as params[0]');
         }
         if (!holds(tx.from)) return refuse(4100, `eth_sendTransaction asked for account ${String(tx.from)}, the wallet holds ${current.address}`);
+        if (onChain !== chainId) return refuse(4901, `the wallet is on chain ${onChain}, not the test chain ${chainId}`);
         const { wallet } = options.chain.as(current);
         const to = tx.to as Address;
         const data = (tx.data ?? '0x') as Hex;
@@ -133,27 +158,43 @@ export async function injectWallet(
     }
   };
 
-  await page.exposeFunction('signetTestWallet', async (method: string, params: unknown[]) => {
+  const bridge = `signetTestWallet${injectedWallets++}`;
+  await page.exposeFunction(bridge, async (method: string, params: unknown[]) => {
+    calls.push(method);
     try {
       return await answer(method, params);
     } catch (error) {
       return refuse(-32603, error instanceof Error ? error.message : String(error));
     }
   });
-  await page.addInitScript(() => {
-    const ask = (window as unknown as { signetTestWallet: (method: string, params: unknown[]) => Promise<WalletAnswer> }).signetTestWallet;
-    (window as unknown as { ethereum: unknown }).ethereum = {
-      isSignetTestWallet: true,
-      async request({ method, params }: { method: string; params?: unknown[] }) {
-        const answer = await ask(method, params ?? []);
-        if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
-        return answer.result;
-      },
-    };
-  });
+  await page.addInitScript(
+    ({ bridge, announce, windowEthereum }) => {
+      const ask = (window as unknown as Record<string, (method: string, params: unknown[]) => Promise<WalletAnswer>>)[bridge]!;
+      const provider = {
+        isSignetTestWallet: true,
+        async request({ method, params }: { method: string; params?: unknown[] }) {
+          const answer = await ask(method, params ?? []);
+          if ('error' in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+          return answer.result;
+        },
+      };
+      if (windowEthereum) (window as unknown as { ethereum: unknown }).ethereum = provider;
+      if (announce) {
+        // EIP-6963: announce now, and again whenever a page asks.
+        const info = Object.freeze({ uuid: crypto.randomUUID(), name: announce.name, rdns: announce.rdns, icon: 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E' });
+        const detail = Object.freeze({ info, provider });
+        const send = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+        window.addEventListener('eip6963:requestProvider', send);
+        send();
+      }
+    },
+    { bridge, announce: options.announce, windowEthereum: options.windowEthereum ?? true },
+  );
   return {
     signed,
     sent,
+    switches,
+    calls,
     get account() {
       return current;
     },

@@ -463,6 +463,7 @@ describe('validateConfig', () => {
       redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 },
       redisServers: { tls: false },
       chainTimeouts: { requestMs: 1500, callMs: 5000 },
+      displayNames: { issuers: [], topics: [] },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -503,5 +504,37 @@ describe('validateConfig', () => {
     expect(configErrorOf(() => validateConfig(undefined))).toBe(
       'configuration: (root) Invalid input: expected object, received undefined',
     );
+  });
+});
+
+describe('loadConfig: display names', () => {
+  test('the defaults name the demo topics; DISPLAY_NAMES replaces them and names issuers by checksummed address', () => {
+    expect(loadConfig({}).displayNames).toEqual({
+      issuers: [],
+      topics: [
+        { topic: 'kyc', name: 'KYC check' },
+        { topic: 'accredited', name: 'Accredited investor' },
+      ],
+    });
+    const names = { issuers: [{ address: FACTORY.toLowerCase(), name: '  Example Issuer ' }], topics: [{ topic: 'kyc', name: 'Identity check' }] };
+    expect(loadConfig({ DISPLAY_NAMES: JSON.stringify(names) }).displayNames).toEqual({
+      issuers: [{ address: FACTORY, name: 'Example Issuer' }],
+      topics: [{ topic: 'kyc', name: 'Identity check' }],
+    });
+  });
+
+  test.each<[string, unknown, string]>([
+    ['a topic that is not configured', { topics: [{ topic: 'aml', name: 'AML' }] }, 'configuration: displayNames.topics.0.topic names "aml", which is not a configured topic'],
+    ['an issuer that is not an address', { issuers: [{ address: '0x12', name: 'X' }] }, 'configuration: displayNames.issuers.0.address must be a 0x-prefixed 20-byte address'],
+    ['an empty name', { issuers: [{ address: FACTORY, name: '  ' }] }, 'configuration: displayNames.issuers.0.name must not be empty'],
+    ['a name longer than 60 characters', { topics: [{ topic: 'kyc', name: 'x'.repeat(61) }] }, 'configuration: displayNames.topics.0.name must be at most 60 characters'],
+  ])('%s is refused, naming the setting', (_case, names, message) => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig({ DISPLAY_NAMES: JSON.stringify(names) }))).toBe(message);
+  });
+
+  test('DISPLAY_NAMES not JSON', () => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig({ DISPLAY_NAMES: '{' }))).toBe('configuration: DISPLAY_NAMES must be JSON');
   });
 });

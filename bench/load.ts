@@ -1,0 +1,113 @@
+// Runs work at a fixed concurrency and reads what it cost the server: CPU from /proc, Redis
+// commands from INFO, chain round trips from the latency proxy.
+import { performance } from 'node:perf_hooks';
+import type { Redis } from 'ioredis';
+import type { LatencyProxy } from './latency_proxy.js';
+import type { ServerProcess } from './server_process.js';
+import type { StepTimes } from './oidc_driver.js';
+import { percentile, round } from './stats.js';
+
+export type Counters = { server: ServerProcess; redis: Redis; proxy: LatencyProxy };
+
+export async function redisCommands(redis: Redis): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/total_commands_processed:(\d+)/.exec(info)![1]);
+}
+
+/** Commands the server sends Redis while idle (background workers), per second. */
+export async function idleRedisRate(redis: Redis, seconds = 1): Promise<number> {
+  const before = await redisCommands(redis);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  // The two INFO calls of this measure are not the server's.
+  return Math.max(0, (await redisCommands(redis)) - before - 1) / seconds;
+}
+
+export type LoginOutcome = { times: StepTimes; requests: number; tokens: { access_token: string; refresh_token?: string } };
+
+export type LoginPhase = {
+  concurrency: number;
+  logins: number;
+  loginsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  steps: Record<string, { p50Ms: number; p99Ms: number }>;
+  serverCpuMsPerLogin: number;
+  httpRequestsPerLogin: number;
+  redisCommandsPerLogin: number;
+  chainRoundTripsPerLogin: number;
+};
+
+export async function runLogins(
+  counters: Counters,
+  idleRate: number,
+  concurrency: number,
+  total: number,
+  login: (index: number) => Promise<LoginOutcome>,
+): Promise<{ phase: LoginPhase; tokens: LoginOutcome['tokens'][] }> {
+  const durations: number[] = [];
+  const steps = new Map<string, number[]>();
+  const tokens: LoginOutcome['tokens'][] = [];
+  let requests = 0;
+  let next = 0;
+  const cpu0 = counters.server.cpuMs();
+  const redis0 = await redisCommands(counters.redis);
+  const chain0 = counters.proxy.requests();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const index = next++;
+        const start = performance.now();
+        const outcome = await login(index);
+        durations.push(performance.now() - start);
+        requests += outcome.requests;
+        tokens.push(outcome.tokens);
+        for (const [step, ms] of Object.entries(outcome.times)) steps.set(step, [...(steps.get(step) ?? []), ms]);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = counters.server.cpuMs() - cpu0;
+  const redis = (await redisCommands(counters.redis)) - redis0 - 1 - idleRate * seconds;
+  const chain = counters.proxy.requests() - chain0;
+  return {
+    tokens,
+    phase: {
+      concurrency,
+      logins: total,
+      loginsPerSecond: round(total / seconds, 1),
+      p50Ms: round(percentile(durations, 50)),
+      p99Ms: round(percentile(durations, 99)),
+      steps: Object.fromEntries(
+        [...steps].map(([step, values]) => [step, { p50Ms: round(percentile(values, 50)), p99Ms: round(percentile(values, 99)) }]),
+      ),
+      serverCpuMsPerLogin: round(cpu / total),
+      httpRequestsPerLogin: round(requests / total, 1),
+      redisCommandsPerLogin: round(Math.max(0, redis) / total, 1),
+      chainRoundTripsPerLogin: round(chain / total, 2),
+    },
+  };
+}
+
+/** Requests per second of `work` at `concurrency` for `seconds`, and the server's CPU per request. */
+export async function runRate(
+  counters: Counters,
+  concurrency: number,
+  seconds: number,
+  work: (worker: number) => Promise<void>,
+): Promise<{ perSecond: number; serverCpuMsPerRequest: number; requests: number }> {
+  let done = 0;
+  const cpu0 = counters.server.cpuMs();
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (performance.now() < until) {
+        await work(worker);
+        done++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return { perSecond: round(done / elapsed, 1), serverCpuMsPerRequest: round((counters.server.cpuMs() - cpu0) / done, 3), requests: done };
+}

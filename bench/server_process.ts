@@ -1,0 +1,57 @@
+// A server under test as its own process, so its CPU time and memory can be read from /proc
+// apart from the load driver's.
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+export type ServerProcess = {
+  name: string;
+  base: string;
+  pid: number;
+  /** User + system CPU time so far, in milliseconds. */
+  cpuMs(): number;
+  /** Resident memory, in MiB. */
+  rssMiB(): number;
+  stop(): Promise<void>;
+};
+
+export async function startServerProcess(name: string, args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output}`);
+    const ready = await fetch(`${base}/.well-known/openid-configuration`, { headers: { 'x-forwarded-proto': 'https' } })
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const pid = child.pid!;
+  return {
+    name,
+    base,
+    pid,
+    cpuMs() {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // Fields 14 and 15 of stat (utime, stime), counted after the command name.
+      return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+    },
+    rssMiB() {
+      const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'))!;
+      return Number(line.replace(/\D+/g, '')) / 1024;
+    },
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}

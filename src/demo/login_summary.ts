@@ -1,0 +1,54 @@
+// What the demo website learnt from a login, in words: who logged in, the fields shared, the
+// claims with their issuer and validity, and what `sub` is; the raw JSON stays folded below.
+import type { DisplayNames } from '../claims/display_names.js';
+import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../oidc/fields.js';
+
+export type LoginSummary = {
+  name: string | null;
+  subject: string;
+  chainId: string;
+  identity: string;
+  fields: { label: string; value: string }[];
+  claims: { topic: string; issuer: string | null; issuerAddress: string; validity: string; data: { key: string; value: string }[] }[];
+  claimsAsked: boolean;
+};
+
+type SharedClaim = { topic_name?: string | null; topic?: number; issuer?: string; valid?: boolean; status?: string; expires_at?: string | null; data?: Record<string, unknown> };
+
+const VALIDITY: Record<string, string> = {
+  untrusted_issuer: 'not valid: its issuer is not trusted',
+  not_confirmed_by_issuer: 'not valid: revoked by its issuer',
+  expired: 'not valid: expired',
+};
+
+const words = (value: unknown): string => {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') {
+    return Object.values(value as Record<string, unknown>)
+      .map(words)
+      .filter(Boolean)
+      .join(', ');
+  }
+  return String(value);
+};
+
+export function summarizeLogin(userinfo: Record<string, unknown>, names: DisplayNames): LoginSummary {
+  const subject = String(userinfo.sub);
+  const [, chainId = '', identity = ''] = subject.split(':');
+  const fields = PROFILE_FIELDS.filter((field) => userinfo[field.name] !== undefined).map((field) => ({
+    label: field.label[0]!.toUpperCase() + field.label.slice(1),
+    value: words(userinfo[field.name]),
+  }));
+  const shared = Array.isArray(userinfo[ONCHAIN_CLAIMS]) ? (userinfo[ONCHAIN_CLAIMS] as SharedClaim[]) : [];
+  const claims = shared.map((claim) => ({
+    topic: claim.topic_name ? names.topic(claim.topic_name) : `topic ${claim.topic}`,
+    issuer: claim.issuer ? (names.issuer(claim.issuer) ?? null) : null,
+    issuerAddress: claim.issuer ?? '',
+    validity: claim.valid
+      ? `valid${claim.expires_at ? ` until ${claim.expires_at.slice(0, 10)}` : ', no expiry'}`
+      : (VALIDITY[claim.status ?? ''] ?? 'not valid'),
+    data: Object.entries(claim.data ?? {}).map(([key, value]) => ({ key: key.replaceAll('_', ' '), value: words(value) })),
+  }));
+  const name = [userinfo.given_name, userinfo.family_name].filter((part) => typeof part === 'string').join(' ');
+  return { name: name || null, subject, chainId, identity, fields, claims, claimsAsked: ONCHAIN_CLAIMS in userinfo };
+}
