@@ -3,6 +3,7 @@
 // Sharding (Redis Cluster): a key's hash slot comes from its hash tag, the text in "{…}", or
 // from the whole key without one. Keys that one atomic step touches together carry the tag of
 // the data's owner, so they live in one slot: a record and its consumed mark ({<Model>:<id>}),
+// a wallet challenge and its used mark ({challenge:<nonce>}),
 // a grant's index and tombstone ({grant:<id>}), an access grant and its status
 // ({access-grant:<id>}), an API key and its revocation and last use ({api-key:<id>}), the
 // webhook stream, retries and dead letters ({webhooks}). What cannot share a slot is written in
@@ -17,8 +18,8 @@
 // signet:oidc:{grant:<grantId>}:revoked tombstone of a revoked grant: no record is written under it (1 h)
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
-// signet:challenge:<nonce>            an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
-// signet:challenge-used:<nonce>       "used" or "burnt" (too many wrong signatures), until the challenge would have expired
+// signet:{challenge:<nonce>}          an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
+// signet:{challenge:<nonce>}:used     "used" or "burnt" (too many wrong signatures), until the challenge would have expired
 // signet:challenge-latest:<binding>   nonce of the latest challenge issued for an interaction, TTL = the challenge's life
 // signet:consent:<grantId>            consent receipt: signed message and signature (JSON)
 // signet:consents:<identity>          set of the grant ids of an identity's receipts
@@ -57,8 +58,8 @@ export const keys = {
   revokedGrant: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:revoked`,
   uid: (uid: string) => `${PREFIX}oidc:uid:${uid}`,
   userCode: (userCode: string) => `${PREFIX}oidc:userCode:${userCode}`,
-  challenge: (nonce: string) => `${PREFIX}challenge:${nonce}`,
-  usedChallenge: (nonce: string) => `${PREFIX}challenge-used:${nonce}`,
+  challenge: (nonce: string) => `${PREFIX}{challenge:${nonce}}`,
+  usedChallenge: (nonce: string) => `${PREFIX}{challenge:${nonce}}:used`,
   latestChallenge: (binding: string) => `${PREFIX}challenge-latest:${binding}`,
   consent: (grantId: string) => `${PREFIX}consent:${grantId}`,
   consentsOf: (identity: string) => `${PREFIX}consents:${identity.toLowerCase()}`,

@@ -72,11 +72,12 @@ export function createRedisClient(connection: RedisConnection | string, tuning: 
   if (target.kind === 'server') {
     client = new Redis(target.url, { ...failFast, ...password });
   } else if (target.kind === 'cluster') {
-    const { retryStrategy, enableOfflineQueue, ...perNode } = failFast;
+    const { retryStrategy, enableOfflineQueue, enableAutoPipelining: _perServer, ...perNode } = failFast;
     client = new Cluster(target.seeds, {
       enableOfflineQueue,
-      // Per node, for the slots it serves (the cluster client's own setting).
-      enableAutoPipelining: perNode.enableAutoPipelining,
+      // Off on a cluster: batches of commands for different slots were refused as an outage
+      // (every cluster test failed with it on).
+      enableAutoPipelining: false,
       clusterRetryStrategy: retryStrategy,
       // A slot moving or a cluster electing: retried shortly, within the command deadline.
       retryDelayOnFailover: 50,

@@ -6,6 +6,7 @@ import { type Address, createPublicClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { chainDefinition } from '../../src/chain/chain_client.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type LoginStart, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -117,7 +118,7 @@ test('wrong signatures: 5 cost one check each (recovered locally, one getCode to
     });
     expect(chainCalls - before).toBe(1);
   }
-  expect(await redis.get(`signet:challenge-used:${nonce}`)).toBe('burnt');
+  expect(await redis.get(keys.usedChallenge(nonce))).toBe('burnt');
   const burntAnswer = {
     status: 409,
     json: { error: 'conflict', error_description: 'the challenge was refused after too many wrong signatures; request a new one', reason: 'challenge_burnt' },
@@ -128,7 +129,7 @@ test('wrong signatures: 5 cost one check each (recovered locally, one getCode to
   expect(await signature({ signature: await owner().signMessage({ message }), message })).toMatchObject(burntAnswer);
   expect(chainCalls).toBe(before);
   // The marker dies with the challenge.
-  const left = await redis.pttl(`signet:challenge-used:${nonce}`);
+  const left = await redis.pttl(keys.usedChallenge(nonce));
   expect(left).toBeGreaterThan(0);
   expect(left).toBeLessThanOrEqual(CHALLENGE_TTL * 1000);
 });
@@ -149,7 +150,7 @@ test('30 wrong signatures at once on one challenge reach the chain for at most 5
 
 test('unused challenges leave nothing in Redis once their TTL passes', async () => {
   const logins = await Promise.all(Array.from({ length: 5 }, () => startLogin(h.issuer, WEBSITE)));
-  const challengeKeys = async () => (await redis.keys('signet:challenge*')).sort();
+  const challengeKeys = async () => [...(await redis.keys('signet:{challenge:*')), ...(await redis.keys('signet:challenge-latest:*'))].sort();
   const earlier = new Set(await challengeKeys());
   // 50 challenges, 10 per login, each from its own address.
   let n = 0;
@@ -158,7 +159,7 @@ test('unused challenges leave nothing in Redis once their TTL passes', async () 
   }
   const fresh = (await challengeKeys()).filter((key) => !earlier.has(key));
   // One record per challenge and one "latest" pointer per login, each expiring with the challenge.
-  expect(fresh.filter((key) => key.startsWith('signet:challenge:'))).toHaveLength(50);
+  expect(fresh.filter((key) => key.startsWith('signet:{challenge:'))).toHaveLength(50);
   expect(fresh.filter((key) => key.startsWith('signet:challenge-latest:'))).toHaveLength(5);
   expect(fresh).toHaveLength(55);
   for (const key of fresh) {

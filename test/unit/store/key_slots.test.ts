@@ -20,6 +20,7 @@ test('bySlot keeps the keys of one tag together, in first-seen order', () => {
 
 test.each([
   ['a record and its consumed mark', [keys.model('AuthorizationCode', 'c1'), keys.consumed(keys.model('AuthorizationCode', 'c1'))]],
+  ['a wallet challenge and its used mark', [keys.challenge('n1'), keys.usedChallenge('n1')]],
   ['a grant index and its tombstone', [keys.grantIndex('g1'), keys.revokedGrant('g1')]],
   ['the webhook stream, retries and dead letters', [keys.webhookStream, keys.webhookRetries, keys.webhookDeadLetters]],
   ['an access grant and its status', [keys.accessGrant('ag1'), keys.accessGrantStatus('ag1')]],
