@@ -15,18 +15,25 @@ const noMulticallHere = (error: unknown) =>
   error instanceof BaseError &&
   Boolean(error.walk((inner) => (inner as { name?: string }).name === 'AbiDecodingZeroDataError' || (inner as { name?: string }).name === 'ContractFunctionZeroDataError'));
 
+/** With allowFailure, viem reports a missing Multicall3 as each read failing on `aggregate3`. */
+const aggregateFailed = (outcome: ReadOutcome) =>
+  outcome.status === 'failure' && (outcome.error as { functionName?: string }).functionName === 'aggregate3' && noMulticallHere(outcome.error);
+
 /**
  * Runs `reads` in one eth_call; each answer is a success or the contract's own failure (a
  * revert, no contract at the address). An unreachable chain throws, as one call would.
  */
 export async function readTogether(client: PublicClient, reads: readonly ContractRead[]): Promise<ReadOutcome[]> {
   const contracts = reads as Parameters<PublicClient['multicall']>[0]['contracts'];
+  const deployless = async () => (await client.multicall({ contracts, allowFailure: true, deployless: true })) as ReadOutcome[];
+  let outcomes: ReadOutcome[];
   try {
-    return (await client.multicall({ contracts, allowFailure: true, multicallAddress: MULTICALL3_ADDRESS })) as ReadOutcome[];
+    outcomes = (await client.multicall({ contracts, allowFailure: true, multicallAddress: MULTICALL3_ADDRESS })) as ReadOutcome[];
   } catch (error) {
     if (!noMulticallHere(error)) throw error;
-    return (await client.multicall({ contracts, allowFailure: true, deployless: true })) as ReadOutcome[];
+    return deployless();
   }
+  return outcomes.some(aggregateFailed) ? deployless() : outcomes;
 }
 
 /** Puts Multicall3's code at its canonical address on a local anvil (anvil_setCode). */
