@@ -94,7 +94,10 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       extraRoutes: options.extraRoutes,
     });
     await options.seed?.(signet);
-    if (options.metrics) options.metrics.sources.webhookDeadLetters = async () => (await webhooks.deadLetters()).length;
+    if (options.metrics) {
+      options.metrics.sources.webhookDeadLetters = async () => (await webhooks.deadLetters()).length;
+      options.metrics.sources.webhookQueueDepth = () => webhooks.depth();
+    }
 
     webhooks.start();
     const server = createServer(signet.app.callback());

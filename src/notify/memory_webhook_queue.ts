@@ -79,6 +79,8 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
     },
     start: loop.start,
     stop: loop.stop,
+    // In flight are counted by the lanes; waiting and retrying here.
+    depth: async () => ready.length + retries.length + lanes.running,
     deadLetters: async () => [...dead.values()].sort((a, b) => a.dead_at.localeCompare(b.dead_at)),
     replay: async (eventId) => {
       const letter = dead.get(eventId);

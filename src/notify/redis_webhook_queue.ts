@@ -74,6 +74,9 @@ return moved`;
 
 type Entry = [id: string, fields: string[] | null];
 
+/** XINFO answers flat [name, value, name, value, …] lists. */
+const pairs = (fields: unknown[]) => Array.from({ length: fields.length / 2 }, (_, i) => [String(fields[2 * i]), fields[2 * i + 1]] as const);
+
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** QUIT, then disconnect: a client still reconnecting answers QUIT at once but keeps trying. */
@@ -290,6 +293,16 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
       }),
     start: loop.start,
     stop: loop.stop,
+    depth: () =>
+      guard(async () => {
+        // Not yet read by the group (lag), read but not acknowledged (pending), and retries.
+        if (!(await redis.exists(STREAM))) return await redis.zcard(RETRIES);
+        const [groups, retrying] = await Promise.all([redis.xinfo('GROUPS', STREAM) as Promise<unknown[][]>, redis.zcard(RETRIES)]);
+        const group = groups.map((fields) => Object.fromEntries(pairs(fields))).find((fields) => fields.name === GROUP);
+        // Before the first worker made the group, every entry of the stream is waiting.
+        if (!group) return (await redis.xlen(STREAM)) + retrying;
+        return Number(group.pending ?? 0) + Number(group.lag ?? 0) + retrying;
+      }),
     deadLetters: () =>
       guard(async () => {
         const letters = (await redis.hvals(DEAD)).map((text) => JSON.parse(text) as DeadLetter);

@@ -19,6 +19,8 @@ export type WebhookQueue = {
    * but not settled goes back on the queue. The queue still takes events. */
   stop(): Promise<void>;
   deadLetters(): Promise<DeadLetter[]>;
+  /** Events not yet settled: waiting, being delivered, or waiting for a retry (the metrics' gauge). */
+  depth(): Promise<number>;
   /** Puts a dead letter back for delivery with its attempts reset; not_found if unknown. */
   replay(eventId: string): Promise<void>;
   /** Stops the worker and releases the connections: the last call on a queue. */

@@ -71,7 +71,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['route'] as const,
       registers,
     }),
-    /** The webhook queue: attempts counted through its onAttempt (server.ts); depth is a hook. */
+    /** The webhook queue: attempts counted through its onAttempt, depth and dead letters read at each scrape (server.ts). */
     webhookQueueDepth: new Gauge({
       name: 'signet_webhook_queue_depth',
       help: 'Webhook events waiting for delivery or retry',

@@ -230,6 +230,17 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     expect(await backend.leftovers()).toEqual(nothingLeft);
   });
 
+  test('depth counts the events not yet settled: three queued before the worker starts, none once delivered', async () => {
+    const receiver = await startReceiver(() => 204);
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [30] });
+    expect(await queue.depth()).toBe(0);
+    for (let i = 0; i < 3; i++) await queue.enqueue(anEvent());
+    expect(await queue.depth()).toBe(3);
+    queue.start();
+    await waitUntil('three delivered', () => receiver.requests.filter((r) => r.status === 204).length === 3);
+    await waitUntil('depth back to 0', async () => (await queue.depth()) === 0);
+  });
+
   test('a receiver failing twice (500) then recovering gets the event exactly once more, after 3 attempts', async () => {
     const receiver = await startReceiver((n) => (n <= 2 ? 500 : 200));
     const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [30, 30, 30] });
