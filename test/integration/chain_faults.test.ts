@@ -13,19 +13,8 @@ import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
-
-const KIOSK: ClientConfig = {
-  client_id: 'kiosk',
-  client_secret: 'kiosk-secret-value',
-  client_name: 'Bank Kiosk',
-  redirect_uris: [],
-  post_logout_redirect_uris: [],
-  grant_types: ['urn:openid:params:grant-type:ciba'],
-  token_endpoint_auth_method: 'client_secret_basic',
-  backchannel_token_delivery_mode: 'poll',
-};
 
 /** What the issue asks for: one clear answer within 2 s, whatever the chain does. */
 const ANSWER_WITHIN_MS = 2000;

@@ -2,23 +2,11 @@
 // identity's address, the owner approves (signs) or denies it from the Signet inbox.
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
-import type { ClientConfig } from '../../src/config.js';
 import { keys } from '../../src/store/keys.js';
 import { discover } from '../support/login_driver.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-
-const KIOSK: ClientConfig = {
-  client_id: 'kiosk',
-  client_secret: 'kiosk-secret-value',
-  client_name: 'Bank Kiosk',
-  redirect_uris: [],
-  post_logout_redirect_uris: [],
-  grant_types: ['urn:openid:params:grant-type:ciba'],
-  token_endpoint_auth_method: 'client_secret_basic',
-  backchannel_token_delivery_mode: 'poll',
-};
 
 let h: Harness;
 let owner: LocalAccount;

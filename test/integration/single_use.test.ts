@@ -6,21 +6,10 @@ import type { Address, LocalAccount } from 'viem';
 import type { ClientConfig } from '../../src/config.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { discover, followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const PARALLEL = 50;
 const ROUNDS = 4;
-
-const KIOSK: ClientConfig = {
-  client_id: 'kiosk',
-  client_secret: 'kiosk-secret-value',
-  client_name: 'Bank Kiosk',
-  redirect_uris: [],
-  post_logout_redirect_uris: [],
-  grant_types: ['urn:openid:params:grant-type:ciba'],
-  token_endpoint_auth_method: 'client_secret_basic',
-  backchannel_token_delivery_mode: 'poll',
-};
 
 type TokenAnswer = { status: number; json: Record<string, unknown> };
 

@@ -8,20 +8,9 @@ import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
 import { signInToAccount } from './account_sign_in.js';
 import { startLogin } from './login_driver.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from './signet_harness.js';
+import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-the-input-tests';
-
-export const KIOSK: ClientConfig = {
-  client_id: 'kiosk',
-  client_secret: 'kiosk-secret-value',
-  client_name: 'Bank Kiosk',
-  redirect_uris: [],
-  post_logout_redirect_uris: [],
-  grant_types: ['urn:openid:params:grant-type:ciba'],
-  token_endpoint_auth_method: 'client_secret_basic',
-  backchannel_token_delivery_mode: 'poll',
-};
 
 /** How a route reads its body: Signet's JSON or form step, or the engine's own parser. */
 export type BodyKind = 'json' | 'form' | 'engine';

@@ -73,6 +73,18 @@ export function runSuitesOn(store: StoreKind): void {
 /** One more Signet process: its own app, store client and webhook worker, on its own port. */
 export type Peer = { url: string; signet: SignetApp; store: Store; webhooks: WebhookQueue };
 
+/** A kiosk that asks for logins by the identity's address (OpenID CIBA, poll mode). */
+export const KIOSK: ClientConfig = {
+  client_id: 'kiosk',
+  client_secret: 'kiosk-secret-value',
+  client_name: 'Bank Kiosk',
+  redirect_uris: [],
+  post_logout_redirect_uris: [],
+  grant_types: ['urn:openid:params:grant-type:ciba'],
+  token_endpoint_auth_method: 'client_secret_basic',
+  backchannel_token_delivery_mode: 'poll',
+};
+
 export type Harness = {
   issuer: string;
   chain: TestChain;
