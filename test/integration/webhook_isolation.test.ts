@@ -8,18 +8,9 @@ import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../sr
 import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import { keys } from '../../src/store/keys.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+import { sleep, waitUntil } from '../support/wait_until.js';
 
 const SECRET = 'whsec_isolation_secret_0123';
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await sleep(5);
-  }
-}
-
 let redisServer: RedisServer;
 let admin: Redis;
 const cleanups: (() => Promise<void>)[] = [];

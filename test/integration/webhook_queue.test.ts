@@ -16,6 +16,7 @@ import { freePort } from '../support/free_port.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { flushCluster } from '../support/store_backends.js';
+import { sleep, waitUntil } from '../support/wait_until.js';
 
 const SECRET = 'whsec_test_secret_0123456789';
 const ADMIN_TOKEN = 'admin-token-for-the-webhook-tests';
@@ -23,16 +24,6 @@ const ADMIN_TOKEN = 'admin-token-for-the-webhook-tests';
 type Answer = number | 'no answer';
 type Request = { method: string; path: string; headers: IncomingHttpHeaders; body: string; at: number; status?: Answer; answeredAt?: number };
 type Receiver = { url: string; requests: Request[]; close(): Promise<void> };
-
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await sleep(5);
-  }
-}
 
 let redisServer: RedisServer;
 let admin: Redis;

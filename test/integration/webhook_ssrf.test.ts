@@ -15,20 +15,11 @@ import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
+import { waitUntil } from '../support/wait_until.js';
 
 /** A public address (documentation of example.com); no test ever connects to it. */
 const PUBLIC_IP = '93.184.215.14';
 const OWNER_SECRET = 'owner-webhook-secret-value';
-
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
-    await sleep(10);
-  }
-}
 
 /** A DNS the test writes: each name answers its list (or its error), call after call. */
 function fakeDns() {
