@@ -4,7 +4,7 @@
 // them, every single-use decision still happens once, and rate limits count across them.
 import type { Address, LocalAccount } from 'viem';
 import { type LoginStart, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { ANALYTICS, basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 let h: Harness;
 let owner: LocalAccount;
@@ -12,12 +12,11 @@ let identity: Address;
 /** The three processes' base URLs: the first is the issuer's own address. */
 let processes: [string, string, string];
 
-const basic = (client = WEBSITE) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
 async function post(base: string, path: string, fields: Record<string, string>) {
   const response = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { authorization: basic(), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    headers: { authorization: basicAuth(WEBSITE), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(fields),
   });
   const text = await response.text();

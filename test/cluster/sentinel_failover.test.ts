@@ -21,7 +21,7 @@ import { createOidcAdapter } from '../../src/store/oidc_adapter.js';
 import { redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import { followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 type Answer = { name: string; status: number; body: string; ms: number; startedAt: number };
 type Probe = { name: string; send(): Promise<Response> };
@@ -32,10 +32,9 @@ let identity: Address;
 let tokens: { access_token: string; refresh_token: string };
 let spentCode: Record<string, string>;
 
-const basic = `Basic ${Buffer.from(`${WEBSITE.client_id}:${WEBSITE.client_secret}`).toString('base64')}`;
 const form = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',
-  headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+  headers: { authorization: basicAuth(WEBSITE), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
   body: new URLSearchParams(fields),
 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,14 +6,13 @@ import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import type { ClientConfig } from '../../src/config.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { keys } from '../../src/store/keys.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { assertMatchesOpenApi } from '../support/openapi_validator.js';
-import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 
 /** What the issue asks for: one clear answer within 2 s, whatever the chain does. */
@@ -91,12 +90,11 @@ const json = (method: string, body?: unknown, headers: Record<string, string> = 
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
-const basic = (client: ClientConfig) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
 /** The kiosk asks for a login by the identity's address (OpenID CIBA). */
 const cibaStart = (): RequestInit => ({
   method: 'POST',
-  headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', authorization: basic(KIOSK) },
+  headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(KIOSK) },
   body: new URLSearchParams({ scope: 'openid profile', login_hint: identity }).toString(),
 });
 

@@ -5,7 +5,7 @@
 import type { Address, LocalAccount } from 'viem';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type LoginStart, logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
 
 type Answer = { name: string; status: number; body: string; ms: number; startedAt: number };
@@ -18,10 +18,9 @@ let tokens: { access_token: string; refresh_token: string };
 let pending: LoginStart;
 let account: UserAgent;
 
-const basic = `Basic ${Buffer.from(`${WEBSITE.client_id}:${WEBSITE.client_secret}`).toString('base64')}`;
 const form = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',
-  headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+  headers: { authorization: basicAuth(WEBSITE), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
   body: new URLSearchParams(fields),
 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

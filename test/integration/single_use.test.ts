@@ -6,21 +6,18 @@ import type { Address, LocalAccount } from 'viem';
 import type { ClientConfig } from '../../src/config.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { discover, followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
-import { type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const PARALLEL = 50;
 const ROUNDS = 4;
 
 type TokenAnswer = { status: number; json: Record<string, unknown> };
 
-function basic(client: ClientConfig): string {
-  return `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret!)}`).toString('base64')}`;
-}
 
 async function postToken(issuer: string, client: ClientConfig, form: Record<string, string>): Promise<TokenAnswer> {
   const response = await fetch(`${issuer}/token`, {
     method: 'POST',
-    headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    headers: { authorization: basicAuth(client), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(form),
   });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };

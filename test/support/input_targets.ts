@@ -8,7 +8,7 @@ import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
 import { signInToAccount } from './account_sign_in.js';
 import { startLogin } from './login_driver.js';
-import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
+import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-the-input-tests';
 
@@ -35,7 +35,6 @@ export type InputTargets = {
   close(): Promise<void>;
 };
 
-const basic = (client: ClientConfig) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
 export async function startInputTargets(): Promise<InputTargets> {
   const h = await startSignet({
@@ -111,7 +110,7 @@ export async function startInputTargets(): Promise<InputTargets> {
       path: path as string,
       kind: 'engine',
       bytes: engine.bytes,
-      headers: { authorization: basic(client as ClientConfig) },
+      headers: { authorization: basicAuth(client as ClientConfig) },
       fields: [],
     })),
   ];

@@ -85,6 +85,11 @@ export const KIOSK: ClientConfig = {
   backchannel_token_delivery_mode: 'poll',
 };
 
+/** The Authorization header of a confidential client (RFC 6749 §2.3.1: each part form-encoded). */
+export function basicAuth(client: ClientConfig): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret!)}`).toString('base64')}`;
+}
+
 export type Harness = {
   issuer: string;
   chain: TestChain;
