@@ -27,14 +27,14 @@ import { cibaFeature } from './ciba/ciba_settings.js';
 import type { Config } from './config.js';
 import { SignetError } from './errors.js';
 import { allFields } from './oidc/fields.js';
-import { type AccessGrants, createAccessGrants } from './grants/access_grants.js';
-import { createAccessGrantsRouter } from './grants/access_grants_router.js';
-import { createAccessGrantStore } from './grants/access_grant_store.js';
-import { createGrantListing } from './grants/grant_listing.js';
-import { createGrantResources } from './grants/grant_resource.js';
-import { webhookEventOf } from './grants/grant_events.js';
-import { createOwnerRevocation } from './grants/owner_revocation.js';
-import { createResourceReader } from './grants/resource_reader.js';
+import type { AccessGrants } from './grants/access_grants.js';
+import { createGrantsFeature } from './grants/grants_feature.js';
+import { sessionCallers } from './account/session_callers.js';
+import { serviceAuth, serviceCaller } from './services/service_caller.js';
+import { mountRoutes } from './http/mount_routes.js';
+import { openApiDocumentOf, type OpenApiDocument } from './http/openapi.js';
+import { openApiRoute } from './http/openapi_route.js';
+import type { AnyRoute } from './http/route.js';
 import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
@@ -47,7 +47,6 @@ import { engineBodyGuard } from './http/engine_body_guard.js';
 import { clientAuthLimits } from './http/client_auth_limits.js';
 import { errorHandler, type Logger } from './http/error_handler.js';
 import { healthRoutes } from './http/health.js';
-import { openApiDocument } from './http/openapi.js';
 import { createPageRenderer } from './http/pages.js';
 import { secureCookiesFor, trustProxies } from './http/proxy_trust.js';
 import { createRateLimits } from './http/rate_limits.js';
@@ -101,6 +100,9 @@ export type SignetApp = {
   issuer?: SignetIssuer;
   apiKeys: ApiKeys;
   accessGrants: AccessGrants;
+  /** Every Signet route, as declared (the router and /openapi.json are made from it). */
+  routes: readonly AnyRoute[];
+  openApi: OpenApiDocument;
 };
 
 
@@ -203,55 +205,34 @@ export function createApp(deps: AppDeps): SignetApp {
 
   const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
   const apiKeys = createApiKeys(store, now);
-  // A key of a service that is no longer configured stops working with it.
-  const services = {
-    async authenticate(presented: string | undefined) {
-      const caller = await apiKeys.authenticate(presented);
-      if (!serviceNames.has(caller.service)) throw new SignetError('invalid_client', 'the API key is not valid');
-      return caller;
-    },
-  };
+  const services = serviceAuth(apiKeys, (service) => serviceNames.has(service));
   const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
-  const grantStore = createAccessGrantStore(store);
-  const resources = createGrantResources({ profiles, claims });
-  const accessGrants = createAccessGrants({
-    grants: grantStore,
-    resources,
+  const grants = createGrantsFeature({
+    issuer: config.issuer,
+    chainId: chain.chainId,
+    store,
+    provider,
     registry,
+    profiles,
+    claims,
+    receipts,
+    sessions,
+    sessionCallers: sessionCallers(sessions),
+    services,
+    service: serviceCaller(services),
+    backchannel,
     verifyLinkedSignature,
     serviceName: (service) => serviceNames.get(service) ?? service,
-    notify: (event) => deps.webhooks.enqueue(webhookEventOf(event, now)),
+    webhooks: deps.webhooks,
+    revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
     settings: {
-      issuer: config.issuer,
-      chainId: chain.chainId,
-      immediateRequestSeconds: config.challengeTtlSeconds,
+      immediateSeconds: config.challengeTtlSeconds,
       persistentRequestSeconds: config.grants.pendingSeconds,
-      immediateTokenSeconds: config.challengeTtlSeconds,
       persistentTokenSeconds: config.ttl.accessToken,
     },
     now,
   });
-  const revokeLoginGrant = createLoginGrantRevoker(createOidcAdapter(store));
-  const listing = createGrantListing({ grants: grantStore, accessGrants, receipts, provider });
-  const revokeAsOwner = createOwnerRevocation({ listing, accessGrants, revokeLoginGrant });
-  const grantsRouter = createAccessGrantsRouter({
-    accessGrants,
-    listing,
-    readResource: createResourceReader({
-      provider,
-      chainId: chain.chainId,
-      receipts,
-      grants: grantStore,
-      accessGrants,
-      resources,
-      services,
-    }),
-    services,
-    sessions,
-    backchannelFor: (identity) => backchannel.pendingFor(identity),
-    revokeAsOwner,
-    limits,
-  });
+  const { accessGrants, listing, revokeAsOwner } = grants;
   const backchannelRouter = createBackchannelRouter({
     provider,
     chainId: chain.chainId,
@@ -299,18 +280,22 @@ export function createApp(deps: AppDeps): SignetApp {
   // One chain budget per request: every route that reads the chain answers within it.
   app.use(chainDeadline(config.chainTimeouts.requestMs));
   app.use(answerUnrouted());
-  app.use(healthRoutes({ store, chain: chain.client }));
   app.use(staticFiles(join(projectRoot, 'public')));
-  app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' || ctx.path !== '/openapi.json') return next();
-    ctx.body = openApiDocument;
-  });
+  const routes: AnyRoute[] = [
+    ...healthRoutes({ store, chain: chain.client }),
+    openApiRoute(() => openApi),
+    ...grants.routes,
+  ];
+  const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
+  const table = mountRoutes(routes, limits);
+  app.use(table.routes());
+  app.use(table.allowedMethods());
   app.use(interactions.routes());
   app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
   const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-  for (const router of [landing, accountPages, grantsRouter, backchannelRouter, ...adminRouters]) {
+  for (const router of [landing, accountPages, backchannelRouter, ...adminRouters]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
@@ -321,5 +306,5 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(clientAuthLimits(limits));
   app.use(engineBodyGuard());
   app.use(mount(provider));
-  return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants };
+  return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants, routes, openApi };
 }

@@ -1,6 +1,7 @@
 // One error type for everything Signet refuses: a stable code, the HTTP status, a sentence
 // safe to show, an optional stable `reason` (snake_case, what clients and tests match on),
-// and the cause kept for the logs only (DESIGN §4).
+// and the cause kept for the logs only (DESIGN §4). Reasons and their codes: src/reasons.ts.
+import { REASONS, type Reason } from './reasons.js';
 
 export type ErrorCode =
   | 'invalid_request'
@@ -35,12 +36,14 @@ const statusOf: Record<ErrorCode, number> = {
   server_error: 500,
 };
 
-export type ErrorBody = { error: ErrorCode; error_description: string; reason?: string };
+export const statusOfCode = (code: ErrorCode): number => statusOf[code];
+
+export type ErrorBody = { error: ErrorCode; error_description: string; reason?: Reason };
 
 export type SignetErrorOptions = {
   cause?: unknown;
   /** Stable snake_case code of this refusal (`chain_unavailable`, `nonce_reused`, …). */
-  reason?: string;
+  reason?: Reason;
   /** Seconds after which trying again may succeed: sent as `Retry-After` (429, 503). */
   retryAfterSeconds?: number;
 };
@@ -48,7 +51,7 @@ export type SignetErrorOptions = {
 export class SignetError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly reason?: string;
+  readonly reason?: Reason;
   readonly retryAfterSeconds?: number;
 
   constructor(code: ErrorCode, description: string, options?: SignetErrorOptions) {
@@ -67,6 +70,11 @@ export class SignetError extends Error {
   }
 }
 
+/** A refusal by its stable reason: the catalog gives its error code and HTTP status. */
+export function refuse(reason: Reason, description: string, options?: Omit<SignetErrorOptions, 'reason'>): SignetError {
+  return new SignetError(REASONS[reason].error, description, { ...options, reason });
+}
+
 export const invalidRequest = (description: string, cause?: unknown) =>
   new SignetError('invalid_request', description, { cause });
 export const accessDenied = (description: string, cause?: unknown) =>
@@ -76,7 +84,7 @@ export const conflict = (description: string) => new SignetError('conflict', des
 export const expired = (description: string) => new SignetError('expired', description);
 export const invalidSignature = (description: string, cause?: unknown) =>
   new SignetError('invalid_signature', description, { cause });
-export const unavailable = (description: string, cause?: unknown, reason?: string) =>
+export const unavailable = (description: string, cause?: unknown, reason?: Reason) =>
   new SignetError('temporarily_unavailable', description, { cause, reason });
 
 /** A configuration value that is missing or wrong; the message names the setting. */

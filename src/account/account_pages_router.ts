@@ -144,7 +144,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
       deps.profiles.get(session.identity),
       deps.identityKeys.list(session.identity, [session.wallet]),
       deps.claims.listForTopics(session.identity, deps.topics.all.map((topic) => topic.topic)),
-      deps.listing.list({ identity: session.identity }, { limit: '100' }),
+      deps.listing.list({ identity: session.identity }, { limit: 100 }),
     ]);
     page(ctx, 'overview', 'Your identity', session, {
       profileCount: Object.keys(flatten(profile)).length,
@@ -222,7 +222,7 @@ export function createAccountPagesRouter(deps: AccountPagesDeps): Router {
   router.get('/accesses', async (ctx) => {
     const session = await owner(ctx);
     if (!session) return;
-    const { items } = await deps.listing.list({ identity: session.identity }, { limit: '100' });
+    const { items } = await deps.listing.list({ identity: session.identity }, { limit: 100 });
     const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
     page(ctx, 'accesses', 'Accesses', session, {
       grants: items.filter((grant) => grant.status !== 'pending'),

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Address } from 'viem';
-import { SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
 
@@ -15,6 +15,8 @@ export const ACCOUNT_COOKIE = 'signet_account';
 export const ACCOUNT_LOGIN_COOKIE = 'signet_account_login';
 /** An owner session lasts 8 hours; signing in again is one signature. */
 export const ACCOUNT_SESSION_SECONDS = 8 * 3600;
+
+const noSession = () => refuse('session_missing', 'no account session: sign in with your wallet first');
 
 export function createAccountSessions(store: Store, secureCookies: boolean) {
   // Path "/": the access-grant routes read the owner's session too. SameSite=Strict keeps it
@@ -42,7 +44,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
 
     signInBinding(ctx: Context): string {
       const binding = ctx.cookies.get(ACCOUNT_LOGIN_COOKIE, { signed: true });
-      if (!binding) throw new SignetError('invalid_request', 'no sign-in is under way in this browser; request a challenge first');
+      if (!binding) throw refuse('sign_in_missing', 'no sign-in is under way in this browser; request a challenge first');
       return binding;
     },
 
@@ -64,14 +66,14 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
 
     async require(ctx: Context): Promise<IdentitySession> {
       const session = await findAny(ctx);
-      if (!session) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
-      if (!session.identity) throw new SignetError('access_denied', 'your wallet has no identity yet: create it first');
+      if (!session) throw noSession();
+      if (!session.identity) throw refuse('identity_missing', 'your wallet has no identity yet: create it first');
       return session as IdentitySession;
     },
 
     async requireWallet(ctx: Context): Promise<AccountSession> {
       const session = await findAny(ctx);
-      if (!session) throw new SignetError('invalid_token', 'no account session: sign in with your wallet first');
+      if (!session) throw noSession();
       return session;
     },
 

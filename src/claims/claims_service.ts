@@ -2,7 +2,7 @@
 // validity, hash, uri, expiry) from cached reads, and the private data, released only after
 // a fresh read finds the claim valid and its off-chain data matching the onchain hash.
 import type { Address, Hex } from 'viem';
-import { conflict, expired, notFound, SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import { hashClaimDocument } from './claim_document.js';
 import type { ClaimReader, OnchainClaim, ReadOptions } from './claim_reader.js';
 import type { ClaimRecord, ClaimRecords } from './claim_records.js';
@@ -78,7 +78,7 @@ export function createClaimsService(deps: {
 
   const find = async (identity: Address, claimId: Hex, options?: ReadOptions) => {
     const claim = await reader.claim(identity, claimId, options);
-    if (!claim) throw notFound(`identity ${identity} has no claim ${claimId}`);
+    if (!claim) throw refuse('claim_not_found', `identity ${identity} has no claim ${claimId}`);
     return claim;
   };
 
@@ -86,14 +86,14 @@ export function createClaimsService(deps: {
     const claim = await find(identity, claimId, { fresh: true });
     const { view, record } = await viewOf(identity, claim, { fresh: true });
     if (view.status === 'untrusted_issuer') {
-      throw new SignetError('access_denied', `the issuer ${claim.issuer} is not trusted for topic ${claim.topic}`);
+      throw refuse('claim_issuer_untrusted', `the issuer ${claim.issuer} is not trusted for topic ${claim.topic}`);
     }
     if (view.status === 'not_confirmed_by_issuer') {
-      throw new SignetError('access_denied', `the issuer ${claim.issuer} no longer confirms this claim (revoked or not signed by its key)`);
+      throw refuse('claim_not_confirmed', `the issuer ${claim.issuer} no longer confirms this claim (revoked or not signed by its key)`);
     }
-    if (view.status === 'expired') throw expired(`the claim expired at ${view.expires_at}`);
-    if (!record) throw notFound('Signet holds no off-chain data for this claim');
-    if (!matchesHash(record, claim)) throw conflict("the claim's off-chain data does not match its onchain hash");
+    if (view.status === 'expired') throw refuse('claim_expired', `the claim expired at ${view.expires_at}`);
+    if (!record) throw refuse('claim_data_missing', 'Signet holds no off-chain data for this claim');
+    if (!matchesHash(record, claim)) throw refuse('claim_data_mismatch', "the claim's off-chain data does not match its onchain hash");
     return { ...view, data: record.document.data };
   };
 

@@ -2,7 +2,7 @@
 // compare-and-set), indexes per identity and per service, and the bearer tokens of grants.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
-import { conflict } from '../errors.js';
+import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import type { AccessGrant, GrantStatus } from './access_grant.js';
@@ -41,7 +41,10 @@ export function createAccessGrantStore(store: Store) {
      */
     async transition(id: string, from: readonly GrantStatus[], to: GrantStatus, changes: Partial<AccessGrant>): Promise<AccessGrant> {
       const result = await store.compareAndSet(keys.accessGrantStatus(id), from, to);
-      if (!result.swapped) throw conflict(`the access grant is ${result.current ?? 'gone'}`);
+      if (!result.swapped) {
+        const reason = to === 'used' ? 'grant_used' : from.includes('pending') ? 'grant_not_pending' : 'grant_not_active';
+        throw refuse(reason, `the access grant is ${result.current ?? 'gone'}`);
+      }
       const raw = await store.get(keys.accessGrant(id));
       const record = { ...(JSON.parse(raw!) as AccessGrant), ...changes };
       const { status: _status, ...stored } = record;

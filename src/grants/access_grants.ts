@@ -2,7 +2,7 @@
 // relaying the owner's signature) validates, the owner denies or revokes; pending requests
 // expire. Every status change is one atomic step and notifies the service.
 import type { Address } from 'viem';
-import { accessDenied, conflict, expired, notFound, SignetError } from '../errors.js';
+import { refuse, SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { subjectOf } from '../identity/subject.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
@@ -41,6 +41,9 @@ export type AccessGrantDeps = {
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
+// Another identity's or service's grant is answered as missing: ids reveal nothing.
+const grantNotFound = (id: string) => refuse('grant_not_found', `no access grant ${id}`);
+const requestExpired = (grant: AccessGrant) => refuse('grant_expired', `the access request expired at ${grant.expires_at}`);
 
 export function createAccessGrants(deps: AccessGrantDeps) {
   const { grants, settings } = deps;
@@ -48,7 +51,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
   /** The grant as it stands: a pending request past its expiry becomes expired on the way. */
   const current = async (id: string): Promise<AccessGrant> => {
     const grant = await grants.find(id);
-    if (!grant) throw notFound(`no access grant ${id}`);
+    if (!grant) throw grantNotFound(id);
     if (grant.status === 'pending' && Date.parse(grant.expires_at) <= deps.now()) {
       return grants.transition(id, ['pending'], 'expired', {}).catch(async () => (await grants.find(id))!);
     }
@@ -64,8 +67,8 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     async request(ref: ResourceRef, service: string, kind: GrantKind, askedFields: string[] | undefined): Promise<AccessGrant> {
       await deps.registry.assertKnown(ref.identity).catch((error) => {
         // Only the factory's "unknown" is a 404; an unreachable chain stays a 503.
-        if (error instanceof SignetError && error.code === 'access_denied') {
-          throw notFound(`identity ${ref.identity} is not registered with Signet's IdFactory`);
+        if (error instanceof SignetError && error.reason === 'identity_not_registered') {
+          throw refuse('identity_not_found', `identity ${ref.identity} is not registered with Signet's IdFactory`);
         }
         throw error;
       });
@@ -103,9 +106,9 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     /** The owner's signature over the challenge turns a pending request into an active grant. */
     async validate(id: string, signature: string, address?: Address) {
       const pending = await current(id);
-      if (pending.status === 'expired') throw expired(`the access request expired at ${pending.expires_at}`);
+      if (pending.status === 'expired') throw requestExpired(pending);
       // Checked again atomically below; this gives the answer before any chain read.
-      if (pending.status !== 'pending') throw conflict(`the access grant is ${pending.status}`);
+      if (pending.status !== 'pending') throw refuse('grant_not_pending', `the access grant is ${pending.status}`);
       const signer = await verifySigner(pending, pending.challenge, signature, address);
       const grant = await grants.transition(id, ['pending'], 'active', { signature, signer, granted_at: iso(deps.now()) });
       const ttl = grant.kind === 'immediate' ? settings.immediateTokenSeconds : settings.persistentTokenSeconds;
@@ -116,8 +119,8 @@ export function createAccessGrants(deps: AccessGrantDeps) {
 
     async deny(id: string, identity: Address) {
       const pending = await current(id);
-      if (pending.identity !== identity) throw notFound(`no access grant ${id}`);
-      if (pending.status === 'expired') throw expired(`the access request expired at ${pending.expires_at}`);
+      if (pending.identity !== identity) throw grantNotFound(id);
+      if (pending.status === 'expired') throw requestExpired(pending);
       const grant = await grants.transition(id, ['pending'], 'denied', { denied_at: iso(deps.now()) });
       await deps.notify({ type: 'access_grant.denied', grant });
       return grant;
@@ -127,7 +130,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     async revoke(id: string, by: { identity: Address } | { signature: string }) {
       const grant = await current(id);
       if ('identity' in by) {
-        if (grant.identity !== by.identity) throw notFound(`no access grant ${id}`);
+        if (grant.identity !== by.identity) throw grantNotFound(id);
       } else {
         await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
       }
@@ -143,10 +146,10 @@ export function createAccessGrants(deps: AccessGrantDeps) {
 
     assertOwnedBy(grant: AccessGrant, who: { service?: string; identity?: Address }) {
       const mine = (who.service && grant.service === who.service) || (who.identity && grant.identity === who.identity);
-      if (!mine) throw notFound(`no access grant ${grant.id}`);
+      if (!mine) throw grantNotFound(grant.id);
     },
 
-    accessDeniedFor: (service: string) => accessDenied(`no active access grant of service "${service}" covers this resource`),
+    accessDeniedFor: (service: string) => refuse('grant_missing', `no active access grant of service "${service}" covers this resource`),
   };
 }
 

@@ -2,7 +2,7 @@
 // access grants and the consents of OIDC logins alike; a service sees the grants it holds.
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
-import { invalidRequest } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { ConsentReceipt, ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { AccessGrant } from './access_grant.js';
 import type { AccessGrants } from './access_grants.js';
@@ -39,7 +39,7 @@ function decodeCursor(raw: string | undefined): Cursor | undefined {
   } catch {
     // fall through
   }
-  throw invalidRequest('"cursor" is not one this API gave');
+  throw refuse('invalid_query', '"cursor" is not one this API gave');
 }
 
 const newestFirst = (a: ListedGrant, b: ListedGrant) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
@@ -74,16 +74,20 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
   return {
     loginGrants,
     loginGrant,
-    async list(owner: { identity: Address } | { service: string }, page: { cursor?: string; limit?: string }) {
-      const limit = page.limit === undefined ? 20 : Number(page.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest('"limit" must be an integer from 1 to 100');
+    /** One page of `owner`'s grants, or of a service's own grants of one identity when `identity` is given. */
+    async list(owner: { identity: Address } | { service: string; identity?: Address }, page: { cursor?: string; limit: number }) {
+      const { limit } = page;
       const cursor = decodeCursor(page.cursor);
-      const ids = await deps.grants.listIds(owner);
-      const access = await Promise.all(ids.map((id) => deps.accessGrants.current(id)));
-      const all: ListedGrant[] = 'identity' in owner ? [...access, ...(await loginGrants(owner.identity))] : access;
+      const ids = await deps.grants.listIds('service' in owner ? { service: owner.service } : { identity: owner.identity });
+      const held = await Promise.all(ids.map((id) => deps.accessGrants.current(id)));
+      // A service naming an identity sees only its own grants of that identity.
+      const access = 'service' in owner && owner.identity ? held.filter((grant) => grant.identity === owner.identity) : held;
+      const all: ListedGrant[] = !('service' in owner) ? [...access, ...(await loginGrants(owner.identity))] : access;
       const ordered = all.sort(newestFirst).filter(cursor ? after(cursor) : () => true);
       const items = ordered.slice(0, limit);
       return { items, next_cursor: ordered.length > limit ? encodeCursor(items[items.length - 1]!) : null };
     },
   };
 }
+
+export type GrantListing = ReturnType<typeof createGrantListing>;

@@ -1,8 +1,8 @@
 // The two shareable resources of DESIGN §3 and their fields: an identity's profile (one field
 // per profile value) and one onchain claim (its off-chain "data"). Reads the private part.
-import { type Address, getAddress, type Hex, isAddress } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { ClaimsService } from '../claims/claims_service.js';
-import { invalidRequest, notFound } from '../errors.js';
+import { refuse } from '../errors.js';
 import { PROFILE_FIELDS } from '../oidc/fields.js';
 import type { ProfileStore } from '../profile/profile.js';
 
@@ -14,18 +14,14 @@ const PROFILE_NAMES = PROFILE_FIELDS.map((field) => field.name);
 /** The one field of a claim resource: the claim's off-chain data. */
 export const CLAIM_FIELDS = ['data'];
 
-export function profileRef(identity: string): ResourceRef {
-  if (!isAddress(identity)) throw invalidRequest('the identity in the path must be a 0x-prefixed 20-byte address');
-  const address = getAddress(identity);
-  return { kind: 'profile', identity: address, path: `/identities/${address}/profile` };
+/** A profile resource; the identity comes checked and checksummed from the path. */
+export function profileRef(identity: Address): ResourceRef {
+  return { kind: 'profile', identity, path: `/identities/${identity}/profile` };
 }
 
-export function claimRef(identity: string, claimId: string): ResourceRef {
-  if (!isAddress(identity)) throw invalidRequest('the identity in the path must be a 0x-prefixed 20-byte address');
-  if (!/^0x[0-9a-fA-F]{64}$/.test(claimId)) throw invalidRequest('the claim id in the path must be a 0x-prefixed 32-byte hex value');
-  const address = getAddress(identity);
-  const id = claimId.toLowerCase() as Hex;
-  return { kind: 'claim', identity: address, claimId: id, path: `/identities/${address}/claims/${id}` };
+/** A claim resource; the claim id comes checked and lower-cased from the path. */
+export function claimRef(identity: Address, claimId: Hex): ResourceRef {
+  return { kind: 'claim', identity, claimId, path: `/identities/${identity}/claims/${claimId}` };
 }
 
 export function createGrantResources(deps: { profiles: ProfileStore; claims: ClaimsService }) {
@@ -46,12 +42,12 @@ export function createGrantResources(deps: { profiles: ProfileStore; claims: Cla
     async requestedFields(ref: ResourceRef, asked: string[] | undefined): Promise<string[]> {
       const available = await fieldsOf(ref);
       if (asked === undefined) {
-        if (available.length === 0) throw notFound('this resource has no data to share');
+        if (available.length === 0) throw refuse('resource_empty', 'this resource has no data to share');
         return available;
       }
-      if (asked.length === 0) throw invalidRequest('"fields" must name at least one field');
+      if (asked.length === 0) throw refuse('fields_empty', '"fields" must name at least one field');
       for (const name of asked) {
-        if (!available.includes(name)) throw invalidRequest(`"fields" names "${name}", which this resource does not have`);
+        if (!available.includes(name)) throw refuse('field_unknown', `"fields" names "${name}", which this resource does not have`);
       }
       return available.filter((name) => asked.includes(name));
     },

@@ -1,7 +1,7 @@
 // The owner revokes one of their grants by id: an OIDC login is revoked in the engine (the
 // Grant and its tokens), anything else is an access grant. Used by the API and the pages.
 import type { Address } from 'viem';
-import { conflict } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { AccessGrants } from './access_grants.js';
 import type { createGrantListing, ListedGrant } from './grant_listing.js';
 
@@ -13,7 +13,7 @@ export function createOwnerRevocation(deps: {
   return async function revokeAsOwner(id: string, identity: Address): Promise<ListedGrant> {
     const login = await deps.listing.loginGrant(id, identity);
     if (!login) return deps.accessGrants.revoke(id, { identity });
-    if (login.status === 'revoked') throw conflict('the login grant is already revoked');
+    if (login.status === 'revoked') throw refuse('grant_not_active', 'the login grant is already revoked');
     await deps.revokeLoginGrant(id);
     return { ...login, status: 'revoked' };
   };

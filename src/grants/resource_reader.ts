@@ -1,16 +1,14 @@
 // Reads a shared resource for whoever asks: the public part for anyone; the private part for
 // an OIDC access token whose login kept it, a grant's bearer token (an immediate grant serves
 // exactly one read), or a service's X-API-Key holding an active persistent grant for it.
-import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
-import { SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import { subjectOf } from '../identity/subject.js';
+import type { ServiceAuth } from '../services/service_caller.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { AccessGrants } from './access_grants.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';
-
-export type ServiceAuth = { authenticate(presented: string | undefined): Promise<{ service: string }> };
 
 export type ResourceReaderDeps = {
   provider: Provider;
@@ -24,33 +22,29 @@ export type ResourceReaderDeps = {
 
 const GRANT_TOKEN_PREFIX = 'sgt_';
 
-function bearerOf(ctx: Context): string | undefined {
-  const header = ctx.get('authorization');
-  if (!header) return undefined;
-  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
-  if (!match) throw new SignetError('invalid_token', 'the Authorization header must be "Bearer <access token>"');
-  return match[1];
-}
+/** What a read presents (checked in form by the route's caller step): a bearer token, an API key, or nothing. */
+export type GrantCredential = { bearer?: string; apiKey?: string };
 
-const insufficient = (what: string) => new SignetError('insufficient_scope', what);
+const insufficient = (what: string) => refuse('token_scope_insufficient', what);
+const tokenInvalid = () => refuse('token_invalid', 'the access token is invalid, expired or revoked');
 
 export function createResourceReader(deps: ResourceReaderDeps) {
   /** A grant's bearer token: the grant must be active and for this very resource. */
   const readWithGrantToken = async (ref: ResourceRef, token: string) => {
     const grantId = await deps.grants.tokenGrant(token);
-    if (!grantId) throw new SignetError('invalid_token', 'the access token is invalid, expired or revoked');
+    if (!grantId) throw tokenInvalid();
     const grant = await deps.accessGrants.current(grantId);
     if (grant.resource !== ref.path) throw insufficient('the access grant of this token is for another resource');
-    if (grant.status === 'revoked') throw new SignetError('access_denied', `the access grant was revoked at ${grant.revoked_at}`);
+    if (grant.status === 'revoked') throw refuse('grant_revoked', `the access grant was revoked at ${grant.revoked_at}`);
     if (grant.kind === 'immediate') await deps.accessGrants.use(grant);
-    else if (grant.status !== 'active') throw new SignetError('access_denied', `the access grant is ${grant.status}`);
+    else if (grant.status !== 'active') throw refuse('grant_not_usable', `the access grant is ${grant.status}`);
     return deps.resources.privatePart(ref, grant.fields);
   };
 
   /** An OIDC access token: what the owner kept at login, for their own identity. */
   const readWithLoginToken = async (ref: ResourceRef, token: string) => {
     const accessToken = await deps.provider.AccessToken.find(token);
-    if (!accessToken?.grantId) throw new SignetError('invalid_token', 'the access token is invalid, expired or revoked');
+    if (!accessToken?.grantId) throw tokenInvalid();
     const receipt = await deps.receipts.find(accessToken.grantId);
     const own = receipt && accessToken.accountId === subjectOf(deps.chainId, ref.identity) && receipt.identity === ref.identity;
     if (!own) throw insufficient(`the grant of this access token does not cover this ${ref.kind}`);
@@ -77,12 +71,12 @@ export function createResourceReader(deps: ResourceReaderDeps) {
     return deps.resources.privatePart(ref, [...fields]);
   };
 
-  return async function read(ctx: Context, ref: ResourceRef): Promise<Record<string, unknown>> {
-    const bearer = bearerOf(ctx);
-    const apiKey = ctx.get('x-api-key') || undefined;
+  return async function read(ref: ResourceRef, { bearer, apiKey }: GrantCredential): Promise<Record<string, unknown>> {
     if (bearer?.startsWith(GRANT_TOKEN_PREFIX)) return readWithGrantToken(ref, bearer);
     if (bearer) return readWithLoginToken(ref, bearer);
     if (apiKey) return readWithApiKey(ref, apiKey);
     return deps.resources.publicPart(ref);
   };
 }
+
+export type ResourceReader = ReturnType<typeof createResourceReader>;

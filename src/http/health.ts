@@ -1,13 +1,17 @@
 // Liveness and readiness for load balancers, containers and compose:
 // /healthz answers while the process runs; /readyz only when Redis and the chain both answer
 // within a deadline, so an instance that cannot serve logins is taken out of rotation.
-import type { Middleware } from 'koa';
 import type { PublicClient } from 'viem';
+import { z } from 'zod';
+import { anyone } from './authenticators.js';
+import { type AnyRoute, route } from './route.js';
 import type { Store } from '../store/store.js';
 
 export type ReadinessDeps = { store: Store; chain: PublicClient; deadlineMs?: number };
 
 type Check = 'ok' | 'unreachable';
+
+const TAG = 'Health';
 
 /** Settles with the work's outcome, or 'unreachable' when it fails or outlasts the deadline. */
 async function probe(work: () => Promise<unknown>, deadlineMs: number): Promise<Check> {
@@ -22,31 +26,55 @@ async function probe(work: () => Promise<unknown>, deadlineMs: number): Promise<
   }
 }
 
-export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps): Middleware {
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path === '/healthz') {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { status: 'ok' };
-      return;
-    }
-    if (ctx.path !== '/readyz') return next();
-    const [storeCheck, chainCheck] = await Promise.all([
-      probe(() => store.ping(), deadlineMs),
-      probe(() => chain.getBlockNumber({ cacheTime: 0 }), deadlineMs),
-    ]);
-    const checks = { store: storeCheck, chain: chainCheck };
-    ctx.set('Cache-Control', 'no-store');
-    if (storeCheck === 'ok' && chainCheck === 'ok') {
-      ctx.body = { status: 'ready', checks };
-      return;
-    }
-    ctx.status = 503;
-    ctx.body = {
-      error: 'temporarily_unavailable',
-      error_description: `not ready: ${storeCheck === 'ok' ? 'the chain' : 'the store (Redis)'} does not answer`,
-      reason: storeCheck === 'ok' ? 'chain_unavailable' : 'store_unavailable',
-      checks,
-    };
-  };
+const checks = z.object({ store: z.enum(['ok', 'unreachable']), chain: z.enum(['ok', 'unreachable']) });
+
+export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps): AnyRoute[] {
+  return [
+    route({
+      method: 'get',
+      path: '/healthz',
+      summary: 'Liveness: the process runs',
+      tag: TAG,
+      auth: anyone,
+      responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
+      handle: async () => ({ body: { status: 'ok' } }),
+    }),
+    route({
+      method: 'get',
+      path: '/readyz',
+      summary: 'Readiness: Redis and the chain answer within the deadline',
+      tag: TAG,
+      auth: anyone,
+      responses: {
+        200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks }) },
+        503: {
+          description: 'Redis (`store_unavailable`) or the chain (`chain_unavailable`) does not answer',
+          schema: z.object({
+            error: z.literal('temporarily_unavailable'),
+            error_description: z.string(),
+            reason: z.enum(['store_unavailable', 'chain_unavailable']),
+            checks,
+          }),
+        },
+      },
+      async handle() {
+        const [storeCheck, chainCheck] = await Promise.all([
+          probe(() => store.ping(), deadlineMs),
+          probe(() => chain.getBlockNumber({ cacheTime: 0 }), deadlineMs),
+        ]);
+        const checked = { store: storeCheck, chain: chainCheck };
+        if (storeCheck === 'ok' && chainCheck === 'ok') return { body: { status: 'ready', checks: checked } };
+        // Not an error thrown: the answer carries which check failed, for the operator.
+        return {
+          status: 503,
+          body: {
+            error: 'temporarily_unavailable',
+            error_description: `not ready: ${storeCheck === 'ok' ? 'the chain' : 'the store (Redis)'} does not answer`,
+            reason: storeCheck === 'ok' ? 'chain_unavailable' : 'store_unavailable',
+            checks: checked,
+          },
+        };
+      },
+    }),
+  ];
 }

@@ -1,498 +1,193 @@
-// The OpenAPI 3.1 description of Signet's own JSON API (access grants, resources, the owner's
-// inbox, CIBA decisions, admin). The engine's OIDC endpoints are described by discovery.
-// Served at /openapi.json; the tests validate every response they get against it.
+// The OpenAPI 3.1 document of Signet's own routes, made from the route table: paths, callers,
+// parameters, bodies, answers and every refusal with its reasons. Nothing here is written per
+// route. The engine's OIDC endpoints are described by discovery, not here. Served at
+// /openapi.json; the test harness checks every answer of the test suite against it.
+import { z } from 'zod';
+import { type ErrorCode, statusOfCode } from '../errors.js';
+import { REASONS, type Reason } from '../reasons.js';
+import type { AuthKind } from './authenticators.js';
+import { BODY_LIMITS } from './body.js';
+import type { AnyRoute } from './route.js';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('Error'), description);
-const address = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' };
-const bytes32 = { type: 'string', pattern: '^0x[0-9a-f]{64}$' };
-const dateTime = { type: 'string', format: 'date-time' };
-const apiKey = [{ apiKey: [] }];
-const ownerSession = [{ ownerSession: [] }];
-const admin = [{ adminToken: [] }];
+type JsonSchema = Record<string, unknown>;
 
-/** One claim's view; with `data` when a grant releases its off-chain data. */
-function claimSchema(withData: boolean) {
-  const required = ['identity', 'claim_id', 'topic', 'topic_name', 'issuer', 'trusted', 'valid', 'status', 'scheme', 'data_hash', 'uri', 'expires_at'];
-  return {
-    type: 'object',
-    required: withData ? [...required, 'data'] : required,
-    additionalProperties: false,
-    properties: {
-      identity: address,
-      claim_id: bytes32,
-      topic: { type: 'integer' },
-      topic_name: { type: ['string', 'null'] },
-      issuer: address,
-      trusted: { type: 'boolean' },
-      valid: { type: 'boolean' },
-      status: { enum: ['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired'] },
-      scheme: { type: 'integer' },
-      data_hash: { type: 'string' },
-      uri: { type: 'string' },
-      expires_at: { oneOf: [dateTime, { type: 'null' }] },
-      ...(withData ? { data: { type: 'object' } } : {}),
-    },
+const securityOf: Record<AuthKind, Record<string, string[]>[] | undefined> = {
+  none: undefined,
+  owner_session: [{ ownerSession: [] }],
+  wallet_session: [{ ownerSession: [] }],
+  sign_in: [{ signInCookie: [] }],
+  api_key: [{ apiKey: [] }],
+  api_key_or_owner_session: [{ apiKey: [] }, { ownerSession: [] }],
+  grant_credential: [{}, { bearer: [] }, { apiKey: [] }],
+  admin_token: [{ adminToken: [] }],
+  interaction_cookie: [{ interactionCookie: [] }],
+};
+
+const securitySchemes = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A service's API key (sgk_…)" },
+  bearer: { type: 'http', scheme: 'bearer', description: 'A grant token (sgt_…) or an OIDC access token' },
+  ownerSession: { type: 'apiKey', in: 'cookie', name: 'signet_account', description: 'From POST /account/session' },
+  signInCookie: { type: 'apiKey', in: 'cookie', name: 'signet_account_login', description: 'From POST /account/challenge' },
+  adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+  interactionCookie: { type: 'apiKey', in: 'cookie', name: '_interaction', description: "The engine's cookie of the login under way" },
+};
+
+/** Refusals every route may answer with, whatever its logic. */
+const EVERY_ROUTE: Reason[] = ['store_unavailable', 'server_error'];
+/** The bounded body read runs on every route (a body sent where none is expected is bounded too). */
+const BODY_READ: Reason[] = [
+  'body_too_large',
+  'content_encoding_unsupported',
+  'content_type_unsupported',
+  'charset_unsupported',
+  'body_length_mismatch',
+  'request_aborted',
+  'invalid_utf8',
+  'invalid_json',
+  'json_too_deep',
+  'string_too_long',
+];
+const FORM_READ: Reason[] = [...BODY_READ.filter((reason) => !['invalid_json', 'json_too_deep'].includes(reason)), 'form_too_many_fields'];
+
+/** Every refusal a route can answer with: its own, its caller check's, its inputs', the common ones. */
+export function refusalsOf(route: AnyRoute): Reason[] {
+  const all = new Set<Reason>([
+    ...(route.bodyLimit === 'form' ? FORM_READ : BODY_READ),
+    ...route.auth.refusals,
+    ...(route.rateLimits?.length ? (['rate_limited'] as const) : []),
+    ...(route.params ? (['invalid_path'] as const) : []),
+    ...(route.query ? (['invalid_query'] as const) : []),
+    ...(route.body ? (['invalid_body'] as const) : []),
+    ...(route.refusals ?? []),
+    ...EVERY_ROUTE,
+  ]);
+  return [...all];
+}
+
+/** Converts one zod schema, moving its named parts ($defs) into the document's components. */
+function converter(components: Record<string, JsonSchema>) {
+  return (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+    const rewritten = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+    const { $schema: _, $defs, ...rest } = rewritten as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    for (const [name, definition] of Object.entries($defs ?? {})) {
+      const key = io === 'input' && components[name] && JSON.stringify(components[name]) !== JSON.stringify(definition) ? `${name}Input` : name;
+      components[key] = definition;
+    }
+    return rest;
   };
 }
 
-const identityParam = { name: 'identity', in: 'path', required: true, schema: address };
-const claimIdParam = { name: 'claimId', in: 'path', required: true, schema: bytes32 };
-const serviceIdParam = { name: 'serviceId', in: 'path', required: true, schema: { type: 'string' } };
-const keyIdParam = { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } };
-const grantIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-
-const accessRequest = (what: string, parameters: object[]) => ({
-  post: {
-    summary: `Request an access grant to ${what}`,
-    security: apiKey,
-    parameters,
-    requestBody: { required: true, content: { 'application/json': { schema: ref('AccessRequestBody') } } },
-    responses: {
-      201: {
-        ...json(ref('AccessRequestCreated'), 'The pending grant and the challenge for the owner to sign'),
-        headers: { Location: { description: '/access-grants/{id}', schema: { type: 'string' } } },
-      },
-      400: error('Bad body, or fields the resource does not have'),
-      401: error('Missing or invalid API key'),
-      404: error('Unknown identity or claim'),
-      503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
-      429: {
-        ...error('Too many access requests from this service (reason rate_limited)'),
-        headers: { 'Retry-After': { description: 'Seconds before a request may succeed', schema: { type: 'integer' } } },
-      },
-    },
-  },
-});
-
-const resourceRead = (what: string, parameters: object[], publicSchema: string, privateSchema: string) => ({
-  get: {
-    summary: `Read ${what}: the public part, or the private part with a credential`,
-    security: [{}, { bearer: [] }, ...apiKey],
-    parameters,
-    responses: {
-      200: json({ oneOf: [ref(publicSchema), ref(privateSchema)] }, 'The resource'),
-      400: error('Bad path'),
-      401: error('Invalid token or API key'),
-      403: error('No grant covers this resource, the grant was revoked, or the claim is not valid'),
-      404: error('Unknown identity or claim'),
-      409: error('The immediate grant was already used, or claim data does not match its hash'),
-      410: error('The claim expired'),
-      503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
-    },
-  },
-});
-
-const document = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Signet access-grant API',
-    version: '1.0.0',
-    description:
-      'Immediate and persistent access grants to identity data (profile fields, onchain claims), signed by the identity owner. Errors are { error, error_description }.',
-  },
-  components: {
-    securitySchemes: {
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-      bearer: { type: 'http', scheme: 'bearer', description: 'A grant token (sgt_…) or an OIDC access token' },
-      ownerSession: { type: 'apiKey', in: 'cookie', name: 'signet_account', description: 'From POST /account/session' },
-      adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
-    },
-    schemas: {
-      Error: {
-        type: 'object',
-        required: ['error', 'error_description'],
-        additionalProperties: false,
-        properties: {
-          error: {
-            enum: [
-              'invalid_request',
-              'invalid_token',
-              'invalid_client',
-              'access_denied',
-              'insufficient_scope',
-              'not_found',
-              'conflict',
-              'expired',
-              'invalid_signature',
-              'payload_too_large',
-              'unsupported_media_type',
-              'rate_limited',
-              'temporarily_unavailable',
-              'server_error',
-            ],
-          },
-          error_description: { type: 'string' },
-          reason: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'Stable code of this refusal; match on it, not on the sentence' },
-        },
-      },
-      Readiness: {
-        type: 'object',
-        required: ['checks'],
-        properties: {
-          status: { const: 'ready' },
-          error: { const: 'temporarily_unavailable' },
-          error_description: { type: 'string' },
-          reason: { enum: ['store_unavailable', 'chain_unavailable'] },
-          checks: {
-            type: 'object',
-            required: ['store', 'chain'],
-            properties: { store: { enum: ['ok', 'unreachable'] }, chain: { enum: ['ok', 'unreachable'] } },
-          },
-        },
-      },
-      AccessRequestBody: {
-        type: 'object',
-        required: ['kind'],
-        properties: { kind: { enum: ['immediate', 'persistent'] }, fields: { type: 'array', items: { type: 'string' } } },
-      },
-      AccessRequestCreated: {
-        type: 'object',
-        required: ['id', 'kind', 'status', 'fields', 'challenge', 'expires_at'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string' },
-          kind: { enum: ['immediate', 'persistent'] },
-          status: { const: 'pending' },
-          fields: { type: 'array', items: { type: 'string' } },
-          challenge: { type: 'string', description: 'EIP-191 text for the owner to sign' },
-          expires_at: dateTime,
-        },
-      },
-      AccessGrant: {
-        type: 'object',
-        required: ['id', 'kind', 'status', 'identity', 'service', 'resource', 'fields', 'challenge', 'created_at', 'expires_at'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string' },
-          kind: { enum: ['immediate', 'persistent'] },
-          status: { enum: ['pending', 'active', 'used', 'revoked', 'expired', 'denied'] },
-          identity: address,
-          service: { type: 'string' },
-          resource: { type: 'string' },
-          fields: { type: 'array', items: { type: 'string' } },
-          challenge: { type: 'string' },
-          signature: { type: 'string' },
-          signer: address,
-          created_at: dateTime,
-          expires_at: dateTime,
-          granted_at: dateTime,
-          used_at: dateTime,
-          revoked_at: dateTime,
-          denied_at: dateTime,
-        },
-      },
-      LoginGrant: {
-        type: 'object',
-        description: 'An OIDC login, listed with the access grants for its owner',
-        required: ['id', 'kind', 'status', 'identity', 'service', 'resource', 'fields', 'claims', 'challenge', 'signature', 'signer', 'created_at', 'granted_at'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string' },
-          kind: { const: 'login' },
-          status: { enum: ['active', 'revoked'] },
-          identity: address,
-          service: { type: 'string' },
-          resource: { type: 'null' },
-          fields: { type: 'array', items: { type: 'string' } },
-          claims: { type: 'array', items: bytes32 },
-          challenge: { type: 'string' },
-          signature: { type: 'string' },
-          signer: address,
-          created_at: dateTime,
-          granted_at: dateTime,
-        },
-      },
-      Validation: {
-        type: 'object',
-        required: ['grant', 'access_token', 'token_type', 'expires_in'],
-        additionalProperties: false,
-        properties: {
-          grant: ref('AccessGrant'),
-          access_token: { type: 'string', pattern: '^sgt_' },
-          token_type: { const: 'Bearer' },
-          expires_in: { type: 'integer' },
-        },
-      },
-      GrantPage: {
-        type: 'object',
-        required: ['items', 'next_cursor'],
-        additionalProperties: false,
-        properties: {
-          items: { type: 'array', items: { oneOf: [ref('AccessGrant'), ref('LoginGrant')] } },
-          next_cursor: { type: ['string', 'null'] },
-        },
-      },
-      ProfilePublic: {
-        type: 'object',
-        required: ['identity', 'fields'],
-        additionalProperties: false,
-        properties: { identity: address, fields: { type: 'array', items: { type: 'string' } } },
-      },
-      ProfilePrivate: {
-        type: 'object',
-        required: ['identity', 'fields', 'values'],
-        additionalProperties: false,
-        properties: { identity: address, fields: { type: 'array', items: { type: 'string' } }, values: { type: 'object' } },
-      },
-      Claim: claimSchema(false),
-      ClaimWithData: claimSchema(true),
-      BackchannelRequest: {
-        type: 'object',
-        required: ['id', 'identity', 'client_id', 'client_name', 'fields', 'scope', 'binding_message', 'challenge', 'created_at', 'expires_at'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string' },
-          identity: address,
-          client_id: { type: 'string' },
-          client_name: { type: 'string' },
-          fields: { type: 'array', items: { type: 'string' } },
-          scope: { type: 'string' },
-          binding_message: { type: ['string', 'null'] },
-          challenge: { type: 'string' },
-          created_at: dateTime,
-          expires_at: dateTime,
-        },
-      },
-      Inbox: {
-        type: 'object',
-        required: ['identity', 'pending', 'backchannel'],
-        additionalProperties: false,
-        properties: {
-          identity: address,
-          pending: { type: 'array', items: ref('AccessGrant') },
-          backchannel: { type: 'array', items: ref('BackchannelRequest') },
-        },
-      },
-      ApiKey: {
-        type: 'object',
-        required: ['id', 'prefix', 'service', 'label', 'created_at'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string' },
-          prefix: { type: 'string', pattern: '^sgk_' },
-          service: { type: 'string' },
-          label: { type: ['string', 'null'] },
-          created_at: dateTime,
-          last_used_at: dateTime,
-          revoked_at: dateTime,
-          replaced_by: { type: 'string' },
-        },
-      },
-      NewApiKey: {
-        type: 'object',
-        required: ['id', 'key', 'prefix', 'service', 'label', 'created_at'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string' },
-          key: { type: 'string', pattern: '^sgk_', description: 'Shown once' },
-          prefix: { type: 'string' },
-          service: { type: 'string' },
-          label: { type: ['string', 'null'] },
-          created_at: dateTime,
-        },
-      },
-    },
-  },
-  paths: {
-    '/healthz': {
-      get: {
-        summary: 'Liveness: the process runs',
-        responses: { 200: json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }, 'Alive') },
-      },
-    },
-    '/readyz': {
-      get: {
-        summary: 'Readiness: Redis and the chain answer within the deadline',
-        responses: {
-          200: json(ref('Readiness'), 'Ready'),
-          503: json({ allOf: [ref('Readiness')], type: 'object', required: ['error', 'error_description', 'reason', 'checks'] }, 'Redis or the chain does not answer'),
-        },
-      },
-    },
-    '/identities/{identity}/profile': resourceRead('the profile', [identityParam], 'ProfilePublic', 'ProfilePrivate'),
-    '/identities/{identity}/profile/access-requests': accessRequest('the profile', [identityParam]),
-    '/identities/{identity}/claims/{claimId}': resourceRead('one claim', [identityParam, claimIdParam], 'Claim', 'ClaimWithData'),
-    '/identities/{identity}/claims/{claimId}/access-requests': accessRequest('one claim', [identityParam, claimIdParam]),
-    '/access-grants': {
-      get: {
-        summary: "List grants: the owner's (access grants and OIDC logins) or the service's own",
-        security: [...apiKey, ...ownerSession],
-        parameters: [
-          { name: 'identity', in: 'query', schema: address },
-          { name: 'cursor', in: 'query', schema: { type: 'string' } },
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
-        ],
-        responses: { 200: json(ref('GrantPage'), 'One page, newest first'), 400: error('Bad cursor or limit'), 401: error('No credential'), 403: error('Another identity') },
-      },
-    },
-    '/access-grants/{id}': {
-      get: {
-        summary: 'One grant, to its service or its owner',
-        security: [...apiKey, ...ownerSession],
-        parameters: [grantIdParam],
-        responses: { 200: json(ref('AccessGrant'), 'The grant'), 401: error('No credential'), 404: error('No such grant for the caller') },
-      },
-    },
-    '/access-grants/{id}/validations': {
-      post: {
-        summary: "Validate a pending grant with the owner's signature of its challenge",
-        parameters: [grantIdParam],
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['signature'], properties: { signature: { type: 'string' }, address } } } },
-        },
-        responses: {
-          200: json(ref('Validation'), 'The active grant and its bearer token'),
-          400: error('Bad body'),
-          403: error('The signer is not linked to the identity'),
-          404: error('No such grant'),
-          409: error('The grant is not pending'),
-          410: error('The request expired'),
-          422: error('The signature does not verify'),
-          503: error('The chain cannot be read now (reason chain_unavailable); try again after Retry-After'),
-        },
-      },
-    },
-    '/access-grants/{id}/denials': {
-      post: {
-        summary: 'The owner denies a pending grant',
-        security: ownerSession,
-        parameters: [grantIdParam],
-        responses: { 200: json(ref('AccessGrant'), 'The denied grant'), 401: error('No session'), 404: error('No such grant'), 409: error('Not pending'), 410: error('Expired') },
-      },
-    },
-    '/access-grants/{id}/revocations': {
-      post: {
-        summary: 'The owner revokes a grant (an access grant or an OIDC login)',
-        security: [...ownerSession, {}],
-        parameters: [grantIdParam],
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { signature: { type: 'string' } } } } } },
-        responses: {
-          200: json({ oneOf: [ref('AccessGrant'), ref('LoginGrant')] }, 'The revoked grant'),
-          401: error('Neither a session nor a signature'),
-          403: error('The signer is not linked'),
-          404: error('No such grant'),
-          409: error('Not active'),
-        },
-      },
-    },
-    '/account/inbox': {
-      get: {
-        summary: "The owner's pending requests: access grants and CIBA logins",
-        security: ownerSession,
-        responses: { 200: json(ref('Inbox'), 'Pending requests'), 401: error('No session') },
-      },
-    },
-    '/account/webhook': {
-      get: {
-        summary: "The owner's webhook URL, if any",
-        security: ownerSession,
-        responses: { 200: json({ type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: ['string', 'null'] } } }, 'The URL'), 401: error('No session') },
-      },
-      put: {
-        summary: 'Set the owner\'s webhook: access_request.created events, signed with the secret (shown once)',
-        security: ownerSession,
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, secret: { type: 'string' } } } } } },
-        responses: {
-          200: json(
-            { type: 'object', required: ['url', 'secret', 'events'], additionalProperties: false, properties: { url: { type: 'string' }, secret: { type: 'string' }, events: { type: 'array', items: { type: 'string' } } } },
-            'The webhook',
-          ),
-          400: error('Bad URL or secret; reason webhook_url_not_public (it resolves to a loopback, private, link-local or metadata address) or webhook_url_unresolvable'),
-          401: error('No session'),
-          503: error('The URL\'s host could not be resolved now (reason dns_unavailable)'),
-        },
-      },
-      delete: { summary: "Remove the owner's webhook", security: ownerSession, responses: { 204: { description: 'Removed' }, 401: error('No session') } },
-    },
-    '/account/backchannel/{id}/approvals': {
-      post: {
-        summary: 'Approve a CIBA login request by signing its challenge',
-        parameters: [grantIdParam],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['signature'], properties: { signature: { type: 'string' }, address } } } } },
-        responses: {
-          200: json({ type: 'object', required: ['id', 'status', 'grant_id'], properties: { id: { type: 'string' }, status: { const: 'approved' }, grant_id: { type: 'string' } } }, 'Approved'),
-          403: error('The signer is not linked'),
-          404: error('No such request'),
-          409: error('Already decided'),
-        },
-      },
-    },
-    '/account/backchannel/{id}/denials': {
-      post: {
-        summary: 'Deny a CIBA login request',
-        security: ownerSession,
-        parameters: [grantIdParam],
-        responses: {
-          200: json({ type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { const: 'denied' } } }, 'Denied'),
-          401: error('No session'),
-          404: error('No such request'),
-          409: error('Already decided'),
-        },
-      },
-    },
-    '/admin/services/{serviceId}/api-keys': {
-      get: {
-        summary: "A service's API keys (never the secrets)",
-        security: admin,
-        parameters: [serviceIdParam],
-        responses: {
-          200: json({ type: 'object', required: ['api_keys'], properties: { api_keys: { type: 'array', items: ref('ApiKey') } } }, 'Keys'),
-          401: error('Bad admin token'),
-          404: error('Unknown service'),
-        },
-      },
-      post: {
-        summary: 'Create an API key (shown once)',
-        security: admin,
-        parameters: [serviceIdParam],
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { label: { type: 'string' } } } } } },
-        responses: { 201: json(ref('NewApiKey'), 'The new key'), 400: error('Bad body'), 401: error('Bad admin token'), 404: error('Unknown service') },
-      },
-    },
-    '/admin/services/{serviceId}/api-keys/{keyId}/rotations': {
-      post: {
-        summary: 'Rotate a key: a new one, the old one revoked',
-        security: admin,
-        parameters: [
-          serviceIdParam,
-          keyIdParam,
-        ],
-        responses: { 201: json(ref('NewApiKey'), 'The new key'), 401: error('Bad admin token'), 404: error('Unknown key'), 409: error('Already revoked') },
-      },
-    },
-    '/admin/services/{serviceId}/api-keys/{keyId}': {
-      delete: {
-        summary: 'Revoke a key',
-        security: admin,
-        parameters: [
-          serviceIdParam,
-          keyIdParam,
-        ],
-        responses: { 200: json(ref('ApiKey'), 'The revoked key'), 401: error('Bad admin token'), 404: error('Unknown key'), 409: error('Already revoked') },
-      },
-    },
-  },
-} as const;
-
-/** Every operation that takes a body may also refuse it whole (src/http/body.ts): derived here. */
-function withBodyRefusals<D extends { paths: Record<string, Record<string, object>> }>(doc: D): D {
-  const paths = Object.fromEntries(
-    Object.entries(doc.paths).map(([path, operations]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(operations).map(([method, operation]) => {
-          const op = operation as { requestBody?: unknown; responses?: Record<string, unknown> };
-          if (!op.requestBody) return [method, operation];
-          const refusals = { 413: error('The body is larger than the route allows'), 415: error('A Content-Encoding or content type the route does not read') };
-          return [method, { ...op, responses: { ...op.responses, ...refusals } }];
-        }),
-      ),
-    ]),
-  );
-  return { ...doc, paths };
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', convert: ReturnType<typeof converter>) {
+  if (!schema) return [];
+  const object = convert(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (object.required ?? []).includes(name),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+  }));
 }
 
-export const openApiDocument = withBodyRefusals(document);
+const errorSchema = (reasons: Reason[]) => ({
+  allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { reason: { enum: reasons } } }],
+});
+
+function errorResponses(route: AnyRoute): Record<string, unknown> {
+  const byStatus = new Map<number, { codes: Set<ErrorCode>; reasons: Reason[] }>();
+  for (const reason of refusalsOf(route)) {
+    const code = REASONS[reason].error;
+    const status = statusOfCode(code);
+    const entry = byStatus.get(status) ?? { codes: new Set(), reasons: [] };
+    entry.codes.add(code);
+    entry.reasons.push(reason);
+    byStatus.set(status, entry);
+  }
+  const retryAfter = { 'Retry-After': { description: 'Seconds after which trying again may succeed', schema: { type: 'integer' } } };
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, { reasons }]) => [
+        String(status),
+        {
+          description: reasons.map((reason) => `\`${reason}\`: ${REASONS[reason].meaning}`).join(' '),
+          ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
+          content: { 'application/json': { schema: errorSchema(reasons) } },
+        },
+      ]),
+  );
+}
+
+function operationOf(route: AnyRoute, convert: ReturnType<typeof converter>) {
+  const limit = route.bodyLimit ?? 'api';
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: answer.description,
+      ...(answer.headers
+        ? { headers: Object.fromEntries(Object.entries(answer.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        : {}),
+      ...(answer.schema ? { content: { 'application/json': { schema: convert(answer.schema, 'output') } } } : {}),
+    };
+  }
+  return {
+    summary: route.summary,
+    tags: [route.tag],
+    ...(securityOf[route.auth.kind] ? { security: securityOf[route.auth.kind] } : {}),
+    parameters: [...parametersOf(route.params, 'path', convert), ...parametersOf(route.query, 'query', convert)],
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            description: `At most ${BODY_LIMITS[limit].bytes} bytes`,
+            content: { [limit === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: convert(route.body, 'input') } },
+          },
+        }
+      : {}),
+    ...(route.rateLimits?.length ? { 'x-rate-limits': route.rateLimits.map(({ limit }) => limit) } : {}),
+    // A refusal the route answers in its own form (readiness) is documented as declared.
+    responses: { ...errorResponses(route), ...responses },
+  };
+}
+
+/** The document of these routes, as served at /openapi.json. */
+export function openApiDocumentOf(routes: readonly AnyRoute[], options: { issuer?: string } = {}) {
+  const components: Record<string, JsonSchema> = {};
+  const convert = converter(components);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (route.undocumented) continue;
+    paths[route.path] ??= {};
+    paths[route.path]![route.method] = operationOf(route, convert);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Signet API',
+      version: '1.0.0',
+      description:
+        "Signet's own routes: the login's consent interaction, the owner's account, access grants to identity data, CIBA decisions, the admin API and health. Errors are { error, error_description, reason }: match on `reason`, never on the sentence.",
+    },
+    ...(options.issuer ? { servers: [{ url: options.issuer }] } : {}),
+    components: {
+      securitySchemes,
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'error_description', 'reason'],
+          additionalProperties: false,
+          properties: {
+            error: { enum: [...new Set(Object.values(REASONS).map((entry) => entry.error))] },
+            error_description: { type: 'string', description: 'A sentence for people; it may change' },
+            reason: { enum: Object.keys(REASONS), description: 'Stable code of this refusal; match on it' },
+          },
+        },
+        ...components,
+      },
+    },
+    paths,
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof openApiDocumentOf>;

@@ -1,18 +1,19 @@
 // Requests no route answered (404) or answered with a wrong method (405) get Signet's error
 // shape too, instead of Koa's plain text.
 import type { Middleware } from 'koa';
-import { notFound } from '../errors.js';
+import { refuse } from '../errors.js';
 
 export function answerUnrouted(): Middleware {
   return async (ctx, next) => {
     await next();
     // respond === false: a handler wrote the raw response itself.
     if (ctx.body != null || ctx.respond === false) return;
-    if (ctx.status === 404) throw notFound(`nothing at ${ctx.method} ${ctx.path}`);
+    if (ctx.status === 404) throw refuse('route_not_found', `nothing at ${ctx.method} ${ctx.path}`);
     if (ctx.status === 405) {
       ctx.body = {
         error: 'invalid_request',
         error_description: `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow') || 'none'})`,
+        reason: 'method_not_allowed',
       };
     }
   };

@@ -6,7 +6,7 @@ import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { readChain } from '../chain/read_chain.js';
 import { readTogether } from '../chain/multicall3.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
-import { accessDenied } from '../errors.js';
+import { refuse } from '../errors.js';
 
 export type IdentityRegistry = {
   /** The identity the factory links to this wallet, if any. */
@@ -20,12 +20,12 @@ export type IdentityRegistry = {
 };
 
 const notRegistered = (identity: Address, factory: Address) =>
-  accessDenied(`identity ${identity} is not registered with the IdFactory ${factory}`);
+  refuse('identity_not_registered', `identity ${identity} is not registered with the IdFactory ${factory}`);
 
 const notLinked = (identity: Address, wallet: Address) =>
-  accessDenied(`wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
+  refuse('wallet_not_linked', `wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
 
-const notAnIdentity = (identity: Address, cause: unknown) => accessDenied(`${identity} is not an identity contract`, cause);
+const notAnIdentity = (identity: Address, cause: unknown) => refuse('identity_not_a_contract', `${identity} is not an identity contract`, { cause });
 
 export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
   return {

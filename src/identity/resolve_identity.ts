@@ -3,7 +3,7 @@
 // round trip: the factory knows its own identities). Either way the key is read again, live,
 // where it counts: when the signature is checked.
 import type { Address } from 'viem';
-import { notFound } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { IdentityRegistry } from './identity_registry.js';
 
 export async function resolveIdentity(registry: IdentityRegistry, wallet: Address, given?: Address): Promise<Address> {
@@ -13,7 +13,7 @@ export async function resolveIdentity(registry: IdentityRegistry, wallet: Addres
   }
   const identity = await registry.identityOf(wallet);
   if (!identity) {
-    throw notFound(`wallet ${wallet} has no identity in the IdFactory; send the identity address as "identity"`);
+    throw refuse('wallet_without_identity', `wallet ${wallet} has no identity in the IdFactory; send the identity address as "identity"`);
   }
   return identity;
 }

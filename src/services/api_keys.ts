@@ -1,7 +1,7 @@
 // API keys of services (configured clients), sent as `X-API-Key: sgk_<id>_<secret>`: shown once,
 // kept as sha256 of the secret, the `sgk_<id>` prefix visible in listings; create, rotate, revoke.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { conflict, notFound, SignetError } from '../errors.js';
+import { conflict, notFound, refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -139,9 +139,9 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
     },
 
     async authenticate(presented) {
-      if (!presented) throw new SignetError('invalid_client', 'an X-API-Key header is required');
+      if (!presented) throw refuse('api_key_invalid', 'an X-API-Key header is required');
       const match = KEY_PATTERN.exec(presented);
-      if (!match) throw new SignetError('invalid_client', INVALID_KEY);
+      if (!match) throw refuse('api_key_invalid', INVALID_KEY);
       const keyId = match[1]!;
       const secret = match[2]!;
       const [record, revocation, lastUsed] = await Promise.all([
@@ -151,7 +151,7 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
       ]);
       const expected = record ? Buffer.from(record.sha256, 'hex') : NO_HASH;
       const matches = expected.length === 32 && timingSafeEqual(sha256(secret), expected);
-      if (!record || !matches || revocation) throw new SignetError('invalid_client', INVALID_KEY);
+      if (!record || !matches || revocation) throw refuse('api_key_invalid', INVALID_KEY);
       // last_used_at lives in its own key so this write can never undo a concurrent revocation.
       if (!lastUsed || now() - Date.parse(lastUsed) >= LAST_USED_EVERY_MS) await store.set(keys.apiKeyUsed(keyId), iso());
       return { service: record.service, keyId };

@@ -2,21 +2,21 @@
 // the identity. A contract wallet (EIP-1271, EIP-6492) names itself with `address`; without
 // it the signer is recovered (EOAs).
 import { type Address, type Hex, type PublicClient, recoverMessageAddress } from 'viem';
-import { invalidRequest, invalidSignature } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { verifyWalletSignature } from './verify_wallet_signature.js';
 
 export function createLinkedSignatureVerifier(client: PublicClient, registry: IdentityRegistry) {
   return async function verifyLinkedSignature(identity: Address, message: string, signature: string, address?: Address): Promise<Address> {
-    if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw invalidRequest('"signature" must be 0x-prefixed hex');
+    if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw refuse('signature_malformed', '"signature" must be 0x-prefixed hex');
     let signer: Address;
     if (address) {
       const valid = await verifyWalletSignature(client, address, message, signature as Hex);
-      if (!valid) throw invalidSignature(`the signature was not made by wallet ${address} over the challenge`);
+      if (!valid) throw refuse('signature_invalid', `the signature was not made by wallet ${address} over the challenge`);
       signer = address;
     } else {
       signer = await recoverMessageAddress({ message, signature: signature as Hex }).catch((error) => {
-        throw invalidSignature('the signature could not be read', error);
+        throw refuse('signature_invalid', 'the signature could not be read', { cause: error });
       });
     }
     await registry.assertLinked(identity, signer);

@@ -8,7 +8,6 @@ import { errorHandler } from '../../src/http/error_handler.js';
 import { type ApiKeys, createApiKeys } from '../../src/services/api_keys.js';
 import { createApiKeysRouter } from '../../src/services/api_keys_router.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
-import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-api-key-tests-only';
 const SERVICES = new Set(['billing', 'shop']);
@@ -58,7 +57,6 @@ async function call(method: string, path: string, options: { token?: string | nu
   });
   const body = (await response.json()) as Record<string, unknown>;
   // The probe route of these tests is not part of the API.
-  if (path.startsWith('/admin/')) assertMatchesOpenApi(method, path, response.status, body);
   return { status: response.status, cacheControl: response.headers.get('cache-control'), body };
 }
 

@@ -11,7 +11,6 @@ import { keys } from '../../src/store/keys.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 
@@ -180,7 +179,6 @@ describe.each<ChainProxyMode>(['refuse', 'fail', 'silent'])('with the chain RPC 
     await h.chainProxy!.set(mode);
     const answers = await chainReadingRoutes(ready);
     for (const [route, answer] of Object.entries(answers)) {
-      if (answer.documented) assertMatchesOpenApi(answer.documented.method, answer.documented.url, answer.status, answer.json);
       // The route name travels with the answer so a failure says which route it was.
       // Pages say the same in words; API callers get the JSON body.
       const body = 'page' in answer.json ? { page: expect.stringContaining('temporarily_unavailable') } : expect.objectContaining(CHAIN_UNAVAILABLE);

@@ -4,7 +4,6 @@ import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { keys } from '../../src/store/keys.js';
 import { discover } from '../support/login_driver.js';
-import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 
@@ -35,7 +34,6 @@ test('the owner approves from the inbox: the client polls and gets tokens for ex
 
   const agent = await signIn();
   const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
-  assertMatchesOpenApi('GET', '/account/inbox', inbox.status, inbox.json);
   const [request] = inbox.json.backchannel as { id: string; client_name: string; fields: string[]; challenge: string; binding_message: string }[];
   expect(request).toMatchObject({ id: started.auth_req_id, client_name: 'Bank Kiosk', fields: ['given_name', 'family_name', 'website', 'email'], binding_message: 'W4SCT' });
   expect(request!.challenge).toContain('Bank Kiosk asks you to sign in with your identity and share: first name, last name, website, email address.');
@@ -45,7 +43,6 @@ test('the owner approves from the inbox: the client polls and gets tokens for ex
     signature: await owner.signMessage({ message: request!.challenge }),
   });
   expect(approved.status).toBe(200);
-  assertMatchesOpenApi('POST', `/account/backchannel/${request!.id}/approvals`, approved.status, approved.json);
   expect(approved.json).toMatchObject({ id: request!.id, status: 'approved' });
 
   const tokens = await oidc.pollBackchannelAuthenticationGrant(config, noWait(started));
@@ -54,7 +51,6 @@ test('the owner approves from the inbox: the client polls and gets tokens for ex
   expect(await oidc.fetchUserInfo(config, tokens.access_token, sub)).toEqual({ sub, given_name: 'Ada', email: 'ada@example.org' });
 
   const twice = await agent.postJson(`${h.issuer}/account/backchannel/${request!.id}/approvals`, { signature: '0x00' });
-  assertMatchesOpenApi('POST', `/account/backchannel/${request!.id}/approvals`, twice.status, twice.json);
   expect(twice).toMatchObject({ status: 404, json: { error: 'not_found', error_description: `no backchannel login request ${request!.id} is waiting` } });
 });
 
@@ -63,7 +59,6 @@ test('the owner denies: the client gets access_denied', async () => {
   const started = await oidc.initiateBackchannelAuthentication(config, { scope: 'openid email', login_hint: `eip155:31337:${identity}` });
   const agent = await signIn();
   const denied = await agent.postJson(`${h.issuer}/account/backchannel/${started.auth_req_id}/denials`, {});
-  assertMatchesOpenApi('POST', `/account/backchannel/${started.auth_req_id}/denials`, denied.status, denied.json);
   expect(denied.json).toEqual({ id: started.auth_req_id, status: 'denied' });
   await expect(oidc.pollBackchannelAuthenticationGrant(config, noWait(started))).rejects.toMatchObject({ error: 'access_denied' });
 });
@@ -82,7 +77,6 @@ test('refusals: an unknown identity, a signature by an unlinked wallet', async (
   const refused = await agent.postJson(`${h.issuer}/account/backchannel/${request.id}/approvals`, {
     signature: await stranger.signMessage({ message: request.challenge }),
   });
-  assertMatchesOpenApi('POST', `/account/backchannel/${request.id}/approvals`, refused.status, refused.json);
   expect(refused).toMatchObject({
     status: 403,
     json: { error: 'access_denied', error_description: `wallet ${stranger.address} holds no MANAGEMENT or ACTION key on identity ${identity}` },

@@ -10,7 +10,6 @@ import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify
 import type { ResolvedAddress, ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { assertMatchesOpenApi } from '../support/openapi_validator.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
@@ -72,7 +71,6 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
       body: JSON.stringify({ url, secret: OWNER_SECRET }),
     });
     const answer = { status: response.status, json: (await response.json()) as Record<string, unknown> };
-    assertMatchesOpenApi('PUT', '/account/webhook', answer.status, answer.json);
     return answer;
   };
 

@@ -22,6 +22,7 @@ import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from './redis_sentinel.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
+import { contractCheck } from './contract_check.js';
 
 export const WEBSITE: ClientConfig = {
   client_id: 'website',
@@ -112,6 +113,15 @@ export type Harness = {
   chainProxy?: ChainProxy;
   close(): Promise<void>;
 };
+
+/** Answers off /openapi.json of every app this file started (test/support/contract_check.ts). */
+const answersOffContract: string[][] = [];
+// Registered when a test file imports the harness: the file fails if any answer was off the
+// document, and its own afterAll hooks still close what it started.
+afterAll(() => {
+  const offContract = [...new Set(answersOffContract.flat())];
+  if (offContract.length) throw new Error(`answers off /openapi.json:\n${offContract.join('\n')}`);
+});
 
 export function testJwks() {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -204,6 +214,10 @@ export async function startSignet(
       metrics: options.metrics,
       resolveHost: options.resolveHost,
     });
+    // First in the chain: it sees every answer as it leaves, refusals included.
+    const contract = contractCheck(signet.openApi);
+    signet.app.middleware.unshift(contract.middleware);
+    answersOffContract.push(contract.violations);
     on.on('request', signet.app.callback());
     return { store, webhooks, signet };
   };

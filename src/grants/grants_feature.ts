@@ -1,0 +1,93 @@
+// The access-grant feature: the grant store and its services (requests, validation, listing,
+// revocation, resource reads) and their routes.
+import type Provider from 'oidc-provider';
+import type { Address } from 'viem';
+import type { SessionCallers } from '../account/session_callers.js';
+import type { AccountSessions } from '../account/account_sessions.js';
+import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { Authenticator } from '../http/authenticators.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { WebhookQueue } from '../notify/webhook_queue.js';
+import type { ProfileStore } from '../profile/profile.js';
+import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
+import type { Store } from '../store/store.js';
+import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
+import { createAccessGrants } from './access_grants.js';
+import { createAccessGrantStore } from './access_grant_store.js';
+import { webhookEventOf } from './grant_events.js';
+import { createGrantListing } from './grant_listing.js';
+import { createGrantResources } from './grant_resource.js';
+import { grantRoutes } from './grant_routes.js';
+import { createOwnerRevocation } from './owner_revocation.js';
+import { createResourceReader } from './resource_reader.js';
+
+export type GrantsFeatureDeps = {
+  issuer: string;
+  chainId: number;
+  store: Store;
+  provider: Provider;
+  registry: IdentityRegistry;
+  profiles: ProfileStore;
+  claims: ClaimsService;
+  receipts: ConsentReceipts;
+  sessions: AccountSessions;
+  sessionCallers: SessionCallers;
+  services: ServiceAuth;
+  service: Authenticator<ServiceCaller>;
+  backchannel: BackchannelInbox;
+  verifyLinkedSignature: VerifyLinkedSignature;
+  serviceName: (service: string) => string;
+  webhooks: WebhookQueue;
+  revokeLoginGrant: (grantId: string) => Promise<void>;
+  settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
+  now: () => number;
+};
+
+export function createGrantsFeature(deps: GrantsFeatureDeps) {
+  const grants = createAccessGrantStore(deps.store);
+  const resources = createGrantResources({ profiles: deps.profiles, claims: deps.claims });
+  const accessGrants = createAccessGrants({
+    grants,
+    resources,
+    registry: deps.registry,
+    verifyLinkedSignature: deps.verifyLinkedSignature,
+    serviceName: deps.serviceName,
+    notify: (event) => deps.webhooks.enqueue(webhookEventOf(event, deps.now)),
+    settings: {
+      issuer: deps.issuer,
+      chainId: deps.chainId,
+      immediateRequestSeconds: deps.settings.immediateSeconds,
+      persistentRequestSeconds: deps.settings.persistentRequestSeconds,
+      immediateTokenSeconds: deps.settings.immediateSeconds,
+      persistentTokenSeconds: deps.settings.persistentTokenSeconds,
+    },
+    now: deps.now,
+  });
+  const listing = createGrantListing({ grants, accessGrants, receipts: deps.receipts, provider: deps.provider });
+  const revokeAsOwner = createOwnerRevocation({ listing, accessGrants, revokeLoginGrant: deps.revokeLoginGrant });
+  const readResource = createResourceReader({
+    provider: deps.provider,
+    chainId: deps.chainId,
+    receipts: deps.receipts,
+    grants,
+    accessGrants,
+    resources,
+    services: deps.services,
+  });
+  const routes = grantRoutes({
+    issuer: deps.issuer,
+    accessGrants,
+    listing,
+    readResource,
+    services: deps.services,
+    service: deps.service,
+    sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
+    backchannelFor: (identity: Address) => deps.backchannel.pendingFor(identity),
+    revokeAsOwner,
+  });
+  return { routes, accessGrants, listing, revokeAsOwner };
+}
+
+export type GrantsFeature = ReturnType<typeof createGrantsFeature>;

@@ -1,0 +1,66 @@
+// Builds the Koa router from the route table. Every route runs the same steps, in this order:
+// the cache rule (so refusals are not cached either), the bounded body read, the caller check,
+// the rate limits, the path, query and body checks, then the handler. Each step refuses with a
+// stable reason, and nothing the handler does happens before all of them passed.
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
+import { refuse } from '../errors.js';
+import type { Reason } from '../reasons.js';
+import { BODY_LIMITS, formBody, jsonBody } from './body.js';
+import { clientAddress } from './client_address.js';
+import type { RateLimits } from './rate_limits.js';
+import type { AnyRoute } from './route.js';
+
+/** `/access-grants/{id}` → `/access-grants/:id`. */
+export const koaPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** The first documented status: what a handler's reply gets when it names none. */
+export const defaultStatus = (route: AnyRoute) => Number(Object.keys(route.responses)[0]);
+
+function checked<T>(schema: z.ZodType<T> | undefined, value: unknown, reason: Reason, where: string): T {
+  if (!schema) return undefined as T;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.join('.');
+  throw refuse(reason, field ? `"${field}"${where} ${issue.message}` : issue.message);
+}
+
+function bodyReader(route: AnyRoute): Middleware {
+  const limit = route.bodyLimit ?? 'api';
+  return limit === 'form' ? formBody(BODY_LIMITS.form) : jsonBody(BODY_LIMITS[limit]);
+}
+
+function handlerOf(route: AnyRoute, limits: Pick<RateLimits, 'consume'>): Middleware {
+  const cache = route.cache ?? 'no-store';
+  const cacheControl = cache === 'no-store' ? 'no-store' : `public, max-age=${cache.publicMaxAgeSeconds}`;
+  const read = bodyReader(route);
+  const run = async (ctx: Context) => {
+    const caller = await route.auth.authenticate(ctx);
+    for (const { limit, key } of route.rateLimits ?? []) {
+      await limits.consume(limit, key === 'client_address' ? clientAddress(ctx) : key(caller, ctx));
+    }
+    const params = checked(route.params, ctx.params, 'invalid_path', ' in the path');
+    const query = checked(route.query, ctx.query, 'invalid_query', ' in the query');
+    // No body reads as {}; a JSON null is a body, and no object.
+    const body = checked(route.body, ctx.request.body === undefined ? {} : ctx.request.body, 'invalid_body', '');
+    const reply = await route.handle({ ctx, params, query, body, caller });
+    if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) ctx.set(name, value);
+    // A handler that rendered a page or redirected has set the answer itself.
+    if (reply.status === undefined && reply.body === undefined) return;
+    ctx.status = reply.status ?? defaultStatus(route);
+    ctx.body = reply.body ?? null;
+  };
+  return async (ctx) => {
+    ctx.set('Cache-Control', cacheControl);
+    await read(ctx, () => run(ctx));
+  };
+}
+
+/** One router for the whole table; `allowedMethods` answers 405 for a known path. */
+export function mountRoutes(routes: readonly AnyRoute[], limits: Pick<RateLimits, 'consume'>): Router {
+  const router = new Router();
+  for (const route of routes) router[route.method](koaPath(route.path), handlerOf(route, limits));
+  return router;
+}

@@ -1,0 +1,139 @@
+// Every stable `reason` Signet answers with, the error code (and so the HTTP status) it comes
+// with, and what it means. Clients and tests match on the reason, never on the sentence; the
+// OpenAPI document and the README's list are generated from this table. A reason, once
+// published, keeps its name and its meaning.
+import type { ErrorCode } from './errors.js';
+
+type ReasonEntry = { error: ErrorCode; meaning: string };
+
+/** Refusals of a request as a whole, before any route's own logic. */
+const requestReasons = {
+  body_too_large: { error: 'payload_too_large', meaning: 'The body is over the route class’s byte limit.' },
+  content_encoding_unsupported: { error: 'unsupported_media_type', meaning: 'The body is compressed; send it uncompressed.' },
+  content_type_unsupported: { error: 'unsupported_media_type', meaning: 'The body is not of the media type the route reads.' },
+  charset_unsupported: { error: 'unsupported_media_type', meaning: 'The body is not in UTF-8.' },
+  body_length_mismatch: { error: 'invalid_request', meaning: 'The body does not match its Content-Length.' },
+  request_aborted: { error: 'invalid_request', meaning: 'The client stopped sending the body.' },
+  unreadable_body: { error: 'invalid_request', meaning: 'The body cannot be read.' },
+  invalid_utf8: { error: 'invalid_request', meaning: 'The body is not valid UTF-8.' },
+  invalid_json: { error: 'invalid_request', meaning: 'The body is not valid JSON.' },
+  json_too_deep: { error: 'invalid_request', meaning: 'The JSON body nests deeper than the route allows.' },
+  string_too_long: { error: 'invalid_request', meaning: 'A string in the body is longer than the route allows.' },
+  form_too_many_fields: { error: 'invalid_request', meaning: 'The form has more fields than the route allows.' },
+  invalid_body: { error: 'invalid_request', meaning: 'A body field is missing or has the wrong form; the sentence names it.' },
+  invalid_path: { error: 'invalid_request', meaning: 'A path parameter has the wrong form; the sentence names it.' },
+  invalid_query: { error: 'invalid_request', meaning: 'A query parameter has the wrong form; the sentence names it.' },
+  route_not_found: { error: 'not_found', meaning: 'No route answers this method and path.' },
+  method_not_allowed: { error: 'invalid_request', meaning: 'The path exists, but not with this method.' },
+  rate_limited: { error: 'rate_limited', meaning: 'Too many requests of this kind; try again after Retry-After.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Outages: never the client's fault; trying again after Retry-After may succeed. */
+const outageReasons = {
+  store_unavailable: { error: 'temporarily_unavailable', meaning: 'Redis does not answer.' },
+  chain_unavailable: { error: 'temporarily_unavailable', meaning: 'The chain’s RPC node refused, failed or was too slow.' },
+  dns_unavailable: { error: 'temporarily_unavailable', meaning: 'A webhook URL’s host could not be resolved now.' },
+  server_error: { error: 'server_error', meaning: 'Signet failed; the log has the details (never the answer).' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Who is calling: sessions, API keys, the admin token, the login's interaction cookie. */
+const callerReasons = {
+  session_missing: { error: 'invalid_token', meaning: 'No owner session: sign in with your wallet first.' },
+  identity_missing: { error: 'access_denied', meaning: 'The signed-in wallet has no identity yet.' },
+  sign_in_missing: { error: 'invalid_request', meaning: 'No account sign-in is under way in this browser.' },
+  api_key_invalid: { error: 'invalid_client', meaning: 'The X-API-Key is missing, unknown or revoked.' },
+  caller_missing: { error: 'invalid_client', meaning: 'Neither an X-API-Key nor an owner session came with the request.' },
+  admin_token_invalid: { error: 'invalid_token', meaning: 'The admin token is missing or wrong.' },
+  admin_api_off: { error: 'not_found', meaning: 'The admin API is off: ADMIN_TOKEN is not set.' },
+  interaction_cookie_missing: { error: 'access_denied', meaning: 'The login’s cookie is missing: continue in the browser that started it.' },
+  interaction_mismatch: { error: 'access_denied', meaning: 'The login’s cookie belongs to another login.' },
+  interaction_not_found: { error: 'not_found', meaning: 'The login expired or is already finished.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** The wallet's challenge and signature (login, account sign-in). */
+const walletReasons = {
+  challenge_missing: { error: 'invalid_request', meaning: 'No challenge was issued for this login or sign-in.' },
+  challenge_expired: { error: 'expired', meaning: 'The challenge expired; request a new one.' },
+  challenge_used: { error: 'conflict', meaning: 'The challenge was already signed and used.' },
+  challenge_burnt: { error: 'conflict', meaning: 'Too many wrong signatures: the challenge is void.' },
+  nonce_unknown: { error: 'invalid_request', meaning: 'The signed text names a nonce Signet did not issue.' },
+  nonce_other_binding: { error: 'invalid_request', meaning: 'The signed text’s nonce belongs to another login.' },
+  message_mismatch: { error: 'invalid_request', meaning: 'The signed text differs from the challenge.' },
+  message_malformed: { error: 'invalid_request', meaning: 'The signed text is not an EIP-4361 message.' },
+  signature_malformed: { error: 'invalid_request', meaning: 'The signature is not a 0x-prefixed hex signature.' },
+  signature_invalid: { error: 'invalid_signature', meaning: 'The signature was not made by the challenge’s wallet.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Webhook URLs owners give, and the admin API of the webhook queue. */
+const webhookReasons = {
+  webhook_url_not_public: { error: 'invalid_request', meaning: 'The URL resolves to a loopback, private, link-local or metadata address.' },
+  webhook_url_unresolvable: { error: 'invalid_request', meaning: 'The URL’s host does not resolve.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Claims: reading them, releasing their data, and the admin API's claim documents. */
+const claimReasons = {
+  claim_not_found: { error: 'not_found', meaning: 'The identity has no claim with this id.' },
+  claim_issuer_untrusted: { error: 'access_denied', meaning: 'The claim’s issuer is not trusted for its topic.' },
+  claim_not_confirmed: { error: 'access_denied', meaning: 'The issuer no longer confirms the claim (revoked, or not signed by its key).' },
+  claim_expired: { error: 'expired', meaning: 'The claim expired.' },
+  claim_data_missing: { error: 'not_found', meaning: 'Signet holds no off-chain data for the claim.' },
+  claim_data_mismatch: { error: 'conflict', meaning: 'The claim’s off-chain data does not match its onchain hash.' },
+  claim_data_too_deep: { error: 'invalid_request', meaning: 'The claim’s data document nests too deep.' },
+  claim_data_too_large: { error: 'invalid_request', meaning: 'The claim’s data document is too large.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Identities created for owners' wallets. */
+const identityReasons = {
+  deployment_refused: { error: 'conflict', meaning: 'The chain refused the identity’s deployment.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Identities and the wallets linked to them, read live from the chain. */
+const linkReasons = {
+  identity_not_registered: { error: 'access_denied', meaning: 'The identity is not one of the IdFactory’s.' },
+  identity_not_a_contract: { error: 'access_denied', meaning: 'The address is not an identity contract.' },
+  wallet_not_linked: { error: 'access_denied', meaning: 'The wallet holds no MANAGEMENT or ACTION key on the identity.' },
+  wallet_without_identity: { error: 'not_found', meaning: 'The IdFactory links no identity to the wallet; name the identity.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** Access grants and the resources they cover. */
+const grantReasons = {
+  identity_not_found: { error: 'not_found', meaning: 'No identity of Signet’s IdFactory has this address.' },
+  grant_not_found: { error: 'not_found', meaning: 'No access grant with this id for the caller.' },
+  grant_expired: { error: 'expired', meaning: 'The access request expired before the owner signed it.' },
+  grant_not_pending: { error: 'conflict', meaning: 'The access grant was already decided.' },
+  grant_not_active: { error: 'conflict', meaning: 'The grant is not active (already revoked, used or never granted).' },
+  grant_used: { error: 'conflict', meaning: 'The immediate grant was already used for its one read.' },
+  grant_revoked: { error: 'access_denied', meaning: 'The grant of this token was revoked.' },
+  grant_not_usable: { error: 'access_denied', meaning: 'The grant of this token is not active.' },
+  grant_missing: { error: 'access_denied', meaning: 'No active grant of the service covers this resource.' },
+  identity_not_yours: { error: 'access_denied', meaning: 'An owner can list only the grants of the identity signed in.' },
+  owner_proof_missing: { error: 'invalid_token', meaning: 'Neither an owner session nor the owner’s signature of the revocation.' },
+  resource_empty: { error: 'not_found', meaning: 'The resource has no data to share.' },
+  fields_empty: { error: 'invalid_request', meaning: '"fields" names no field.' },
+  field_unknown: { error: 'invalid_request', meaning: '"fields" names a field the resource does not have.' },
+  authorization_malformed: { error: 'invalid_token', meaning: 'The Authorization header is not "Bearer <token>".' },
+  token_invalid: { error: 'invalid_token', meaning: 'The access token is invalid, expired or revoked.' },
+  token_scope_insufficient: { error: 'insufficient_scope', meaning: 'The token’s grant does not cover this resource.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** The operator's metrics endpoint (its own port). */
+const operatorReasons = {
+  metrics_unavailable: { error: 'temporarily_unavailable', meaning: 'The metrics could not be collected.' },
+} satisfies Record<string, ReasonEntry>;
+
+export const REASONS = {
+  ...requestReasons,
+  ...outageReasons,
+  ...callerReasons,
+  ...walletReasons,
+  ...webhookReasons,
+  ...claimReasons,
+  ...identityReasons,
+  ...linkReasons,
+  ...grantReasons,
+  ...operatorReasons,
+} as const satisfies Record<string, ReasonEntry>;
+
+export type Reason = keyof typeof REASONS;
+
+export const isReason = (value: unknown): value is Reason => typeof value === 'string' && Object.hasOwn(REASONS, value);
