@@ -25,7 +25,6 @@ import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
 import { createBackchannelRouter } from './ciba/backchannel_router.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
 import type { Config } from './config.js';
-import { SignetError } from './errors.js';
 import { allFields } from './oidc/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
 import { createGrantsFeature } from './grants/grants_feature.js';

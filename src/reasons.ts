@@ -48,6 +48,7 @@ const callerReasons = {
   interaction_cookie_missing: { error: 'access_denied', meaning: 'The login’s cookie is missing: continue in the browser that started it.' },
   interaction_mismatch: { error: 'access_denied', meaning: 'The login’s cookie belongs to another login.' },
   interaction_not_found: { error: 'not_found', meaning: 'The login expired or is already finished.' },
+  login_refused: { error: 'invalid_request', meaning: 'The engine refused this step of the login; the sentence says why.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** The wallet's challenge and signature (login, account sign-in). */
@@ -66,6 +67,7 @@ const walletReasons = {
 
 /** Webhook URLs owners give, and the admin API of the webhook queue. */
 const webhookReasons = {
+  dead_letter_not_found: { error: 'not_found', meaning: 'No dead letter with this event id.' },
   webhook_url_not_public: { error: 'invalid_request', meaning: 'The URL resolves to a loopback, private, link-local or metadata address.' },
   webhook_url_unresolvable: { error: 'invalid_request', meaning: 'The URL’s host does not resolve.' },
 } satisfies Record<string, ReasonEntry>;
@@ -116,6 +118,15 @@ const grantReasons = {
   token_scope_insufficient: { error: 'insufficient_scope', meaning: 'The token’s grant does not cover this resource.' },
 } satisfies Record<string, ReasonEntry>;
 
+/** The owner's account: sign-in, identity creation, keys, claims and consents. */
+const accountReasons = {} satisfies Record<string, ReasonEntry>;
+
+/** The login's consent interaction and CIBA decisions. */
+const loginReasons = {} satisfies Record<string, ReasonEntry>;
+
+/** The admin API: claims Signet issues, services' API keys. */
+const adminReasons = {} satisfies Record<string, ReasonEntry>;
+
 /** The operator's metrics endpoint (its own port). */
 const operatorReasons = {
   metrics_unavailable: { error: 'temporarily_unavailable', meaning: 'The metrics could not be collected.' },
@@ -131,6 +142,9 @@ export const REASONS = {
   ...identityReasons,
   ...linkReasons,
   ...grantReasons,
+  ...accountReasons,
+  ...loginReasons,
+  ...adminReasons,
   ...operatorReasons,
 } as const satisfies Record<string, ReasonEntry>;
 

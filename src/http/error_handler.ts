@@ -2,7 +2,7 @@
 // callers, the error page in words for browsers. Unknown errors are logged, never shown.
 import type { Context, Middleware } from 'koa';
 import { errors as oidcErrors } from 'oidc-provider';
-import { SignetError } from '../errors.js';
+import { refuse, SignetError } from '../errors.js';
 import type { RenderPage } from './pages.js';
 
 export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
@@ -16,11 +16,11 @@ function wantsJson(ctx: Context): boolean {
 function fromEngine(error: InstanceType<typeof oidcErrors.OIDCProviderError>): SignetError {
   if (error instanceof oidcErrors.SessionNotFound) {
     if (error.error_description === 'interaction session id cookie not found') {
-      return new SignetError('access_denied', 'the interaction cookie is missing: continue in the browser that started the login');
+      return refuse('interaction_cookie_missing', 'the interaction cookie is missing: continue in the browser that started the login');
     }
-    return new SignetError('not_found', 'this login has expired or is already finished; start again from the website');
+    return refuse('interaction_not_found', 'this login has expired or is already finished; start again from the website');
   }
-  return new SignetError('invalid_request', error.error_description ?? error.message);
+  return refuse('login_refused', error.error_description ?? error.message);
 }
 
 /** A body error raised by a library (http-errors, as raw-body throws) in Signet's words. */
@@ -41,7 +41,7 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
       let error: SignetError;
       if (thrown instanceof SignetError) error = thrown;
       else if (thrown instanceof oidcErrors.OIDCProviderError) error = fromEngine(thrown);
-      else error = fromHttpError(thrown) ?? new SignetError('server_error', 'Signet could not complete the request');
+      else error = fromHttpError(thrown) ?? refuse('server_error', 'Signet could not complete the request');
       if (error.status >= 500) logger.error(`${ctx.method} ${ctx.path}: ${error.message}`, error.cause ?? thrown);
       ctx.status = error.status;
       if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));

@@ -1,6 +1,6 @@
 // The webhook queue in process memory for the demo: the same retries and dead letters as the
 // Redis queue, but nothing survives a restart and nothing is shared between processes.
-import { notFound } from '../errors.js';
+import { refuse } from '../errors.js';
 import { createDeliveryLanes } from './delivery_lanes.js';
 import { createWebhookDelivery, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
@@ -84,7 +84,7 @@ export function createMemoryWebhookQueue(options: WebhookQueueOptions): WebhookQ
     deadLetters: async () => [...dead.values()].sort((a, b) => a.dead_at.localeCompare(b.dead_at)),
     replay: async (eventId) => {
       const letter = dead.get(eventId);
-      if (!letter) throw notFound(`no dead letter with event id ${eventId}`);
+      if (!letter) throw refuse('dead_letter_not_found', `no dead letter with event id ${eventId}`);
       dead.delete(eventId);
       ready.push({ event: letter.event, attempts: 0 });
       wake?.();

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import { notFound, unavailable } from '../errors.js';
+import { refuse, unavailable } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { createRedisClient, firstConnection, type RedisClient, type RedisClientTuning, type RedisConnection } from '../store/redis_connection.js';
 import { createDeliveryLanes } from './delivery_lanes.js';
@@ -309,7 +309,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
         return letters.sort((a, b) => a.dead_at.localeCompare(b.dead_at));
       }),
     replay: async (eventId) => {
-      const missing = () => notFound(`no dead letter with event id ${eventId}`);
+      const missing = () => refuse('dead_letter_not_found', `no dead letter with event id ${eventId}`);
       const text = await guard(() => redis.hget(DEAD, eventId));
       if (text === null) throw missing();
       const { event } = JSON.parse(text) as DeadLetter;
