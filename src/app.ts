@@ -22,7 +22,7 @@ import { type ClaimsService, createClaimsService } from './claims/claims_service
 import { createDisplayNames, type DisplayNames } from './claims/display_names.js';
 import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
 import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
-import { createBackchannelRouter } from './ciba/backchannel_router.js';
+import { createCibaFeature } from './ciba/ciba_feature.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
 import type { Config } from './config.js';
 import { allFields } from './oidc/fields.js';
@@ -58,7 +58,7 @@ import type { Metrics } from './observability/metrics.js';
 import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
-import { createInteractionRouter } from './interaction/interaction_router.js';
+import { createInteractionFeature } from './interaction/interaction_feature.js';
 import { createLandingRouter } from './landing/landing_router.js';
 import { createProvider } from './oidc/provider.js';
 import { projectRoot } from './project_root.js';
@@ -155,7 +155,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
   const verifyChallenge = createChallengeVerifier(store, chain.client, limits, now);
 
-  const interactions = createInteractionRouter({
+  const interaction = createInteractionFeature({
     provider,
     issuer: config.issuer,
     chainId: chain.chainId,
@@ -166,7 +166,6 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     issueChallenge,
     verifyChallenge,
-    limits,
     renderPage,
     demoWallet: deps.demoWallet ?? false,
     names,
@@ -232,18 +231,15 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
   });
   const { accessGrants, listing, revokeAsOwner } = grants;
-  const backchannelRouter = createBackchannelRouter({
+  const ciba = createCibaFeature({
     provider,
-    chainId: chain.chainId,
     inbox: backchannel,
-    sessions,
-    receipts,
+    owner: sessionCallers(sessions).owner,
+    completeConsent: interaction.completeConsent,
     claims,
     topics,
     fields: knownFields,
     verifyLinkedSignature,
-    grantTtlSeconds: config.ttl.grant,
-    now,
   });
   const accountPages = createAccountPagesRouter({
     chainId: chain.chainId,
@@ -284,17 +280,17 @@ export function createApp(deps: AppDeps): SignetApp {
     ...healthRoutes({ store, chain: chain.client }),
     openApiRoute(() => openApi),
     ...grants.routes,
+    ...interaction.routes,
+    ...ciba.routes,
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const table = mountRoutes(routes, limits);
   app.use(table.routes());
   app.use(table.allowedMethods());
-  app.use(interactions.routes());
-  app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
   const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-  for (const router of [landing, accountPages, backchannelRouter, ...adminRouters]) {
+  for (const router of [landing, accountPages, ...adminRouters]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -122,7 +122,16 @@ const grantReasons = {
 const accountReasons = {} satisfies Record<string, ReasonEntry>;
 
 /** The login's consent interaction and CIBA decisions. */
-const loginReasons = {} satisfies Record<string, ReasonEntry>;
+const loginReasons = {
+  login_client_unknown: { error: 'not_found', meaning: 'The website of this login is no longer registered.' },
+  consent_field_unknown: { error: 'invalid_request', meaning: '"fields" names a field Signet does not know.' },
+  consent_field_not_requested: { error: 'invalid_request', meaning: '"fields" names a field the website did not ask for.' },
+  consent_field_required: { error: 'invalid_request', meaning: '"fields" leaves out a field the website requires.' },
+  consent_claim_not_shareable: { error: 'invalid_request', meaning: '"claims" names a claim that is not a valid claim of a kept topic.' },
+  challenge_identity_missing: { error: 'invalid_request', meaning: 'The signed challenge names no identity: it is not a login challenge.' },
+  backchannel_request_not_found: { error: 'not_found', meaning: 'No CIBA login request with this id is waiting for this owner.' },
+  backchannel_request_decided: { error: 'conflict', meaning: 'The CIBA login request was already approved or denied.' },
+} satisfies Record<string, ReasonEntry>;
 
 /** The admin API: claims Signet issues, services' API keys. */
 const adminReasons = {} satisfies Record<string, ReasonEntry>;

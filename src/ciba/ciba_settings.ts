@@ -30,7 +30,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         await deps.registry.assertKnown(identity);
       } catch (error) {
         // Only the factory's "unknown" is the client's problem; a chain outage stays a 503.
-        if (error instanceof SignetError && error.code === 'access_denied') {
+        if (error instanceof SignetError && error.reason === 'identity_not_registered') {
           throw new errors.UnknownUserId('the identity is not registered with the IdFactory');
         }
         throw error;

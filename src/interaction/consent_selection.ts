@@ -2,7 +2,7 @@
 // stay) and, for each claim topic kept, the claims chosen among the valid ones.
 import type { Hex } from 'viem';
 import type { ClaimView } from '../claims/claims_service.js';
-import { invalidRequest } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { FieldDefinition, RequestedField } from '../oidc/fields.js';
 
 export type ConsentSelection = { fields: RequestedField[]; claims: ClaimView[] };
@@ -12,13 +12,13 @@ export function keptFields(known: readonly FieldDefinition[], requested: Request
   const knownNames = new Set(known.map((field) => field.name));
   const requestedNames = new Set(requested.map((field) => field.name));
   for (const name of asked) {
-    if (!knownNames.has(name)) throw invalidRequest(`"fields" names "${name}", which is not a field Signet knows`);
-    if (!requestedNames.has(name)) throw invalidRequest(`"fields" names "${name}", which this website did not ask for`);
+    if (!knownNames.has(name)) throw refuse('consent_field_unknown', `"fields" names "${name}", which is not a field Signet knows`);
+    if (!requestedNames.has(name)) throw refuse('consent_field_not_requested', `"fields" names "${name}", which this website did not ask for`);
   }
   const keep = new Set(asked);
   for (const field of requested) {
     if (field.required && !keep.has(field.name)) {
-      throw invalidRequest(`"fields" must keep "${field.name}", which this website requires`);
+      throw refuse('consent_field_required', `"fields" must keep "${field.name}", which this website requires`);
     }
   }
   return requested.filter((field) => keep.has(field.name));
@@ -40,7 +40,7 @@ export function keptClaims(
     const byId = new Map(shareable.map((claim) => [claim.claim_id.toLowerCase(), claim]));
     claims = asked.map((id) => {
       const claim = byId.get(id.toLowerCase() as Hex);
-      if (!claim) throw invalidRequest(`"claims" names ${id}, which is not a valid claim of a kept topic`);
+      if (!claim) throw refuse('consent_claim_not_shareable', `"claims" names ${id}, which is not a valid claim of a kept topic`);
       return claim;
     });
   }

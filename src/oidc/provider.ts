@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import type { Logger } from '../http/error_handler.js';
 import type { RenderPage } from '../http/pages.js';
 import { keepSignetErrors } from './engine_signet_errors.js';
+import { reasonEngineErrors } from './engine_error_reasons.js';
 import { createFindAccount } from './account.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { scopeClaims } from './fields.js';
@@ -105,5 +106,6 @@ export function createProvider(deps: ProviderDeps): Provider {
   // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
   answerEngineOutages(provider, renderPage, deps.logger ?? { error: () => {}, info: () => {} });
   keepSignetErrors(provider);
+  reasonEngineErrors(provider);
   return provider;
 }

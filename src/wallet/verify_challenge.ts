@@ -5,7 +5,7 @@
 // full (`siwe`), to name the first field that does not match.
 import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
-import { SignetError } from '../errors.js';
+import { refuse, SignetError } from '../errors.js';
 import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
@@ -39,15 +39,15 @@ function parseMessage(text: string): SiweMessage {
   try {
     return new SiweMessage(text);
   } catch (error) {
-    throw new SignetError('invalid_request', '"message" is not an EIP-4361 message', { cause: error, reason: 'message_malformed' });
+    throw refuse('message_malformed', '"message" is not an EIP-4361 message', { cause: error });
   }
 }
 
 const burnt = () =>
-  new SignetError('conflict', 'the challenge was refused after too many wrong signatures; request a new one', { reason: 'challenge_burnt' });
+  refuse('challenge_burnt', 'the challenge was refused after too many wrong signatures; request a new one');
 
 const expiredAt = (iso: string) =>
-  new SignetError('expired', `the challenge expired at ${iso}; request a new one`, { reason: 'challenge_expired' });
+  refuse('challenge_expired', `the challenge expired at ${iso}; request a new one`);
 
 /** What the signed text names on its Nonce and Expiration Time lines (only to find its record). */
 type SignedLines = { nonce: string; expirationTime?: string };
@@ -71,7 +71,7 @@ async function nonceToCheck(store: Store, signed: SignedChallenge, lines: Signed
   if (lines) return lines.nonce;
   const latest = await store.get(keys.latestChallenge(signed.binding));
   if (!latest) {
-    throw new SignetError('invalid_request', 'no challenge was issued for this interaction; request one first', { reason: 'challenge_missing' });
+    throw refuse('challenge_missing', 'no challenge was issued for this interaction; request one first');
   }
   return latest;
 }
@@ -80,14 +80,14 @@ async function nonceToCheck(store: Store, signed: SignedChallenge, lines: Signed
 async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChallenge> {
   const [raw, fate] = await store.getMany([keys.challenge(nonce), keys.usedChallenge(nonce)]);
   if (fate === 'burnt') throw burnt();
-  if (fate) throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
+  if (fate) throw refuse('challenge_used', 'the challenge was already used; request a new one');
   if (raw) return JSON.parse(raw) as IssuedChallenge;
-  throw new SignetError('invalid_request', '"nonce" was not issued by Signet', { reason: 'nonce_unknown' });
+  throw refuse('nonce_unknown', '"nonce" was not issued by Signet');
 }
 
 function assertSameBinding(challenge: IssuedChallenge, signed: SignedChallenge) {
   if (challenge.binding !== signed.binding) {
-    throw new SignetError('invalid_request', '"nonce" belongs to another interaction', { reason: 'nonce_other_binding' });
+    throw refuse('nonce_other_binding', '"nonce" belongs to another interaction');
   }
 }
 
@@ -98,10 +98,10 @@ function assertUnchanged(challenge: IssuedChallenge, text: string | undefined) {
   const issued = new SiweMessage(challenge.message);
   for (const field of COMPARED_FIELDS) {
     if (JSON.stringify(parsed[field] ?? null) !== JSON.stringify(issued[field] ?? null)) {
-      throw new SignetError('invalid_request', `"${field}" does not match the challenge`, { reason: 'message_mismatch' });
+      throw refuse('message_mismatch', `"${field}" does not match the challenge`);
     }
   }
-  throw new SignetError('invalid_request', '"message" differs from the challenge', { reason: 'message_mismatch' });
+  throw refuse('message_mismatch', '"message" differs from the challenge');
 }
 
 function assertNotExpired(challenge: IssuedChallenge, now: number) {
@@ -110,7 +110,7 @@ function assertNotExpired(challenge: IssuedChallenge, now: number) {
 
 function assertSignatureShape(signature: string) {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) {
-    throw new SignetError('invalid_request', '"signature" must be 0x-prefixed hex', { reason: 'signature_malformed' });
+    throw refuse('signature_malformed', '"signature" must be 0x-prefixed hex');
   }
 }
 
@@ -158,14 +158,12 @@ export function createChallengeVerifier(store: Store, client: PublicClient, limi
     });
     if (!valid) {
       if (attempt.last) await retire(store, challenge, 'burnt');
-      throw new SignetError('invalid_signature', `the signature was not made by wallet ${challenge.wallet} over the challenge`, {
-        reason: 'signature_invalid',
-      });
+      throw refuse('signature_invalid', `the signature was not made by wallet ${challenge.wallet} over the challenge`);
     }
     // A chain outage here leaves the challenge usable: the owner retries, not restarts.
     await beforeUse?.(challenge);
     if (!(await retire(store, challenge, 'used'))) {
-      throw new SignetError('conflict', 'the challenge was already used; request a new one', { reason: 'challenge_used' });
+      throw refuse('challenge_used', 'the challenge was already used; request a new one');
     }
     return challenge;
   };

@@ -4,7 +4,8 @@ import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { keys } from '../../src/store/keys.js';
 import { discover } from '../support/login_driver.js';
-import { type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { UserAgent } from '../support/user_agent.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 
 let h: Harness;
@@ -51,7 +52,7 @@ test('the owner approves from the inbox: the client polls and gets tokens for ex
   expect(await oidc.fetchUserInfo(config, tokens.access_token, sub)).toEqual({ sub, given_name: 'Ada', email: 'ada@example.org' });
 
   const twice = await agent.postJson(`${h.issuer}/account/backchannel/${request!.id}/approvals`, { signature: '0x00' });
-  expect(twice).toMatchObject({ status: 404, json: { error: 'not_found', error_description: `no backchannel login request ${request!.id} is waiting` } });
+  expect(twice).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'backchannel_request_not_found' } });
 });
 
 test('the owner denies: the client gets access_denied', async () => {
@@ -77,10 +78,7 @@ test('refusals: an unknown identity, a signature by an unlinked wallet', async (
   const refused = await agent.postJson(`${h.issuer}/account/backchannel/${request.id}/approvals`, {
     signature: await stranger.signMessage({ message: request.challenge }),
   });
-  expect(refused).toMatchObject({
-    status: 403,
-    json: { error: 'access_denied', error_description: `wallet ${stranger.address} holds no MANAGEMENT or ACTION key on identity ${identity}` },
-  });
+  expect(refused).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'wallet_not_linked' } });
 });
 
 test('a request waits in the inbox as long as the engine keeps it (600 s), not a second', async () => {
@@ -89,4 +87,68 @@ test('a request waits in the inbox as long as the engine keeps it (600 s), not a
   const left = await h.store.ttl(keys.backchannelRequest(started.auth_req_id));
   expect(left).toBeGreaterThanOrEqual(590);
   expect(left).toBeLessThanOrEqual(600);
+});
+
+/** The kiosk's own form posts to the engine (/backchannel, /token), with the JSON answer. */
+async function kioskPost(path: string, form: Record<string, string>) {
+  const response = await fetch(`${h.issuer}${path}`, {
+    method: 'POST',
+    headers: { authorization: basicAuth(KIOSK), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(form),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+test("the engine's own error answers carry a reason: the OAuth error code", async () => {
+  const unknown = await kioskPost('/backchannel', { scope: 'openid', login_hint: h.chain.accounts[5]!.address });
+  expect(unknown).toMatchObject({ status: 400, json: { error: 'unknown_user_id', reason: 'unknown_user_id' } });
+  const started = await kioskPost('/backchannel', { scope: 'openid', login_hint: identity });
+  expect(started.status).toBe(200);
+  const pending = await kioskPost('/token', { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: started.json.auth_req_id as string });
+  expect(pending).toMatchObject({ status: 400, json: { error: 'authorization_pending', reason: 'authorization_pending' } });
+});
+
+test('concurrent decisions on one request: exactly one wins, the others are told it was decided or is gone', async () => {
+  const config = await discover(h.issuer, KIOSK);
+  const started = await oidc.initiateBackchannelAuthentication(config, { scope: 'openid email', login_hint: identity });
+  const agent = await signIn();
+  const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
+  const request = (inbox.json.backchannel as { id: string; challenge: string }[]).find((r) => r.id === started.auth_req_id)!;
+  const signature = await owner.signMessage({ message: request.challenge });
+  const url = (decision: string) => `${h.issuer}/account/backchannel/${request.id}/${decision}`;
+  const answers = await Promise.all([
+    ...Array.from({ length: 10 }, () => agent.postJson(url('approvals'), { signature })),
+    ...Array.from({ length: 10 }, () => agent.postJson(url('denials'), {})),
+  ]);
+  const winners = answers.filter((answer) => answer.status === 200);
+  expect(winners).toHaveLength(1);
+  for (const loser of answers.filter((answer) => answer.status !== 200)) {
+    expect([
+      { status: 409, reason: 'backchannel_request_decided' },
+      { status: 404, reason: 'backchannel_request_not_found' },
+    ]).toContainEqual({ status: loser.status, reason: loser.json.reason });
+  }
+  // The client gets exactly what the winner decided.
+  const poll = oidc.pollBackchannelAuthenticationGrant(config, noWait(started));
+  if (winners[0]!.json.status === 'approved') await expect(poll).resolves.toMatchObject({ access_token: expect.any(String) });
+  else await expect(poll).rejects.toMatchObject({ error: 'access_denied' });
+});
+
+test("denials: only the signed-in owner's own requests; another owner's is answered as if it did not exist", async () => {
+  const config = await discover(h.issuer, KIOSK);
+  const started = await oidc.initiateBackchannelAuthentication(config, { scope: 'openid', login_hint: identity });
+  const url = `${h.issuer}/account/backchannel/${started.auth_req_id}/denials`;
+
+  const anonymous = await new UserAgent().postJson(url, {});
+  expect(anonymous).toMatchObject({ status: 401, json: { error: 'invalid_token', reason: 'session_missing' } });
+
+  const other = h.chain.accounts[3]!;
+  await h.chain.createIdentityFor(other.address);
+  const stranger = (await signInToAccount(h.issuer, other)).agent;
+  const refused = await stranger.postJson(url, {});
+  expect(refused).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'backchannel_request_not_found' } });
+
+  // Still waiting for its owner.
+  const denied = await (await signIn()).postJson(url, {});
+  expect(denied).toMatchObject({ status: 200, json: { id: started.auth_req_id, status: 'denied' } });
 });

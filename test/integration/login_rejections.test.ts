@@ -2,6 +2,7 @@
 import * as oidc from 'openid-client';
 import { type Address, getAddress, type Hex } from 'viem';
 import { KeyPurpose } from '../../src/chain/contracts.js';
+import { keys } from '../../src/store/keys.js';
 import { addKey, deployLooseIdentity, removeKey } from '../../src/chain/deploy_onchainid.js';
 import {
   followToCallback,
@@ -51,19 +52,19 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
   test('wrong domain', async () => {
     const answer = await signedEdit(() => `${new URL(h.issuer).host} wants`, () => 'evil.example wants');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"domain" does not match the challenge', reason: 'message_mismatch' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"domain" does not match the challenge' });
   });
 
   test('wrong chain id', async () => {
     const answer = await signedEdit(() => 'Chain ID: 31337', () => 'Chain ID: 1');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"chainId" does not match the challenge', reason: 'message_mismatch' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"chainId" does not match the challenge' });
   });
 
   test('wrong uri', async () => {
     const answer = await signedEdit(() => `URI: ${h.issuer}`, () => 'URI: https://evil.example');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"uri" does not match the challenge', reason: 'message_mismatch' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"uri" does not match the challenge' });
   });
 
   test('a field added after Signet issued it', async () => {
@@ -72,13 +73,13 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
       () => `Resources:\n- ${h.issuer}/identities/${identity}/profile#phone_number\n`,
     );
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"resources" does not match the challenge', reason: 'message_mismatch' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"resources" does not match the challenge' });
   });
 
   test('a statement edited after Signet issued it', async () => {
     const answer = await signedEdit(() => 'By signing you share', () => 'By signing you share nothing but');
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"statement" does not match the challenge', reason: 'message_mismatch' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"statement" does not match the challenge' });
   });
 
   test('text that is not an EIP-4361 message', async () => {
@@ -86,7 +87,7 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
     await signChallenge(login, owner());
     const answer = await submitSignature(login, { signature: '0x00', message: 'hello' });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"message" is not an EIP-4361 message', reason: 'message_malformed' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_malformed' });
   });
 });
 
@@ -98,11 +99,7 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
     try {
       const late = await submitSignature(login, { signature, message });
       expect(late.status).toBe(410);
-      expect(late.json).toEqual({
-        error: 'expired',
-        error_description: `the challenge expired at ${answer.expires_at}; request a new one`,
-        reason: 'challenge_expired',
-      });
+      expect(late.json).toMatchObject({ error: 'expired', reason: 'challenge_expired' });
     } finally {
       h.clock.advance(-300_000);
     }
@@ -125,7 +122,7 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
     expect(first.status).toBe(200);
     const replay = await submitSignature(login, { signature, message });
     expect(replay.status).toBe(409);
-    expect(replay.json).toEqual({ error: 'conflict', error_description: 'the challenge was already used; request a new one', reason: 'challenge_used' });
+    expect(replay.json).toMatchObject({ error: 'conflict', reason: 'challenge_used' });
   });
 
   test('nonce of another interaction', async () => {
@@ -135,18 +132,14 @@ describe('the challenge is single-use, short-lived and bound to its interaction'
     const { message, signature } = await signChallenge(first, owner());
     const answer = await submitSignature(second, { signature, message });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"nonce" belongs to another interaction', reason: 'nonce_other_binding' });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'nonce_other_binding' });
   });
 
   test('a signature before any challenge', async () => {
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await submitSignature(login, { signature: '0x1234' });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({
-      error: 'invalid_request',
-      error_description: 'no challenge was issued for this interaction; request one first',
-      reason: 'challenge_missing',
-    });
+    expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'challenge_missing' });
   });
 });
 
@@ -157,31 +150,21 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     const signature = await stranger().signMessage({ message });
     const answer = await submitSignature(login, { signature });
     expect(answer.status).toBe(422);
-    expect(answer.json).toEqual({
-      error: 'invalid_signature',
-      error_description: `the signature was not made by wallet ${owner().address} over the challenge`,
-      reason: 'signature_invalid',
-    });
+    expect(answer.json).toMatchObject({ error: 'invalid_signature', reason: 'signature_invalid' });
   });
 
   test('an unlinked wallet asking for a challenge on the identity', async () => {
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: stranger().address, identity });
     expect(answer.status).toBe(403);
-    expect(answer.json).toEqual({
-      error: 'access_denied',
-      error_description: `wallet ${stranger().address} holds no MANAGEMENT or ACTION key on identity ${identity}`,
-    });
+    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'wallet_not_linked' });
   });
 
   test('a wallet without an identity and none given', async () => {
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: stranger().address });
     expect(answer.status).toBe(404);
-    expect(answer.json).toEqual({
-      error: 'not_found',
-      error_description: `wallet ${stranger().address} has no identity in the IdFactory; send the identity address as "identity"`,
-    });
+    expect(answer.json).toMatchObject({ error: 'not_found', reason: 'wallet_without_identity' });
   });
 
   test('a wallet with only a CLAIM key (purpose 3)', async () => {
@@ -190,10 +173,7 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: claimSigner.address, identity });
     expect(answer.status).toBe(403);
-    expect(answer.json).toEqual({
-      error: 'access_denied',
-      error_description: `wallet ${claimSigner.address} holds no MANAGEMENT or ACTION key on identity ${identity}`,
-    });
+    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'wallet_not_linked' });
   });
 
   test('an ACTION key may log in', async () => {
@@ -212,10 +192,7 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     await removeKey(h.chain.as(owner()), identity, actor.address, KeyPurpose.ACTION);
     const answer = await submitSignature(login, { signature, message });
     expect(answer.status).toBe(403);
-    expect(answer.json).toEqual({
-      error: 'access_denied',
-      error_description: `wallet ${actor.address} holds no MANAGEMENT or ACTION key on identity ${identity}`,
-    });
+    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'wallet_not_linked' });
   });
 
   test('an identity the factory does not know: a contract that says yes to every key', async () => {
@@ -229,10 +206,7 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: stranger().address, identity: liar });
     expect(answer.status).toBe(403);
-    expect(answer.json).toEqual({
-      error: 'access_denied',
-      error_description: `identity ${liar} is not registered with the IdFactory ${h.chain.suite.identityFactory}`,
-    });
+    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'identity_not_registered' });
   });
 
   test('an identity the factory does not know: a real Identity deployed by hand', async () => {
@@ -240,10 +214,7 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: stranger().address, identity: loose });
     expect(answer.status).toBe(403);
-    expect(answer.json).toEqual({
-      error: 'access_denied',
-      error_description: `identity ${loose} is not registered with the IdFactory ${h.chain.suite.identityFactory}`,
-    });
+    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'identity_not_registered' });
   });
 });
 
@@ -324,13 +295,59 @@ describe('the interaction itself', () => {
     const thief = new UserAgent();
     const page = await thief.getJson(login.interactionUrl);
     expect(page.status).toBe(403);
-    expect(page.json).toEqual({
-      error: 'access_denied',
-      error_description: 'the interaction cookie is missing: continue in the browser that started the login',
-    });
+    expect(page.json).toMatchObject({ error: 'access_denied', reason: 'interaction_cookie_missing' });
     const challenge = await thief.postJson(`${login.interactionUrl}/challenge`, { address: owner().address });
-    expect(challenge.status).toBe(403);
-    expect(challenge.json.error).toBe('access_denied');
+    expect(challenge).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'interaction_cookie_missing' } });
+  });
+
+  test("refuses another login's cookie: each login answers only the browser that started it", async () => {
+    const first = await startLogin(h.issuer, WEBSITE);
+    const second = await startLogin(h.issuer, WEBSITE);
+    // The first login's browser, with its cookie, at the second login's address.
+    const view = await first.agent.getJson(second.interactionUrl);
+    expect(view).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'interaction_mismatch' } });
+    const challenge = await first.agent.postJson(`${second.interactionUrl}/challenge`, { address: owner().address });
+    expect(challenge).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'interaction_mismatch' } });
+    const abort = await first.agent.postJson(`${second.interactionUrl}/abort`, {});
+    expect(abort).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'interaction_mismatch' } });
+    // Neither login was touched: the second one still answers its own browser.
+    expect((await second.agent.getJson(second.interactionUrl)).status).toBe(200);
+  });
+
+  test('a finished login is gone: its old cookie gets interaction_not_found', async () => {
+    const login = await startLogin(h.issuer, WEBSITE);
+    const cookie = login.agent.cookieHeader();
+    const aborted = await login.agent.postJson(`${login.interactionUrl}/abort`, {});
+    await followToCallback(login, aborted.json.redirect_to as string);
+    const again = await fetch(login.interactionUrl, { headers: { cookie, accept: 'application/json' } });
+    expect(again.status).toBe(404);
+    expect(await again.json()).toMatchObject({ error: 'not_found', reason: 'interaction_not_found' });
+    const signature = await fetch(`${login.interactionUrl}/signature`, {
+      method: 'POST',
+      headers: { cookie, accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ signature: '0x1234' }),
+    });
+    expect(signature.status).toBe(404);
+    expect(await signature.json()).toMatchObject({ error: 'not_found', reason: 'interaction_not_found' });
+  });
+
+  test('a website removed from the configuration while its login waits: login_client_unknown', async () => {
+    const login = await startLogin(h.issuer, WEBSITE);
+    // The stored login now names a client this Signet does not know (as after a redeploy without it).
+    const key = keys.model('Interaction', login.uid);
+    const stored = JSON.parse((await h.store.get(key))!) as { params: Record<string, unknown> };
+    stored.params.client_id = 'removed-website';
+    await h.store.set(key, JSON.stringify(stored), 600);
+    const view = await login.agent.getJson(login.interactionUrl);
+    expect(view).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'login_client_unknown' } });
+    const challenge = await requestChallenge(login, { address: owner().address });
+    expect(challenge).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'login_client_unknown' } });
+  });
+
+  test('a claim that is not a valid claim of a kept topic cannot be named', async () => {
+    const login = await startLogin(h.issuer, WEBSITE);
+    const answer = await requestChallenge(login, { address: owner().address, claims: [`0x${'ab'.repeat(32)}`] });
+    expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'consent_claim_not_shareable' } });
   });
 
   test('a malformed body gets a clear error and no stack trace', async () => {
@@ -341,25 +358,19 @@ describe('the interaction itself', () => {
       body: '{"address": ',
     });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON', reason: 'invalid_json' });
+    expect(await broken.json()).toMatchObject({ error: 'invalid_request', reason: 'invalid_json' });
 
     const badAddress = await requestChallenge(login, { address: 'not-an-address' });
     expect(badAddress.status).toBe(400);
-    expect(badAddress.json).toEqual({ error: 'invalid_request', error_description: '"address" must be a 0x-prefixed 20-byte address', reason: 'invalid_body' });
+    expect(badAddress.json).toMatchObject({ error: 'invalid_request', reason: 'invalid_body' });
 
     const unknownField = await requestChallenge(login, { address: owner().address, fields: ['shoe_size'] });
     expect(unknownField.status).toBe(400);
-    expect(unknownField.json).toEqual({
-      error: 'invalid_request',
-      error_description: '"fields" names "shoe_size", which is not a field Signet knows',
-    });
+    expect(unknownField.json).toMatchObject({ error: 'invalid_request', reason: 'consent_field_unknown' });
 
     const notAsked = await requestChallenge(login, { address: owner().address, fields: ['phone_number'] });
     expect(notAsked.status).toBe(400);
-    expect(notAsked.json).toEqual({
-      error: 'invalid_request',
-      error_description: '"fields" names "phone_number", which this website did not ask for',
-    });
+    expect(notAsked.json).toMatchObject({ error: 'invalid_request', reason: 'consent_field_not_requested' });
   });
 
   test('abort sends the website access_denied', async () => {
@@ -374,13 +385,10 @@ describe('the interaction itself', () => {
 
   test('an unknown path or a wrong method gets the error shape, not plain text', async () => {
     const missing = await new UserAgent().getJson(`${h.issuer}/nowhere`);
-    expect(missing).toEqual({ status: 404, json: { error: 'not_found', error_description: 'nothing at GET /nowhere' } });
+    expect(missing).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'route_not_found' } });
     const wrong = await new UserAgent().fetch(`${h.issuer}/access-grants/abc`, { method: 'PUT', headers: { accept: 'application/json' } });
     expect(wrong.status).toBe(405);
-    expect(await wrong.json()).toEqual({
-      error: 'invalid_request',
-      error_description: 'PUT is not allowed on /access-grants/abc (allowed: HEAD, GET)',
-    });
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_request', reason: 'method_not_allowed' });
   });
 
   test('pages send a strict Content-Security-Policy', async () => {

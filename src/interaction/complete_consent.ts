@@ -1,0 +1,63 @@
+// The end of every consent an owner signs, for a browser login (the interaction) and for a CIBA
+// request alike: the engine's Grant of exactly the kept fields, and the receipt that keeps the
+// signed text and signature beside it (same id, same lifetime).
+import type Provider from 'oidc-provider';
+import type { Address } from 'viem';
+import { subjectOf } from '../identity/subject.js';
+import type { RequestedField } from '../oidc/fields.js';
+import { saveConsentGrant } from './consent_grant.js';
+import type { ConsentReceipts } from './consent_receipts.js';
+
+export type SignedConsent = {
+  identity: Address;
+  /** The wallet that signed. */
+  wallet: Address;
+  clientId: string;
+  /** The scopes the website asked for. */
+  scope: string;
+  requested: RequestedField[];
+  /** Names of the fields the owner kept. */
+  fields: string[];
+  /** Ids of the onchain claims shared. */
+  claims: string[];
+  message: string;
+  signature: string;
+};
+
+export type CompleteConsent = (consent: SignedConsent) => Promise<{ accountId: string; grantId: string }>;
+
+export type ConsentCompletionDeps = {
+  provider: Provider;
+  chainId: number;
+  receipts: ConsentReceipts;
+  grantTtlSeconds: number;
+  now: () => number;
+};
+
+export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteConsent {
+  return async (consent) => {
+    const accountId = subjectOf(deps.chainId, consent.identity);
+    const grantId = await saveConsentGrant(deps.provider, {
+      accountId,
+      clientId: consent.clientId,
+      scope: consent.scope,
+      requested: consent.requested,
+      kept: consent.fields,
+    });
+    await deps.receipts.save(
+      {
+        grant_id: grantId,
+        client_id: consent.clientId,
+        identity: consent.identity,
+        wallet: consent.wallet,
+        fields: consent.fields,
+        claims: consent.claims,
+        message: consent.message,
+        signature: consent.signature,
+        signed_at: new Date(deps.now()).toISOString(),
+      },
+      deps.grantTtlSeconds,
+    );
+    return { accountId, grantId };
+  };
+}

@@ -1,0 +1,46 @@
+// The login's consent interaction: its routes, and the consent completion it shares with CIBA
+// (an owner's signed consent becomes the engine's Grant and a receipt, however it was asked for).
+import type Provider from 'oidc-provider';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
+import type { RenderPage } from '../http/pages.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
+import { createConsentCompletion } from './complete_consent.js';
+import type { ConsentReceipts } from './consent_receipts.js';
+import { interactionRoutes } from './interaction_routes.js';
+
+export type InteractionFeatureDeps = {
+  provider: Provider;
+  issuer: string;
+  chainId: number;
+  /** How long a login's Grant and its receipt live. */
+  grantTtlSeconds: number;
+  registry: IdentityRegistry;
+  receipts: ConsentReceipts;
+  topics: ClaimTopics;
+  claims: ClaimsService;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  renderPage: RenderPage;
+  /** The embedded demo offers its built-in wallet on the consent page. */
+  demoWallet: boolean;
+  names: DisplayNames;
+  now: () => number;
+};
+
+export function createInteractionFeature(deps: InteractionFeatureDeps) {
+  const completeConsent = createConsentCompletion({
+    provider: deps.provider,
+    chainId: deps.chainId,
+    receipts: deps.receipts,
+    grantTtlSeconds: deps.grantTtlSeconds,
+    now: deps.now,
+  });
+  const routes = interactionRoutes({ ...deps, completeConsent });
+  return { routes, completeConsent };
+}
+
+export type InteractionFeature = ReturnType<typeof createInteractionFeature>;
