@@ -58,12 +58,7 @@ describe('EIP-1271: a deployed contract wallet', () => {
     const signing = { address: wallet, signMessage: stranger().signMessage } as unknown as Parameters<typeof logIn>[1];
     const { message, signature } = await signChallenge(login, signing, { identity });
     const answer = await submitSignature(login, { signature, message });
-    expect(answer.status).toBe(422);
-    expect(answer.json).toEqual({
-      error: 'invalid_signature',
-      error_description: `the signature was not made by wallet ${wallet} over the challenge`,
-      reason: 'signature_invalid',
-    });
+    expect(answer).toMatchObject({ status: 422, json: { error: 'invalid_signature', reason: 'signature_invalid' } });
   });
 });
 

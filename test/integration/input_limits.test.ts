@@ -213,6 +213,6 @@ describe('the engine endpoints', () => {
       chunkSize: 16,
     });
     expect(small.status).toBe(400);
-    expect(small.json).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    expect(small.json).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid', reason: 'invalid_grant' });
   });
 });

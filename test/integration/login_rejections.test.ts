@@ -94,7 +94,7 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
 describe('the challenge is single-use, short-lived and bound to its interaction', () => {
   test('expired message', async () => {
     const login = await startLogin(h.issuer, WEBSITE);
-    const { message, signature, answer } = await signChallenge(login, owner());
+    const { message, signature } = await signChallenge(login, owner());
     h.clock.advance(300_000);
     try {
       const late = await submitSignature(login, { signature, message });

@@ -249,7 +249,7 @@ test('challenges per login: the 16th for one login is refused, whatever the addr
   const login = await startLogin(h.issuer, WEBSITE);
   for (let i = 1; i <= 15; i++) expect((await challengeFrom(login, `198.51.100.${100 + i}`)).status).toBe(200);
   const refused = await challengeFrom(login, '198.51.100.200');
-  expect(refused.status).toBe(429);
+  expect(refused).toMatchObject({ status: 429, json: { error: 'rate_limited', reason: 'rate_limited' } });
   expect(refused.json.error_description).toMatch(/^at most 15 challenges requested for one login or sign-in every 300 s; try again in \d+ s$/);
 });
 

@@ -33,7 +33,7 @@ function expectOneWinner(answers: TokenAnswer[]): TokenAnswer {
   expect(statuses.filter((status) => status === 200)).toHaveLength(1);
   const losers = answers.filter((answer) => answer.status !== 200);
   expect(losers).toHaveLength(PARALLEL - 1);
-  for (const loser of losers) expect(loser).toMatchObject({ status: 400, json: { error: 'invalid_grant' } });
+  for (const loser of losers) expect(loser).toMatchObject({ status: 400, json: { error: 'invalid_grant', reason: 'invalid_grant' } });
   return answers.find((answer) => answer.status === 200)!;
 }
 

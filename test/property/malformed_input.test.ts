@@ -230,7 +230,8 @@ test("the engine's /token, given arbitrary bytes as a form: the engine's 4xx, ne
         body: Buffer.from(bytes),
       });
       expect([400, 401]).toContain(answer.status);
-      expect(answer.json).toEqual({ error: expect.any(String), error_description: expect.any(String) });
+      // The engine's own error, with its OAuth error code as the reason.
+      expect(answer.json).toEqual({ error: expect.any(String), error_description: expect.any(String), reason: (answer.json as { error: string }).error });
       expect(answer.text).not.toMatch(STACK_TRACE);
       expect(await t.redisKeys()).toEqual(before);
     }),

@@ -6,8 +6,8 @@ import type { Middleware } from 'koa';
 import type { OpenApiDocument } from '../../src/http/openapi.js';
 import { openApiValidator } from './openapi_validator.js';
 
-/** The engine's own endpoints: described by OIDC discovery, not by /openapi.json. */
-const ENGINE_PATHS = [/^\/auth(\/|$)/, /^\/token(\/|$)/, /^\/me$/, /^\/jwks$/, /^\/\.well-known\//, /^\/session\//, /^\/backchannel$/, /^\/request$/, /^\/reg(\/|$)/];
+/** The engine's own endpoints: described by OIDC discovery, not by /openapi.json (matched in any case, as the engine's router does). */
+const ENGINE_PATHS = [/^\/auth(\/|$)/i, /^\/token(\/|$)/i, /^\/me$/i, /^\/jwks$/i, /^\/\.well-known\//i, /^\/session\//i, /^\/backchannel$/i, /^\/request$/i, /^\/reg(\/|$)/i];
 
 export type ContractCheck = { middleware: Middleware; violations: string[] };
 
