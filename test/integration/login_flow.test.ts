@@ -3,7 +3,7 @@
 import * as oidc from 'openid-client';
 import { getAddress } from 'viem';
 import { discover, followToCallback, logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 let h: Harness;
 let identity: `0x${string}`;
@@ -156,4 +156,18 @@ test('a claims request with essential fields makes them required on the consent'
   const { tokens } = await logIn(login, owner, { fields: ['given_name'] });
   const sub = tokens.claims()!.sub;
   expect(await oidc.fetchUserInfo(login.config, tokens.access_token, sub)).toEqual({ sub, given_name: 'Ada' });
+});
+
+test("the engine's own JSON errors carry their OAuth error code as the reason", async () => {
+  const userinfo = await fetch(`${h.issuer}/me`, { headers: { authorization: 'Bearer not-a-token', accept: 'application/json' } });
+  expect(userinfo.status).toBe(401);
+  expect(await userinfo.json()).toMatchObject({ error: 'invalid_token', reason: 'invalid_token' });
+
+  const introspection = await fetch(`${h.issuer}/token/introspection`, {
+    method: 'POST',
+    headers: { authorization: basicAuth({ ...WEBSITE, client_secret: 'wrong-secret' }), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: 'anything' }),
+  });
+  expect(introspection.status).toBe(401);
+  expect(await introspection.json()).toMatchObject({ error: 'invalid_client', reason: 'invalid_client' });
 });
