@@ -122,7 +122,10 @@ test('concurrent decisions on one request: exactly one wins, the others are told
   ]);
   const winners = answers.filter((answer) => answer.status === 200);
   expect(winners).toHaveLength(1);
-  for (const loser of answers.filter((answer) => answer.status !== 200)) {
+  const losers = answers.filter((answer) => answer.status !== 200);
+  // Those that found the request before the winner took it are told it was decided.
+  expect(losers.some((loser) => loser.json.reason === 'backchannel_request_decided')).toBe(true);
+  for (const loser of losers) {
     expect([
       { status: 409, reason: 'backchannel_request_decided' },
       { status: 404, reason: 'backchannel_request_not_found' },

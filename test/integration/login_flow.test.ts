@@ -2,7 +2,7 @@
 // contracts and openid-client as the relying party.
 import * as oidc from 'openid-client';
 import { getAddress } from 'viem';
-import { discover, followToCallback, logIn, startLogin } from '../support/login_driver.js';
+import { discover, followToCallback, logIn, requestChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 let h: Harness;
@@ -170,4 +170,31 @@ test("the engine's own JSON errors carry their OAuth error code as the reason", 
   });
   expect(introspection.status).toBe(401);
   expect(await introspection.json()).toMatchObject({ error: 'invalid_client', reason: 'invalid_client' });
+});
+
+test('each step of the interaction reads the login (Interaction) from the store once', async () => {
+  const owner = h.chain.accounts[0]!;
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid email' });
+  const Interaction = h.signet.provider.Interaction;
+  const find = Interaction.find;
+  let reads = 0;
+  // Counts the engine's reads of the stored login; the store and the engine stay real.
+  Interaction.find = function (this: typeof Interaction, ...args: Parameters<typeof find>) {
+    reads++;
+    return find.apply(this, args);
+  } as typeof find;
+  try {
+    const readsOf = async (step: () => Promise<{ status: number }>) => {
+      reads = 0;
+      expect((await step()).status).toBe(200);
+      return reads;
+    };
+    expect(await readsOf(() => login.agent.getJson(login.interactionUrl))).toBe(1);
+    const challenge = await requestChallenge(login, { address: owner.address });
+    const message = challenge.json.challenge as string;
+    const signature = await owner.signMessage({ message });
+    expect(await readsOf(() => submitSignature(login, { signature, message }))).toBe(1);
+  } finally {
+    Interaction.find = find;
+  }
 });

@@ -3,6 +3,7 @@ import * as oidc from 'openid-client';
 import { type Address, getAddress, type Hex } from 'viem';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { keys } from '../../src/store/keys.js';
+import { createChallengeIssuer } from '../../src/wallet/challenge.js';
 import { addKey, deployLooseIdentity, removeKey } from '../../src/chain/deploy_onchainid.js';
 import {
   followToCallback,
@@ -403,4 +404,14 @@ describe('the interaction itself', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\son[a-z]+="/);
   });
+});
+
+test('a challenge that names no identity cannot end a login', async () => {
+  const login = await startLogin(h.issuer, WEBSITE);
+  // Only an account sign-in's challenge names no identity; one bound to this login is refused all the same.
+  const issue = createChallengeIssuer(h.store, { issuer: h.issuer, chainId: h.chain.anvil.chainId, ttlSeconds: 300 }, h.clock.now);
+  const challenge = await issue({ binding: `interaction:${login.uid}`, wallet: owner().address, identity: null, statement: 'Sign in.', fields: [], resources: [h.issuer] });
+  const signature = await owner().signMessage({ message: challenge.message });
+  const answer = await submitSignature(login, { signature, message: challenge.message });
+  expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'challenge_identity_missing' } });
 });
