@@ -25,7 +25,7 @@ export type CibaFeatureDeps = {
 };
 
 export function createCibaFeature(deps: CibaFeatureDeps) {
-  return { routes: backchannelRoutes(deps), inbox: deps.inbox };
+  return { routes: backchannelRoutes(deps) };
 }
 
 export type CibaFeature = ReturnType<typeof createCibaFeature>;
