@@ -6,13 +6,7 @@ import Koa from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
 import type { Address, PublicClient } from 'viem';
-import { createAccountRouter } from './account/account_router.js';
-import { createAccountSessions } from './account/account_sessions.js';
-import { createAccountPagesRouter } from './account/account_pages_router.js';
-import { createClaimActions } from './account/claim_actions.js';
-import { createClaimRequests } from './account/claim_requests.js';
-import { createIdentityCreator } from './account/identity_creation.js';
-import { createIdentityKeys } from './account/identity_keys.js';
+import { createAccountFeature } from './account/account_feature.js';
 import { chainDeadline } from './chain/chain_deadline.js';
 import { createClaimReader } from './claims/claim_reader.js';
 import { createClaimRecords } from './claims/claim_records.js';
@@ -28,16 +22,14 @@ import type { Config } from './config.js';
 import { allFields } from './oidc/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
 import { createGrantsFeature } from './grants/grants_feature.js';
-import { sessionCallers } from './account/session_callers.js';
 import { serviceAuth, serviceCaller } from './services/service_caller.js';
 import { mountRoutes } from './http/mount_routes.js';
 import { openApiDocumentOf, type OpenApiDocument } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
 import type { AnyRoute } from './http/route.js';
-import { createOwnerWebhooks } from './notify/owner_webhooks.js';
 import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
-import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
+import type { ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import { type ApiKeys, createApiKeys } from './services/api_keys.js';
 import { createApiKeysRouter } from './services/api_keys_router.js';
@@ -173,36 +165,38 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
   });
 
-  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
-  const creator = createIdentityCreator({
+  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
+  const account = createAccountFeature({
+    issuer: config.issuer,
+    chain: { client: chain.client, chainId: chain.chainId, identityFactory: chain.identityFactory },
     store,
-    client: chain.client,
-    factory: chain.identityFactory,
-    deployerKey: config.identityDeployerKey,
     logger,
     limits,
-    now,
-  });
-  const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
-  const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
-  const claimActions = createClaimActions({ client: chain.client, reader });
-  const account = createAccountRouter({
-    chainId: chain.chainId,
     registry,
     receipts,
-    sessions,
+    profiles,
+    claims,
+    topics,
+    reader,
     issueChallenge,
     verifyChallenge,
-    limits,
-    creator,
-    identityKeys,
-    claimActions,
-    ownerWebhooks: createOwnerWebhooks(store),
-    webhookUrlGuard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    issuesClaims: issuer !== undefined,
+    identityDeployerKey: config.identityDeployerKey,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
+    // The grants feature reads the sessions made here; the pages read its grants at request time.
+    grants: {
+      list: (identity) => grants.listing.list({ identity }, { limit: 100 }),
+      revoke: (grantId, identity) => grants.revokeAsOwner(grantId, identity),
+    },
+    backchannel,
+    renderPage,
+    names,
+    serviceName: (service) => serviceNames.get(service) ?? service,
+    demoWallet: deps.demoWallet ?? false,
     now,
   });
+  const { sessions, claimRequests } = account;
 
-  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
   const apiKeys = createApiKeys(store, now);
   const services = serviceAuth(apiKeys, (service) => serviceNames.has(service));
   const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
@@ -216,7 +210,7 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     receipts,
     sessions,
-    sessionCallers: sessionCallers(sessions),
+    sessionCallers: account.sessionCallers,
     services,
     service: serviceCaller(services),
     backchannel,
@@ -231,7 +225,7 @@ export function createApp(deps: AppDeps): SignetApp {
     },
     now,
   });
-  const { accessGrants, listing, revokeAsOwner } = grants;
+  const { accessGrants } = grants;
   const backchannelRouter = createBackchannelRouter({
     provider,
     chainId: chain.chainId,
@@ -244,23 +238,6 @@ export function createApp(deps: AppDeps): SignetApp {
     verifyLinkedSignature,
     grantTtlSeconds: config.ttl.grant,
     now,
-  });
-  const accountPages = createAccountPagesRouter({
-    chainId: chain.chainId,
-    renderPage,
-    sessions,
-    profiles,
-    identityKeys,
-    claims,
-    topics,
-    listing,
-    backchannel,
-    creator,
-    claimRequests,
-    revokeAsOwner,
-    serviceName: (service) => serviceNames.get(service) ?? service,
-    demoWallet: deps.demoWallet ?? false,
-    names,
   });
   const adminRouters = [
     createClaimsAdminRouter({ issuer, claimRequests, adminToken: config.adminToken }),
@@ -284,6 +261,7 @@ export function createApp(deps: AppDeps): SignetApp {
     ...healthRoutes({ store, chain: chain.client }),
     openApiRoute(() => openApi),
     ...grants.routes,
+    ...account.routes,
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const table = mountRoutes(routes, limits);
@@ -291,10 +269,8 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(table.allowedMethods());
   app.use(interactions.routes());
   app.use(interactions.allowedMethods());
-  app.use(account.routes());
-  app.use(account.allowedMethods());
   const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-  for (const router of [landing, accountPages, backchannelRouter, ...adminRouters]) {
+  for (const router of [landing, backchannelRouter, ...adminRouters]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -119,7 +119,18 @@ const grantReasons = {
 } satisfies Record<string, ReasonEntry>;
 
 /** The owner's account: sign-in, identity creation, keys, claims and consents. */
-const accountReasons = {} satisfies Record<string, ReasonEntry>;
+const accountReasons = {
+  identity_exists: { error: 'invalid_request', meaning: 'The signed-in wallet already has an identity.' },
+  identity_not_created: { error: 'not_found', meaning: 'The signed-in wallet has no identity and none is being created.' },
+  identity_deployment_off: { error: 'not_found', meaning: 'Signet does not deploy identities here: IDENTITY_DEPLOYER_KEY is not set.' },
+  identity_creation_in_progress: { error: 'conflict', meaning: 'An identity is already being created for this wallet.' },
+  key_already_held: { error: 'conflict', meaning: 'The wallet already holds a key of this purpose on the identity.' },
+  key_not_held: { error: 'not_found', meaning: 'The wallet holds no key of this purpose on the identity.' },
+  last_management_key: { error: 'conflict', meaning: 'The last MANAGEMENT key cannot be removed: the identity would be lost.' },
+  claim_unconfirmed_by_issuer: { error: 'invalid_request', meaning: 'The claim’s issuer does not confirm the claim to add (signature, data or topic).' },
+  claim_topic_not_issued: { error: 'invalid_request', meaning: 'Signet’s claim issuer does not issue claims of this topic.' },
+  consent_not_found: { error: 'not_found', meaning: 'No consent receipt with this id for the signed-in identity.' },
+} satisfies Record<string, ReasonEntry>;
 
 /** The login's consent interaction and CIBA decisions. */
 const loginReasons = {} satisfies Record<string, ReasonEntry>;
