@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { keys } from '../../src/store/keys.js';
 import { UserAgent } from '../support/user_agent.js';
 
 let h: Harness;
@@ -107,4 +108,17 @@ test('without a deployer key, a fresh wallet has no identity to read (404 identi
   expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_not_created' } });
   expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_deployment_off' } });
   expect(await h.chain.factoryIdentityOf(fresh.address)).toBe('0x0000000000000000000000000000000000000000');
+});
+
+test('the claim request form for a topic Signet does not issue is 400 claim_topic_not_issued, and nothing is recorded', async () => {
+  expect(h.config.claimIssuer).toBeUndefined();
+  const { agent } = await signIn(owner());
+  const response = await agent.fetch(`${h.issuer}/account/claims/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'topic=kyc',
+  });
+  expect(response.status).toBe(400);
+  expect(await response.json()).toMatchObject({ error: 'invalid_request', reason: 'claim_topic_not_issued' });
+  expect(await h.store.indexMembers(keys.claimRequests())).toEqual([]);
 });

@@ -215,7 +215,7 @@ export async function startSignet(
       resolveHost: options.resolveHost,
     });
     // First in the chain: it sees every answer as it leaves, refusals included.
-    const contract = contractCheck(signet.openApi);
+    const contract = contractCheck(signet.openApi, signet.routes);
     signet.app.middleware.unshift(contract.middleware);
     answersOffContract.push(contract.violations);
     on.on('request', signet.app.callback());
