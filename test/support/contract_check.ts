@@ -27,6 +27,7 @@ function undocumentedRefusals(routes: readonly AnyRoute[]) {
     const page = pages.find(({ route, pattern }) => route.method === method.toLowerCase() && pattern.test(path));
     if (!page) return `${method} ${path} answered ${status} JSON, and is not in /openapi.json`;
     const reason = (body as { reason?: unknown } | null)?.reason;
+    if (reason === undefined) return `${method} ${page.route.path} answered ${status} JSON that is not a refusal, and is not in /openapi.json`;
     if (!isReason(reason) || !refusalsOf(page.route).includes(reason)) {
       return `${method} ${page.route.path} answered ${status} with reason ${String(reason)}, which its declaration does not give`;
     }
