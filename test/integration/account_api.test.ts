@@ -127,7 +127,7 @@ test('a wallet with an ACTION key signs in to the identity it names', async () =
 
 test('claim changes: an unknown claim and a claim its issuer does not confirm are refused', async () => {
   const owner = h.chain.accounts[2]!;
-  const identity = await h.chain.createIdentityFor(owner.address);
+  await h.chain.createIdentityFor(owner.address);
   const { agent } = await signIn(owner);
   const missing = `0x${'ab'.repeat(32)}`;
   expect(await agent.postJson(`${h.issuer}/account/claims/transactions`, { action: 'remove', claim_id: missing })).toMatchObject({
