@@ -9,6 +9,7 @@ import { BODY_LIMITS } from '../../src/http/body.js';
 import { signInToAccount } from './account_sign_in.js';
 import { startLogin } from './login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
+import { UserAgent } from './user_agent.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-the-input-tests';
 
@@ -51,6 +52,10 @@ export async function startInputTargets(): Promise<InputTargets> {
   const owner = h.chain.accounts[0]!;
   const identity = await h.chain.createIdentityFor(owner.address);
   const ownerCookie = (await signInToAccount(h.issuer, owner)).agent.cookieHeader();
+  // An account sign-in under way (challenge asked for, not signed): its cookie is checked before the body.
+  const signingIn = new UserAgent();
+  await signingIn.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
+  const signInCookie = signingIn.cookieHeader();
   const login = await startLogin(h.issuer, WEBSITE);
   const interactionCookie = login.agent.cookieHeader();
   const apiKey = (await h.signet.apiKeys.create('analytics')).key;
@@ -75,7 +80,7 @@ export async function startInputTargets(): Promise<InputTargets> {
     json('POST', `/interaction/${login.uid}/signature`, interaction.bytes, { cookie: interactionCookie }, ['signature', 'message']),
     json('POST', `/interaction/${login.uid}/abort`, interaction.bytes, { cookie: interactionCookie }),
     json('POST', '/account/challenge', api.bytes, {}, ['address', 'identity']),
-    json('POST', '/account/session', api.bytes, session, ['signature', 'message']),
+    json('POST', '/account/session', api.bytes, { cookie: signInCookie }, ['signature', 'message']),
     json('POST', '/account/logout', api.bytes, session),
     json('POST', '/account/identity', api.bytes, session),
     json('POST', '/account/wallets/transactions', api.bytes, session, ['address', 'purpose', 'action']),
