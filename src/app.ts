@@ -1,7 +1,6 @@
 // createApp(deps) wires Koa, the pages, Signet's routers and the oidc-provider engine.
 // It does no I/O of its own: the store, the chain client and the clock come in as deps.
 import { join } from 'node:path';
-import type Router from '@koa/router';
 import Koa from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
@@ -10,17 +9,13 @@ import { createAccountRouter } from './account/account_router.js';
 import { createAccountSessions } from './account/account_sessions.js';
 import { createAccountPagesRouter } from './account/account_pages_router.js';
 import { createClaimActions } from './account/claim_actions.js';
-import { createClaimRequests } from './account/claim_requests.js';
 import { createIdentityCreator } from './account/identity_creation.js';
 import { createIdentityKeys } from './account/identity_keys.js';
 import { chainDeadline } from './chain/chain_deadline.js';
-import { createClaimReader } from './claims/claim_reader.js';
-import { createClaimRecords } from './claims/claim_records.js';
-import { createClaimTopics } from './claims/claim_topics.js';
-import { createClaimsAdminRouter } from './claims/claims_admin_router.js';
-import { type ClaimsService, createClaimsService } from './claims/claims_service.js';
-import { createDisplayNames, type DisplayNames } from './claims/display_names.js';
-import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
+import { createClaimsFeature } from './claims/claims_feature.js';
+import type { ClaimsService } from './claims/claims_service.js';
+import type { DisplayNames } from './claims/display_names.js';
+import type { SignetIssuer } from './claims/signet_issuer.js';
 import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
 import { createBackchannelRouter } from './ciba/backchannel_router.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
@@ -29,18 +24,17 @@ import { allFields } from './oidc/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
 import { createGrantsFeature } from './grants/grants_feature.js';
 import { sessionCallers } from './account/session_callers.js';
-import { serviceAuth, serviceCaller } from './services/service_caller.js';
 import { mountRoutes } from './http/mount_routes.js';
 import { openApiDocumentOf, type OpenApiDocument } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
 import type { AnyRoute } from './http/route.js';
 import { createOwnerWebhooks } from './notify/owner_webhooks.js';
-import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
+import { createWebhooksFeature } from './notify/webhooks_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
 import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
-import { type ApiKeys, createApiKeys } from './services/api_keys.js';
-import { createApiKeysRouter } from './services/api_keys_router.js';
+import type { ApiKeys } from './services/api_keys.js';
+import { createServicesFeature } from './services/services_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { engineBodyGuard } from './http/engine_body_guard.js';
 import { clientAuthLimits } from './http/client_auth_limits.js';
@@ -59,7 +53,7 @@ import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
-import { createLandingRouter } from './landing/landing_router.js';
+import { createLandingFeature } from './landing/landing_feature.js';
 import { createProvider } from './oidc/provider.js';
 import { projectRoot } from './project_root.js';
 import { createProfileStore, type ProfileStore } from './profile/profile.js';
@@ -85,8 +79,8 @@ export type AppDeps = {
   webhooks: WebhookQueue;
   /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
-  /** Extra routes mounted before the engine (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => Router[];
+  /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
+  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => AnyRoute[];
 };
 
 export type SignetApp = {
@@ -115,23 +109,8 @@ export function createApp(deps: AppDeps): SignetApp {
   const profiles = createProfileStore(store);
   const receipts = createConsentReceipts(store);
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
-  const topics = createClaimTopics(config.claims);
-  const names = createDisplayNames(config);
-  const reader = createClaimReader(chain.client, config.chainCacheSeconds, now);
-  const records = createClaimRecords(store);
-  const claims = createClaimsService({ reader, topics, records, now });
-  const issuer = config.claimIssuer
-    ? createSignetIssuer({
-        ...config.claimIssuer,
-        client: chain.client,
-        baseUrl: config.issuer,
-        topics,
-        records,
-        reader,
-        registry,
-        now,
-      })
-    : undefined;
+  const claimsFeature = createClaimsFeature({ config, client: chain.client, store, registry, now });
+  const { topics, names, reader, claims, issuer, claimRequests } = claimsFeature;
   const backchannel = createBackchannelInbox(store);
   const knownFields = allFields(topics);
   const provider = createProvider({
@@ -183,7 +162,6 @@ export function createApp(deps: AppDeps): SignetApp {
     limits,
     now,
   });
-  const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
   const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
   const claimActions = createClaimActions({ client: chain.client, reader });
   const account = createAccountRouter({
@@ -202,9 +180,8 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
   });
 
-  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
-  const apiKeys = createApiKeys(store, now);
-  const services = serviceAuth(apiKeys, (service) => serviceNames.has(service));
+  const servicesFeature = createServicesFeature({ config, store, now });
+  const { apiKeys, services, serviceName } = servicesFeature;
   const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
   const grants = createGrantsFeature({
     issuer: config.issuer,
@@ -218,10 +195,10 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     sessionCallers: sessionCallers(sessions),
     services,
-    service: serviceCaller(services),
+    service: servicesFeature.service,
     backchannel,
     verifyLinkedSignature,
-    serviceName: (service) => serviceNames.get(service) ?? service,
+    serviceName,
     webhooks: deps.webhooks,
     revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
     settings: {
@@ -258,15 +235,12 @@ export function createApp(deps: AppDeps): SignetApp {
     creator,
     claimRequests,
     revokeAsOwner,
-    serviceName: (service) => serviceNames.get(service) ?? service,
+    serviceName,
     demoWallet: deps.demoWallet ?? false,
     names,
   });
-  const adminRouters = [
-    createClaimsAdminRouter({ issuer, claimRequests, adminToken: config.adminToken }),
-    createApiKeysRouter({ apiKeys, serviceExists: (id) => serviceNames.has(id), adminToken: config.adminToken }),
-    createWebhookAdminRouter(deps.webhooks, config.adminToken),
-  ];
+  const webhooksFeature = createWebhooksFeature({ queue: deps.webhooks, config });
+  const landing = createLandingFeature({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
 
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
@@ -284,6 +258,11 @@ export function createApp(deps: AppDeps): SignetApp {
     ...healthRoutes({ store, chain: chain.client }),
     openApiRoute(() => openApi),
     ...grants.routes,
+    ...claimsFeature.routes,
+    ...servicesFeature.routes,
+    ...webhooksFeature.routes,
+    ...landing.routes,
+    ...(deps.extraRoutes?.({ renderPage, names }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const table = mountRoutes(routes, limits);
@@ -293,12 +272,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(interactions.allowedMethods());
   app.use(account.routes());
   app.use(account.allowedMethods());
-  const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-  for (const router of [landing, accountPages, backchannelRouter, ...adminRouters]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
-  for (const router of deps.extraRoutes?.({ renderPage, names }) ?? []) {
+  for (const router of [accountPages, backchannelRouter]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
