@@ -32,7 +32,7 @@ test.each([
 });
 
 test('an unexposed or unknown error is a 500 without its message', async () => {
-  const hidden = { status: 500, json: { error: 'server_error', error_description: 'Signet could not complete the request' } };
+  const hidden = { status: 500, json: { error: 'server_error', error_description: 'Signet could not complete the request', reason: 'server_error' } };
   expect(await answerTo(httpError(413, false))).toEqual(hidden);
   expect(await answerTo(new RangeError('Maximum call stack size exceeded'))).toEqual(hidden);
 });
