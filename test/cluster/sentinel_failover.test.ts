@@ -179,7 +179,7 @@ test('the master is killed under load: fast 503s during the switch, Signet follo
     expect({ name: answer.name, status: answer.status, json: JSON.parse(answer.body) }).toEqual({
       name: answer.name,
       status: 503,
-      json: { error: 'temporarily_unavailable', error_description: 'the store (Redis) is unreachable: try again in a moment', reason: 'store_unavailable' },
+      json: expect.objectContaining({ error: 'temporarily_unavailable', reason: 'store_unavailable' }),
     });
   }
   expect(during.filter((answer) => !isSuccess(answer)).length).toBeGreaterThan(0);

@@ -256,7 +256,7 @@ test("with the chain up, the chain's own 'no' keeps its 4xx (or an honest pendin
   // An identity the IdFactory does not know is the service's 404.
   expect(await timed(`${h.issuer}/identities/${stranger}/profile/access-requests`, json('POST', { kind: 'immediate' }, { 'x-api-key': apiKey }))).toMatchObject({
     status: 404,
-    json: { error: 'not_found', error_description: `identity ${stranger} is not registered with Signet's IdFactory` },
+    json: { error: 'not_found', reason: 'identity_not_found' },
   });
   // And to the CIBA client, the engine's unknown_user_id.
   const ciba = await timed(website.serverMetadata().backchannel_authentication_endpoint!, {

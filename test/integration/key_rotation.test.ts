@@ -94,7 +94,7 @@ test('COOKIE_KEYS rotation: a cookie signed with the old key is accepted while t
   const refused = await alsoBefore.agent.getJson(alsoBefore.interactionUrl);
   expect(refused).toEqual({
     status: 403,
-    json: expect.objectContaining({ error: 'access_denied', error_description: 'the interaction cookie is missing: continue in the browser that started the login' }),
+    json: expect.objectContaining({ error: 'access_denied', reason: 'interaction_cookie_missing' }),
   });
   // A login started under the new key alone goes through.
   const startedAfter = await startLogin(h.issuer, WEBSITE, { scope: 'openid' });

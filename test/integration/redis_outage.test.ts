@@ -119,7 +119,7 @@ test('Redis killed under load: 503 store_unavailable within 1 s everywhere; back
     expect({ name: answer.name, status: answer.status, json: JSON.parse(answer.body), fast: answer.ms < 1000 }).toEqual({
       name: answer.name,
       status: 503,
-      json: { error: 'temporarily_unavailable', error_description: 'the store (Redis) is unreachable: try again in a moment', reason: 'store_unavailable' },
+      json: expect.objectContaining({ error: 'temporarily_unavailable', reason: 'store_unavailable' }),
       fast: true,
     });
   }

@@ -1,0 +1,108 @@
+// Every route of the table runs the same steps in the same order: cache rule, bounded body
+// read, caller check, rate limits, input checks, handler. Each refusal names its reason, and
+// a refused request never reaches the steps after it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { z } from 'zod';
+import { refuse } from '../../../src/errors.js';
+import type { Authenticator } from '../../../src/http/authenticators.js';
+import { errorHandler } from '../../../src/http/error_handler.js';
+import { mountRoutes } from '../../../src/http/mount_routes.js';
+import { route } from '../../../src/http/route.js';
+import { addressField } from '../../../src/http/schemas.js';
+
+const steps: string[] = [];
+const caller: Authenticator<{ who: string }> = {
+  kind: 'api_key',
+  refusals: ['api_key_invalid'],
+  async authenticate(ctx) {
+    steps.push('auth');
+    if (ctx.get('x-api-key') !== 'good') throw refuse('api_key_invalid', 'no key');
+    return { who: 'service-a' };
+  },
+};
+const limits = {
+  async consume(limit: string, who: string) {
+    steps.push(`limit ${limit} ${who}`);
+    if (who === 'service-b') throw refuse('rate_limited', 'too many', { retryAfterSeconds: 3 });
+  },
+};
+const things = route({
+  method: 'post',
+  path: '/things/{owner}',
+  summary: 'Make a thing',
+  tag: 'Test',
+  auth: caller,
+  params: z.object({ owner: addressField }),
+  query: z.object({ n: z.coerce.number().int().min(1).default(1) }),
+  body: z.object({ name: z.string({ error: 'is required' }) }),
+  rateLimits: [{ limit: 'accessRequestsPerService', key: (who) => who.who }],
+  responses: { 201: { description: 'Made', schema: z.object({ owner: z.string(), n: z.number(), name: z.string() }) } },
+  async handle({ params, query, body }) {
+    steps.push('handler');
+    return { headers: { Location: `/things/${params.owner}` }, body: { owner: params.owner, n: query.n, name: body.name } };
+  },
+});
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  const app = new Koa();
+  app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
+  const router = mountRoutes([things, { ...things, path: '/limited/{owner}', rateLimits: [{ limit: 'accessRequestsPerService', key: () => 'service-b' }] }], limits);
+  app.use(router.routes());
+  server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  steps.length = 0;
+});
+
+const OWNER = '0xbb150442cc8d54b7d71e11f16a3d6a7061efbfbb';
+async function post(path: string, body: string, headers: Record<string, string> = { 'x-api-key': 'good', 'content-type': 'application/json' }) {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers, body });
+  return { status: response.status, cache: response.headers.get('cache-control'), location: response.headers.get('location'), json: await response.json() };
+}
+
+test('a request that passes every step reaches the handler once, with checked and converted inputs', async () => {
+  const answer = await post(`/things/${OWNER}?n=3`, JSON.stringify({ name: 'x' }));
+  expect(answer).toEqual({
+    status: 201,
+    cache: 'no-store',
+    location: '/things/0xBB150442CC8D54b7D71E11F16A3d6a7061efbfBb',
+    json: { owner: '0xBB150442CC8D54b7D71E11F16A3d6a7061efbfBb', n: 3, name: 'x' },
+  });
+  expect(steps).toEqual(['auth', 'limit accessRequestsPerService service-a', 'handler']);
+});
+
+test('the body is read, bounded, before anyone is asked who calls', async () => {
+  const answer = await post(`/things/${OWNER}`, '{"name":', { 'content-type': 'application/json' });
+  expect(answer).toMatchObject({ status: 400, cache: 'no-store', json: { error: 'invalid_request', reason: 'invalid_json' } });
+  expect(steps).toEqual([]);
+  const tooLarge = await post(`/things/${OWNER}`, JSON.stringify({ name: 'x'.repeat(20_000) }));
+  expect(tooLarge).toMatchObject({ status: 413, json: { reason: 'body_too_large' } });
+  expect(steps).toEqual([]);
+});
+
+test('the caller check comes before the limits and the input checks', async () => {
+  expect(await post('/things/not-an-address', '{}', { 'content-type': 'application/json' })).toMatchObject({ status: 401, json: { reason: 'api_key_invalid' } });
+  expect(steps).toEqual(['auth']);
+});
+
+test('a limit refuses before the inputs are checked or the handler runs', async () => {
+  expect(await post('/limited/not-an-address', '{}')).toMatchObject({ status: 429, json: { reason: 'rate_limited' } });
+  expect(steps).toEqual(['auth', 'limit accessRequestsPerService service-b']);
+});
+
+test('path, query and body checks name their part and field', async () => {
+  expect(await post('/things/not-an-address', JSON.stringify({ name: 'x' }))).toMatchObject({
+    status: 400,
+    json: { reason: 'invalid_path', error_description: '"owner" in the path must be a 0x-prefixed 20-byte address' },
+  });
+  expect(await post(`/things/${OWNER}?n=0`, JSON.stringify({ name: 'x' }))).toMatchObject({ status: 400, json: { reason: 'invalid_query' } });
+  expect(await post(`/things/${OWNER}`, JSON.stringify({}))).toMatchObject({ status: 400, json: { reason: 'invalid_body', error_description: '"name" is required' } });
+  expect(steps.filter((step) => step === 'handler')).toEqual([]);
+});
