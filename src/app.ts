@@ -1,20 +1,16 @@
 // createApp(deps) wires Koa, the pages, Signet's routers and the oidc-provider engine.
 // It does no I/O of its own: the store, the chain client and the clock come in as deps.
 import { join } from 'node:path';
-import type Router from '@koa/router';
 import Koa from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
 import type { Address, PublicClient } from 'viem';
 import { createAccountFeature } from './account/account_feature.js';
 import { chainDeadline } from './chain/chain_deadline.js';
-import { createClaimReader } from './claims/claim_reader.js';
-import { createClaimRecords } from './claims/claim_records.js';
-import { createClaimTopics } from './claims/claim_topics.js';
-import { createClaimsAdminRouter } from './claims/claims_admin_router.js';
-import { type ClaimsService, createClaimsService } from './claims/claims_service.js';
-import { createDisplayNames, type DisplayNames } from './claims/display_names.js';
-import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
+import { createClaimsFeature } from './claims/claims_feature.js';
+import type { ClaimsService } from './claims/claims_service.js';
+import type { DisplayNames } from './claims/display_names.js';
+import type { SignetIssuer } from './claims/signet_issuer.js';
 import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
 import { createBackchannelRouter } from './ciba/backchannel_router.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
@@ -27,12 +23,12 @@ import { mountRoutes } from './http/mount_routes.js';
 import { openApiDocumentOf, type OpenApiDocument } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
 import type { AnyRoute } from './http/route.js';
-import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
+import { createWebhooksFeature } from './notify/webhooks_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
 import type { ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
-import { type ApiKeys, createApiKeys } from './services/api_keys.js';
-import { createApiKeysRouter } from './services/api_keys_router.js';
+import type { ApiKeys } from './services/api_keys.js';
+import { createServicesFeature } from './services/services_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { engineBodyGuard } from './http/engine_body_guard.js';
 import { clientAuthLimits } from './http/client_auth_limits.js';
@@ -51,7 +47,7 @@ import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionRouter } from './interaction/interaction_router.js';
-import { createLandingRouter } from './landing/landing_router.js';
+import { createLandingFeature } from './landing/landing_feature.js';
 import { createProvider } from './oidc/provider.js';
 import { projectRoot } from './project_root.js';
 import { createProfileStore, type ProfileStore } from './profile/profile.js';
@@ -77,8 +73,8 @@ export type AppDeps = {
   webhooks: WebhookQueue;
   /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
-  /** Extra routes mounted before the engine (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => Router[];
+  /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
+  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => AnyRoute[];
 };
 
 export type SignetApp = {
@@ -107,23 +103,8 @@ export function createApp(deps: AppDeps): SignetApp {
   const profiles = createProfileStore(store);
   const receipts = createConsentReceipts(store);
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
-  const topics = createClaimTopics(config.claims);
-  const names = createDisplayNames(config);
-  const reader = createClaimReader(chain.client, config.chainCacheSeconds, now);
-  const records = createClaimRecords(store);
-  const claims = createClaimsService({ reader, topics, records, now });
-  const issuer = config.claimIssuer
-    ? createSignetIssuer({
-        ...config.claimIssuer,
-        client: chain.client,
-        baseUrl: config.issuer,
-        topics,
-        records,
-        reader,
-        registry,
-        now,
-      })
-    : undefined;
+  const claimsFeature = createClaimsFeature({ config, client: chain.client, store, registry, now });
+  const { topics, names, reader, claims, issuer, claimRequests } = claimsFeature;
   const backchannel = createBackchannelInbox(store);
   const knownFields = allFields(topics);
   const provider = createProvider({
@@ -180,7 +161,7 @@ export function createApp(deps: AppDeps): SignetApp {
     reader,
     issueChallenge,
     verifyChallenge,
-    issuesClaims: issuer !== undefined,
+    claimRequests,
     identityDeployerKey: config.identityDeployerKey,
     webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
     // The grants feature reads the sessions made here; the pages read its grants at request time.
@@ -195,10 +176,10 @@ export function createApp(deps: AppDeps): SignetApp {
     demoWallet: deps.demoWallet ?? false,
     now,
   });
-  const { sessions, claimRequests } = account;
+  const { sessions } = account;
 
-  const apiKeys = createApiKeys(store, now);
-  const services = serviceAuth(apiKeys, (service) => serviceNames.has(service));
+  const servicesFeature = createServicesFeature({ config, store, now });
+  const { apiKeys, services, serviceName } = servicesFeature;
   const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
   const grants = createGrantsFeature({
     issuer: config.issuer,
@@ -212,10 +193,10 @@ export function createApp(deps: AppDeps): SignetApp {
     sessions,
     sessionCallers: account.sessionCallers,
     services,
-    service: serviceCaller(services),
+    service: servicesFeature.service,
     backchannel,
     verifyLinkedSignature,
-    serviceName: (service) => serviceNames.get(service) ?? service,
+    serviceName,
     webhooks: deps.webhooks,
     revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
     settings: {
@@ -239,11 +220,8 @@ export function createApp(deps: AppDeps): SignetApp {
     grantTtlSeconds: config.ttl.grant,
     now,
   });
-  const adminRouters = [
-    createClaimsAdminRouter({ issuer, claimRequests, adminToken: config.adminToken }),
-    createApiKeysRouter({ apiKeys, serviceExists: (id) => serviceNames.has(id), adminToken: config.adminToken }),
-    createWebhookAdminRouter(deps.webhooks, config.adminToken),
-  ];
+  const webhooksFeature = createWebhooksFeature({ queue: deps.webhooks, config });
+  const landing = createLandingFeature({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
 
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
@@ -262,6 +240,11 @@ export function createApp(deps: AppDeps): SignetApp {
     openApiRoute(() => openApi),
     ...grants.routes,
     ...account.routes,
+    ...claimsFeature.routes,
+    ...servicesFeature.routes,
+    ...webhooksFeature.routes,
+    ...landing.routes,
+    ...(deps.extraRoutes?.({ renderPage, names }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const table = mountRoutes(routes, limits);
@@ -269,12 +252,7 @@ export function createApp(deps: AppDeps): SignetApp {
   app.use(table.allowedMethods());
   app.use(interactions.routes());
   app.use(interactions.allowedMethods());
-  const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-  for (const router of [landing, backchannelRouter, ...adminRouters]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
-  for (const router of deps.extraRoutes?.({ renderPage, names }) ?? []) {
+  for (const router of [backchannelRouter]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -82,6 +82,10 @@ const claimReasons = {
   claim_data_mismatch: { error: 'conflict', meaning: 'The claim’s off-chain data does not match its onchain hash.' },
   claim_data_too_deep: { error: 'invalid_request', meaning: 'The claim’s data document nests too deep.' },
   claim_data_too_large: { error: 'invalid_request', meaning: 'The claim’s data document is too large.' },
+  claim_topic_unknown: { error: 'invalid_request', meaning: '"topic" names no configured claim topic.' },
+  claim_expiry_invalid: { error: 'invalid_request', meaning: '"expires_at" is not an ISO-8601 date.' },
+  issued_claim_not_found: { error: 'not_found', meaning: 'Signet issued no claim with this id to the identity.' },
+  claim_already_revoked: { error: 'conflict', meaning: 'The claim Signet issued was already revoked.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** Identities created for owners' wallets. */
@@ -136,7 +140,20 @@ const accountReasons = {
 const loginReasons = {} satisfies Record<string, ReasonEntry>;
 
 /** The admin API: claims Signet issues, services' API keys. */
-const adminReasons = {} satisfies Record<string, ReasonEntry>;
+const adminReasons = {
+  claim_issuer_off: { error: 'not_found', meaning: 'Signet is not a claim issuer here: SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY are not set.' },
+  service_not_found: { error: 'not_found', meaning: 'No service (configured client) has this id.' },
+  api_key_not_found: { error: 'not_found', meaning: 'The service has no API key with this id.' },
+  api_key_revoked: { error: 'conflict', meaning: 'The API key is already revoked: it cannot be rotated or revoked again.' },
+  api_key_id_taken: { error: 'conflict', meaning: 'A new API key drew an id already in use; trying again draws another.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** The embedded demo's website (its OIDC login) and its built-in wallet. */
+const demoReasons = {
+  demo_login_missing: { error: 'invalid_request', meaning: 'The demo website’s login cookie is missing: start again from /demo.' },
+  demo_wallet_method_unsupported: { error: 'invalid_request', meaning: 'The demo wallet does not offer this JSON-RPC method.' },
+  demo_wallet_params_invalid: { error: 'invalid_request', meaning: 'The method’s "params" are not of the form it takes.' },
+} satisfies Record<string, ReasonEntry>;
 
 /** The operator's metrics endpoint (its own port). */
 const operatorReasons = {
@@ -156,6 +173,7 @@ export const REASONS = {
   ...accountReasons,
   ...loginReasons,
   ...adminReasons,
+  ...demoReasons,
   ...operatorReasons,
 } as const satisfies Record<string, ReasonEntry>;
 

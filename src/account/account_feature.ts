@@ -22,7 +22,7 @@ import { accountPageRoutes, type OwnerGrants } from './account_page_routes.js';
 import { accountRoutes } from './account_routes.js';
 import { createAccountSessions } from './account_sessions.js';
 import { createClaimActions } from './claim_actions.js';
-import { createClaimRequests } from './claim_requests.js';
+import type { ClaimRequests } from './claim_requests.js';
 import { createIdentityCreator } from './identity_creation.js';
 import { createIdentityKeys } from './identity_keys.js';
 import { sessionCallers } from './session_callers.js';
@@ -41,8 +41,8 @@ export type AccountFeatureDeps = {
   reader: ClaimReader;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
-  /** Whether Signet issues claims here: owners may then ask its issuer for one. */
-  issuesClaims: boolean;
+  /** Owners' requests to Signet's issuer, when Signet issues claims here (the claims feature's). */
+  claimRequests?: ClaimRequests;
   /** The factory owner's key that pays for owners' identities (none: owners bring their own). */
   identityDeployerKey?: Hex;
   webhooks: { allowPrivate: boolean; resolveHost?: ResolveHost };
@@ -71,7 +71,7 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
   });
   const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
   const claimActions = createClaimActions({ client: chain.client, reader: deps.reader });
-  const claimRequests = deps.issuesClaims ? createClaimRequests(store, now) : undefined;
+  const { claimRequests } = deps;
   const ownerWebhooks = createOwnerWebhooks(store);
 
   const routes = [
