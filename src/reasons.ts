@@ -24,7 +24,7 @@ const requestReasons = {
   invalid_path: { error: 'invalid_request', meaning: 'A path parameter has the wrong form; the sentence names it.' },
   invalid_query: { error: 'invalid_request', meaning: 'A query parameter has the wrong form; the sentence names it.' },
   route_not_found: { error: 'not_found', meaning: 'No route answers this method and path.' },
-  method_not_allowed: { error: 'invalid_request', meaning: 'The path exists, but not with this method.' },
+  method_not_allowed: { error: 'method_not_allowed', meaning: 'The path exists, but not with this method.' },
   rate_limited: { error: 'rate_limited', meaning: 'Too many requests of this kind; try again after Retry-After.' },
 } satisfies Record<string, ReasonEntry>;
 
