@@ -1,26 +1,16 @@
 // createApp(deps) wires Koa, the pages, Signet's routers and the oidc-provider engine.
 // It does no I/O of its own: the store, the chain client and the clock come in as deps.
 import { join } from 'node:path';
-import type Router from '@koa/router';
 import Koa from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
 import type { Address, PublicClient } from 'viem';
-import { createAccountRouter } from './account/account_router.js';
-import { createAccountSessions } from './account/account_sessions.js';
-import { createAccountPagesRouter } from './account/account_pages_router.js';
-import { createClaimActions } from './account/claim_actions.js';
-import { createClaimRequests } from './account/claim_requests.js';
-import { createIdentityCreator } from './account/identity_creation.js';
-import { createIdentityKeys } from './account/identity_keys.js';
+import { createAccountFeature } from './account/account_feature.js';
 import { chainDeadline } from './chain/chain_deadline.js';
-import { createClaimReader } from './claims/claim_reader.js';
-import { createClaimRecords } from './claims/claim_records.js';
-import { createClaimTopics } from './claims/claim_topics.js';
-import { createClaimsAdminRouter } from './claims/claims_admin_router.js';
-import { type ClaimsService, createClaimsService } from './claims/claims_service.js';
-import { createDisplayNames, type DisplayNames } from './claims/display_names.js';
-import { createSignetIssuer, type SignetIssuer } from './claims/signet_issuer.js';
+import { createClaimsFeature } from './claims/claims_feature.js';
+import type { ClaimsService } from './claims/claims_service.js';
+import type { DisplayNames } from './claims/display_names.js';
+import type { SignetIssuer } from './claims/signet_issuer.js';
 import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
 import { createCibaFeature } from './ciba/ciba_feature.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
@@ -28,19 +18,17 @@ import type { Config } from './config.js';
 import { allFields } from './oidc/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
 import { createGrantsFeature } from './grants/grants_feature.js';
-import { sessionCallers } from './account/session_callers.js';
 import { serviceAuth, serviceCaller } from './services/service_caller.js';
 import { mountRoutes } from './http/mount_routes.js';
 import { openApiDocumentOf, type OpenApiDocument } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
 import type { AnyRoute } from './http/route.js';
-import { createOwnerWebhooks } from './notify/owner_webhooks.js';
-import { createWebhookAdminRouter } from './notify/webhook_admin_router.js';
+import { createWebhooksFeature } from './notify/webhooks_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
-import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
+import type { ResolveHost } from './notify/webhook_url_guard.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
-import { type ApiKeys, createApiKeys } from './services/api_keys.js';
-import { createApiKeysRouter } from './services/api_keys_router.js';
+import type { ApiKeys } from './services/api_keys.js';
+import { createServicesFeature } from './services/services_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { engineBodyGuard } from './http/engine_body_guard.js';
 import { clientAuthLimits } from './http/client_auth_limits.js';
@@ -59,7 +47,7 @@ import { observeRequests } from './observability/request_observer.js';
 import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
 import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionFeature } from './interaction/interaction_feature.js';
-import { createLandingRouter } from './landing/landing_router.js';
+import { createLandingFeature } from './landing/landing_feature.js';
 import { createProvider } from './oidc/provider.js';
 import { projectRoot } from './project_root.js';
 import { createProfileStore, type ProfileStore } from './profile/profile.js';
@@ -85,8 +73,8 @@ export type AppDeps = {
   webhooks: WebhookQueue;
   /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
-  /** Extra routes mounted before the engine (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => Router[];
+  /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
+  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => AnyRoute[];
 };
 
 export type SignetApp = {
@@ -115,23 +103,8 @@ export function createApp(deps: AppDeps): SignetApp {
   const profiles = createProfileStore(store);
   const receipts = createConsentReceipts(store);
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
-  const topics = createClaimTopics(config.claims);
-  const names = createDisplayNames(config);
-  const reader = createClaimReader(chain.client, config.chainCacheSeconds, now);
-  const records = createClaimRecords(store);
-  const claims = createClaimsService({ reader, topics, records, now });
-  const issuer = config.claimIssuer
-    ? createSignetIssuer({
-        ...config.claimIssuer,
-        client: chain.client,
-        baseUrl: config.issuer,
-        topics,
-        records,
-        reader,
-        registry,
-        now,
-      })
-    : undefined;
+  const claimsFeature = createClaimsFeature({ config, client: chain.client, store, registry, now });
+  const { topics, names, reader, claims, issuer, claimRequests } = claimsFeature;
   const backchannel = createBackchannelInbox(store);
   const knownFields = allFields(topics);
   const provider = createProvider({
@@ -172,38 +145,40 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
   });
 
-  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
-  const creator = createIdentityCreator({
+  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
+  const account = createAccountFeature({
+    issuer: config.issuer,
+    chain: { client: chain.client, chainId: chain.chainId, identityFactory: chain.identityFactory },
     store,
-    client: chain.client,
-    factory: chain.identityFactory,
-    deployerKey: config.identityDeployerKey,
     logger,
     limits,
-    now,
-  });
-  const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
-  const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
-  const claimActions = createClaimActions({ client: chain.client, reader });
-  const account = createAccountRouter({
-    chainId: chain.chainId,
     registry,
     receipts,
-    sessions,
+    profiles,
+    claims,
+    topics,
+    reader,
     issueChallenge,
     verifyChallenge,
-    limits,
-    creator,
-    identityKeys,
-    claimActions,
-    ownerWebhooks: createOwnerWebhooks(store),
-    webhookUrlGuard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    claimRequests,
+    identityDeployerKey: config.identityDeployerKey,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
+    // The grants feature reads the sessions made here; the pages read its grants at request time.
+    grants: {
+      list: (identity) => grants.listing.list({ identity }, { limit: 100 }),
+      revoke: (grantId, identity) => grants.revokeAsOwner(grantId, identity),
+    },
+    backchannel,
+    renderPage,
+    names,
+    serviceName: (service) => serviceNames.get(service) ?? service,
+    demoWallet: deps.demoWallet ?? false,
     now,
   });
+  const { sessions } = account;
 
-  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
-  const apiKeys = createApiKeys(store, now);
-  const services = serviceAuth(apiKeys, (service) => serviceNames.has(service));
+  const servicesFeature = createServicesFeature({ config, store, now });
+  const { apiKeys, services, serviceName } = servicesFeature;
   const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
   const grants = createGrantsFeature({
     issuer: config.issuer,
@@ -215,12 +190,12 @@ export function createApp(deps: AppDeps): SignetApp {
     claims,
     receipts,
     sessions,
-    sessionCallers: sessionCallers(sessions),
+    sessionCallers: account.sessionCallers,
     services,
-    service: serviceCaller(services),
+    service: servicesFeature.service,
     backchannel,
     verifyLinkedSignature,
-    serviceName: (service) => serviceNames.get(service) ?? service,
+    serviceName,
     webhooks: deps.webhooks,
     revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
     settings: {
@@ -230,39 +205,19 @@ export function createApp(deps: AppDeps): SignetApp {
     },
     now,
   });
-  const { accessGrants, listing, revokeAsOwner } = grants;
+  const { accessGrants } = grants;
   const ciba = createCibaFeature({
     provider,
     inbox: backchannel,
-    owner: sessionCallers(sessions).owner,
+    owner: account.sessionCallers.owner,
     completeConsent: interaction.completeConsent,
     claims,
     topics,
     fields: knownFields,
     verifyLinkedSignature,
   });
-  const accountPages = createAccountPagesRouter({
-    chainId: chain.chainId,
-    renderPage,
-    sessions,
-    profiles,
-    identityKeys,
-    claims,
-    topics,
-    listing,
-    backchannel,
-    creator,
-    claimRequests,
-    revokeAsOwner,
-    serviceName: (service) => serviceNames.get(service) ?? service,
-    demoWallet: deps.demoWallet ?? false,
-    names,
-  });
-  const adminRouters = [
-    createClaimsAdminRouter({ issuer, claimRequests, adminToken: config.adminToken }),
-    createApiKeysRouter({ apiKeys, serviceExists: (id) => serviceNames.has(id), adminToken: config.adminToken }),
-    createWebhookAdminRouter(deps.webhooks, config.adminToken),
-  ];
+  const webhooksFeature = createWebhooksFeature({ queue: deps.webhooks, config });
+  const landing = createLandingFeature({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
 
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
@@ -282,22 +237,17 @@ export function createApp(deps: AppDeps): SignetApp {
     ...grants.routes,
     ...interaction.routes,
     ...ciba.routes,
+    ...account.routes,
+    ...claimsFeature.routes,
+    ...servicesFeature.routes,
+    ...webhooksFeature.routes,
+    ...landing.routes,
+    ...(deps.extraRoutes?.({ renderPage, names }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const table = mountRoutes(routes, limits);
   app.use(table.routes());
   app.use(table.allowedMethods());
-  app.use(account.routes());
-  app.use(account.allowedMethods());
-  const landing = createLandingRouter({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-  for (const router of [landing, accountPages, ...adminRouters]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
-  for (const router of deps.extraRoutes?.({ renderPage, names }) ?? []) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
   app.use(clientAuthLimits(limits));
   app.use(engineBodyGuard());
   app.use(mount(provider));

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'access_denied'
   | 'insufficient_scope'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'expired'
   | 'invalid_signature'
@@ -26,6 +27,7 @@ const statusOf: Record<ErrorCode, number> = {
   access_denied: 403,
   insufficient_scope: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   expired: 410,
   invalid_signature: 422,

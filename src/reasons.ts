@@ -24,7 +24,7 @@ const requestReasons = {
   invalid_path: { error: 'invalid_request', meaning: 'A path parameter has the wrong form; the sentence names it.' },
   invalid_query: { error: 'invalid_request', meaning: 'A query parameter has the wrong form; the sentence names it.' },
   route_not_found: { error: 'not_found', meaning: 'No route answers this method and path.' },
-  method_not_allowed: { error: 'invalid_request', meaning: 'The path exists, but not with this method.' },
+  method_not_allowed: { error: 'method_not_allowed', meaning: 'The path exists, but not with this method.' },
   rate_limited: { error: 'rate_limited', meaning: 'Too many requests of this kind; try again after Retry-After.' },
 } satisfies Record<string, ReasonEntry>;
 
@@ -82,6 +82,10 @@ const claimReasons = {
   claim_data_mismatch: { error: 'conflict', meaning: 'The claim’s off-chain data does not match its onchain hash.' },
   claim_data_too_deep: { error: 'invalid_request', meaning: 'The claim’s data document nests too deep.' },
   claim_data_too_large: { error: 'invalid_request', meaning: 'The claim’s data document is too large.' },
+  claim_topic_unknown: { error: 'invalid_request', meaning: '"topic" names no configured claim topic.' },
+  claim_expiry_invalid: { error: 'invalid_request', meaning: '"expires_at" is not an ISO-8601 date.' },
+  issued_claim_not_found: { error: 'not_found', meaning: 'Signet issued no claim with this id to the identity.' },
+  claim_already_revoked: { error: 'conflict', meaning: 'The claim Signet issued was already revoked.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** Identities created for owners' wallets. */
@@ -119,7 +123,18 @@ const grantReasons = {
 } satisfies Record<string, ReasonEntry>;
 
 /** The owner's account: sign-in, identity creation, keys, claims and consents. */
-const accountReasons = {} satisfies Record<string, ReasonEntry>;
+const accountReasons = {
+  identity_exists: { error: 'invalid_request', meaning: 'The signed-in wallet already has an identity.' },
+  identity_not_created: { error: 'not_found', meaning: 'The signed-in wallet has no identity and none is being created.' },
+  identity_deployment_off: { error: 'not_found', meaning: 'Signet does not deploy identities here: IDENTITY_DEPLOYER_KEY is not set.' },
+  identity_creation_in_progress: { error: 'conflict', meaning: 'An identity is already being created for this wallet.' },
+  key_already_held: { error: 'conflict', meaning: 'The wallet already holds a key of this purpose on the identity.' },
+  key_not_held: { error: 'not_found', meaning: 'The wallet holds no key of this purpose on the identity.' },
+  last_management_key: { error: 'conflict', meaning: 'The last MANAGEMENT key cannot be removed: the identity would be lost.' },
+  claim_unconfirmed_by_issuer: { error: 'invalid_request', meaning: 'The claim’s issuer does not confirm the claim to add (signature, data or topic).' },
+  claim_topic_not_issued: { error: 'invalid_request', meaning: 'Signet’s claim issuer does not issue claims of this topic.' },
+  consent_not_found: { error: 'not_found', meaning: 'No consent receipt with this id for the signed-in identity.' },
+} satisfies Record<string, ReasonEntry>;
 
 /** The login's consent interaction and CIBA decisions. */
 const loginReasons = {
@@ -134,7 +149,20 @@ const loginReasons = {
 } satisfies Record<string, ReasonEntry>;
 
 /** The admin API: claims Signet issues, services' API keys. */
-const adminReasons = {} satisfies Record<string, ReasonEntry>;
+const adminReasons = {
+  claim_issuer_off: { error: 'not_found', meaning: 'Signet is not a claim issuer here: SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY are not set.' },
+  service_not_found: { error: 'not_found', meaning: 'No service (configured client) has this id.' },
+  api_key_not_found: { error: 'not_found', meaning: 'The service has no API key with this id.' },
+  api_key_revoked: { error: 'conflict', meaning: 'The API key is already revoked: it cannot be rotated or revoked again.' },
+  api_key_id_taken: { error: 'conflict', meaning: 'A new API key drew an id already in use; trying again draws another.' },
+} satisfies Record<string, ReasonEntry>;
+
+/** The embedded demo's website (its OIDC login) and its built-in wallet. */
+const demoReasons = {
+  demo_login_missing: { error: 'invalid_request', meaning: 'The demo website’s login cookie is missing: start again from /demo.' },
+  demo_wallet_method_unsupported: { error: 'invalid_request', meaning: 'The demo wallet does not offer this JSON-RPC method.' },
+  demo_wallet_params_invalid: { error: 'invalid_request', meaning: 'The method’s "params" are not of the form it takes.' },
+} satisfies Record<string, ReasonEntry>;
 
 /** The operator's metrics endpoint (its own port). */
 const operatorReasons = {
@@ -154,6 +182,7 @@ export const REASONS = {
   ...accountReasons,
   ...loginReasons,
   ...adminReasons,
+  ...demoReasons,
   ...operatorReasons,
 } as const satisfies Record<string, ReasonEntry>;
 

@@ -4,7 +4,7 @@ import { type Address, encodeFunctionData, type Hex, type PublicClient } from 'v
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
-import { invalidRequest, notFound } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { PreparedTransaction } from './identity_keys.js';
 
 export type SignedClaimInput = { topic: number; scheme: number; issuer: Address; signature: Hex; data: Hex; uri: string };
@@ -13,7 +13,7 @@ export function createClaimActions(deps: { client: PublicClient; reader: ClaimRe
   return {
     async prepareRemoval(identity: Address, claimId: Hex): Promise<PreparedTransaction> {
       const claim = await deps.reader.claim(identity, claimId, { fresh: true });
-      if (!claim) throw notFound(`identity ${identity} has no claim ${claimId}`);
+      if (!claim) throw refuse('claim_not_found', `identity ${identity} has no claim ${claimId}`);
       return {
         to: identity,
         data: encodeFunctionData({ abi: identityAbi, functionName: 'removeClaim', args: [claimId] }),
@@ -35,7 +35,7 @@ export function createClaimActions(deps: { client: PublicClient; reader: ClaimRe
         if (!isContractRefusal(error)) throw chainUnavailable('ClaimIssuer.isClaimValid', error);
         confirmed = false;
       }
-      if (!confirmed) throw invalidRequest(`the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`);
+      if (!confirmed) throw refuse('claim_unconfirmed_by_issuer', `the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`);
       return {
         to: identity,
         data: encodeFunctionData({

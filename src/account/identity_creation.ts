@@ -10,7 +10,7 @@ import { createSendingClient } from '../chain/chain_client.js';
 import { chainUnavailable, isContractRefusal, isUnknownTransaction } from '../chain/chain_errors.js';
 import { idFactoryAbi } from '../chain/contracts.js';
 import { readChain } from '../chain/read_chain.js';
-import { notFound, SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { Logger } from '../http/error_handler.js';
 import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
@@ -88,7 +88,7 @@ export function createIdentityCreator(deps: {
     },
 
     async start(owner: Address, clientAddress: string): Promise<IdentityCreation> {
-      if (!wallet) throw notFound('Signet does not deploy identities here: set IDENTITY_DEPLOYER_KEY');
+      if (!wallet) throw refuse('identity_deployment_off', 'Signet does not deploy identities here: set IDENTITY_DEPLOYER_KEY');
       // A second click answers with the first one's deployment.
       const earlier = await current(owner);
       if (earlier && earlier.status !== 'failed') return earlier;
@@ -100,7 +100,7 @@ export function createIdentityCreator(deps: {
       if (!(await store.setIfAbsent(keys.identityCreationLock(owner), '1', 3600))) {
         const record = await read(owner);
         if (record) return record;
-        throw new SignetError('conflict', 'an identity is already being created for this wallet');
+        throw refuse('identity_creation_in_progress', 'an identity is already being created for this wallet');
       }
       try {
         await deps.limits.consume('identityCreationsPerAddress', clientAddress);
@@ -124,7 +124,7 @@ export function createIdentityCreator(deps: {
         await store.delete(keys.identityCreationLock(owner));
         // The factory's own "no" (it reverted) is not an outage.
         if (isContractRefusal(error)) {
-          throw new SignetError('conflict', 'the IdFactory refused to deploy an identity for this wallet', { cause: error, reason: 'deployment_refused' });
+          throw refuse('deployment_refused', 'the IdFactory refused to deploy an identity for this wallet', { cause: error });
         }
         throw chainUnavailable('IdFactory.createIdentity', error);
       }

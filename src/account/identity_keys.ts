@@ -6,7 +6,7 @@ import { identityAbi, idFactoryAbi, KeyPurpose, KeyType } from '../chain/contrac
 import { chainUnavailable, isUnknownTransaction } from '../chain/chain_errors.js';
 import { readChain } from '../chain/read_chain.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
-import { conflict, notFound } from '../errors.js';
+import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -54,7 +54,7 @@ export function createIdentityKeys(deps: { store: Store; client: PublicClient; f
       const current = await list(identity, [wallet]);
       const held = current.find((entry) => entry.key.toLowerCase() === key.toLowerCase());
       if (action === 'add') {
-        if (held?.purposes.includes(purpose)) throw conflict(`wallet ${wallet} already holds a ${PURPOSE_NAMES[purpose]} key`);
+        if (held?.purposes.includes(purpose)) throw refuse('key_already_held', `wallet ${wallet} already holds a ${PURPOSE_NAMES[purpose]} key`);
         await store.addToIndex(keys.identityWallets(identity), wallet, 0);
         return {
           to: identity,
@@ -62,10 +62,10 @@ export function createIdentityKeys(deps: { store: Store; client: PublicClient; f
           description: `Add ${wallet} as a ${PURPOSE_NAMES[purpose]} key`,
         };
       }
-      if (!held?.purposes.includes(purpose)) throw notFound(`wallet ${wallet} holds no ${PURPOSE_NAMES[purpose]} key on this identity`);
+      if (!held?.purposes.includes(purpose)) throw refuse('key_not_held', `wallet ${wallet} holds no ${PURPOSE_NAMES[purpose]} key on this identity`);
       const managers = current.filter((entry) => entry.purposes.includes(1));
       if (purpose === 1 && managers.length === 1) {
-        throw conflict('the last MANAGEMENT key cannot be removed: add another one first, or the identity is lost');
+        throw refuse('last_management_key', 'the last MANAGEMENT key cannot be removed: add another one first, or the identity is lost');
       }
       return {
         to: identity,

@@ -10,7 +10,7 @@
 // age could be found by hashing every possible value.
 import { randomBytes } from 'node:crypto';
 import { bytesToHex, concat, type Hex, keccak256, stringToBytes } from 'viem';
-import { SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import { measureJson } from '../http/json_bounds.js';
 
 export type ClaimDocument = { data: Record<string, unknown>; expires_at: string | null };
@@ -35,11 +35,11 @@ export function canonicalJson(value: unknown, depth = 0): string {
 export function assertClaimDataBounds(data: Record<string, unknown>): void {
   const { depth } = measureJson(data, CLAIM_DATA_LIMITS.depth);
   if (depth > CLAIM_DATA_LIMITS.depth) {
-    throw new SignetError('invalid_request', `"data" nests deeper than ${CLAIM_DATA_LIMITS.depth} levels`, { reason: 'claim_data_too_deep' });
+    throw refuse('claim_data_too_deep', `"data" nests deeper than ${CLAIM_DATA_LIMITS.depth} levels`);
   }
   const bytes = Buffer.byteLength(canonicalJson(data));
   if (bytes > CLAIM_DATA_LIMITS.bytes) {
-    throw new SignetError('invalid_request', `"data" is larger than ${CLAIM_DATA_LIMITS.bytes} bytes as canonical JSON`, { reason: 'claim_data_too_large' });
+    throw refuse('claim_data_too_large', `"data" is larger than ${CLAIM_DATA_LIMITS.bytes} bytes as canonical JSON`);
   }
 }
 

@@ -10,7 +10,7 @@ import { outsideRequestBudget } from '../chain/chain_deadline.js';
 import { claimIssuerAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
 import { readChain } from '../chain/read_chain.js';
 import { keyOf, send } from '../chain/deploy_onchainid.js';
-import { conflict, invalidRequest, notFound, SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { type ClaimDocument, hashClaimDocument, newSalt } from './claim_document.js';
 import { claimIdOf, type ClaimReader } from './claim_reader.js';
@@ -65,7 +65,7 @@ export function createSignetIssuer(deps: {
     try {
       return await outsideRequestBudget(() => send(signer, call));
     } catch (error) {
-      throw new SignetError('temporarily_unavailable', `the ${what} transaction failed`, { cause: error, reason: 'chain_unavailable' });
+      throw refuse('chain_unavailable', `the ${what} transaction failed`, { cause: error });
     }
   };
 
@@ -84,9 +84,9 @@ export function createSignetIssuer(deps: {
 
     async issue(request) {
       const topic = deps.topics.byName(request.topic);
-      if (!topic) throw invalidRequest(`"topic" names "${request.topic}", which is not a configured claim topic`);
+      if (!topic) throw refuse('claim_topic_unknown', `"topic" names "${request.topic}", which is not a configured claim topic`);
       if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt))) {
-        throw invalidRequest('"expires_at" must be an ISO-8601 date');
+        throw refuse('claim_expiry_invalid', '"expires_at" must be an ISO-8601 date');
       }
       await deps.registry.assertKnown(request.identity);
       const document: ClaimDocument = {
@@ -143,8 +143,8 @@ export function createSignetIssuer(deps: {
 
     async revoke(identity, claimId) {
       const record = await deps.records.find(identity, claimId);
-      if (!record) throw notFound(`Signet issued no claim ${claimId} to identity ${identity}`);
-      if (record.revoked_at) throw conflict(`the claim was already revoked at ${record.revoked_at}`);
+      if (!record) throw refuse('issued_claim_not_found', `Signet issued no claim ${claimId} to identity ${identity}`);
+      if (record.revoked_at) throw refuse('claim_already_revoked', `the claim was already revoked at ${record.revoked_at}`);
       const transaction = await revokeSignature(record.signature);
       const revokedAt = new Date(deps.now()).toISOString();
       await deps.records.save({ ...record, revoked_at: revokedAt });

@@ -9,7 +9,7 @@ import { type RunningSignet, startServer } from '../server.js';
 import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo_accounts.js';
 import { type DemoChain, startDemoChain } from './demo_chain.js';
 import { DEMO_PROFILE, demoClaims } from './demo_profile.js';
-import { createDemoRouter } from './demo_router.js';
+import { demoRoutes } from './demo_routes.js';
 
 export type RunningDemo = RunningSignet & { demo?: DemoChain };
 
@@ -63,18 +63,16 @@ export async function startDemoServer(configured: Config, logger: Logger, metric
     demoWallet: Boolean(demo),
     extraRoutes: ({ renderPage, names }) =>
       config.demo.enabled && demoClient?.client_secret
-        ? [
-            createDemoRouter({
-              issuer: config.issuer,
-              client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
-              renderPage,
-              names,
-              wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
-              rpcUrl,
-              chainId,
-              scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
-            }),
-          ]
+        ? demoRoutes({
+            issuer: config.issuer,
+            client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
+            renderPage,
+            names,
+            wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
+            rpcUrl,
+            chainId,
+            scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
+          })
         : [],
     seed: async (signet) => {
       if (!demo) return;

@@ -11,7 +11,7 @@ export function answerUnrouted(): Middleware {
     if (ctx.status === 404) throw refuse('route_not_found', `nothing at ${ctx.method} ${ctx.path}`);
     if (ctx.status === 405) {
       ctx.body = {
-        error: 'invalid_request',
+        error: 'method_not_allowed',
         error_description: `${ctx.method} is not allowed on ${ctx.path} (allowed: ${ctx.response.get('Allow') || 'none'})`,
         reason: 'method_not_allowed',
       };

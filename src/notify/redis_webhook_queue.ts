@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import { refuse, unavailable } from '../errors.js';
+import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import { createRedisClient, firstConnection, type RedisClient, type RedisClientTuning, type RedisConnection } from '../store/redis_connection.js';
 import { createDeliveryLanes } from './delivery_lanes.js';
@@ -123,7 +123,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
       await waitForFirstConnection(connectWaitMs);
       return await work();
     } catch (error) {
-      throw unavailable('the webhook queue (Redis) is unreachable', error, 'store_unavailable');
+      throw refuse('store_unavailable', 'the webhook queue (Redis) is unreachable', { cause: error });
     }
   };
 

@@ -4,7 +4,7 @@
 // check and the connection (rebinding) cannot steer the request inward.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { SignetError, unavailable } from '../errors.js';
+import { refuse } from '../errors.js';
 import { refusedRange } from './public_address.js';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -29,7 +29,7 @@ export function createWebhookUrlGuard(options: { allowPrivate: boolean; resolveH
     async check(url) {
       const parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-        throw new SignetError('invalid_request', 'the webhook URL must be http or https', { reason: 'webhook_url_not_public' });
+        throw refuse('webhook_url_not_public', 'the webhook URL must be http or https');
       }
       // URL keeps IPv6 literals in brackets; an IP literal needs no DNS.
       const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -42,21 +42,19 @@ export function createWebhookUrlGuard(options: { allowPrivate: boolean; resolveH
         } catch (error) {
           const code = (error as { code?: string }).code ?? '';
           if (NO_SUCH_NAME.has(code)) {
-            throw new SignetError('invalid_request', `the webhook host ${host} does not resolve`, { reason: 'webhook_url_unresolvable', cause: error });
+            throw refuse('webhook_url_unresolvable', `the webhook host ${host} does not resolve`, { cause: error });
           }
-          throw unavailable(`the webhook host ${host} could not be resolved now`, error, 'dns_unavailable');
+          throw refuse('dns_unavailable', `the webhook host ${host} could not be resolved now`, { cause: error });
         }
       }
       if (addresses.length === 0) {
-        throw new SignetError('invalid_request', `the webhook host ${host} does not resolve`, { reason: 'webhook_url_unresolvable' });
+        throw refuse('webhook_url_unresolvable', `the webhook host ${host} does not resolve`);
       }
       // Every answer must be public: a name may list a public address beside an inner one.
       for (const { address } of addresses) {
         const range = refusedRange(address, options.allowPrivate);
         if (range) {
-          throw new SignetError('invalid_request', `the webhook URL resolves to ${address} (${range}): only public addresses are called`, {
-            reason: 'webhook_url_not_public',
-          });
+          throw refuse('webhook_url_not_public', `the webhook URL resolves to ${address} (${range}): only public addresses are called`);
         }
       }
       return addresses[0]!;

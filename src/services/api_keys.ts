@@ -1,7 +1,7 @@
 // API keys of services (configured clients), sent as `X-API-Key: sgk_<id>_<secret>`: shown once,
 // kept as sha256 of the secret, the `sgk_<id>` prefix visible in listings; create, rotate, revoke.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { conflict, notFound, refuse } from '../errors.js';
+import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -82,7 +82,7 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
   /** The key of this service, or not_found (an unknown id and another service's key alike). */
   const ownKey = async (serviceId: string, keyId: string): Promise<KeyRecord> => {
     const record = ID_PATTERN.test(keyId) ? await readJson<KeyRecord>(keys.apiKey(keyId)) : undefined;
-    if (!record || record.service !== serviceId) throw notFound(`service "${serviceId}" has no API key "${keyId}"`);
+    if (!record || record.service !== serviceId) throw refuse('api_key_not_found', `service "${serviceId}" has no API key "${keyId}"`);
     return record;
   };
 
@@ -91,7 +91,7 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
     const secret = randomBytes(32).toString('base64url');
     const prefix = `${API_KEY_PREFIX}${id}`;
     const record: KeyRecord = { id, prefix, service: serviceId, label, created_at: iso(), sha256: sha256(secret).toString('hex') };
-    if (!(await store.setIfAbsent(keys.apiKey(id), JSON.stringify(record)))) throw conflict('an API key id was drawn twice: try again');
+    if (!(await store.setIfAbsent(keys.apiKey(id), JSON.stringify(record)))) throw refuse('api_key_id_taken', 'an API key id was drawn twice: try again');
     await store.addToIndex(keys.apiKeysOf(serviceId), id, 0);
     return { id, key: `${prefix}_${secret}`, prefix, service: serviceId, label, created_at: record.created_at };
   };
@@ -102,11 +102,11 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
     return store.setIfAbsent(keys.apiKeyRevoked(keyId), JSON.stringify(revocation));
   };
 
-  const notRotatable = (keyId: string) => conflict(`the API key "${keyId}" is revoked and cannot be rotated: create a new one`);
+  const notRotatable = (keyId: string) => refuse('api_key_revoked', `the API key "${keyId}" is revoked and cannot be rotated: create a new one`);
 
   const alreadyRevoked = async (keyId: string) => {
     const revocation = await readJson<Revocation>(keys.apiKeyRevoked(keyId));
-    return conflict(`the API key "${keyId}" was already revoked at ${revocation?.revoked_at ?? 'an unknown time'}`);
+    return refuse('api_key_revoked', `the API key "${keyId}" was already revoked at ${revocation?.revoked_at ?? 'an unknown time'}`);
   };
 
   return {

@@ -19,6 +19,7 @@ import { type RunningDemo, startDemoServer } from '../../src/demo/demo_server.js
 import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { freePort } from '../support/free_port.js';
+import { openApiValidator } from '../support/openapi_validator.js';
 import { noSidewaysScroll } from '../support/page_layout.js';
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output');
@@ -267,3 +268,25 @@ test('beside a browser wallet, an account page that needs a wallet offers the de
   expect(problems.all).toEqual([]);
   await context.close();
 }, 60_000);
+
+test("the demo wallet's JSON-RPC route answers in its documented form, and refuses with its reasons", async () => {
+  const issuer = running.config.issuer;
+  const contract = openApiValidator(running.signet.openApi);
+  const wallet = async (body: unknown) => {
+    const response = await fetch(`${issuer}/demo/wallet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await response.json();
+    contract.assertMatches('POST', '/demo/wallet', response.status, json);
+    return { status: response.status, json };
+  };
+  const refused = (reason: string) => ({ status: 400, json: { error: 'invalid_request', error_description: expect.any(String), reason } });
+  expect(await wallet({ method: 'eth_chainId' })).toEqual({ status: 200, json: { result: '0x7a69' } });
+  expect(await wallet({ method: 'eth_accounts', params: [] })).toEqual({ status: 200, json: { result: [DEMO_WALLET] } });
+  expect(await wallet({ method: 'eth_getBalance', params: [DEMO_WALLET] })).toEqual(refused('demo_wallet_method_unsupported'));
+  expect(await wallet({ method: 'personal_sign', params: [7] })).toEqual(refused('demo_wallet_params_invalid'));
+  expect(await wallet({ method: 'eth_sendTransaction', params: [{ data: '0x' }] })).toEqual(refused('demo_wallet_params_invalid'));
+  expect(await wallet({ params: [] })).toEqual(refused('invalid_body'));
+
+  // The website's callback without its login cookie: start again.
+  const callback = await fetch(`${issuer}/demo/callback?code=x&state=y`, { headers: { accept: 'application/json' } });
+  expect({ status: callback.status, json: await callback.json() }).toEqual(refused('demo_login_missing'));
+});

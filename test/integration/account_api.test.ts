@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { keys } from '../../src/store/keys.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 import { signInToAccount } from '../support/account_sign_in.js';
@@ -37,7 +38,7 @@ test('a wallet without identity signs in, creates one once, and a second click c
   expect(challenge.challenge).toContain('Sign in to Signet with your wallet to create your onchain identity.');
   expect(session).toEqual({ identity: null, wallet: fresh.address, created_at: expect.any(String) });
   const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
-  expect(inbox).toEqual({ status: 403, json: { error: 'access_denied', error_description: 'your wallet has no identity yet: create it first' } });
+  expect(inbox).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'identity_missing' } });
 
   const started = await agent.postJson(`${h.issuer}/account/identity`, {});
   expect([200, 202]).toContain(started.status);
@@ -55,7 +56,7 @@ test('a wallet without identity signs in, creates one once, and a second click c
   expect((await agent.getJson(`${h.issuer}/account/inbox`)).status).toBe(200);
   expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
     status: 400,
-    json: { error: 'invalid_request', error_description: `your wallet already has identity ${identity}` },
+    json: { error: 'invalid_request', reason: 'identity_exists' },
   });
 });
 
@@ -95,15 +96,15 @@ test('wallet changes are prepared for the owner to send, and the last MANAGEMENT
 
   expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'action', action: 'add' })).toMatchObject({
     status: 409,
-    json: { error: 'conflict', error_description: `wallet ${other} already holds a ACTION key` },
+    json: { error: 'conflict', reason: 'key_already_held' },
   });
   expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: owner.address, purpose: 'management', action: 'remove' })).toMatchObject({
     status: 409,
-    json: { error: 'conflict', error_description: 'the last MANAGEMENT key cannot be removed: add another one first, or the identity is lost' },
+    json: { error: 'conflict', reason: 'last_management_key' },
   });
   expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'management', action: 'remove' })).toMatchObject({
     status: 404,
-    json: { error: 'not_found', error_description: `wallet ${other} holds no MANAGEMENT key on this identity` },
+    json: { error: 'not_found', reason: 'key_not_held' },
   });
   expect(await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: other, purpose: 'owner', action: 'add' })).toMatchObject({
     status: 400,
@@ -126,17 +127,36 @@ test('a wallet with an ACTION key signs in to the identity it names', async () =
 
 test('claim changes: an unknown claim and a claim its issuer does not confirm are refused', async () => {
   const owner = h.chain.accounts[2]!;
-  const identity = await h.chain.createIdentityFor(owner.address);
+  await h.chain.createIdentityFor(owner.address);
   const { agent } = await signIn(owner);
   const missing = `0x${'ab'.repeat(32)}`;
   expect(await agent.postJson(`${h.issuer}/account/claims/transactions`, { action: 'remove', claim_id: missing })).toMatchObject({
     status: 404,
-    json: { error: 'not_found', error_description: `identity ${identity} has no claim ${missing}` },
+    json: { error: 'not_found', reason: 'claim_not_found' },
   });
   const issuer = h.chain.suite.claimIssuer;
   const forged = { topic: 1, scheme: 1, issuer, signature: `0x${'11'.repeat(65)}`, data: `0x${'22'.repeat(32)}`, uri: '' };
   expect(await agent.postJson(`${h.issuer}/account/claims/transactions`, { action: 'add', claim: forged })).toMatchObject({
     status: 400,
-    json: { error: 'invalid_request', error_description: `the issuer ${issuer} does not confirm this claim for identity ${identity}` },
+    json: { error: 'invalid_request', reason: 'claim_unconfirmed_by_issuer' },
   });
+});
+
+test('a wallet with no identity and no creation under way reads 404 identity_not_created', async () => {
+  const { agent } = await signIn(privateKeyToAccount(generatePrivateKey()));
+  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_not_created' } });
+});
+
+test('a creation already under way elsewhere (its lock held, no record yet) is 409 identity_creation_in_progress, and nothing is sent', async () => {
+  const fresh = privateKeyToAccount(generatePrivateKey());
+  const { agent } = await signIn(fresh);
+  expect(await h.store.setIfAbsent(keys.identityCreationLock(fresh.address), '1', 60)).toBe(true);
+  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({ status: 409, json: { error: 'conflict', reason: 'identity_creation_in_progress' } });
+  expect(await h.store.get(keys.identityCreation(fresh.address))).toBeUndefined();
+  expect(await h.chain.factoryIdentityOf(fresh.address)).toBe('0x0000000000000000000000000000000000000000');
+});
+
+test('a transaction hash that is not 32 bytes of hex is 400 invalid_path', async () => {
+  const { agent } = await signIn(h.chain.accounts[2]!);
+  expect(await agent.getJson(`${h.issuer}/account/transactions/0x1234`)).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'invalid_path' } });
 });

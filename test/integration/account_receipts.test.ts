@@ -1,9 +1,11 @@
 // The owner reads the consent receipts of their identity after signing in with the same
 // wallet challenge; nobody else can.
 import type { Address, LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { keys } from '../../src/store/keys.js';
 import { UserAgent } from '../support/user_agent.js';
 
 let h: Harness;
@@ -62,19 +64,19 @@ test('the owner signs in and reads the exact text signed for each login', async 
   expect((await other.agent.getJson(`${h.issuer}/account/consents`)).json).toEqual({ identity: otherIdentity, consents: [] });
   const foreign = await other.agent.getJson(`${h.issuer}/account/consents/${consents[0]!.grant_id}`);
   expect(foreign.status).toBe(404);
-  expect(foreign.json).toEqual({ error: 'not_found', error_description: 'no consent receipt with this id for your identity' });
+  expect(foreign.json).toMatchObject({ error: 'not_found', reason: 'consent_not_found' });
 
   // Logout ends the session.
   const out = await agent.fetch(`${h.issuer}/account/logout`, { method: 'POST' });
   expect(out.status).toBe(204);
   const after = await agent.getJson(`${h.issuer}/account/consents`);
-  expect(after.status).toBe(401);
+  expect(after).toMatchObject({ status: 401, json: { error: 'invalid_token', reason: 'session_missing' } });
 });
 
 test('no session, no receipts', async () => {
   const answer = await new UserAgent().getJson(`${h.issuer}/account/consents`);
   expect(answer.status).toBe(401);
-  expect(answer.json).toEqual({ error: 'invalid_token', error_description: 'no account session: sign in with your wallet first' });
+  expect(answer.json).toMatchObject({ error: 'invalid_token', reason: 'session_missing' });
 });
 
 test('a session needs the sign-in cookie of the browser that asked for the challenge', async () => {
@@ -84,10 +86,7 @@ test('a session needs the sign-in cookie of the browser that asked for the chall
   const signature = await owner().signMessage({ message });
   const answer = await new UserAgent().postJson(`${h.issuer}/account/session`, { signature, message });
   expect(answer.status).toBe(400);
-  expect(answer.json).toEqual({
-    error: 'invalid_request',
-    error_description: 'no sign-in is under way in this browser; request a challenge first',
-  });
+  expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'sign_in_missing' });
 });
 
 test('a login challenge cannot open an account session', async () => {
@@ -98,5 +97,28 @@ test('a login challenge cannot open an account session', async () => {
   const message = loginChallenge.json.challenge as string;
   const answer = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner().signMessage({ message }), message });
   expect(answer.status).toBe(400);
-  expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"nonce" belongs to another interaction', reason: 'nonce_other_binding' });
+  expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'nonce_other_binding' });
+});
+
+test('without a deployer key, a fresh wallet has no identity to read (404 identity_not_created) nor to create (404 identity_deployment_off)', async () => {
+  expect(h.config.identityDeployerKey).toBeUndefined();
+  const fresh = privateKeyToAccount(generatePrivateKey());
+  const { agent, challenge } = await signInToAccount(h.issuer, fresh);
+  expect(challenge.identity).toBeNull();
+  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_not_created' } });
+  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_deployment_off' } });
+  expect(await h.chain.factoryIdentityOf(fresh.address)).toBe('0x0000000000000000000000000000000000000000');
+});
+
+test('the claim request form for a topic Signet does not issue is 400 claim_topic_not_issued, and nothing is recorded', async () => {
+  expect(h.config.claimIssuer).toBeUndefined();
+  const { agent } = await signIn(owner());
+  const response = await agent.fetch(`${h.issuer}/account/claims/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'topic=kyc',
+  });
+  expect(response.status).toBe(400);
+  expect(await response.json()).toMatchObject({ error: 'invalid_request', reason: 'claim_topic_not_issued' });
+  expect(await h.store.indexMembers(keys.claimRequests())).toEqual([]);
 });

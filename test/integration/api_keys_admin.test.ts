@@ -1,13 +1,18 @@
-// The API-key admin routes over HTTP (in a small Koa app with Signet's error handler) with their
-// exact statuses and bodies, the admin token check, and the `signet api-keys` CLI against them.
+// The API-key admin routes over HTTP (their route declarations in a small Koa app with Signet's
+// error handler, every answer checked against their OpenAPI document) with their exact statuses
+// and reasons, the admin token check, and the `signet api-keys` CLI against them.
 import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { runCli } from '../../src/cli.js';
 import { errorHandler } from '../../src/http/error_handler.js';
+import { mountRoutes } from '../../src/http/mount_routes.js';
+import { openApiDocumentOf } from '../../src/http/openapi.js';
+import type { Reason } from '../../src/reasons.js';
 import { type ApiKeys, createApiKeys } from '../../src/services/api_keys.js';
-import { createApiKeysRouter } from '../../src/services/api_keys_router.js';
+import { apiKeysRoutes } from '../../src/services/api_keys_routes.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
+import { contractCheck } from '../support/contract_check.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-api-key-tests-only';
 const SERVICES = new Set(['billing', 'shop']);
@@ -17,13 +22,21 @@ const at = (ms: number) => new Date(ms).toISOString();
 let clock = T0;
 let apiKeys: ApiKeys;
 const servers: Server[] = [];
+const offContract: string[][] = [];
 let base: string;
 
-/** The admin router behind Signet's error handler, and /whoami naming the caller of an X-API-Key. */
+/** A refusal's body: matched on its code and reason, not on the sentence. */
+const refusal = (error: string, reason: Reason) => ({ error, error_description: expect.any(String), reason });
+
+/** The admin routes behind Signet's error handler, and /whoami naming the caller of an X-API-Key. */
 async function serve(adminToken: string | undefined): Promise<string> {
   const app = new Koa();
+  const routes = apiKeysRoutes({ apiKeys, serviceExists: (id: string) => SERVICES.has(id), adminToken });
+  const contract = contractCheck(openApiDocumentOf(routes));
+  offContract.push(contract.violations);
+  app.use(contract.middleware);
   app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
-  const admin = createApiKeysRouter({ apiKeys, serviceExists: (id) => SERVICES.has(id), adminToken });
+  const admin = mountRoutes(routes, { consume: async () => {} });
   const whoami = new Router().get('/whoami', async (ctx) => {
     ctx.body = await apiKeys.authenticate(ctx.get('x-api-key') || undefined);
   });
@@ -41,6 +54,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done()))));
+  // /whoami is this file's probe, not part of the API.
+  expect(offContract.flat().filter((violation) => !violation.includes('/whoami'))).toEqual([]);
 });
 
 async function call(method: string, path: string, options: { token?: string | null; body?: string; apiKey?: string } = {}) {
@@ -70,7 +85,7 @@ async function cli(...argv: string[]) {
 type NewKey = { id: string; key: string; prefix: string; service: string; label: string | null; created_at: string };
 
 test('without the admin token, or with a wrong one: 401, and nothing about the service', async () => {
-  const refused = { error: 'invalid_token', error_description: 'the admin token is missing or wrong' };
+  const refused = refusal('invalid_token', 'admin_token_invalid');
   expect(await call('GET', '/admin/services/billing/api-keys', { token: null })).toEqual({ status: 401, cacheControl: 'no-store', body: refused });
   expect(await call('POST', '/admin/services/nope/api-keys', { token: 'wrong', body: '{}' })).toEqual({ status: 401, cacheControl: 'no-store', body: refused });
   expect(await call('DELETE', '/admin/services/billing/api-keys/AAAAAAAAAAAA', { token: `${ADMIN_TOKEN}x` })).toEqual({ status: 401, cacheControl: 'no-store', body: refused });
@@ -80,11 +95,11 @@ test('with no ADMIN_TOKEN configured the admin API is off', async () => {
   const offBase = await serve(undefined);
   const response = await fetch(`${offBase}/admin/services/billing/api-keys`, { headers: { authorization: 'Bearer anything', accept: 'application/json' } });
   expect(response.status).toBe(404);
-  expect(await response.json()).toEqual({ error: 'not_found', error_description: 'the admin API is off: set ADMIN_TOKEN' });
+  expect(await response.json()).toEqual(refusal('not_found', 'admin_api_off'));
 });
 
 test('an unknown service: 404 on every route', async () => {
-  const unknown = { error: 'not_found', error_description: 'no service "nope" is registered' };
+  const unknown = refusal('not_found', 'service_not_found');
   for (const [method, path] of [
     ['POST', '/admin/services/nope/api-keys'],
     ['GET', '/admin/services/nope/api-keys'],
@@ -125,18 +140,18 @@ test('create, list, rotate, revoke over HTTP; the keys work as X-API-Key until r
   expect(await call('GET', '/whoami', { apiKey: key.key })).toEqual({
     status: 401,
     cacheControl: null,
-    body: { error: 'invalid_client', error_description: 'the API key is not valid' },
+    body: refusal('invalid_client', 'api_key_invalid'),
   });
   expect(await call('GET', '/whoami', { apiKey: fresh.key })).toEqual({ status: 200, cacheControl: null, body: { service: 'billing', keyId: fresh.id } });
   expect(await call('GET', '/whoami')).toEqual({
     status: 401,
     cacheControl: null,
-    body: { error: 'invalid_client', error_description: 'an X-API-Key header is required' },
+    body: refusal('invalid_client', 'api_key_invalid'),
   });
   expect(await call('POST', `/admin/services/billing/api-keys/${key.id}/rotations`)).toEqual({
     status: 409,
     cacheControl: 'no-store',
-    body: { error: 'conflict', error_description: `the API key "${key.id}" is revoked and cannot be rotated: create a new one` },
+    body: refusal('conflict', 'api_key_revoked'),
   });
 
   clock = T0 + 3_000;
@@ -156,17 +171,17 @@ test('create, list, rotate, revoke over HTTP; the keys work as X-API-Key until r
   expect(await call('GET', '/whoami', { apiKey: fresh.key })).toEqual({
     status: 401,
     cacheControl: null,
-    body: { error: 'invalid_client', error_description: 'the API key is not valid' },
+    body: refusal('invalid_client', 'api_key_invalid'),
   });
   expect(await call('DELETE', `/admin/services/billing/api-keys/${fresh.id}`)).toEqual({
     status: 409,
     cacheControl: 'no-store',
-    body: { error: 'conflict', error_description: `the API key "${fresh.id}" was already revoked at ${at(T0 + 3_000)}` },
+    body: refusal('conflict', 'api_key_revoked'),
   });
   expect(await call('DELETE', `/admin/services/shop/api-keys/${key.id}`)).toEqual({
     status: 404,
     cacheControl: 'no-store',
-    body: { error: 'not_found', error_description: `service "shop" has no API key "${key.id}"` },
+    body: refusal('not_found', 'api_key_not_found'),
   });
   const listed = await call('GET', '/admin/services/billing/api-keys');
   expect((listed.body.api_keys as { id: string; revoked_at?: string; replaced_by?: string }[]).map(({ id, revoked_at, replaced_by }) => ({ id, revoked_at, replaced_by }))).toEqual([
@@ -176,7 +191,8 @@ test('create, list, rotate, revoke over HTTP; the keys work as X-API-Key until r
   expect(JSON.stringify(listed.body)).not.toContain(key.key);
 });
 
-test('bad bodies: 400 in words', async () => {
+test('bad bodies and paths: 400, naming the field', async () => {
+  // The sentence names the field: that is its point.
   expect(await call('POST', '/admin/services/billing/api-keys', { body: '{"label":""}' })).toEqual({
     status: 400,
     cacheControl: 'no-store',
@@ -190,7 +206,12 @@ test('bad bodies: 400 in words', async () => {
   expect(await call('POST', '/admin/services/billing/api-keys', { body: '{' })).toEqual({
     status: 400,
     cacheControl: 'no-store',
-    body: { error: 'invalid_request', error_description: 'the request body is not valid JSON', reason: 'invalid_json' },
+    body: refusal('invalid_request', 'invalid_json'),
+  });
+  expect(await call('DELETE', `/admin/services/billing/api-keys/${'A'.repeat(65)}`)).toEqual({
+    status: 400,
+    cacheControl: 'no-store',
+    body: refusal('invalid_request', 'invalid_path'),
   });
 });
 

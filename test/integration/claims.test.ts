@@ -2,11 +2,14 @@
 // IdFactory identity, Signet's ClaimIssuer, a second untrusted ClaimIssuer) and real Redis.
 import * as oidc from 'openid-client';
 import { type Address, encodeAbiParameters, type Hex, keccak256, type LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { claimIssuerAbi, claimIssuerArtifact, identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, send } from '../../src/chain/deploy_onchainid.js';
+import { createClaimRequests } from '../../src/account/claim_requests.js';
 import { claimIdOf } from '../../src/claims/claim_reader.js';
 import type { ClaimRecord } from '../../src/claims/claim_records.js';
 import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
 import { logIn, requestChallenge, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -51,6 +54,9 @@ async function identityFor(owner: LocalAccount): Promise<Address> {
 /** The issuer revokes by signature, straight onchain, with no action from the holder or Signet. */
 const revokeOnchain = (signature: Hex) =>
   send(h.chain.deployer, { address: signetIssuer, abi: claimIssuerAbi, functionName: 'revokeClaimBySignature', args: [signature] });
+
+/** A refusal, matched on its status, code and reason (not on the sentence). */
+const refused = (status: number, error: string, reason: Reason) => ({ status, json: { error, error_description: expect.any(String), reason } });
 
 async function admin(path: string, body: unknown, token = ADMIN_TOKEN) {
   const response = await fetch(`${h.issuer}/admin${path}`, {
@@ -172,13 +178,7 @@ test('private data stops at once when the issuer revokes, whatever the cache hol
 
   await revokeOnchain(issued.claim.signature);
 
-  expect(await resource(identity, issued.claim_id, tokens.access_token)).toEqual({
-    status: 403,
-    json: {
-      error: 'access_denied',
-      error_description: `the issuer ${signetIssuer} no longer confirms this claim (revoked or not signed by its key)`,
-    },
-  });
+  expect(await resource(identity, issued.claim_id, tokens.access_token)).toEqual(refused(403, 'access_denied', 'claim_not_confirmed'));
   const sub = tokens.claims()!.sub;
   const userinfo = await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
   expect(userinfo.onchain_claims).toEqual([
@@ -197,7 +197,7 @@ test('revocation through Signet takes effect at once everywhere', async () => {
   expect(revoked.json).toEqual({ claim_id: issued.claim_id, revoked_at: expect.any(String), transaction: expect.stringMatching(/^0x/) });
   expect((await resource(identity, issued.claim_id)).json).toMatchObject({ valid: false, status: 'not_confirmed_by_issuer' });
   const again = await admin('/claims/revocations', { identity, claim_id: issued.claim_id });
-  expect(again).toMatchObject({ status: 409, json: { error: 'conflict', error_description: `the claim was already revoked at ${revoked.json.revoked_at}` } });
+  expect(again).toMatchObject(refused(409, 'conflict', 'claim_already_revoked'));
 });
 
 test('re-issuing the same topic replaces the claim', async () => {
@@ -236,10 +236,7 @@ test('the owner unticks a claim: absent from every token and endpoint of that gr
   expect(tokens.claims()!.onchain_claims).toBeUndefined();
   const sub = tokens.claims()!.sub;
   expect(await oidc.fetchUserInfo(login.config, tokens.access_token, sub)).toEqual({ sub, given_name: 'Grace' });
-  expect(await resource(identity, issued.claim_id, tokens.access_token)).toEqual({
-    status: 403,
-    json: { error: 'insufficient_scope', error_description: 'the grant of this access token does not cover this claim' },
-  });
+  expect(await resource(identity, issued.claim_id, tokens.access_token)).toEqual(refused(403, 'insufficient_scope', 'token_scope_insufficient'));
 });
 
 describe('claims that cannot be shared are refused with the exact error', () => {
@@ -315,9 +312,10 @@ describe('claims that cannot be shared are refused with the exact error', () => 
     const expiresAt = (await resource(identity, claimId)).json.expires_at as string;
     h.clock.advance(3_600_000 + 1000);
     try {
+      // The sentence names the moment the claim expired: that is its point.
       expect(await resource(identity, claimId, accessToken)).toEqual({
         status: 410,
-        json: { error: 'expired', error_description: `the claim expired at ${expiresAt}` },
+        json: { error: 'expired', error_description: `the claim expired at ${expiresAt}`, reason: 'claim_expired' },
       });
     } finally {
       h.clock.advance(-3_600_000 - 1000);
@@ -329,10 +327,7 @@ describe('claims that cannot be shared are refused with the exact error', () => 
     const record = JSON.parse((await h.store.get(key))!) as ClaimRecord;
     await h.store.set(key, JSON.stringify({ ...record, document: { ...record.document, data: { level: 'forged' } } }));
     try {
-      expect(await resource(identity, kyc.claim_id, accessToken)).toEqual({
-        status: 409,
-        json: { error: 'conflict', error_description: "the claim's off-chain data does not match its onchain hash" },
-      });
+      expect(await resource(identity, kyc.claim_id, accessToken)).toEqual(refused(409, 'conflict', 'claim_data_mismatch'));
     } finally {
       await h.store.set(key, JSON.stringify(record));
     }
@@ -340,43 +335,56 @@ describe('claims that cannot be shared are refused with the exact error', () => 
 
   test('a claim id of another identity', async () => {
     const other = await h.chain.createIdentityFor(h.chain.accounts[6]!.address);
-    expect(await resource(other, kyc.claim_id)).toEqual({
-      status: 404,
-      json: { error: 'not_found', error_description: `identity ${other} has no claim ${kyc.claim_id}` },
-    });
-    expect(await resource(other, kyc.claim_id, accessToken)).toEqual({
-      status: 403,
-      json: { error: 'insufficient_scope', error_description: 'the grant of this access token does not cover this claim' },
-    });
+    expect(await resource(other, kyc.claim_id)).toEqual(refused(404, 'not_found', 'claim_not_found'));
+    expect(await resource(other, kyc.claim_id, accessToken)).toEqual(refused(403, 'insufficient_scope', 'token_scope_insufficient'));
   });
 
   test('a bad token, a bad path', async () => {
-    expect(await resource(identity, kyc.claim_id, 'not-a-token')).toEqual({
-      status: 401,
-      json: { error: 'invalid_token', error_description: 'the access token is invalid, expired or revoked' },
-    });
-    expect(await resource(identity, '0x1234')).toEqual({
-      status: 400,
-      json: { error: 'invalid_request', error_description: 'the claim id in the path must be a 0x-prefixed 32-byte hex value' },
-    });
+    expect(await resource(identity, kyc.claim_id, 'not-a-token')).toEqual(refused(401, 'invalid_token', 'token_invalid'));
+    expect(await resource(identity, '0x1234')).toEqual(refused(400, 'invalid_request', 'invalid_path'));
   });
 });
 
 describe('the admin API', () => {
-  test('refuses a wrong token, an unknown topic, and a bad body', async () => {
+  test('refuses a wrong token, an unknown topic, a bad expiry, a bad body, and changes nothing', async () => {
     const identity = await h.chain.createIdentityFor(h.chain.accounts[7]!.address);
-    expect(await admin('/claims', { identity, topic: 'kyc', data: {} }, 'wrong-token')).toMatchObject({
-      status: 401,
-      json: { error: 'invalid_token', error_description: 'the admin token is missing or wrong' },
+    const recordsBefore = await h.store.get(keys.claimRecord(identity, claimIdOf(signetIssuer, KYC)));
+    expect(await admin('/claims', { identity, topic: 'kyc', data: {} }, 'wrong-token')).toEqual({ ...refused(401, 'invalid_token', 'admin_token_invalid'), location: null });
+    expect(await admin('/claims', { identity, topic: 'shoe-size', data: {} })).toEqual({ ...refused(400, 'invalid_request', 'claim_topic_unknown'), location: null });
+    expect(await admin('/claims', { identity, topic: 'kyc', data: {}, expires_at: 'next tuesday' })).toEqual({
+      ...refused(400, 'invalid_request', 'claim_expiry_invalid'),
+      location: null,
     });
-    expect(await admin('/claims', { identity, topic: 'shoe-size', data: {} })).toMatchObject({
-      status: 400,
-      json: { error: 'invalid_request', error_description: '"topic" names "shoe-size", which is not a configured claim topic' },
-    });
+    // The sentence names the field: that is its point.
     expect(await admin('/claims', { identity, topic: 'kyc', data: 'yes' })).toMatchObject({
       status: 400,
       json: { error: 'invalid_request', error_description: '"data" must be a JSON object', reason: 'invalid_body' },
     });
+    expect(await h.store.get(keys.claimRecord(identity, claimIdOf(signetIssuer, KYC)))).toBe(recordsBefore);
+  });
+
+  test('revoking a claim Signet never issued: 404', async () => {
+    const identity = await h.chain.createIdentityFor(privateKeyToAccount(generatePrivateKey()).address);
+    expect(await admin('/claims/revocations', { identity, claim_id: claimIdOf(signetIssuer, ACCREDITED) })).toEqual({
+      ...refused(404, 'not_found', 'issued_claim_not_found'),
+      location: null,
+    });
+    expect(await admin('/claims/revocations', { identity, claim_id: '0x1234' })).toMatchObject(refused(400, 'invalid_request', 'invalid_body'));
+  });
+
+  test("lists owners' requests for Signet's claims", async () => {
+    const identity = await h.chain.createIdentityFor(privateKeyToAccount(generatePrivateKey()).address);
+    await createClaimRequests(h.store, h.clock.now).add(identity, 'accredited');
+    const listed = await fetch(`${h.issuer}/admin/claim-requests`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    expect(((await listed.json()) as { claim_requests: unknown[] }).claim_requests).toContainEqual({
+      identity,
+      topic: 'accredited',
+      requested_at: expect.any(String),
+    });
+    const anonymous = await fetch(`${h.issuer}/admin/claim-requests`);
+    expect({ status: anonymous.status, json: await anonymous.json() }).toEqual(refused(401, 'invalid_token', 'admin_token_invalid'));
   });
 
   test('without a CLAIM key on the identity the signed claim is returned for the owner to add', async () => {
@@ -384,7 +392,7 @@ describe('the admin API', () => {
     const identity = await h.chain.factoryIdentityOf(owner.address);
     const issued = await admin('/claims', { identity, topic: 'kyc', data: { level: 'basic' } });
     expect(issued.status).toBe(201);
-    expect(issued.location).toBe(`/identities/${identity}/claims/${claimIdOf(signetIssuer, KYC)}`);
+    expect(issued.location).toBe(`${h.issuer}/identities/${identity}/claims/${claimIdOf(signetIssuer, KYC)}`);
     expect(issued.json).toEqual({
       claim_id: claimIdOf(signetIssuer, KYC),
       added: false,
@@ -400,4 +408,30 @@ describe('the admin API', () => {
     });
     expect((await resource(identity, claimIdOf(signetIssuer, KYC))).json).toMatchObject({ valid: true, data_hash: claim.data });
   });
+});
+
+describe('the admin API where Signet is no claim issuer', () => {
+  test('every claims route answers 404 claim_issuer_off, after the admin token check', async () => {
+    const plain = await startSignet({ configure: () => ({ adminToken: ADMIN_TOKEN }) });
+    try {
+      const identity = h.chain.accounts[0]!.address;
+      const call = async (method: string, path: string, token: string, body?: unknown) => {
+        const response = await fetch(`${plain.issuer}/admin${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        return { status: response.status, json: await response.json() };
+      };
+      expect(await call('POST', '/claims', ADMIN_TOKEN, { identity, topic: 'kyc', data: {} })).toEqual(refused(404, 'not_found', 'claim_issuer_off'));
+      expect(await call('GET', '/claim-requests', ADMIN_TOKEN)).toEqual(refused(404, 'not_found', 'claim_issuer_off'));
+      expect(await call('POST', '/claims/revocations', ADMIN_TOKEN, { identity, claim_id: `0x${'ab'.repeat(32)}` })).toEqual(
+        refused(404, 'not_found', 'claim_issuer_off'),
+      );
+      // Without the token nobody learns whether Signet issues claims here.
+      expect(await call('GET', '/claim-requests', 'wrong-token')).toEqual(refused(401, 'invalid_token', 'admin_token_invalid'));
+    } finally {
+      await plain.close();
+    }
+  }, 60_000);
 });

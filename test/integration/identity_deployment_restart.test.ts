@@ -74,7 +74,7 @@ test('a deployment sent by a process that is then dropped is finished by another
     expect(JSON.parse((await h.store.get(keys.identityCreation(wallet.address)))!)).toMatchObject({ status: 'deployed', identity });
     expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
       status: 400,
-      json: { error: 'invalid_request', error_description: `your wallet already has identity ${identity}` },
+      json: { error: 'invalid_request', reason: 'identity_exists' },
     });
   } finally {
     await anvil.setAutomine(true);

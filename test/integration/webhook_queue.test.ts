@@ -1,6 +1,7 @@
 // The webhook queue against a real redis-server, a real three-master Redis Cluster and real HTTP
 // receivers on loopback: signed delivery, retries, dead letters and replay on every backend;
-// restart and crash recovery on Redis and on the cluster; the admin API in a small Koa app.
+// restart and crash recovery on Redis and on the cluster; the admin API's routes in a small Koa app,
+// every answer checked against their OpenAPI document.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Cluster, Redis } from 'ioredis';
 import Koa from 'koa';
@@ -8,10 +9,13 @@ import { SignetError } from '../../src/errors.js';
 import { errorHandler } from '../../src/http/error_handler.js';
 import { createMemoryWebhookQueue } from '../../src/notify/memory_webhook_queue.js';
 import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../src/notify/redis_webhook_queue.js';
-import { createWebhookAdminRouter } from '../../src/notify/webhook_admin_router.js';
+import { mountRoutes } from '../../src/http/mount_routes.js';
+import { openApiDocumentOf } from '../../src/http/openapi.js';
+import { webhookAdminRoutes } from '../../src/notify/webhook_admin_routes.js';
 import type { WebhookEvent, WebhookQueue, WebhookQueueOptions, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import { signWebhook, verifyWebhookSignature } from '../../src/notify/webhook_signature.js';
 import { keys } from '../../src/store/keys.js';
+import { contractCheck } from '../support/contract_check.js';
 import { freePort } from '../support/free_port.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
@@ -286,7 +290,7 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     const queue = backend.make({ targetOf: () => undefined, retryDelaysMs: [] });
     const refused = queue.replay('evt_unknown');
     await expect(refused).rejects.toBeInstanceOf(SignetError);
-    await expect(refused).rejects.toMatchObject({ code: 'not_found', status: 404, message: 'no dead letter with event id evt_unknown' });
+    await expect(refused).rejects.toMatchObject({ code: 'not_found', status: 404, reason: 'dead_letter_not_found' });
   });
 
   test('a refused connection and a receiver that never answers are failed attempts, named in last_error', async () => {
@@ -491,15 +495,22 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
   });
 });
 
-describe('webhook admin router', () => {
+describe('webhook admin routes', () => {
+  const offContract: string[][] = [];
+  afterAll(() => expect(offContract.flat()).toEqual([]));
+
   async function startAdminApp(queue: WebhookQueue, adminToken: string | undefined) {
     const app = new Koa();
+    const routes = webhookAdminRoutes(queue, adminToken);
+    const contract = contractCheck(openApiDocumentOf(routes));
+    offContract.push(contract.violations);
+    app.use(contract.middleware);
     const silent = { info: () => {}, error: () => {} };
     const renderPage = (ctx: Koa.Context) => {
       ctx.body = 'an error page';
     };
     app.use(errorHandler(renderPage, silent));
-    const router = createWebhookAdminRouter(queue, adminToken);
+    const router = mountRoutes(routes, { consume: async () => {} });
     app.use(router.routes());
     app.use(router.allowedMethods());
     const server = createServer(app.callback());
@@ -518,7 +529,7 @@ describe('webhook admin router', () => {
     };
   }
 
-  const invalidToken = { error: 'invalid_token', error_description: 'the admin token is missing or wrong' };
+  const invalidToken = { error: 'invalid_token', error_description: expect.any(String), reason: 'admin_token_invalid' };
 
   test('lists dead letters and replays one, behind the admin token', async () => {
     const receiver = await startReceiver((n) => (n === 1 ? 500 : 204));
@@ -540,7 +551,11 @@ describe('webhook admin router', () => {
     });
     expect(await call('POST', '/dead-letters/evt_nope/replay')).toEqual({
       status: 404,
-      json: { error: 'not_found', error_description: 'no dead letter with event id evt_nope' },
+      json: { error: 'not_found', error_description: expect.any(String), reason: 'dead_letter_not_found' },
+    });
+    expect(await call('POST', `/dead-letters/${'x'.repeat(129)}/replay`)).toEqual({
+      status: 400,
+      json: { error: 'invalid_request', error_description: expect.any(String), reason: 'invalid_path' },
     });
     expect(await call('POST', `/dead-letters/${event.id}/replay`)).toEqual({ status: 202, json: { id: event.id, status: 'queued' } });
     await waitUntil('the replay was delivered', () => receiver.requests[1]?.status === 204);
@@ -553,7 +568,7 @@ describe('webhook admin router', () => {
     const call = await startAdminApp(queue, undefined);
     expect(await call('GET', '/dead-letters', 'anything')).toEqual({
       status: 404,
-      json: { error: 'not_found', error_description: 'the admin API is off: set ADMIN_TOKEN' },
+      json: { error: 'not_found', error_description: expect.any(String), reason: 'admin_api_off' },
     });
   });
 });

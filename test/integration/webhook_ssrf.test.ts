@@ -74,6 +74,7 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
     return answer;
   };
 
+  // The sentence is checked here: it names the address the host came to and the range refused.
   const notPublic = (address: string, range: string) => ({
     status: 400,
     json: {
@@ -123,15 +124,9 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
   });
 
   test('a name that does not resolve is the URL\'s fault (400); a failing resolver is an outage (503)', async () => {
-    expect(await put('https://nowhere.example/hooks')).toEqual({
-      status: 400,
-      json: { error: 'invalid_request', error_description: 'the webhook host nowhere.example does not resolve', reason: 'webhook_url_unresolvable' },
-    });
+    expect(await put('https://nowhere.example/hooks')).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'webhook_url_unresolvable' } });
     dns.answers.set('flaky.example', () => Object.assign(new Error('queryA ETIMEOUT flaky.example'), { code: 'ETIMEOUT' }));
-    expect(await put('https://flaky.example/hooks')).toEqual({
-      status: 503,
-      json: { error: 'temporarily_unavailable', error_description: 'the webhook host flaky.example could not be resolved now', reason: 'dns_unavailable' },
-    });
+    expect(await put('https://flaky.example/hooks')).toMatchObject({ status: 503, json: { error: 'temporarily_unavailable', reason: 'dns_unavailable' } });
     expect(await h.store.get(keys.ownerWebhook(identity))).toBeUndefined();
   });
 

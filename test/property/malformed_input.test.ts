@@ -24,7 +24,7 @@ const STACK_TRACE = /\n\s+at |node_modules|\.ts:\d+|Error: /;
 
 const mediaTypeOf = (target: Target) => (target.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded');
 const limitsOf = (target: Target) =>
-  target.path.startsWith('/interaction/') ? BODY_LIMITS.interaction : target.path.startsWith('/admin/claims') ? BODY_LIMITS.admin : BODY_LIMITS.api;
+  target.path.startsWith('/interaction/') || target.path === '/demo/wallet' ? BODY_LIMITS.interaction : target.path.startsWith('/admin/claims') ? BODY_LIMITS.admin : BODY_LIMITS.api;
 
 const allTargets = () => t.targets;
 const signetTargets = () => t.targets.filter((target) => target.kind !== 'engine');

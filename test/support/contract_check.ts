@@ -1,18 +1,44 @@
 // The one hook that checks every answer of the test suite against /openapi.json: the harness
 // puts it in front of every app it starts, and fails the test file (at close) on any answer
 // that is off the document: a JSON answer of an undocumented route, an undocumented status,
-// or a body off its schema.
+// or a body off its schema. A page's form post (kept out of the document) may refuse in JSON, with a
+// refusal its route declaration gives.
 import type { Middleware } from 'koa';
-import type { OpenApiDocument } from '../../src/http/openapi.js';
+import { isReason, REASONS } from '../../src/reasons.js';
+import { statusOfCode } from '../../src/errors.js';
+import { type OpenApiDocument, refusalsOf } from '../../src/http/openapi.js';
+import type { AnyRoute } from '../../src/http/route.js';
 import { openApiValidator } from './openapi_validator.js';
 
-/** The engine's own endpoints: described by OIDC discovery, not by /openapi.json (matched in any case, as the engine's router does). */
+/** The engine's own endpoints: described by OIDC discovery, not by /openapi.json. */
 const ENGINE_PATHS = [/^\/auth(\/|$)/i, /^\/token(\/|$)/i, /^\/me$/i, /^\/jwks$/i, /^\/\.well-known\//i, /^\/session\//i, /^\/backchannel$/i, /^\/request$/i, /^\/reg(\/|$)/i];
 
 export type ContractCheck = { middleware: Middleware; violations: string[] };
 
-export function contractCheck(document: OpenApiDocument): ContractCheck {
+/**
+ * A refusal by a route kept out of the document (a page's form post answers an API caller's
+ * refusal in JSON): it must be one the route's declaration gives, with the reason's status.
+ */
+function undocumentedRefusals(routes: readonly AnyRoute[]) {
+  const pages = routes
+    .filter((route) => route.undocumented)
+    .map((route) => ({ route, pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`) }));
+  return (method: string, path: string, status: number, body: unknown): string | undefined => {
+    const page = pages.find(({ route, pattern }) => route.method === method.toLowerCase() && pattern.test(path));
+    if (!page) return `${method} ${path} answered ${status} JSON, and is not in /openapi.json`;
+    const reason = (body as { reason?: unknown } | null)?.reason;
+    if (reason === undefined) return `${method} ${page.route.path} answered ${status} JSON that is not a refusal, and is not in /openapi.json`;
+    if (!isReason(reason) || !refusalsOf(page.route).includes(reason)) {
+      return `${method} ${page.route.path} answered ${status} with reason ${String(reason)}, which its declaration does not give`;
+    }
+    if (statusOfCode(REASONS[reason].error) !== status) return `${method} ${page.route.path} answered ${reason} with ${status}`;
+    return undefined;
+  };
+}
+
+export function contractCheck(document: OpenApiDocument, routes: readonly AnyRoute[] = []): ContractCheck {
   const validator = openApiValidator(document);
+  const refusalOffDeclaration = undocumentedRefusals(routes);
   const violations: string[] = [];
   const middleware: Middleware = async (ctx, next) => {
     await next();
@@ -25,7 +51,9 @@ export function contractCheck(document: OpenApiDocument): ContractCheck {
       // No route: Signet's own 404/405 answers are fine; any other JSON answer must be documented.
       const reason = (ctx.body as { reason?: string } | null)?.reason;
       if ((ctx.status === 404 && reason === 'route_not_found') || (ctx.status === 405 && reason === 'method_not_allowed')) return;
-      violations.push(`${ctx.method} ${ctx.path} answered ${ctx.status} JSON, and is not in /openapi.json`);
+      // A page's form post may refuse in JSON, with a refusal its declaration gives.
+      const violation = refusalOffDeclaration(ctx.method, ctx.path, ctx.status, ctx.body);
+      if (violation) violations.push(violation);
       return;
     }
     if (!json && ctx.status !== 204 && ctx.status !== 202) return;

@@ -1,14 +1,18 @@
 // A Signet with every body-taking route reachable (a live interaction, an owner's session, an
-// API key, the admin token, a CIBA client) and the table of those routes, for the tests that
-// throw malformed input at them; plus a snapshot of every Redis key to prove nothing changed.
+// API key, the admin token, a CIBA client, the embedded demo's wallet) and the table of those
+// routes, for the tests that throw malformed input at them; plus a snapshot of every Redis key
+// to prove nothing changed.
 import { Redis } from 'ioredis';
 import type { Address } from 'viem';
 import type { ClientConfig } from '../../src/config.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { demoRoutes } from '../../src/demo/demo_routes.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
 import { signInToAccount } from './account_sign_in.js';
 import { startLogin } from './login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
+import { UserAgent } from './user_agent.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-the-input-tests';
 
@@ -47,10 +51,25 @@ export async function startInputTargets(): Promise<InputTargets> {
       claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
       adminToken: ADMIN_TOKEN,
     }),
+    // The demo's wallet route: its JSON-RPC body is checked like any other (it sends nothing here).
+    extraRoutes: ({ renderPage, names }) =>
+      demoRoutes({
+        issuer: 'http://demo.invalid',
+        client: { client_id: 'demo', client_secret: 'demo-secret' },
+        renderPage,
+        names,
+        wallet: privateKeyToAccount(DEMO_OWNER_KEY),
+        chainId: 31337,
+        scope: 'openid',
+      }),
   });
   const owner = h.chain.accounts[0]!;
   const identity = await h.chain.createIdentityFor(owner.address);
   const ownerCookie = (await signInToAccount(h.issuer, owner)).agent.cookieHeader();
+  // An account sign-in under way (challenge asked for, not signed): its cookie is checked before the body.
+  const signingIn = new UserAgent();
+  await signingIn.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
+  const signInCookie = signingIn.cookieHeader();
   const login = await startLogin(h.issuer, WEBSITE);
   const interactionCookie = login.agent.cookieHeader();
   const apiKey = (await h.signet.apiKeys.create('analytics')).key;
@@ -75,7 +94,7 @@ export async function startInputTargets(): Promise<InputTargets> {
     json('POST', `/interaction/${login.uid}/signature`, interaction.bytes, { cookie: interactionCookie }, ['signature', 'message']),
     json('POST', `/interaction/${login.uid}/abort`, interaction.bytes, { cookie: interactionCookie }),
     json('POST', '/account/challenge', api.bytes, {}, ['address', 'identity']),
-    json('POST', '/account/session', api.bytes, session, ['signature', 'message']),
+    json('POST', '/account/session', api.bytes, { cookie: signInCookie }, ['signature', 'message']),
     json('POST', '/account/logout', api.bytes, session),
     json('POST', '/account/identity', api.bytes, session),
     json('POST', '/account/wallets/transactions', api.bytes, session, ['address', 'purpose', 'action']),
@@ -93,6 +112,7 @@ export async function startInputTargets(): Promise<InputTargets> {
     json('POST', '/admin/services/analytics/api-keys', api.bytes, admin, ['label']),
     json('POST', '/admin/services/analytics/api-keys/some-key/rotations', api.bytes, admin),
     json('POST', '/admin/webhooks/dead-letters/some-entry/replay', api.bytes, admin),
+    json('POST', '/demo/wallet', interaction.bytes, {}, ['method', 'params']),
     ...['/account/profile', '/account/claims/requests', '/account/signout', '/account/accesses/some-grant/revoke'].map(
       (path): Target => ({ method: 'POST', path, kind: 'form', bytes: form.bytes, headers: session, fields: [] }),
     ),

@@ -5,7 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
-import { type SignetApp, createApp } from '../../src/app.js';
+import { type AppDeps, type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { Logger } from '../../src/http/error_handler.js';
 import type { Metrics } from '../../src/observability/metrics.js';
@@ -154,6 +154,8 @@ export async function startSignet(
     chainProxy?: boolean;
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
+    /** More route declarations in the app's table (the embedded demo's). */
+    extraRoutes?: AppDeps['extraRoutes'];
   } = {},
 ): Promise<Harness> {
   const storeKind = options.store ?? suiteStore;
@@ -213,9 +215,10 @@ export async function startSignet(
       logger: options.logger,
       metrics: options.metrics,
       resolveHost: options.resolveHost,
+      extraRoutes: options.extraRoutes,
     });
     // First in the chain: it sees every answer as it leaves, refusals included.
-    const contract = contractCheck(signet.openApi);
+    const contract = contractCheck(signet.openApi, signet.routes);
     signet.app.middleware.unshift(contract.middleware);
     answersOffContract.push(contract.violations);
     on.on('request', signet.app.callback());

@@ -1,5 +1,5 @@
 // createApiKeys on both store backends (memory, and Redis on a real redis-server): keys shown
-// once and stored hashed, authentication and each refusal in its exact words, rotate, revoke.
+// once and stored hashed, authentication and each refusal with its reason, rotate, revoke.
 import { createHash } from 'node:crypto';
 import { type ApiKeys, createApiKeys } from '../../../src/services/api_keys.js';
 import { keys } from '../../../src/store/keys.js';
@@ -15,13 +15,13 @@ async function refusal(work: Promise<unknown>) {
   try {
     await work;
   } catch (error) {
-    const { name, code, status, message } = error as { name: string; code: string; status: number; message: string };
-    return { name, code, status, message };
+    const { name, code, status, reason } = error as { name: string; code: string; status: number; reason?: string };
+    return { name, code, status, reason };
   }
   throw new Error('expected a refusal, the call succeeded');
 }
 
-const invalidKey = { name: 'SignetError', code: 'invalid_client', status: 401, message: 'the API key is not valid' };
+const invalidKey = { name: 'SignetError', code: 'invalid_client', status: 401, reason: 'api_key_invalid' };
 
 describe.each([
   ['memory', memoryBackend()],
@@ -94,8 +94,8 @@ describe.each([
     const created = await apiKeys.create('billing');
     const secret = secretOf(created.key);
     const otherSecret = Buffer.alloc(32, 7).toString('base64url');
-    expect(await refusal(apiKeys.authenticate(undefined))).toEqual({ ...invalidKey, message: 'an X-API-Key header is required' });
-    expect(await refusal(apiKeys.authenticate(''))).toEqual({ ...invalidKey, message: 'an X-API-Key header is required' });
+    expect(await refusal(apiKeys.authenticate(undefined))).toEqual(invalidKey);
+    expect(await refusal(apiKeys.authenticate(''))).toEqual(invalidKey);
     expect(await refusal(apiKeys.authenticate(`sgk_${created.id}_${otherSecret}`))).toEqual(invalidKey);
     expect(await refusal(apiKeys.authenticate(`sgk_AAAAAAAAAAAA_${secret}`))).toEqual(invalidKey);
     for (const malformed of [`sgk_${created.id}`, `${created.key}x`, `Bearer ${created.key}`, `sgk_${created.id}__${secret}`, secret]) {
@@ -111,19 +111,19 @@ describe.each([
       name: 'SignetError',
       code: 'not_found',
       status: 404,
-      message: `service "shop" has no API key "${created.id}"`,
+      reason: 'api_key_not_found',
     });
     expect(await refusal(apiKeys.revoke('billing', 'AAAAAAAAAAAA'))).toEqual({
       name: 'SignetError',
       code: 'not_found',
       status: 404,
-      message: 'service "billing" has no API key "AAAAAAAAAAAA"',
+      reason: 'api_key_not_found',
     });
     expect(await refusal(apiKeys.revoke('billing', '../x'))).toEqual({
       name: 'SignetError',
       code: 'not_found',
       status: 404,
-      message: 'service "billing" has no API key "../x"',
+      reason: 'api_key_not_found',
     });
     expect(await apiKeys.revoke('billing', created.id)).toEqual({
       id: created.id,
@@ -138,13 +138,13 @@ describe.each([
       name: 'SignetError',
       code: 'conflict',
       status: 409,
-      message: `the API key "${created.id}" was already revoked at ${at(T0 + 1_000)}`,
+      reason: 'api_key_revoked',
     });
     expect(await refusal(apiKeys.rotate('billing', created.id))).toEqual({
       name: 'SignetError',
       code: 'conflict',
       status: 409,
-      message: `the API key "${created.id}" is revoked and cannot be rotated: create a new one`,
+      reason: 'api_key_revoked',
     });
   });
 
@@ -179,13 +179,13 @@ describe.each([
       name: 'SignetError',
       code: 'conflict',
       status: 409,
-      message: `the API key "${old.id}" is revoked and cannot be rotated: create a new one`,
+      reason: 'api_key_revoked',
     });
     expect(await refusal(apiKeys.rotate('shop', fresh.id))).toEqual({
       name: 'SignetError',
       code: 'not_found',
       status: 404,
-      message: `service "shop" has no API key "${fresh.id}"`,
+      reason: 'api_key_not_found',
     });
   });
 
@@ -196,7 +196,7 @@ describe.each([
     const lost = outcomes.filter((outcome) => outcome.status === 'rejected');
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(((lost[0] as PromiseRejectedResult).reason as Error).message).toBe(`the API key "${old.id}" is revoked and cannot be rotated: create a new one`);
+    expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict', reason: 'api_key_revoked' });
     const winner = (won[0] as PromiseFulfilledResult<{ id: string }>).value.id;
     const listed = await apiKeys.list('billing');
     expect(listed.map((key) => key.id).sort()).toEqual([winner, old.id].sort());
@@ -209,5 +209,15 @@ describe.each([
     const second = await apiKeys.create('billing', 'second');
     await apiKeys.create('shop', 'elsewhere');
     expect((await apiKeys.list('billing')).map((key) => key.id)).toEqual([second.id, first.id]);
+  });
+
+  test('an id drawn twice is refused with api_key_id_taken, and nothing is stored over the first', async () => {
+    const first = await apiKeys.create('billing', 'first');
+    // A store where every id is taken: the draw collides, as two equal random ids would.
+    const taken = { ...backend.store, setIfAbsent: async () => false };
+    const colliding = createApiKeys(taken, () => clock);
+    expect(await refusal(colliding.create('billing', 'second'))).toEqual({ name: 'SignetError', code: 'conflict', status: 409, reason: 'api_key_id_taken' });
+    expect((await apiKeys.list('billing')).map((key) => key.label)).toEqual(['first']);
+    expect(await apiKeys.authenticate(first.key)).toEqual({ service: 'billing', keyId: first.id });
   });
 });

@@ -1,0 +1,113 @@
+// The owner's account feature: owner sessions (which the access grants and CIBA read too),
+// identity creation, the identity's keys and claims as transactions for the owner's wallet,
+// owners' claim requests, the owner's webhook, and the account's API and pages.
+import type { Address, Hex, PublicClient } from 'viem';
+import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
+import type { ClaimReader } from '../claims/claim_reader.js';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
+import type { Logger } from '../http/error_handler.js';
+import type { RenderPage } from '../http/pages.js';
+import type { RateLimits } from '../http/rate_limits.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
+import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
+import type { ProfileStore } from '../profile/profile.js';
+import type { Store } from '../store/store.js';
+import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
+import { accountPageRoutes, type OwnerGrants } from './account_page_routes.js';
+import { accountRoutes } from './account_routes.js';
+import { createAccountSessions } from './account_sessions.js';
+import { createClaimActions } from './claim_actions.js';
+import type { ClaimRequests } from './claim_requests.js';
+import { createIdentityCreator } from './identity_creation.js';
+import { createIdentityKeys } from './identity_keys.js';
+import { sessionCallers } from './session_callers.js';
+
+export type AccountFeatureDeps = {
+  issuer: string;
+  chain: { client: PublicClient; chainId: number; identityFactory: Address };
+  store: Store;
+  logger: Logger;
+  limits: Pick<RateLimits, 'consume'>;
+  registry: IdentityRegistry;
+  receipts: ConsentReceipts;
+  profiles: ProfileStore;
+  claims: ClaimsService;
+  topics: ClaimTopics;
+  reader: ClaimReader;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  /** Owners' requests to Signet's issuer, when Signet issues claims here (the claims feature's). */
+  claimRequests?: ClaimRequests;
+  /** The factory owner's key that pays for owners' identities (none: owners bring their own). */
+  identityDeployerKey?: Hex;
+  webhooks: { allowPrivate: boolean; resolveHost?: ResolveHost };
+  /** The owner's grants, from the access-grant feature (which reads the sessions made here). */
+  grants: OwnerGrants;
+  backchannel: Pick<BackchannelInbox, 'pendingFor'>;
+  renderPage: RenderPage;
+  names: DisplayNames;
+  serviceName: (service: string) => string;
+  demoWallet: boolean;
+  now: () => number;
+};
+
+export function createAccountFeature(deps: AccountFeatureDeps) {
+  const { chain, store, now } = deps;
+  const sessions = createAccountSessions(store, new URL(deps.issuer).protocol === 'https:');
+  const callers = sessionCallers(sessions);
+  const creator = createIdentityCreator({
+    store,
+    client: chain.client,
+    factory: chain.identityFactory,
+    deployerKey: deps.identityDeployerKey,
+    logger: deps.logger,
+    limits: deps.limits,
+    now,
+  });
+  const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
+  const claimActions = createClaimActions({ client: chain.client, reader: deps.reader });
+  const { claimRequests } = deps;
+  const ownerWebhooks = createOwnerWebhooks(store);
+
+  const routes = [
+    ...accountRoutes({
+      chainId: chain.chainId,
+      registry: deps.registry,
+      receipts: deps.receipts,
+      sessions,
+      callers,
+      issueChallenge: deps.issueChallenge,
+      verifyChallenge: deps.verifyChallenge,
+      creator,
+      identityKeys,
+      claimActions,
+      ownerWebhooks,
+      webhookUrlGuard: createWebhookUrlGuard(deps.webhooks),
+      now,
+    }),
+    ...accountPageRoutes({
+      chainId: chain.chainId,
+      renderPage: deps.renderPage,
+      sessions,
+      profiles: deps.profiles,
+      identityKeys,
+      claims: deps.claims,
+      topics: deps.topics,
+      grants: deps.grants,
+      backchannel: deps.backchannel,
+      creator,
+      claimRequests,
+      serviceName: deps.serviceName,
+      demoWallet: deps.demoWallet,
+      names: deps.names,
+    }),
+  ];
+  return { routes, sessions, sessionCallers: callers, claimRequests };
+}
+
+export type AccountFeature = ReturnType<typeof createAccountFeature>;

@@ -1,0 +1,326 @@
+// The owner's account pages (server-rendered; JavaScript only for wallet calls) as route
+// declarations, kept out of /openapi.json: sign in, create an identity, then overview, profile,
+// wallets, claims and accesses. Forms post here; the session cookie is SameSite=Strict, so no
+// other site can post them on the owner's behalf.
+import type { Context } from 'koa';
+import type { Address } from 'viem';
+import { z } from 'zod';
+import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { DisplayNames } from '../claims/display_names.js';
+import { refuse } from '../errors.js';
+import type { GrantListing } from '../grants/grant_listing.js';
+import { grantPath } from '../grants/grant_schemas.js';
+import { anyone, type Authenticator } from '../http/authenticators.js';
+import type { RenderPage } from '../http/pages.js';
+import { type AnyRoute, route } from '../http/route.js';
+import { type Profile, type ProfileStore, profileSchema } from '../profile/profile.js';
+import type { AccountSessions, IdentitySession } from './account_sessions.js';
+import type { ClaimRequests } from './claim_requests.js';
+import type { IdentityCreator } from './identity_creation.js';
+import { type IdentityKeys, PURPOSE_NAMES } from './identity_keys.js';
+
+/** The owner's grants as the pages show and revoke them (the access-grant feature's). */
+export type OwnerGrants = {
+  list(identity: Address): ReturnType<GrantListing['list']>;
+  revoke(grantId: string, identity: Address): Promise<unknown>;
+};
+
+export type AccountPagesDeps = {
+  chainId: number;
+  renderPage: RenderPage;
+  sessions: AccountSessions;
+  profiles: ProfileStore;
+  identityKeys: IdentityKeys;
+  claims: ClaimsService;
+  topics: ClaimTopics;
+  grants: OwnerGrants;
+  backchannel: Pick<BackchannelInbox, 'pendingFor'>;
+  creator: IdentityCreator;
+  claimRequests?: ClaimRequests;
+  serviceName: (service: string) => string;
+  demoWallet: boolean;
+  /** Issuer, topic and field names the pages show instead of addresses and codes. */
+  names: DisplayNames;
+};
+
+const TAG = 'Account pages';
+
+/** The tabs, in order; sign-in returns to the one asked for (and only to one of these). */
+const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses'];
+const returnPath = (asked: string | undefined) => (asked && TABS.includes(asked) ? asked : '/account');
+
+/** What each key purpose lets its holder do, in one line. */
+const PURPOSES = {
+  1: { name: 'MANAGEMENT', explanation: 'full control: adds and removes keys and claims' },
+  2: { name: 'ACTION', explanation: 'signs in and approves sharing, nothing more' },
+  3: { name: 'CLAIM', explanation: 'lets a claim issuer add claims to your identity; not a wallet you sign in with' },
+} as const;
+
+/** The profile form: one input per value, the address flattened. */
+const PROFILE_FORM = [
+  { name: 'given_name', label: 'First name', type: 'text', autocomplete: 'given-name' },
+  { name: 'family_name', label: 'Last name', type: 'text', autocomplete: 'family-name' },
+  { name: 'email', label: 'Email', type: 'email', autocomplete: 'email' },
+  { name: 'phone_number', label: 'Phone', type: 'tel', autocomplete: 'tel', hint: '(international format, like +33612345678)' },
+  { name: 'street_address', label: 'Street address', type: 'text', autocomplete: 'street-address' },
+  { name: 'locality', label: 'City', type: 'text', autocomplete: 'address-level2' },
+  { name: 'region', label: 'Region', type: 'text', autocomplete: 'address-level1' },
+  { name: 'postal_code', label: 'Postal code', type: 'text', autocomplete: 'postal-code' },
+  { name: 'country', label: 'Country', type: 'text', autocomplete: 'country-name' },
+  { name: 'website', label: 'Website', type: 'url', autocomplete: 'url', hint: '(https://…)' },
+] as const;
+const ADDRESS_PARTS = ['street_address', 'locality', 'region', 'postal_code', 'country'] as const;
+
+const STATUS_WORDS = {
+  valid: 'valid',
+  untrusted_issuer: 'issuer not trusted',
+  not_confirmed_by_issuer: 'revoked by its issuer',
+  expired: 'expired',
+};
+const KIND_WORDS = { login: 'login', immediate: 'one-time access', persistent: 'lasting access' };
+
+function flatten(profile: Profile): Record<string, string> {
+  const { address, ...rest } = profile;
+  return { ...(rest as Record<string, string>), ...(address as Record<string, string> | undefined) };
+}
+
+function profileFromForm(form: Record<string, unknown>) {
+  const value = (name: string) => {
+    const raw = form[name];
+    return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
+  };
+  const address = Object.fromEntries(ADDRESS_PARTS.map((part) => [part, value(part)]).filter(([, v]) => v !== undefined));
+  return {
+    given_name: value('given_name'),
+    family_name: value('family_name'),
+    email: value('email'),
+    phone_number: value('phone_number'),
+    website: value('website'),
+    ...(Object.keys(address).length ? { address } : {}),
+  };
+}
+
+const FIELD_MESSAGES: Record<string, string> = {
+  email: 'Enter an email address like name@example.com',
+  phone_number: 'Enter the phone number in international format, like +33612345678',
+  website: 'Enter a full web address starting with https://',
+};
+
+/** A page's optional query word: anything else (a repeated parameter) reads as absent. */
+const word = z.string().optional().catch(undefined);
+
+export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
+  /** The signed-in owner, if any: the pages send everyone else to the sign-in page, not an error. */
+  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
+
+  /** To the sign-in page, and back to the page asked for once signed in (GET pages only: a form post is not replayed). */
+  const toSignIn = (ctx: Context) => {
+    ctx.redirect(ctx.method === 'GET' ? `/account?next=${encodeURIComponent(ctx.path)}` : '/account');
+    return {};
+  };
+
+  const page = (ctx: Context, view: string, title: string, session: IdentitySession, data: Record<string, unknown>) => {
+    deps.renderPage(ctx, `account/${view}`, {
+      title,
+      identity: session.identity,
+      wallet: session.wallet,
+      chainId: deps.chainId,
+      demoWallet: deps.demoWallet,
+      names: deps.names,
+      notice: undefined,
+      ...data,
+    });
+    return {};
+  };
+
+  const pageRoute = <Q>(path: string, summary: string, query: z.ZodType<Q>, show: (ctx: Context, session: IdentitySession, query: Q) => Promise<object>) =>
+    route({
+      method: 'get',
+      path,
+      summary,
+      tag: TAG,
+      auth: visitor,
+      query,
+      responses: { 200: { description: 'The page' } },
+      undocumented: true,
+      handle: async ({ ctx, query, caller }) => (caller ? show(ctx, caller, query) : toSignIn(ctx)),
+    });
+
+  return [
+    route({
+      method: 'get',
+      path: '/account',
+      summary: 'Sign in, create the identity, or the overview of the identity',
+      tag: TAG,
+      auth: anyVisitor(deps.sessions),
+      query: z.object({ next: word }),
+      responses: { 200: { description: 'The page' } },
+      undocumented: true,
+      async handle({ ctx, query, caller: any }) {
+        if (!any) {
+          deps.renderPage(ctx, 'account/signin', { title: 'Sign in', chainId: deps.chainId, demoWallet: deps.demoWallet, next: returnPath(query.next) });
+          return {};
+        }
+        if (!any.identity) {
+          const creation = await deps.creator.status(any.wallet);
+          if (creation?.status === 'deployed' && creation.identity) {
+            await deps.sessions.attachIdentity(any, creation.identity);
+            ctx.redirect('/account');
+            return {};
+          }
+          deps.renderPage(ctx, 'account/create', { title: 'Create your identity', wallet: any.wallet, creation, chainId: deps.chainId, demoWallet: deps.demoWallet });
+          return {};
+        }
+        const session = any as IdentitySession;
+        const [profile, keys, claims, grants, backchannel] = await Promise.all([
+          deps.profiles.get(session.identity),
+          deps.identityKeys.list(session.identity, [session.wallet]),
+          deps.claims.listForTopics(session.identity, deps.topics.all.map((topic) => topic.topic)),
+          deps.grants.list(session.identity),
+          deps.backchannel.pendingFor(session.identity),
+        ]);
+        return page(ctx, 'overview', 'Your identity', session, {
+          profileCount: Object.keys(flatten(profile)).length,
+          walletCount: keys.filter((key) => key.purposes.some((purpose) => purpose === 1 || purpose === 2)).length,
+          claimCount: claims.length,
+          activeCount: grants.items.filter((grant) => grant.status === 'active').length,
+          pendingCount: grants.items.filter((grant) => grant.status === 'pending').length + backchannel.length,
+        });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/signout',
+      summary: 'Sign out (the form of the pages)',
+      tag: TAG,
+      auth: anyone,
+      bodyLimit: 'form',
+      responses: { 302: { description: 'Back to the sign-in page' } },
+      undocumented: true,
+      async handle({ ctx }) {
+        await deps.sessions.close(ctx);
+        ctx.redirect('/account');
+        return {};
+      },
+    }),
+
+    pageRoute('/account/profile', 'The profile form', z.object({ saved: word }), async (ctx, session, query) => {
+      const values = flatten(await deps.profiles.get(session.identity));
+      return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors: [], saved: query.saved === '1' });
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/profile',
+      summary: 'Save the profile (the form of the profile page)',
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      // Each value is checked below, so that the page can say what to fix beside its input.
+      body: z.record(z.string(), z.unknown()),
+      responses: { 302: { description: 'Saved: back to the profile page' }, 400: { description: 'The page again, with what to fix' } },
+      undocumented: true,
+      async handle({ ctx, body: submitted, caller: session }) {
+        if (!session) return toSignIn(ctx);
+        const parsed = profileSchema.safeParse(profileFromForm(submitted));
+        if (!parsed.success) {
+          const errors = parsed.error.issues.map((issue) => {
+            const field = String(issue.path[issue.path.length - 1]);
+            return { field, message: FIELD_MESSAGES[field] ?? `${PROFILE_FORM.find((f) => f.name === field)?.label ?? field}: ${issue.message}` };
+          });
+          ctx.status = 400;
+          const values = Object.fromEntries(PROFILE_FORM.map((f) => [f.name, typeof submitted[f.name] === 'string' ? submitted[f.name] : '']));
+          return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors, saved: false });
+        }
+        await deps.profiles.set(session.identity, parsed.data);
+        ctx.redirect('/account/profile?saved=1');
+        return {};
+      },
+    }),
+
+    pageRoute('/account/wallets', 'The wallets and keys of the identity', z.object({}), async (ctx, session) => {
+      const keys = await deps.identityKeys.list(session.identity, [session.wallet]);
+      const signsIn = (key: (typeof keys)[number]) => key.purposes.some((purpose) => purpose === 1 || purpose === 2);
+      return page(ctx, 'wallets', 'Wallets', session, {
+        wallets: keys.filter(signsIn),
+        otherKeys: keys.filter((key) => !signsIn(key)),
+        purposes: PURPOSES,
+        purposeNames: PURPOSE_NAMES,
+      });
+    }),
+
+    pageRoute('/account/claims', 'The claims of the identity', z.object({ requested: word }), async (ctx, session, query) => {
+      const claims = await deps.claims.listForTopics(session.identity, deps.topics.all.map((topic) => topic.topic));
+      return page(ctx, 'claims', 'Claims', session, {
+        claims,
+        statusWords: STATUS_WORDS,
+        requestable: deps.claimRequests ? deps.topics.all : [],
+        notice: query.requested ? `Your request for a ${query.requested} claim was sent to Signet's claim issuer.` : undefined,
+      });
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/claims/requests',
+      summary: "Ask Signet's claim issuer for a claim (the form of the claims page)",
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      body: z.object({ topic: z.string({ error: 'choose a claim topic' }) }),
+      responses: { 302: { description: 'Sent: back to the claims page' } },
+      refusals: ['claim_topic_not_issued'],
+      undocumented: true,
+      async handle({ ctx, body, caller: session }) {
+        if (!session) return toSignIn(ctx);
+        const topic = deps.topics.byName(body.topic);
+        if (!topic || !deps.claimRequests) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
+        await deps.claimRequests.add(session.identity, topic.name);
+        ctx.redirect(`/account/claims?requested=${encodeURIComponent(topic.name)}`);
+        return {};
+      },
+    }),
+
+    pageRoute('/account/accesses', 'The grants of the identity and the requests waiting', z.object({ done: word }), async (ctx, session, query) => {
+      const [{ items }, backchannel] = await Promise.all([deps.grants.list(session.identity), deps.backchannel.pendingFor(session.identity)]);
+      const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
+      return page(ctx, 'accesses', 'Accesses', session, {
+        grants: items.filter((grant) => grant.status !== 'pending'),
+        pending: items.filter((grant) => grant.status === 'pending'),
+        backchannel,
+        serviceName: deps.serviceName,
+        kindWords: KIND_WORDS,
+        fieldWords: (fields: string[]) => fields.map((field) => deps.names.field(field)).join(', '),
+        notice: notices[query.done ?? ''],
+      });
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/accesses/{id}/revoke',
+      summary: 'Revoke a grant (the form of the accesses page)',
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      params: grantPath,
+      responses: { 302: { description: 'Revoked: back to the accesses page' } },
+      refusals: ['grant_not_found', 'grant_not_active'],
+      undocumented: true,
+      async handle({ ctx, params, caller: session }) {
+        if (!session) return toSignIn(ctx);
+        await deps.grants.revoke(params.id, session.identity);
+        ctx.redirect('/account/accesses?done=revoked');
+        return {};
+      },
+    }),
+  ];
+}
+
+/** Any signed-in wallet, with or without an identity yet: the account's front page serves both. */
+const anyVisitor = (sessions: AccountSessions): Authenticator<Awaited<ReturnType<AccountSessions['findAny']>>> => ({
+  kind: 'wallet_session',
+  refusals: [],
+  authenticate: (ctx) => sessions.findAny(ctx),
+});

@@ -1,0 +1,103 @@
+// The request and answer forms of the owner's account API, for the route table and /openapi.json.
+import { z } from 'zod';
+import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
+
+const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
+
+// Requests.
+export const challengeBody = z.object({ address: addressField, identity: addressField.optional() });
+
+export const walletChangeBody = z.object({
+  address: addressField,
+  purpose: z.enum(['management', 'action'], { error: 'must be "management" or "action"' }),
+  action: z.enum(['add', 'remove'], { error: 'must be "add" or "remove"' }),
+});
+
+export const claimChangeBody = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('remove'), claim_id: bytes32Field('a 0x-prefixed 32-byte claim id') }),
+    z.object({
+      action: z.literal('add'),
+      claim: z.object({
+        topic: z.number({ error: 'must be a number' }).int().nonnegative(),
+        scheme: z.number({ error: 'must be a number' }).int().nonnegative(),
+        issuer: addressField,
+        signature: hexField('0x-prefixed hex'),
+        data: hexField('0x-prefixed hex'),
+        uri: z.string({ error: 'must be a string' }),
+      }),
+    }),
+  ],
+  { error: 'must be "add" or "remove"' },
+);
+
+export const webhookBody = z.object({
+  url: z.url({ error: 'must be an absolute URL' }).refine((url) => /^https?:/.test(url), 'must be an http(s) URL'),
+  secret: z.string().min(16, 'needs at least 16 characters').optional(),
+});
+
+export const transactionPath = z.object({ hash: bytes32Field('a 0x-prefixed 32-byte transaction hash') });
+export const consentPath = z.object({ grantId: z.string().min(1).max(256) });
+
+// Answers.
+export const signInChallenge = z
+  .strictObject({
+    identity: address.nullable().meta({ description: 'The identity signed in to; null for a wallet that will create one' }),
+    challenge: z.string().meta({ description: 'EIP-4361 text for the wallet to sign' }),
+    expires_at: dateTime,
+  })
+  .meta({ id: 'AccountChallenge' });
+
+export const accountSession = z
+  .strictObject({ identity: address.nullable(), wallet: address, created_at: dateTime })
+  .meta({ id: 'AccountSession' });
+
+export const identityCreation = z
+  .strictObject({
+    wallet: address,
+    status: z.enum(['pending', 'deployed', 'failed']),
+    transaction: bytes32.nullable().meta({ description: 'The deployment transaction; null for an identity deployed earlier' }),
+    identity: address.nullable(),
+    error: z.string().optional(),
+    started_at: dateTime,
+  })
+  .meta({ id: 'IdentityCreation' });
+
+export const preparedTransaction = z
+  .strictObject({
+    to: address,
+    data: z.string().regex(/^0x[0-9a-f]*$/),
+    description: z.string(),
+  })
+  .meta({ id: 'PreparedTransaction', description: "A transaction for the owner's wallet to send to the identity" });
+
+export const transactionStatus = z
+  .strictObject({ hash: bytes32, status: z.enum(['pending', 'confirmed', 'failed']) })
+  .meta({ id: 'TransactionStatus' });
+
+export const ownerWebhook = z.strictObject({ url: z.string().nullable() }).meta({ id: 'OwnerWebhook' });
+
+export const ownerWebhookSet = z
+  .strictObject({
+    url: z.string(),
+    secret: z.string().meta({ description: 'Signs each delivery; shown only in this answer' }),
+    events: z.array(z.literal('access_request.created')),
+  })
+  .meta({ id: 'OwnerWebhookSet' });
+
+export const consentReceipt = z
+  .strictObject({
+    grant_id: z.string(),
+    client_id: z.string(),
+    identity: address,
+    wallet: address,
+    fields: z.array(z.string()),
+    claims: z.array(bytes32),
+    message: z.string().meta({ description: 'The exact text the owner signed' }),
+    signature: z.string(),
+    signed_at: dateTime,
+  })
+  .meta({ id: 'ConsentReceipt' });
+
+export const consentList = z.strictObject({ identity: address, consents: z.array(consentReceipt) }).meta({ id: 'ConsentList' });

@@ -1,0 +1,86 @@
+// The admin API through which Signet issues and revokes its own claims, and reads owners'
+// requests for them, as route declarations.
+import type { ClaimRequests } from '../account/claim_requests.js';
+import { refuse } from '../errors.js';
+import { adminToken, type Authenticator } from '../http/authenticators.js';
+import { type AnyRoute, route } from '../http/route.js';
+import { assertClaimDataBounds } from './claim_document.js';
+import * as forms from './claim_admin_schemas.js';
+import type { SignetIssuer } from './signet_issuer.js';
+
+export type ClaimsAdminDeps = { baseUrl: string; issuer?: SignetIssuer; claimRequests?: ClaimRequests; adminToken?: string };
+
+const TAG = 'Admin: claims';
+
+export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
+  const admin = adminToken(deps.adminToken);
+  /** The admin token, then Signet's issuer: without its key these routes do not exist. */
+  const issuerAdmin: Authenticator<SignetIssuer> = {
+    kind: admin.kind,
+    refusals: [...admin.refusals, 'claim_issuer_off'],
+    async authenticate(ctx) {
+      await admin.authenticate(ctx);
+      if (!deps.issuer) throw refuse('claim_issuer_off', 'Signet is not a claim issuer here: set SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY');
+      return deps.issuer;
+    },
+  };
+
+  return [
+    route({
+      method: 'post',
+      path: '/admin/claims',
+      summary: 'Issue a claim signed by Signet (it replaces the one Signet issued before on this topic)',
+      tag: TAG,
+      auth: issuerAdmin,
+      body: forms.issueBody,
+      bodyLimit: 'admin',
+      responses: {
+        201: {
+          description: 'The signed claim; added to the identity when Signet holds a CLAIM key there',
+          schema: forms.issuedClaim,
+          headers: { Location: 'The claim: {issuer}/identities/{identity}/claims/{claim_id}' },
+        },
+      },
+      refusals: [
+        'claim_data_too_deep',
+        'claim_data_too_large',
+        'claim_topic_unknown',
+        'claim_expiry_invalid',
+        'identity_not_registered',
+        'chain_unavailable',
+      ],
+      async handle({ body, caller: issuer }) {
+        assertClaimDataBounds(body.data);
+        const result = await issuer.issue({ identity: body.identity, topic: body.topic, data: body.data, expiresAt: body.expires_at, uri: body.uri });
+        return { status: 201, headers: { Location: `${deps.baseUrl}/identities/${body.identity}/claims/${result.claim_id}` }, body: result };
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/admin/claim-requests',
+      summary: "Owners' requests for a claim from Signet's issuer",
+      tag: TAG,
+      auth: issuerAdmin,
+      responses: { 200: { description: 'Every open request', schema: forms.claimRequests } },
+      async handle() {
+        return { body: { claim_requests: (await deps.claimRequests?.list()) ?? [] } };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/admin/claims/revocations',
+      summary: 'Revoke a claim Signet issued (by its signature, on the ClaimIssuer)',
+      tag: TAG,
+      auth: issuerAdmin,
+      body: forms.revokeBody,
+      bodyLimit: 'admin',
+      responses: { 200: { description: 'The revocation', schema: forms.revokedClaim } },
+      refusals: ['issued_claim_not_found', 'claim_already_revoked', 'chain_unavailable'],
+      async handle({ body, caller: issuer }) {
+        return { body: await issuer.revoke(body.identity, body.claim_id) };
+      },
+    }),
+  ];
+}
