@@ -389,7 +389,7 @@ describe('the interaction itself', () => {
     expect(missing).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'route_not_found' } });
     const wrong = await new UserAgent().fetch(`${h.issuer}/access-grants/abc`, { method: 'PUT', headers: { accept: 'application/json' } });
     expect(wrong.status).toBe(405);
-    expect(await wrong.json()).toMatchObject({ error: 'invalid_request', reason: 'method_not_allowed' });
+    expect(await wrong.json()).toMatchObject({ error: 'method_not_allowed', reason: 'method_not_allowed' });
   });
 
   test('pages send a strict Content-Security-Policy', async () => {
