@@ -1,62 +1,44 @@
-// createApp(deps) wires Koa, the pages, Signet's routers and the oidc-provider engine.
-// It does no I/O of its own: the store, the chain client and the clock come in as deps.
-import { join } from 'node:path';
-import Koa from 'koa';
-import mount from 'koa-mount';
+// createApp(deps) assembles Signet: the shared parts, each feature (its services and its
+// routes), the engine, and one route table served by Koa in front of the engine. It does no
+// I/O of its own: the store, the chain client and the clock come in as deps.
+import type Koa from 'koa';
 import type Provider from 'oidc-provider';
-import type { Address, PublicClient } from 'viem';
 import { createAccountFeature } from './account/account_feature.js';
-import { chainDeadline } from './chain/chain_deadline.js';
+import { type ChainDeps, createAppParts, silentLogger } from './app_parts.js';
+import { createCibaFeature } from './ciba/ciba_feature.js';
+import { cibaFeature } from './ciba/ciba_settings.js';
 import { createClaimsFeature } from './claims/claims_feature.js';
 import type { ClaimsService } from './claims/claims_service.js';
 import type { DisplayNames } from './claims/display_names.js';
 import type { SignetIssuer } from './claims/signet_issuer.js';
-import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
-import { createCibaFeature } from './ciba/ciba_feature.js';
-import { cibaFeature } from './ciba/ciba_settings.js';
 import type { Config } from './config.js';
-import { allFields } from './oidc/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
 import { createGrantsFeature } from './grants/grants_feature.js';
-import { serviceAuth, serviceCaller } from './services/service_caller.js';
-import { mountRoutes } from './http/mount_routes.js';
-import { openApiDocumentOf, type OpenApiDocument } from './http/openapi.js';
+import type { Logger } from './http/error_handler.js';
+import { healthRoutes } from './http/health.js';
+import { createHttpApp } from './http/http_app.js';
+import { type OpenApiDocument, openApiDocumentOf } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
+import type { RenderPage } from './http/pages.js';
 import type { AnyRoute } from './http/route.js';
-import { createWebhooksFeature } from './notify/webhooks_feature.js';
+import type { IdentityRegistry } from './identity/identity_registry.js';
+import type { ConsentReceipts } from './interaction/consent_receipts.js';
+import { createInteractionFeature } from './interaction/interaction_feature.js';
+import { createLandingFeature } from './landing/landing_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
 import type { ResolveHost } from './notify/webhook_url_guard.js';
+import { createWebhooksFeature } from './notify/webhooks_feature.js';
+import { allFields } from './oidc/fields.js';
+import { createProvider } from './oidc/provider.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
+import type { Metrics } from './observability/metrics.js';
+import type { ProfileStore } from './profile/profile.js';
 import type { ApiKeys } from './services/api_keys.js';
 import { createServicesFeature } from './services/services_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
-import { engineBodyGuard } from './http/engine_body_guard.js';
-import { clientAuthLimits } from './http/client_auth_limits.js';
-import { errorHandler, type Logger } from './http/error_handler.js';
-import { healthRoutes } from './http/health.js';
-import { createPageRenderer } from './http/pages.js';
-import { secureCookiesFor, trustProxies } from './http/proxy_trust.js';
-import { createRateLimits } from './http/rate_limits.js';
-import { securityHeaders } from './http/security_headers.js';
-import { staticFiles } from './http/static_files.js';
-import { answerUnrouted } from './http/unrouted.js';
-import { observeEngine } from './observability/engine_events.js';
-import { asAppLogger } from './observability/logger.js';
-import type { Metrics } from './observability/metrics.js';
-import { observeRequests } from './observability/request_observer.js';
-import { createIdentityRegistry, type IdentityRegistry } from './identity/identity_registry.js';
-import { createConsentReceipts, type ConsentReceipts } from './interaction/consent_receipts.js';
-import { createInteractionFeature } from './interaction/interaction_feature.js';
-import { createLandingFeature } from './landing/landing_feature.js';
-import { createProvider } from './oidc/provider.js';
-import { projectRoot } from './project_root.js';
-import { createProfileStore, type ProfileStore } from './profile/profile.js';
 import type { Store } from './store/store.js';
-import { createChallengeIssuer } from './wallet/challenge.js';
-import { createChallengeVerifier } from './wallet/verify_challenge.js';
-import { createLinkedSignatureVerifier } from './wallet/verify_linked_signature.js';
 
-export type ChainDeps = { client: PublicClient; rpcUrl: string; chainId: number; identityFactory: Address };
+export { type ChainDeps, silentLogger };
 
 export type AppDeps = {
   config: Config;
@@ -74,7 +56,7 @@ export type AppDeps = {
   /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: ReturnType<typeof createPageRenderer>; names: DisplayNames }) => AnyRoute[];
+  extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames }) => AnyRoute[];
 };
 
 export type SignetApp = {
@@ -93,163 +75,66 @@ export type SignetApp = {
 };
 
 
-export const silentLogger: Logger = { error: () => {}, info: () => {} };
-
 export function createApp(deps: AppDeps): SignetApp {
-  const { config, store, chain } = deps;
-  const now = deps.now ?? Date.now;
-  const logger = deps.logger ?? silentLogger;
-  const renderPage = createPageRenderer(join(projectRoot, 'views'));
-  const profiles = createProfileStore(store);
-  const receipts = createConsentReceipts(store);
-  const registry = createIdentityRegistry(chain.client, chain.identityFactory);
-  const claimsFeature = createClaimsFeature({ config, client: chain.client, store, registry, now });
-  const { topics, names, reader, claims, issuer, claimRequests } = claimsFeature;
-  const backchannel = createBackchannelInbox(store);
-  const knownFields = allFields(topics);
-  const provider = createProvider({
-    config,
-    chainId: chain.chainId,
-    store,
-    profiles,
-    receipts,
-    claims,
-    topics,
-    renderPage,
-    logger,
-    ciba: cibaFeature({ issuer: config.issuer, chainId: chain.chainId, registry, inbox: backchannel, fields: () => knownFields, now }),
-  });
-
-  const issueChallenge = createChallengeIssuer(
-    store,
-    { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds },
-    now,
-  );
-  const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
-  const verifyChallenge = createChallengeVerifier(store, chain.client, limits, now);
-
-  const interaction = createInteractionFeature({
-    provider,
-    issuer: config.issuer,
-    chainId: chain.chainId,
-    grantTtlSeconds: config.ttl.grant,
-    registry,
-    receipts,
-    topics,
-    claims,
-    issueChallenge,
-    verifyChallenge,
-    renderPage,
-    demoWallet: deps.demoWallet ?? false,
-    names,
-    now,
-  });
-
-  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
+  const parts = createAppParts(deps);
+  const { config, store, chain, backchannel, now } = parts;
+  const claims = createClaimsFeature({ config, client: chain.client, store, registry: parts.registry, now });
+  // What the login, the account and CIBA read of claims.
+  const claimParts = { claims: claims.claims, topics: claims.topics, names: claims.names, reader: claims.reader, claimRequests: claims.claimRequests };
+  const fields = allFields(claims.topics);
+  const ciba = cibaFeature({ ...parts, inbox: backchannel, fields: () => fields });
+  const provider = createProvider({ ...parts, ...claimParts, ciba });
+  const services = createServicesFeature({ config, store, now });
+  const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts });
   const account = createAccountFeature({
-    issuer: config.issuer,
-    chain: { client: chain.client, chainId: chain.chainId, identityFactory: chain.identityFactory },
-    store,
-    logger,
-    limits,
-    registry,
-    receipts,
-    profiles,
-    claims,
-    topics,
-    reader,
-    issueChallenge,
-    verifyChallenge,
-    claimRequests,
-    identityDeployerKey: config.identityDeployerKey,
+    ...parts,
+    ...claimParts,
     webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
+    identityDeployerKey: config.identityDeployerKey,
     // The grants feature reads the sessions made here; the pages read its grants at request time.
     grants: {
       list: (identity) => grants.listing.list({ identity }, { limit: 100 }),
       revoke: (grantId, identity) => grants.revokeAsOwner(grantId, identity),
     },
-    backchannel,
-    renderPage,
-    names,
-    serviceName: (service) => serviceNames.get(service) ?? service,
-    demoWallet: deps.demoWallet ?? false,
-    now,
+    serviceName: services.serviceName,
   });
-  const { sessions } = account;
-
-  const servicesFeature = createServicesFeature({ config, store, now });
-  const { apiKeys, services, serviceName } = servicesFeature;
-  const verifyLinkedSignature = createLinkedSignatureVerifier(chain.client, registry);
   const grants = createGrantsFeature({
-    issuer: config.issuer,
-    chainId: chain.chainId,
-    store,
+    ...parts,
     provider,
-    registry,
-    profiles,
-    claims,
-    receipts,
-    sessions,
+    claims: claimParts.claims,
+    sessions: account.sessions,
     sessionCallers: account.sessionCallers,
-    services,
-    service: servicesFeature.service,
-    backchannel,
-    verifyLinkedSignature,
-    serviceName,
+    services: services.services,
+    service: services.service,
+    serviceName: services.serviceName,
     webhooks: deps.webhooks,
     revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
-    settings: {
-      immediateSeconds: config.challengeTtlSeconds,
-      persistentRequestSeconds: config.grants.pendingSeconds,
-      persistentTokenSeconds: config.ttl.accessToken,
-    },
-    now,
+    settings: { immediateSeconds: config.challengeTtlSeconds, persistentRequestSeconds: config.grants.pendingSeconds, persistentTokenSeconds: config.ttl.accessToken },
   });
-  const { accessGrants } = grants;
-  const ciba = createCibaFeature({
+  const backchannelRoutes = createCibaFeature({
+    ...parts,
+    ...claimParts,
     provider,
     inbox: backchannel,
     owner: account.sessionCallers.owner,
     completeConsent: interaction.completeConsent,
-    claims,
-    topics,
-    fields: knownFields,
-    verifyLinkedSignature,
-  });
-  const webhooksFeature = createWebhooksFeature({ queue: deps.webhooks, config });
-  const landing = createLandingFeature({ renderPage, issuer: config.issuer, demo: config.demo.enabled });
-
-  const app = new Koa({ keys: [...config.cookieKeys] });
-  trustProxies(app, provider, config.trustProxy);
-  // Request id, access log line and HTTP metrics around everything else.
-  app.use(observeRequests(asAppLogger(logger), deps.metrics));
-  observeEngine(provider, asAppLogger(logger), deps.metrics);
-  app.use(secureCookiesFor(config.issuer));
-  app.use(securityHeaders());
-  app.use(errorHandler(renderPage, logger));
-  // One chain budget per request: every route that reads the chain answers within it.
-  app.use(chainDeadline(config.chainTimeouts.requestMs));
-  app.use(answerUnrouted());
-  app.use(staticFiles(join(projectRoot, 'public')));
+    fields,
+  }).routes;
   const routes: AnyRoute[] = [
     ...healthRoutes({ store, chain: chain.client }),
     openApiRoute(() => openApi),
-    ...grants.routes,
     ...interaction.routes,
-    ...ciba.routes,
     ...account.routes,
-    ...claimsFeature.routes,
-    ...servicesFeature.routes,
-    ...webhooksFeature.routes,
-    ...landing.routes,
-    ...(deps.extraRoutes?.({ renderPage, names }) ?? []),
+    ...grants.routes,
+    ...backchannelRoutes,
+    ...claims.routes,
+    ...services.routes,
+    ...createWebhooksFeature({ queue: deps.webhooks, config }).routes,
+    ...createLandingFeature({ ...parts, demo: config.demo.enabled }).routes,
+    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.names }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
-  const table = mountRoutes(routes, limits);
-  app.use(table.routes());
-  app.use(table.allowedMethods());
-  app.use(clientAuthLimits(limits));
-  app.use(engineBodyGuard());
-  app.use(mount(provider));
-  return { app, provider, profiles, receipts, registry, claims, issuer, apiKeys, accessGrants, routes, openApi };
+  const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
+  const { profiles, receipts, registry } = parts;
+  return { app, provider, profiles, receipts, registry, claims: claims.claims, issuer: claims.issuer, apiKeys: services.apiKeys, accessGrants: grants.accessGrants, routes, openApi };
 }

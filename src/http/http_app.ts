@@ -1,0 +1,58 @@
+// The Koa application around Signet's route table and the engine, in the order every request
+// meets them: observation (request id, access log, metrics), cookies and security headers,
+// the error answer, the chain budget, static files, the route table, then the engine with its
+// own guards. Nothing here knows a feature.
+import { join } from 'node:path';
+import Koa from 'koa';
+import mount from 'koa-mount';
+import type Provider from 'oidc-provider';
+import { chainDeadline } from '../chain/chain_deadline.js';
+import type { Config } from '../config.js';
+import { observeEngine } from '../observability/engine_events.js';
+import { asAppLogger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { observeRequests } from '../observability/request_observer.js';
+import { projectRoot } from '../project_root.js';
+import { clientAuthLimits } from './client_auth_limits.js';
+import { engineBodyGuard } from './engine_body_guard.js';
+import { errorHandler, type Logger } from './error_handler.js';
+import { mountRoutes } from './mount_routes.js';
+import type { RenderPage } from './pages.js';
+import { secureCookiesFor, trustProxies } from './proxy_trust.js';
+import type { RateLimits } from './rate_limits.js';
+import type { AnyRoute } from './route.js';
+import { securityHeaders } from './security_headers.js';
+import { staticFiles } from './static_files.js';
+import { answerUnrouted } from './unrouted.js';
+
+export type HttpAppParts = {
+  config: Config;
+  provider: Provider;
+  routes: readonly AnyRoute[];
+  limits: RateLimits;
+  renderPage: RenderPage;
+  logger: Logger;
+  metrics?: Metrics;
+};
+
+export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics }: HttpAppParts): Koa {
+  const app = new Koa({ keys: [...config.cookieKeys] });
+  trustProxies(app, provider, config.trustProxy);
+  // Request id, access log line and HTTP metrics around everything else.
+  app.use(observeRequests(asAppLogger(logger), metrics));
+  observeEngine(provider, asAppLogger(logger), metrics);
+  app.use(secureCookiesFor(config.issuer));
+  app.use(securityHeaders());
+  app.use(errorHandler(renderPage, logger));
+  // One chain budget per request: every route that reads the chain answers within it.
+  app.use(chainDeadline(config.chainTimeouts.requestMs));
+  app.use(answerUnrouted());
+  app.use(staticFiles(join(projectRoot, 'public')));
+  const table = mountRoutes(routes, limits);
+  app.use(table.routes());
+  app.use(table.allowedMethods());
+  app.use(clientAuthLimits(limits));
+  app.use(engineBodyGuard());
+  app.use(mount(provider));
+  return app;
+}
