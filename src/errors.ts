@@ -1,5 +1,5 @@
 // One error type for everything Signet refuses: a stable code, the HTTP status, a sentence
-// safe to show, an optional stable `reason` (snake_case, what clients and tests match on),
+// safe to show, its stable `reason` (snake_case, what clients and tests match on; it gives the code),
 // and the cause kept for the logs only (DESIGN §4). Reasons and their codes: src/reasons.ts.
 import { REASONS, type Reason } from './reasons.js';
 
@@ -40,12 +40,10 @@ const statusOf: Record<ErrorCode, number> = {
 
 export const statusOfCode = (code: ErrorCode): number => statusOf[code];
 
-export type ErrorBody = { error: ErrorCode; error_description: string; reason?: Reason };
+export type ErrorBody = { error: ErrorCode; error_description: string; reason: Reason };
 
 export type SignetErrorOptions = {
   cause?: unknown;
-  /** Stable snake_case code of this refusal (`chain_unavailable`, `nonce_reused`, …). */
-  reason?: Reason;
   /** Seconds after which trying again may succeed: sent as `Retry-After` (429, 503). */
   retryAfterSeconds?: number;
 };
@@ -53,41 +51,26 @@ export type SignetErrorOptions = {
 export class SignetError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly reason?: Reason;
+  readonly reason: Reason;
   readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, description: string, options?: SignetErrorOptions) {
+  /** A refusal by its stable reason: the catalog gives its error code and HTTP status. */
+  constructor(reason: Reason, description: string, options?: SignetErrorOptions) {
     super(description, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SignetError';
-    this.code = code;
-    this.status = statusOf[code];
-    this.reason = options?.reason;
+    this.reason = reason;
+    this.code = REASONS[reason].error;
+    this.status = statusOf[this.code];
     this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   toJSON(): ErrorBody {
-    const body: ErrorBody = { error: this.code, error_description: this.message };
-    if (this.reason) body.reason = this.reason;
-    return body;
+    return { error: this.code, error_description: this.message, reason: this.reason };
   }
 }
 
-/** A refusal by its stable reason: the catalog gives its error code and HTTP status. */
-export function refuse(reason: Reason, description: string, options?: Omit<SignetErrorOptions, 'reason'>): SignetError {
-  return new SignetError(REASONS[reason].error, description, { ...options, reason });
-}
-
-export const invalidRequest = (description: string, cause?: unknown) =>
-  new SignetError('invalid_request', description, { cause });
-export const accessDenied = (description: string, cause?: unknown) =>
-  new SignetError('access_denied', description, { cause });
-export const notFound = (description: string) => new SignetError('not_found', description);
-export const conflict = (description: string) => new SignetError('conflict', description);
-export const expired = (description: string) => new SignetError('expired', description);
-export const invalidSignature = (description: string, cause?: unknown) =>
-  new SignetError('invalid_signature', description, { cause });
-export const unavailable = (description: string, cause?: unknown, reason?: Reason) =>
-  new SignetError('temporarily_unavailable', description, { cause, reason });
+/** Refuses with a stable reason (src/reasons.ts); every error Signet answers with is made here. */
+export const refuse = (reason: Reason, description: string, options?: SignetErrorOptions) => new SignetError(reason, description, options);
 
 /** A configuration value that is missing or wrong; the message names the setting. */
 export class ConfigError extends Error {

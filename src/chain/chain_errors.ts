@@ -8,7 +8,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import { SignetError } from '../errors.js';
+import { type SignetError, refuse } from '../errors.js';
 
 /** Seconds a client should wait before trying again after a chain outage. */
 const RETRY_AFTER_SECONDS = 5;
@@ -30,9 +30,5 @@ export function isUnknownTransaction(error: unknown): boolean {
 }
 
 export function chainUnavailable(what: string, cause?: unknown): SignetError {
-  return new SignetError('temporarily_unavailable', `the chain could not be read (${what}); try again shortly`, {
-    cause,
-    reason: 'chain_unavailable',
-    retryAfterSeconds: RETRY_AFTER_SECONDS,
-  });
+  return refuse('chain_unavailable', `the chain could not be read (${what}); try again shortly`, { cause, retryAfterSeconds: RETRY_AFTER_SECONDS });
 }

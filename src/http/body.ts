@@ -4,7 +4,7 @@
 // not UTF-8, not JSON, too deep, strings too long, too many form fields (400).
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { SignetError } from '../errors.js';
+import { refuse } from '../errors.js';
 import { measureJson } from './json_bounds.js';
 
 declare module 'koa' {
@@ -40,7 +40,7 @@ export const BODY_LIMITS = {
 };
 
 const tooLarge = (limit: number) =>
-  new SignetError('payload_too_large', `the request body is larger than ${limit} bytes`, { reason: 'body_too_large' });
+  refuse('body_too_large', `the request body is larger than ${limit} bytes`);
 
 /** A body is present when the request is chunked or declares a non-zero length. */
 export function hasBody(ctx: Context): boolean {
@@ -54,9 +54,7 @@ export function hasBody(ctx: Context): boolean {
 export function refuseContentEncoding(ctx: Context): void {
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return;
-  throw new SignetError('unsupported_media_type', `Content-Encoding "${encoding.slice(0, 40)}" is not accepted: send the body uncompressed`, {
-    reason: 'content_encoding_unsupported',
-  });
+  throw refuse('content_encoding_unsupported', `Content-Encoding "${encoding.slice(0, 40)}" is not accepted: send the body uncompressed`);
 }
 
 /** Refuses a declared length over the limit before reading a byte of it. */
@@ -72,9 +70,9 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw tooLarge(limit);
     if (type === 'request.size.invalid') {
-      throw new SignetError('invalid_request', 'the request body does not match its Content-Length', { reason: 'body_length_mismatch', cause: error });
+      throw refuse('body_length_mismatch', 'the request body does not match its Content-Length', { cause: error });
     }
-    if (type === 'request.aborted') throw new SignetError('invalid_request', 'the request was aborted', { reason: 'request_aborted', cause: error });
+    if (type === 'request.aborted') throw refuse('request_aborted', 'the request was aborted', { cause: error });
     throw error;
   }
 }
@@ -86,23 +84,23 @@ async function readText(ctx: Context, limit: number, mediaType: string): Promise
   if (!hasBody(ctx)) return undefined;
   refuseContentEncoding(ctx);
   if (!ctx.is(mediaType)) {
-    throw new SignetError('unsupported_media_type', `send the body as ${mediaType}`, { reason: 'content_type_unsupported' });
+    throw refuse('content_type_unsupported', `send the body as ${mediaType}`);
   }
   const charset = ctx.request.charset.toLowerCase();
   if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new SignetError('unsupported_media_type', 'send the body in UTF-8', { reason: 'charset_unsupported' });
+    throw refuse('charset_unsupported', 'send the body in UTF-8');
   }
   refuseDeclaredLength(ctx, limit);
   const bytes = await readRawBody(ctx, limit);
   try {
     return utf8.decode(bytes);
   } catch (error) {
-    throw new SignetError('invalid_request', 'the request body is not valid UTF-8', { reason: 'invalid_utf8', cause: error });
+    throw refuse('invalid_utf8', 'the request body is not valid UTF-8', { cause: error });
   }
 }
 
 const stringTooLong = (limit: number) =>
-  new SignetError('invalid_request', `a string in the request body is longer than ${limit} characters`, { reason: 'string_too_long' });
+  refuse('string_too_long', `a string in the request body is longer than ${limit} characters`);
 
 /** Parses an application/json body into ctx.request.body, within the limits. */
 export function jsonBody(limits: JsonLimits): Middleware {
@@ -115,11 +113,11 @@ export function jsonBody(limits: JsonLimits): Middleware {
         // V8's JSON.parse does not recurse on the stack: any depth parses, then is measured.
         value = JSON.parse(text);
       } catch (error) {
-        throw new SignetError('invalid_request', 'the request body is not valid JSON', { reason: 'invalid_json', cause: error });
+        throw refuse('invalid_json', 'the request body is not valid JSON', { cause: error });
       }
       const shape = measureJson(value, limits.depth);
       if (shape.depth > limits.depth) {
-        throw new SignetError('invalid_request', `the request body nests deeper than ${limits.depth} levels`, { reason: 'json_too_deep' });
+        throw refuse('json_too_deep', `the request body nests deeper than ${limits.depth} levels`);
       }
       if (shape.longestString > limits.stringLength) throw stringTooLong(limits.stringLength);
       ctx.request.body = value;
@@ -135,7 +133,7 @@ export function formBody(limits: FormLimits): Middleware {
     if (text !== undefined) {
       const entries = [...new URLSearchParams(text)];
       if (entries.length > limits.fields) {
-        throw new SignetError('invalid_request', `the form has more than ${limits.fields} fields`, { reason: 'form_too_many_fields' });
+        throw refuse('form_too_many_fields', `the form has more than ${limits.fields} fields`);
       }
       if (entries.some(([name, value]) => name.length > limits.stringLength || value.length > limits.stringLength)) {
         throw stringTooLong(limits.stringLength);

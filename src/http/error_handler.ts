@@ -27,9 +27,9 @@ function fromEngine(error: InstanceType<typeof oidcErrors.OIDCProviderError>): S
 function fromHttpError(error: unknown): SignetError | undefined {
   const { status, expose } = error as { status?: number; expose?: boolean };
   if (expose !== true) return undefined;
-  if (status === 413) return new SignetError('payload_too_large', 'the request body is too large', { reason: 'body_too_large' });
-  if (status === 415) return new SignetError('unsupported_media_type', 'the request body is in a form Signet does not read', { reason: 'content_type_unsupported' });
-  if (status === 400) return new SignetError('invalid_request', 'the request body cannot be read', { reason: 'unreadable_body' });
+  if (status === 413) return refuse('body_too_large', 'the request body is too large');
+  if (status === 415) return refuse('content_type_unsupported', 'the request body is in a form Signet does not read');
+  if (status === 400) return refuse('unreadable_body', 'the request body cannot be read');
   return undefined;
 }
 

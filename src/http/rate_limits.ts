@@ -3,7 +3,7 @@
 // Over a limit: 429 rate_limited with Retry-After; a counter Redis cannot reach: 503.
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../config.js';
-import { SignetError, unavailable } from '../errors.js';
+import { refuse, SignetError } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { RedisStore } from '../store/redis_store.js';
 import type { Store } from '../store/store.js';
@@ -41,10 +41,7 @@ const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' &&
 function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: number): SignetError {
   const { points, seconds } = settings[limit];
   const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new SignetError('rate_limited', `at most ${points} ${counted[limit]} every ${seconds} s; try again in ${retryAfterSeconds} s`, {
-    reason: 'rate_limited',
-    retryAfterSeconds,
-  });
+  return refuse('rate_limited', `at most ${points} ${counted[limit]} every ${seconds} s; try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
 }
 
 /** Builds one limiter per class on the store's backend. */
@@ -65,7 +62,7 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   // deadline, an outage answered 503 store_unavailable) on the store's connection.
   const run = <T>(work: () => Promise<T>): Promise<T> => (isRedis(store) ? store.guarded(work) : work());
   const fault = (error: unknown) =>
-    error instanceof SignetError ? error : unavailable('the store (Redis) is unreachable', error, 'store_unavailable');
+    error instanceof SignetError ? error : refuse('store_unavailable', 'the store (Redis) is unreachable', { cause: error });
 
   return {
     async consume(limit, who) {

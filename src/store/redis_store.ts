@@ -6,7 +6,7 @@
 // in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
 // queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
-import { SignetError } from '../errors.js';
+import { type SignetError, refuse } from '../errors.js';
 import {
   bySlot,
   createRedisClient,
@@ -181,11 +181,7 @@ function isOutage(error: unknown): boolean {
 }
 
 export function storeUnavailable(cause: unknown): SignetError {
-  return new SignetError('temporarily_unavailable', 'the store (Redis) is unreachable: try again in a moment', {
-    cause,
-    reason: 'store_unavailable',
-    retryAfterSeconds: 1,
-  });
+  return refuse('store_unavailable', 'the store (Redis) is unreachable: try again in a moment', { cause, retryAfterSeconds: 1 });
 }
 
 /** A Redis store, with its client and its guard for parts that bring their own Redis logic (rate limits). */
