@@ -30,7 +30,7 @@ export type AccountDeps = {
   sessions: AccountSessions;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
-  limits: Pick<RateLimits, 'consume'>;
+  limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
   creator: IdentityCreator;
   identityKeys: IdentityKeys;
   claimActions: ClaimActions;
@@ -76,8 +76,10 @@ export function createAccountRouter(deps: AccountDeps): Router {
 
   // Limits first: a challenge costs chain reads, a signature an eth_call.
   router.post('/challenge', async (ctx) => {
-    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
-    await deps.limits.consume('accountSignInsPerAddress', clientAddress(ctx));
+    await deps.limits.consumeAll([
+      ['challengesPerAddress', clientAddress(ctx)],
+      ['accountSignInsPerAddress', clientAddress(ctx)],
+    ]);
     const body = parseBody(ctx, challengeBody);
     const binding = deps.sessions.beginSignIn(ctx);
     // A wallet with no identity (and none named) signs in to create one.

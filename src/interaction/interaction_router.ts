@@ -39,7 +39,7 @@ export type InteractionDeps = {
   claims: ClaimsService;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
-  limits: Pick<RateLimits, 'consume'>;
+  limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
   renderPage: RenderPage;
   demoWallet: boolean;
   /** Issuer and topic names the page shows instead of addresses and codes. */
@@ -115,11 +115,15 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
     });
   });
 
-  // Limits first: a challenge costs chain reads, a signature an eth_call.
+  // Limits before any chain read (a challenge costs chain reads, a signature an eth_call); the
+  // interaction is read first so both counters of the step go to Redis together, and one
+  // that belongs to no login of this browser is refused (403/404) without counting.
   router.post('/challenge', async (ctx) => {
-    await deps.limits.consume('challengesPerAddress', clientAddress(ctx));
     const details = await interactionOf(provider, ctx);
-    await deps.limits.consume('challengesPerInteraction', binding(details.uid));
+    await deps.limits.consumeAll([
+      ['challengesPerAddress', clientAddress(ctx)],
+      ['challengesPerInteraction', binding(details.uid)],
+    ]);
     const body = parseBody(ctx, challengeBody);
     const client = await clientOf(details);
     const requested = keptFields(known, requestedOf(known, details), body.fields);
@@ -148,9 +152,11 @@ export function createInteractionRouter(deps: InteractionDeps): Router {
   });
 
   router.post('/signature', async (ctx) => {
-    await deps.limits.consume('signaturesPerAddress', clientAddress(ctx));
     const details = await interactionOf(provider, ctx);
-    await deps.limits.consume('signaturesPerInteraction', binding(details.uid));
+    await deps.limits.consumeAll([
+      ['signaturesPerAddress', clientAddress(ctx)],
+      ['signaturesPerInteraction', binding(details.uid)],
+    ]);
     const body = parseBody(ctx, signatureBody);
     const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
       // Login challenges always name an identity; only account sign-ins may not.
