@@ -12,8 +12,12 @@ function bucketOf(frame: ProfileNode['callFrame']): string {
   if (!url) return `native ${functionName || '(anonymous)'}`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
+  // Node's fetch (undici) apart from the rest of node's internals; those by their folder.
+  if (url.includes('internal/deps/undici')) return 'undici (node fetch)';
+  if (url.startsWith('node:internal/')) return `node:internal/${url.slice(14).split('/')[0]!.replace(/\.js$/, '')}`;
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
-  const own = /\/(?:dist|dist-bench|src)\/(.+)$/.exec(url);
+  // Signet's own files, the same name from dist/ (Signet) and dist-bench/src/ (the floor).
+  const own = /\/(?:dist-bench\/src|dist-bench|dist|src)\/(.+)$/.exec(url);
   return own ? `signet ${own[1]}` : url;
 }
 
@@ -61,14 +65,14 @@ export function summarizeProfile(file: string, top = 18): { buckets: ProfileShar
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) stack.push(byId.get(at)!.callFrame);
     for (const part of PARTS) if (part.in(stack)) parts.set(part.what, (parts.get(part.what) ?? 0) + delta);
   });
-  const share = (map: Map<string, number>) =>
+  const share = (map: Map<string, number>, count = map.size) =>
     [...map]
       .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
+      .slice(0, count)
       .map(([what, time]) => ({ what, percent: Number(((100 * time) / total).toFixed(1)) }));
   return {
     buckets: share(buckets),
-    functions: share(functions),
+    functions: share(functions, top),
     parts: PARTS.map(({ what }) => ({ what, percent: Number(((100 * (parts.get(what) ?? 0)) / total).toFixed(1)) })),
   };
 }
