@@ -79,8 +79,9 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     lines.push(
       `  - by the profiles (Signet − floor, ms per login): ${extra.map((row) => `${row.what} ${round(row.extra, 2)}`).join('; ')};`,
       `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login inclusive, of which fetch (undici) ${part(signetProfile, 'chain HTTP (fetch, undici)')} ms,`,
-      `    for ${c8.signet.chainRoundTripsPerLogin} chain round trips: a keep-alive \`node:http\` transport (viem's \`http\` transport takes a \`fetchFn\`)`,
-      '    instead of fetch would cut most of the undici share;',
+      `    for ${c8.signet.chainRoundTripsPerLogin} chain round trips: node's fetch (undici with WHATWG streams) is the cost, not the JSON-RPC;`,
+      "    a lighter HTTP client under viem's `http` transport (its `fetchFn`: undici's `request` API from the `undici` package, or",
+      '    a keep-alive `node:http` agent) would cut most of it;',
       `  - Redis: ${results.redisTrace.signet.roundTripsPerLogin} round trips against the floor's ${results.redisTrace.floor.roundTripsPerLogin}; ioredis ${part(signetProfile, 'Redis client (ioredis)')} ms per login`,
       `    (floor ${part(floorProfile, 'Redis client (ioredis)')} ms), of which socket-write syscalls ${part(signetProfile, 'Redis socket writes (syscalls)')} ms (floor ${part(floorProfile, 'Redis socket writes (syscalls)')} ms):`,
       '    each awaited command is one write; fewer, larger writes (one script per step) is what moves it;',
