@@ -2,11 +2,11 @@
 // on every input: the same address for random keys and messages, the same key for the
 // high-s twin of a signature, and a refusal wherever viem refuses (v other than 0/1/27/28,
 // r or s out of range, a wrong length), the same address wherever viem recovers one from a
-// corrupted signature.
+// corrupted signature. Without the addon (a loader that fails), viem recovers and it is logged once.
 import fc from 'fast-check';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { recoverMessageSigner, signatureRecoveryBackend } from '../../src/wallet/recover_message_signer.js';
+import { createSignerRecovery, recoverMessageSigner, signatureRecoveryBackend } from '../../src/wallet/recover_message_signer.js';
 
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -105,4 +105,25 @@ test('it is faster than recovering in JavaScript', async () => {
   const native = await time(() => recoverMessageSigner(text, signature), 200);
   const viem = await time(() => recoverMessageAddress({ message: text, signature }), 50);
   expect(native * 5).toBeLessThan(viem);
+});
+
+test('an addon that does not load: viem recovers, the same answers, and it is logged once', async () => {
+  const missing = new Error("Cannot find module 'secp256k1/bindings'");
+  const recovery = createSignerRecovery(() => {
+    throw missing;
+  });
+  expect(recovery.backend).toBe('viem');
+  const account = privateKeyToAccount(`0x${hex32(987654321n)}`);
+  const signature = await account.signMessage({ message: 'fallback' });
+  expect(await recovery.recover('fallback', signature)).toBe(account.address);
+  await expect(recovery.recover('fallback', `${signature.slice(0, -2)}05` as Hex)).rejects.toThrow('Invalid yParityOrV value');
+  const logged: [string, unknown][] = [];
+  const logger = { error: (message: string, detail?: unknown) => logged.push([message, detail]) };
+  recovery.reportFallback(logger);
+  recovery.reportFallback(logger);
+  expect(logged).toEqual([['the native secp256k1 addon did not load: signatures are recovered in JavaScript, several ms each', missing]]);
+  // With the addon, nothing to report.
+  const loaded: [string, unknown][] = [];
+  createSignerRecovery().reportFallback({ error: (message: string, detail?: unknown) => loaded.push([message, detail]) });
+  expect(loaded).toEqual([]);
 });
