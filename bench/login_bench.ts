@@ -7,6 +7,7 @@
 // concurrency 8; BENCH_CPU_PROFILE=0 skips that.
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
@@ -55,6 +56,8 @@ async function timeEach(count: number, work: () => Promise<unknown>): Promise<nu
 
 async function main() {
   const runStarted = Date.now();
+  // Other work on the machine moves every figure: the load when the run starts goes in the report.
+  const loadAverageAtStart = loadavg().map((value) => round(value, 2));
   const log = (line: string) => console.log(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(3)} s] ${line}`);
   const stops: (() => Promise<unknown>)[] = [];
   const profileDir = join(projectRoot, 'bench', 'results', 'profiles');
@@ -246,6 +249,7 @@ async function main() {
 
     const results = {
       startedAt: new Date(runStarted).toISOString(),
+      loadAverageAtStart,
       durationSeconds: round((Date.now() - runStarted) / 1000, 0),
       identities: chain.users.length,
       scope: SCOPE,

@@ -31,7 +31,7 @@ type Frame = ProfileNode['callFrame'];
 const onStack = (has: (frame: Frame) => boolean) => (stack: Frame[]) => stack.some(has);
 const SOCKET_WRITES = new Set(['writeUtf8String', 'writev', 'writeBuffer', 'writeString', 'writeLatin1String']);
 const PARTS: { what: string; in: (stack: Frame[]) => boolean }[] = [
-  { what: 'signature recovery (recoverMessageSigner)', in: onStack((f) => f.functionName === 'recoverMessageSigner') },
+  { what: 'signature recovery (recover_message_signer)', in: onStack((f) => f.url.includes('wallet/recover_message_signer')) },
   { what: 'SIWE text (siwe package)', in: onStack((f) => f.url.includes('node_modules/siwe/')) },
   { what: 'oidc-provider', in: onStack((f) => f.url.includes('node_modules/oidc-provider/')) },
   { what: 'Redis client (ioredis)', in: onStack((f) => f.url.includes('node_modules/ioredis/')) },

@@ -16,6 +16,7 @@ type Share = { what: string; percent: number };
 export type ProfiledLogins = { file: string; serverCpuMsPerLogin: number; buckets: Share[]; functions: Share[]; parts: Share[] };
 export type BenchResults = {
   startedAt: string;
+  loadAverageAtStart: number[];
   durationSeconds: number;
   identities: number;
   scope: string;
@@ -121,7 +122,7 @@ export function writeReport(results: BenchResults) {
     '',
     '## Machine and versions',
     '',
-    `- ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; load average at the end ${machine.loadAverageAtEnd.join(' / ')}`,
+    `- ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; load average (1 / 5 / 15 min) at the start ${results.loadAverageAtStart.join(' / ')}, at the end ${machine.loadAverageAtEnd.join(' / ')} (the run itself keeps about two cores busy)`,
     `- ${Object.entries(versions).map(([name, version]) => `${name} ${version}`).join('; ')}`,
     `- run started ${results.startedAt}, took ${results.durationSeconds} s`,
     '',
