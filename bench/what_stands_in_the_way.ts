@@ -84,7 +84,10 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
       '    a keep-alive `node:http` agent) would cut most of it;',
       `  - Redis: ${results.redisTrace.signet.roundTripsPerLogin} round trips against the floor's ${results.redisTrace.floor.roundTripsPerLogin}; ioredis ${part(signetProfile, 'Redis client (ioredis)')} ms per login`,
       `    (floor ${part(floorProfile, 'Redis client (ioredis)')} ms), of which socket-write syscalls ${part(signetProfile, 'Redis socket writes (syscalls)')} ms (floor ${part(floorProfile, 'Redis socket writes (syscalls)')} ms):`,
-      '    each awaited command is one write; fewer, larger writes (one script per step) is what moves it;',
+      '    each awaited command is one write. Signet adds, per login: the Interaction read and one counters script at the',
+      '    challenge and at the signature, the challenge write, the challenge read, the attempt counter, the retire, the',
+      '    consent receipt and its index join. What is left to merge: the receipt and its index join in one script (−1),',
+      '    the challenge read with the attempt counter (−1, on one server only: their keys live in different cluster slots);',
       `  - oidc-provider ${part(signetProfile, 'oidc-provider')} ms (floor ${part(floorProfile, 'oidc-provider')} ms) and GC ${part(signetProfile, 'GC')} ms (floor ${part(floorProfile, 'GC')} ms);`,
       `  - signature recovery ${part(signetProfile, 'signature recovery (recover_message_signer)')} ms per login inclusive (hashing and the address included), no longer a factor.`,
     );
