@@ -134,10 +134,10 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
         return;
       }
       const counterKeys = counts.map(([limit, who]) => limiterOf(limit).getKey(who));
-      const windows = counts.flatMap(([limit]) => [String(settings[limit].points), String(settings[limit].seconds)]);
+      const limitsAndWindows = counts.flatMap(([limit]) => [String(settings[limit].points), String(settings[limit].seconds)]);
       let over: number[];
       try {
-        over = await run(() => scripts.consumeRateLimits(counterKeys.length, ...counterKeys, ...windows));
+        over = await run(() => scripts.consumeRateLimits(counterKeys.length, ...counterKeys, ...limitsAndWindows));
       } catch (error) {
         throw fault(error);
       }
