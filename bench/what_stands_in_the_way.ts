@@ -100,11 +100,18 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
   }
   const latency = byName('login p50 at c=1');
   const c1CpuGap = round(slow1.signet.serverCpuMsPerLogin - slow1.floor.serverCpuMsPerLogin, 1);
+  const step = (name: string) => slow1.signet.steps[name]?.p50Ms ?? 0;
+  const chainWait = 20 * slow1.signet.chainRoundTripsPerLogin;
+  const challengeWork = round(step('challenge') - 20, 1);
+  const signatureWork = round(step('signature') - 20, 1);
   lines.push(
-    `- **Login p50 with 20 ms chain latency, ${latency.value} ms over the floor (${latency.met ? 'met' : 'not met'}).** Signet ${slow1.signet.p50Ms} ms against the floor's ${slow1.floor.p50Ms} ms:`,
-    `  ${slow1.signet.chainRoundTripsPerLogin} chain round trips per login put ${round(20 * slow1.signet.chainRoundTripsPerLogin, 0)} ms of waiting (one per step, nothing left to batch);`,
-    `  the rest is Signet's extra CPU per login at c=1 (${slow1.signet.serverCpuMsPerLogin} ms against ${slow1.floor.serverCpuMsPerLogin} ms, +${c1CpuGap} ms) and its fifth HTTP request.`,
-    `  At c=1 each login also carries the server's background work (idle timers, the webhook worker's polls), which c=8 spreads thin.`,
+    `- **Login p50 with 20 ms chain latency, ${latency.value} ms over the floor (${latency.met ? 'met' : 'not met'}).** Signet ${slow1.signet.p50Ms} ms against the floor's ${slow1.floor.p50Ms} ms.`,
+    `  ${slow1.signet.chainRoundTripsPerLogin} chain round trips per login wait ${round(chainWait, 0)} ms (one per step, nothing left to batch) and the wallet signs in the driver`,
+    `  (${step('wallet signs (driver)')} ms), which leaves ${round(50 - chainWait - step('wallet signs (driver)'), 1)} ms for the work of the challenge and the signature above what the floor's`,
+    `  interaction costs. p50 per step: challenge ${step('challenge')} ms (${challengeWork} ms besides its chain round trip), signature ${step('signature')} ms`,
+    `  (${signatureWork} ms besides its round trip), authorize ${step('authorize')}, resume ${step('resume')}, token ${step('token')} ms. That work is the CPU above`,
+    `  (at c=1: ${slow1.signet.serverCpuMsPerLogin} ms per login against ${slow1.floor.serverCpuMsPerLogin} ms, +${c1CpuGap} ms, most of it the chain client's fetch, the`,
+    '  extra HTTP request and the Redis round trips): cutting the chain client\'s cost is what would bring it within reach.',
   );
   const userinfo = byName('userinfo');
   const ui = results.userinfoPerSecond;
