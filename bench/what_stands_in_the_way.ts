@@ -78,7 +78,8 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     const extra = extraByBucket(results).slice(0, 6);
     lines.push(
       `  - by the profiles (Signet − floor, ms per login): ${extra.map((row) => `${row.what} ${round(row.extra, 2)}`).join('; ')};`,
-      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login inclusive, of which fetch (undici) ${part(signetProfile, 'chain HTTP (fetch, undici)')} ms,`,
+      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and node's fetch (undici) ${part(signetProfile, 'chain HTTP (fetch, undici)')} ms, inclusive each`,
+      "    (fetch's callbacks run outside viem's frames, so the two overlap only in part; the self-time table splits them),",
       `    for ${c8.signet.chainRoundTripsPerLogin} chain round trips: node's fetch (undici with WHATWG streams) is the cost, not the JSON-RPC;`,
       "    a lighter HTTP client under viem's `http` transport (its `fetchFn`: undici's `request` API from the `undici` package, or",
       '    a keep-alive `node:http` agent) would cut most of it;',
