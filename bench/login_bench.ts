@@ -3,13 +3,18 @@
 // latency proxy in front of the chain, Signet built for production (its own process) and
 // the engine floor (the same server whose interaction finishes at once); drives logins,
 // refreshes and userinfo from this process; writes bench/results/*.json and
-// docs/performance.md. BENCH_CPU_PROFILE=1 also records Signet's CPU profile (node --cpu-prof).
+// docs/performance.md. Last, a second Signet process is profiled (CPU) over logins alone at
+// concurrency 8; BENCH_CPU_PROFILE=0 skips that.
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { recoverMessageAddress } from 'viem';
+import { DEPLOYER_KEY } from '../src/demo/demo_accounts.js';
+import { recoverMessageSigner, signatureRecoveryBackend } from '../src/wallet/recover_message_signer.js';
+import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
 import { createChainClient } from '../src/chain/chain_client.js';
 import { idFactoryAbi } from '../src/chain/contracts.js';
 import { projectRoot } from '../src/project_root.js';
@@ -17,11 +22,12 @@ import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
 import { startLatencyProxy } from './latency_proxy.js';
-import { type Counters, idleRedisRate, type LoginPhase, runLogins, runRate } from './load.js';
-import { type BenchClient, floorLogin, refresh, signetLogin, userinfo } from './oidc_driver.js';
-import { newestProfile, summarizeProfile } from './profile_summary.js';
+import { type Counters, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runRate } from './load.js';
+import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
+import { profileWhile } from './cpu_profiler.js';
+import { summarizeProfile } from './profile_summary.js';
 import { traceRedis } from './redis_trace.js';
-import { writeReport } from './report.js';
+import { type BenchResults, writeReport } from './report.js';
 import { startServerProcess } from './server_process.js';
 import { median, round } from './stats.js';
 
@@ -29,9 +35,14 @@ const IDENTITIES = 200;
 const SCOPE = 'openid profile email';
 const LOGINS: Record<number, number> = { 1: 60, 8: 320, 32: 480 };
 const RATE_SECONDS = 4;
+const PROFILED_LOGINS = 400;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
 
 const plenty = { points: 10_000_000, seconds: 60 };
+// Identities holding a claim issued by Signet, read as a claim resource after their logins.
+const CLAIM_HOLDERS = 16;
+const CLAIM_TOPIC = 'kyc';
+const ADMIN_TOKEN = randomBytes(24).toString('hex');
 
 async function timeEach(count: number, work: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -45,16 +56,19 @@ async function timeEach(count: number, work: () => Promise<unknown>): Promise<nu
 
 async function main() {
   const runStarted = Date.now();
+  // Other work on the machine moves every figure: the load when the run starts goes in the report.
+  const loadAverageAtStart = loadavg().map((value) => round(value, 2));
   const log = (line: string) => console.log(`[${((Date.now() - runStarted) / 1000).toFixed(0).padStart(3)} s] ${line}`);
   const stops: (() => Promise<unknown>)[] = [];
   const profileDir = join(projectRoot, 'bench', 'results', 'profiles');
-  const profiling = process.env.BENCH_CPU_PROFILE === '1';
+  const profiling = process.env.BENCH_CPU_PROFILE !== '0';
   try {
     const [signetRedis, floorRedis, chain] = await Promise.all([startRedisServer(), startRedisServer(), startBenchChain(IDENTITIES)]);
     stops.push(() => signetRedis.stop(), () => floorRedis.stop(), () => chain.anvil.stop());
     log(`anvil with ONCHAINID and ${chain.users.length} identities; two redis-servers`);
     const proxy = await startLatencyProxy(chain.anvil.rpcUrl);
     stops.push(() => proxy.close());
+    await letIssuerAddClaims(chain, DEPLOYER_KEY, CLAIM_HOLDERS);
 
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const env = (port: number, redisUrl: string): Record<string, string> => ({
@@ -69,6 +83,10 @@ async function main() {
       COOKIE_KEYS: randomBytes(24).toString('hex'),
       JWKS: JSON.stringify({ keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'bench', use: 'sig', alg: 'RS256' }] }),
       CLIENTS: JSON.stringify([{ ...CLIENT, client_name: 'Bench site', redirect_uris: [CLIENT.redirect_uri], redirect_uri: undefined }]),
+      ADMIN_TOKEN,
+      SIGNET_ISSUER_ADDRESS: chain.suite.claimIssuer,
+      SIGNET_ISSUER_KEY: DEPLOYER_KEY,
+      TRUSTED_ISSUERS: JSON.stringify([{ address: chain.suite.claimIssuer, topics: [CLAIM_TOPIC] }]),
       RATE_LIMITS: JSON.stringify({
         challengesPerAddress: plenty,
         challengesPerInteraction: plenty,
@@ -80,7 +98,7 @@ async function main() {
     const [signetPort, floorPort] = [await freePort(), await freePort()];
     const signet = await startServerProcess(
       'Signet',
-      [...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), join(projectRoot, 'dist', 'main.js')],
+      [join(projectRoot, 'dist', 'main.js')],
       env(signetPort, signetRedis.url),
       signetPort,
     );
@@ -101,6 +119,7 @@ async function main() {
     const counters = { signet: { server: signet, redis: signetRedisClient, proxy }, floor: { server: floor, redis: floorRedisClient, proxy } };
     const memoryBefore = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
     log(`Signet (pid ${signet.pid}) and the engine floor (pid ${floor.pid}) are up`);
+    const claimHolders = await issueClaims(signet.base, ADMIN_TOKEN, chain, CLAIM_TOPIC, CLAIM_HOLDERS);
 
     let user = 0;
     const nextWallet = () => chain.users[user++ % chain.users.length]!.wallet;
@@ -114,7 +133,9 @@ async function main() {
     const signature = await chain.users[0]!.wallet.signMessage({ message });
     const reader = createChainClient(proxy.rpcUrl, chain.anvil.chainId);
     const parts = {
-      signatureRecoveryMs: await timeEach(200, () => recoverMessageAddress({ message, signature })),
+      signatureRecoveryBackend,
+      signatureRecoveryMs: await timeEach(500, () => recoverMessageSigner(message, signature)),
+      jsSignatureRecoveryMs: await timeEach(100, () => recoverMessageAddress({ message, signature })),
       redisRoundTripMs: await timeEach(500, () => signetRedisClient.ping()),
       ethCallRoundTripMs: await timeEach(200, () =>
         reader.readContract({ address: chain.suite.identityFactory, abi: idFactoryAbi, functionName: 'getIdentity', args: [chain.users[0]!.wallet.address] }),
@@ -161,6 +182,20 @@ async function main() {
       floor: await rate(counters.floor, 16, (w) => userinfo(floor.base, floorAccess[w % floorAccess.length]!)),
     };
     log(`userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}`);
+    // The claim resource, read with the access token of a login that kept the claim: the token,
+    // the consent receipt and the claim's data from Redis, the claim re-checked on the chain.
+    const claimReaders: { path: string; token: string }[] = [];
+    for (const holder of claimHolders) {
+      const login = await signetLogin(signet.base, CLIENT, `${SCOPE} claim:${CLAIM_TOPIC}`, chain.users[holder.index]!.wallet);
+      claimReaders.push({ path: `/identities/${holder.identity}/claims/${holder.claimId}`, token: login.tokens.access_token });
+    }
+    const chainBeforeClaims = proxy.requests();
+    const claimRate = await rate(counters.signet, 16, (w) => {
+      const reader = claimReaders[w % claimReaders.length]!;
+      return resourceRead(signet.base, reader.path, reader.token);
+    });
+    const claimReads = { ...claimRate, chainRoundTripsPerRead: round((proxy.requests() - chainBeforeClaims) / claimRate.requests, 2) };
+    log(`claim resource reads/s: Signet ${claimReads.perSecond} (${claimReads.chainRoundTripsPerRead} chain round trips each)`);
 
     proxy.latencyMs = 20;
     const slow: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
@@ -175,11 +210,46 @@ async function main() {
     const memoryAfter = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
 
     await signet.stop();
-    const profileFile = profiling ? newestProfile(profileDir) : undefined;
-    const profile = profileFile ? { file: profileFile.slice(projectRoot.length + 1), ...summarizeProfile(profileFile) } : undefined;
+
+    // Where a login's CPU goes: another process of each server, on the same Redis and chain,
+    // profiled over logins alone (after a warm-up), apart from the figures above.
+    let profile: BenchResults['profile'];
+    if (profiling) {
+      mkdirSync(profileDir, { recursive: true });
+      const stamp = new Date(runStarted).toISOString().replace(/[:.]/g, '-');
+      const profileLogins = async (name: string, entry: string, extraEnv: Record<string, string>, redisUrl: string, redis: Redis, idleRate: number, once: (base: string) => Promise<LoginOutcome>) => {
+        const [port, inspectorPort] = [await freePort(), await freePort()];
+        const server = await startServerProcess(`${name} (profiled)`, [`--inspect=127.0.0.1:${inspectorPort}`, entry], { ...env(port, redisUrl), ...extraEnv }, port);
+        stops.push(() => server.stop());
+        const profiledCounters = { server, redis, proxy };
+        await runLogins(profiledCounters, idleRate, 4, 80, () => once(server.base));
+        const file = join(profileDir, `${name.replace(/\W+/g, '-')}-logins-${stamp}.cpuprofile`);
+        let phase: LoginPhase | undefined;
+        await profileWhile(inspectorPort, file, async () => {
+          phase = (await runLogins(profiledCounters, idleRate, 8, PROFILED_LOGINS, () => once(server.base))).phase;
+        });
+        await server.stop();
+        log(`profiled ${PROFILED_LOGINS} ${name} logins at c=8: ${phase!.serverCpuMsPerLogin} ms CPU each (profiler included)`);
+        return { file: file.slice(projectRoot.length + 1), serverCpuMsPerLogin: phase!.serverCpuMsPerLogin, ...summarizeProfile(file, 24) };
+      };
+      const signetProfile = await profileLogins('Signet', join(projectRoot, 'dist', 'main.js'), {}, signetRedis.url, signetRedisClient, idle.signet, (base) =>
+        signetLogin(base, CLIENT, SCOPE, nextWallet()),
+      );
+      const floorProfile = await profileLogins(
+        'engine floor',
+        join(projectRoot, 'dist-bench', 'bench', 'engine_floor.js'),
+        { BENCH_FIXED_IDENTITY: chain.users[0]!.identity },
+        floorRedis.url,
+        floorRedisClient,
+        idle.floor,
+        (base) => floorLogin(base, CLIENT, SCOPE),
+      );
+      profile = { logins: PROFILED_LOGINS, signet: signetProfile, floor: floorProfile };
+    }
 
     const results = {
       startedAt: new Date(runStarted).toISOString(),
+      loadAverageAtStart,
       durationSeconds: round((Date.now() - runStarted) / 1000, 0),
       identities: chain.users.length,
       scope: SCOPE,
@@ -187,6 +257,7 @@ async function main() {
       logins,
       refreshesPerSecond: refreshes,
       userinfoPerSecond: userinfoRates,
+      claimReadsPerSecond: claimReads,
       chainLatency20ms: slow,
       memory: { before: memoryBefore, after: memoryAfter },
       redisTrace,

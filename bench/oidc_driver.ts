@@ -135,3 +135,9 @@ export async function userinfo(base: string, accessToken: string): Promise<void>
   const answer = await new Browser(base).send('/me', { headers: { authorization: `Bearer ${accessToken}` } });
   expectStatus('userinfo', answer, 200);
 }
+
+/** A resource read with an access token (a claim resource of the identity that logged in). */
+export async function resourceRead(base: string, path: string, accessToken: string): Promise<void> {
+  const answer = await new Browser(base).send(path, { headers: { authorization: `Bearer ${accessToken}` } });
+  expectStatus('resource read', answer, 200);
+}

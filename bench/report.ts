@@ -7,23 +7,34 @@ import { join } from 'node:path';
 import { projectRoot } from '../src/project_root.js';
 import type { LoginPhase } from './load.js';
 import { round } from './stats.js';
+import { profileSection, whatStandsInTheWay } from './what_stands_in_the_way.js';
 
 type RedisTrace = { commandsOfOne: string[]; roundTripsPerLogin: number };
 type Rate = { perSecond: number; serverCpuMsPerRequest: number };
 type Pair<T> = { signet: T; floor: T };
+type Share = { what: string; percent: number };
+export type ProfiledLogins = { file: string; serverCpuMsPerLogin: number; buckets: Share[]; functions: Share[]; parts: Share[] };
 export type BenchResults = {
   startedAt: string;
+  loadAverageAtStart: number[];
   durationSeconds: number;
   identities: number;
   scope: string;
-  parts: { signatureRecoveryMs: number; redisRoundTripMs: number; ethCallRoundTripMs: number };
+  parts: {
+    signatureRecoveryBackend: string;
+    signatureRecoveryMs: number;
+    jsSignatureRecoveryMs: number;
+    redisRoundTripMs: number;
+    ethCallRoundTripMs: number;
+  };
   logins: Record<string, Pair<LoginPhase>>;
   refreshesPerSecond: Pair<Rate>;
   userinfoPerSecond: Pair<Rate>;
+  claimReadsPerSecond: Rate & { chainRoundTripsPerRead: number };
   chainLatency20ms: Record<string, Pair<LoginPhase>>;
   memory: { before: { signetMiB: number; floorMiB: number }; after: { signetMiB: number; floorMiB: number } };
   redisTrace: { signet: RedisTrace; floor: RedisTrace };
-  profile?: { file: string; buckets: { what: string; percent: number }[]; functions: { what: string; percent: number }[] };
+  profile?: { logins: number; signet: ProfiledLogins; floor: ProfiledLogins };
 };
 
 const versionOf = (pkg: string) =>
@@ -52,6 +63,7 @@ export function writeReport(results: BenchResults) {
     anvil: firstLine(`"${join(projectRoot, 'node_modules', '@foundry-rs', `anvil-linux-${process.arch === 'x64' ? 'amd64' : process.arch}`, 'bin', 'anvil')}" --version`),
   };
   const c8 = results.logins.c8!;
+  const claims = results.claimReadsPerSecond;
   const slow1 = results.chainLatency20ms.c1!;
   const targets = [
     {
@@ -96,7 +108,8 @@ export function writeReport(results: BenchResults) {
     '',
     `- Its own redis-servers (one per server under test), anvil with the ONCHAINID contracts, Multicall3 and ${results.identities} identities`,
     '  created through the IdFactory for as many wallets, and a TCP proxy in front of the chain that adds a',
-    '  set latency (0 or 20 ms) to every JSON-RPC request and counts them (chain round trips).',
+    '  set latency (0 or 20 ms) to every JSON-RPC request and counts them (chain round trips). The first 16',
+    '  identities hold a claim Signet issued through its admin API (topic `kyc`, for the claim resource reads).',
     '- **Signet**: `dist/main.js` built for production (`NODE_ENV=production`, Redis), its own process.',
     '- **Engine floor**: the same server from the same settings and Redis adapter, whose login interaction',
     '  finishes at once for a fixed account (no challenge, no signature, no chain): what the engine and the',
@@ -109,7 +122,7 @@ export function writeReport(results: BenchResults) {
     '',
     '## Machine and versions',
     '',
-    `- ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; load average at the end ${machine.loadAverageAtEnd.join(' / ')}`,
+    `- ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; load average (1 / 5 / 15 min) at the start ${results.loadAverageAtStart.join(' / ')}, at the end ${machine.loadAverageAtEnd.join(' / ')} (the run itself keeps about two cores busy)`,
     `- ${Object.entries(versions).map(([name, version]) => `${name} ${version}`).join('; ')}`,
     `- run started ${results.startedAt}, took ${results.durationSeconds} s`,
     '',
@@ -141,10 +154,18 @@ export function writeReport(results: BenchResults) {
     `| refreshes/s (16 rotating chains) | ${results.refreshesPerSecond.signet.perSecond} | ${results.refreshesPerSecond.floor.perSecond} | ${round(results.refreshesPerSecond.signet.perSecond / results.refreshesPerSecond.floor.perSecond, 2)} |`,
     `| userinfo req/s (concurrency 16) | ${results.userinfoPerSecond.signet.perSecond} | ${results.userinfoPerSecond.floor.perSecond} | ${userinfoRatio} |`,
     `| server CPU ms per userinfo | ${results.userinfoPerSecond.signet.serverCpuMsPerRequest} | ${results.userinfoPerSecond.floor.serverCpuMsPerRequest} | |`,
+    `| claim resource reads/s (concurrency 16, login access token) | ${claims.perSecond} | (engine userinfo: ${results.userinfoPerSecond.floor.perSecond}) | ${round(claims.perSecond / results.userinfoPerSecond.floor.perSecond, 2)} |`,
+    `| server CPU ms per claim read | ${claims.serverCpuMsPerRequest} | | |`,
+    '',
+    `A claim resource read (\`GET /identities/<identity>/claims/<claimId>\` with the access token of a login that kept`,
+    'the claim) finds the token, the consent receipt and the claim\'s data in Redis and re-checks the claim on the',
+    `chain (${claims.chainRoundTripsPerRead} chain round trips per read). The engine has no such resource: its nearest request is userinfo`,
+    '(the same token lookup, none of the rest), given as the engine-side reference.',
     '',
     '## Floors of the parts (median)',
     '',
-    `- signature recovery (viem recoverMessageAddress, a ${'~'}700-byte challenge): ${results.parts.signatureRecoveryMs} ms`,
+    `- signature recovery as Signet does it (${results.parts.signatureRecoveryBackend}, EIP-191 hash included, a ${'~'}700-byte challenge): ${results.parts.signatureRecoveryMs} ms`,
+    `- the same in JavaScript (viem recoverMessageAddress over @noble/curves, the fallback): ${results.parts.jsSignatureRecoveryMs} ms`,
     `- Redis round trip (PING): ${results.parts.redisRoundTripMs} ms`,
     `- eth_call round trip (IdFactory.getIdentity through the proxy, no added latency): ${results.parts.ethCallRoundTripMs} ms`,
     '',
@@ -160,30 +181,7 @@ export function writeReport(results: BenchResults) {
     ...targets.map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
     '',
   ];
-  const floorPerRequest = c8.floor.serverCpuMsPerLogin / c8.floor.httpRequestsPerLogin;
-  const signetFloor = floorPerRequest * c8.signet.httpRequestsPerLogin + results.parts.signatureRecoveryMs;
-  lines.push(
-    '## What stands in the way',
-    '',
-    `- **Signature recovery.** secp256k1 recovery in JavaScript (viem over @noble/curves) takes ${results.parts.signatureRecoveryMs} ms`,
-    `  here, ${round((100 * results.parts.signatureRecoveryMs) / c8.signet.serverCpuMsPerLogin, 1)} % of Signet's login CPU against the 5 % target. Node's OpenSSL cannot recover a key,`,
-    '  nor verify a bare digest on secp256k1; a native libsecp256k1 binding (the `secp256k1` package) recovers in',
-    '  tens of microseconds and would take this off the table. It is not installed here.',
-    `- **The engine's own cost per HTTP request.** The floor's login costs ${c8.floor.serverCpuMsPerLogin} ms over ${c8.floor.httpRequestsPerLogin} requests`,
-    `  (${round(floorPerRequest, 2)} ms each); Signet's needs ${c8.signet.httpRequestsPerLogin} (the wallet signs between the challenge and the`,
-    `  signature). With the recovery that puts Signet's floor near ${round(signetFloor, 1)} ms, ${round(signetFloor / c8.floor.serverCpuMsPerLogin, 2)} × the engine's,`,
-    '  before any chain or Redis work: the 1.3 × target needs a native recovery. The 5 ms absolute target is below',
-    '  what the engine alone costs on this machine.',
-    `- **Redis.** The engine alone makes ${results.redisTrace.floor.roundTripsPerLogin} round trips per login; Signet adds the two rate-limit`,
-    '  counters of each step (one script each, rate-limiter-flexible has no multi-counter call), the Interaction',
-    '  read of the challenge and of the signature, the challenge write and read, the attempt counter, the retire and',
-    '  the consent receipt. One script per step for both counters would save two.',
-    `- **Chain latency.** Two chain round trips per login (${c8.signet.chainRoundTripsPerLogin} measured) put 40 ms at 20 ms each; the rest of`,
-    '  the gap at concurrency 1 is the CPU above.',
-    '- **Socket writes.** Each Redis command was a socket write of its own; auto-pipelining now groups those',
-    '  issued in the same tick, which helps under concurrency only (a login awaits its commands one by one).',
-    '',
-  );
+  lines.push(...whatStandsInTheWay(results, targets));
   lines.push(
     '## The Redis commands of one login (MONITOR)',
     '',
@@ -202,20 +200,7 @@ export function writeReport(results: BenchResults) {
     '```',
     '',
   );
-  if (results.profile) {
-    lines.push(
-      '## Where Signet’s CPU goes (node --cpu-prof, the whole run)',
-      '',
-      '| where (self time) | % |',
-      '|---|---|',
-      ...results.profile.buckets.map((row) => `| ${row.what} | ${row.percent} |`),
-      '',
-      'Hottest functions:',
-      '',
-      ...results.profile.functions.map((row) => `- ${row.what}: ${row.percent} %`),
-      '',
-    );
-  }
+  lines.push(...profileSection(results));
   const text = lines.join('\n');
   writeFileSync(join(projectRoot, 'docs', 'performance.md'), text);
   return { text, machine, versions, targets };

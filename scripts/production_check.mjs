@@ -323,6 +323,9 @@ async function main() {
   const lines = signet.output.split('\n').filter((line) => line.startsWith('{'));
   if (!lines.length || lines.some((line) => !JSON.parse(line).level)) fail('the logs are not JSON lines');
   step(`${lines.length} JSON log lines`);
+  // The pruned install loads the native signature recovery (a prebuilt addon of `secp256k1`).
+  if (signet.output.includes('secp256k1 addon did not load')) fail('the native secp256k1 addon did not load in the production install');
+  step('the native secp256k1 addon loaded (no fallback logged)');
 
   const exited = new Promise((done) => signet.once('exit', (code) => done(code)));
   signet.kill('SIGTERM');

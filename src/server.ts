@@ -14,6 +14,7 @@ import { createMemoryStore } from './store/memory_store.js';
 import { redisConnectionOf } from './store/redis_connection.js';
 import { createRedisStore } from './store/redis_store.js';
 import type { Store } from './store/store.js';
+import { reportRecoveryFallback } from './wallet/recover_message_signer.js';
 
 export type RunningSignet = {
   config: Config;
@@ -65,6 +66,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
   if (!rpcUrl || !chainId || !identityFactory) {
     throw new ConfigError('CHAIN_RPC_URL', 'is required (the embedded chain comes with the demo: npm start)');
   }
+  reportRecoveryFallback(logger);
   const redis = redisConnectionOf(config);
   const store = redis
     ? createRedisStore(redis, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) })

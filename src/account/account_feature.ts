@@ -32,7 +32,7 @@ export type AccountFeatureDeps = {
   chain: { client: PublicClient; chainId: number; identityFactory: Address };
   store: Store;
   logger: Logger;
-  limits: Pick<RateLimits, 'consume'>;
+  limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
   registry: IdentityRegistry;
   receipts: ConsentReceipts;
   profiles: ProfileStore;

@@ -31,7 +31,7 @@ export function createIdentityCreator(deps: {
   factory: Address;
   deployerKey?: Hex;
   logger: Logger;
-  limits: Pick<RateLimits, 'consume'>;
+  limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
   now: () => number;
 }) {
   const { store } = deps;
@@ -103,8 +103,10 @@ export function createIdentityCreator(deps: {
         throw refuse('identity_creation_in_progress', 'an identity is already being created for this wallet');
       }
       try {
-        await deps.limits.consume('identityCreationsPerAddress', clientAddress);
-        await deps.limits.consume('identityCreationsPerWallet', owner.toLowerCase());
+        await deps.limits.consumeAll([
+          ['identityCreationsPerAddress', clientAddress],
+          ['identityCreationsPerWallet', owner.toLowerCase()],
+        ]);
       } catch (refused) {
         await store.delete(keys.identityCreationLock(owner));
         throw refused;

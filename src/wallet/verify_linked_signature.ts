@@ -1,9 +1,10 @@
 // Checks a signature over a plain (EIP-191) text and that its signer is a wallet linked to
 // the identity. A contract wallet (EIP-1271, EIP-6492) names itself with `address`; without
 // it the signer is recovered (EOAs).
-import { type Address, type Hex, type PublicClient, recoverMessageAddress } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
 import { refuse } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { recoverMessageSigner } from './recover_message_signer.js';
 import { verifyWalletSignature } from './verify_wallet_signature.js';
 
 export function createLinkedSignatureVerifier(client: PublicClient, registry: IdentityRegistry) {
@@ -15,7 +16,7 @@ export function createLinkedSignatureVerifier(client: PublicClient, registry: Id
       if (!valid) throw refuse('signature_invalid', `the signature was not made by wallet ${address} over the challenge`);
       signer = address;
     } else {
-      signer = await recoverMessageAddress({ message, signature: signature as Hex }).catch((error) => {
+      signer = await recoverMessageSigner(message, signature as Hex).catch((error) => {
         throw refuse('signature_invalid', 'the signature could not be read', { cause: error });
       });
     }

@@ -4,12 +4,13 @@
 // deployed) or code at the address (1271). viem answers "false" both when a contract wallet
 // refuses and when the chain could not be asked, so a "false" counts only if the chain
 // answers right after; otherwise it is a 503.
-import { type Address, type Hex, isAddressEqual, isErc6492Signature, type PublicClient, recoverMessageAddress } from 'viem';
+import { type Address, type Hex, isAddressEqual, isErc6492Signature, type PublicClient } from 'viem';
 import { readChain } from '../chain/read_chain.js';
+import { recoverMessageSigner } from './recover_message_signer.js';
 
 /** The EOA key behind an ECDSA signature; a signature that is not one recovers nothing. */
 const recoveredSigner = (message: string, signature: Hex): Promise<Address | undefined> =>
-  recoverMessageAddress({ message, signature }).catch(() => undefined);
+  recoverMessageSigner(message, signature).catch(() => undefined);
 
 export async function verifyWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<boolean> {
   if (!isErc6492Signature(signature)) {

@@ -36,7 +36,7 @@ async function serve(adminToken: string | undefined): Promise<string> {
   offContract.push(contract.violations);
   app.use(contract.middleware);
   app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
-  const admin = mountRoutes(routes, { consume: async () => {} });
+  const admin = mountRoutes(routes, { consumeAll: async () => {} });
   const whoami = new Router().get('/whoami', async (ctx) => {
     ctx.body = await apiKeys.authenticate(ctx.get('x-api-key') || undefined);
   });

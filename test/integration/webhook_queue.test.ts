@@ -510,7 +510,7 @@ describe('webhook admin routes', () => {
       ctx.body = 'an error page';
     };
     app.use(errorHandler(renderPage, silent));
-    const router = mountRoutes(routes, { consume: async () => {} });
+    const router = mountRoutes(routes, { consumeAll: async () => {} });
     app.use(router.routes());
     app.use(router.allowedMethods());
     const server = createServer(app.callback());

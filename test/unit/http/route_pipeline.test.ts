@@ -23,9 +23,11 @@ const caller: Authenticator<{ who: string }> = {
   },
 };
 const limits = {
-  async consume(limit: string, who: string) {
-    steps.push(`limit ${limit} ${who}`);
-    if (who === 'service-b') throw refuse('rate_limited', 'too many', { retryAfterSeconds: 3 });
+  async consumeAll(counts: readonly (readonly [string, string])[]) {
+    for (const [limit, who] of counts) {
+      steps.push(`limit ${limit} ${who}`);
+      if (who === 'service-b') throw refuse('rate_limited', 'too many', { retryAfterSeconds: 3 });
+    }
   },
 };
 const things = route({

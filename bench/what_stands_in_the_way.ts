@@ -1,0 +1,135 @@
+// The "What stands in the way" and profile sections of docs/performance.md, written from the
+// run's own figures: for each target, how far it is, and from the two CPU profiles (Signet and
+// the engine floor, logins alone at c=8) where Signet's extra milliseconds per login go.
+import type { BenchResults, ProfiledLogins } from './report.js';
+import { round } from './stats.js';
+
+type Target = { target: string; value: number; limit: number; met: boolean };
+
+/** ms per login of each bucket or part of a profile (its share of the profiled CPU per login). */
+function msPerLogin(profile: ProfiledLogins, list: 'buckets' | 'parts'): Map<string, number> {
+  return new Map(profile[list].map((row) => [row.what, (row.percent / 100) * profile.serverCpuMsPerLogin]));
+}
+
+/** Buckets by how many more ms per login Signet spends in them than the floor. */
+function extraByBucket(results: BenchResults) {
+  const signet = msPerLogin(results.profile!.signet, 'buckets');
+  const floor = msPerLogin(results.profile!.floor, 'buckets');
+  return [...new Set([...signet.keys(), ...floor.keys()])]
+    .map((what) => ({ what, signet: signet.get(what) ?? 0, floor: floor.get(what) ?? 0 }))
+    .map((row) => ({ ...row, extra: row.signet - row.floor }))
+    .sort((a, b) => b.extra - a.extra);
+}
+
+export function profileSection(results: BenchResults): string[] {
+  const profile = results.profile;
+  if (!profile) return [];
+  const signetParts = msPerLogin(profile.signet, 'parts');
+  const floorParts = msPerLogin(profile.floor, 'parts');
+  return [
+    `## Where a login's CPU goes (CPU profiles, ${profile.logins} logins at c=8 on each server)`,
+    '',
+    `Another process of each server, profiled over logins alone (the profiler adds its own cost: Signet ${profile.signet.serverCpuMsPerLogin} ms,`,
+    `the floor ${profile.floor.serverCpuMsPerLogin} ms of CPU per login while it ran). ms per login = share of the profile × that CPU.`,
+    '',
+    '| where (self time) | Signet ms/login | floor ms/login | Signet − floor |',
+    '|---|---|---|---|',
+    ...extraByBucket(results)
+      .slice(0, 18)
+      .map((row) => `| ${row.what} | ${round(row.signet, 2)} | ${round(row.floor, 2)} | ${round(row.extra, 2)} |`),
+    '',
+    'Parts, inclusive (a part’s callees count; parts overlap):',
+    '',
+    '| part | Signet % | Signet ms/login | floor ms/login |',
+    '|---|---|---|---|',
+    ...profile.signet.parts.map(
+      (row) => `| ${row.what} | ${row.percent} | ${round(signetParts.get(row.what) ?? 0, 2)} | ${round(floorParts.get(row.what) ?? 0, 2)} |`,
+    ),
+    '',
+    'Signet’s hottest functions (self time):',
+    '',
+    ...profile.signet.functions.slice(0, 14).map((row) => `- ${row.what}: ${row.percent} %`),
+    '',
+  ];
+}
+
+export function whatStandsInTheWay(results: BenchResults, targets: Target[]): string[] {
+  const c8 = results.logins.c8!;
+  const slow1 = results.chainLatency20ms.c1!;
+  const byName = (start: string) => targets.find((row) => row.target.startsWith(start))!;
+  const lines = ['## What stands in the way', ''];
+  const part = (profile: ProfiledLogins | undefined, what: string) => {
+    const row = profile?.parts.find((entry) => entry.what === what);
+    return row && profile ? round((row.percent / 100) * profile.serverCpuMsPerLogin, 2) : undefined;
+  };
+  const signetProfile = results.profile?.signet;
+  const floorProfile = results.profile?.floor;
+
+  const cpu = byName('server CPU per login ≤ 1.3');
+  const allowed = round(1.3 * c8.floor.serverCpuMsPerLogin, 2);
+  const floorPerRequest = round(c8.floor.serverCpuMsPerLogin / c8.floor.httpRequestsPerLogin, 2);
+  lines.push(
+    `- **Server CPU per login, ${cpu.value} × the floor's (${cpu.met ? 'met' : 'not met'}).** Signet ${c8.signet.serverCpuMsPerLogin} ms against the floor's ${c8.floor.serverCpuMsPerLogin} ms at c=8;`,
+    `  1.3 × allows ${allowed} ms, ${round(Math.max(0, c8.signet.serverCpuMsPerLogin - allowed), 2)} ms less than now. Of the difference:`,
+    `  - the fifth HTTP request (the wallet signs between the challenge and the signature; the floor's login has 4): at the floor's`,
+    `    ${floorPerRequest} ms per request, about ${floorPerRequest} ms by itself — inherent to a wallet login;`,
+  );
+  if (signetProfile && floorProfile) {
+    const extra = extraByBucket(results).slice(0, 6);
+    lines.push(
+      `  - by the profiles (Signet − floor, ms per login): ${extra.map((row) => `${row.what} ${round(row.extra, 2)}`).join('; ')};`,
+      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and node's fetch (undici) ${part(signetProfile, 'chain HTTP (fetch, undici)')} ms, inclusive each`,
+      "    (fetch's callbacks run outside viem's frames, so the two overlap only in part; the self-time table splits them),",
+      `    for ${c8.signet.chainRoundTripsPerLogin} chain round trips: node's fetch (undici with WHATWG streams) is the cost, not the JSON-RPC;`,
+      "    a lighter HTTP client under viem's `http` transport (its `fetchFn`: undici's `request` API from the `undici` package, or",
+      '    a keep-alive `node:http` agent) would cut most of it;',
+      `  - Redis: ${results.redisTrace.signet.roundTripsPerLogin} round trips against the floor's ${results.redisTrace.floor.roundTripsPerLogin}; ioredis ${part(signetProfile, 'Redis client (ioredis)')} ms per login`,
+      `    (floor ${part(floorProfile, 'Redis client (ioredis)')} ms), of which socket-write syscalls ${part(signetProfile, 'Redis socket writes (syscalls)')} ms (floor ${part(floorProfile, 'Redis socket writes (syscalls)')} ms):`,
+      '    each awaited command is one write. Signet adds, per login: the Interaction read and one counters script at the',
+      '    challenge and at the signature, the challenge write, the challenge read, the attempt counter, the retire, the',
+      '    consent receipt and its index join. What is left to merge: the receipt and its index join in one script (−1),',
+      '    the challenge read with the attempt counter (−1, on one server only: their keys live in different cluster slots);',
+      `  - oidc-provider ${part(signetProfile, 'oidc-provider')} ms (floor ${part(floorProfile, 'oidc-provider')} ms) and GC ${part(signetProfile, 'GC')} ms (floor ${part(floorProfile, 'GC')} ms);`,
+      `  - signature recovery ${part(signetProfile, 'signature recovery (recover_message_signer)')} ms per login inclusive (hashing and the address included), no longer a factor.`,
+    );
+  } else {
+    lines.push('  - run without BENCH_CPU_PROFILE=0 for the profiles that split the rest.');
+  }
+  const absolute = byName('server CPU per login ≤ 5 ms');
+  if (!absolute.met) {
+    lines.push(`- **5 ms absolute (not met).** The engine floor alone costs ${c8.floor.serverCpuMsPerLogin} ms per login on this machine, so no login here can.`);
+  }
+  const latency = byName('login p50 at c=1');
+  const c1CpuGap = round(slow1.signet.serverCpuMsPerLogin - slow1.floor.serverCpuMsPerLogin, 1);
+  const step = (name: string) => slow1.signet.steps[name]?.p50Ms ?? 0;
+  const chainWait = 20 * slow1.signet.chainRoundTripsPerLogin;
+  const challengeWork = round(step('challenge') - 20, 1);
+  const signatureWork = round(step('signature') - 20, 1);
+  lines.push(
+    `- **Login p50 with 20 ms chain latency, ${latency.value} ms over the floor (${latency.met ? 'met' : 'not met'}).** Signet ${slow1.signet.p50Ms} ms against the floor's ${slow1.floor.p50Ms} ms.`,
+    `  ${slow1.signet.chainRoundTripsPerLogin} chain round trips per login wait ${round(chainWait, 0)} ms (one per step, nothing left to batch) and the wallet signs in the driver`,
+    `  (${step('wallet signs (driver)')} ms), which leaves ${round(50 - chainWait - step('wallet signs (driver)'), 1)} ms for the work of the challenge and the signature above what the floor's`,
+    `  interaction costs. p50 per step: challenge ${step('challenge')} ms (${challengeWork} ms besides its chain round trip), signature ${step('signature')} ms`,
+    `  (${signatureWork} ms besides its round trip), authorize ${step('authorize')}, resume ${step('resume')}, token ${step('token')} ms. That work is the CPU above`,
+    `  (at c=1: ${slow1.signet.serverCpuMsPerLogin} ms per login against ${slow1.floor.serverCpuMsPerLogin} ms, +${c1CpuGap} ms, most of it the chain client's fetch, the`,
+    '  extra HTTP request and the Redis round trips): cutting the chain client\'s cost is what would bring it within reach.',
+  );
+  const userinfo = byName('userinfo');
+  const ui = results.userinfoPerSecond;
+  const cpuRatio = round(ui.signet.serverCpuMsPerRequest / ui.floor.serverCpuMsPerRequest, 2);
+  lines.push(
+    `- **Userinfo, ${userinfo.value} × the engine's (${userinfo.met ? 'met' : 'not met'}).** Both servers run the same userinfo code (the floor is Signet's server`,
+    `  with another interaction); Signet's costs ${ui.signet.serverCpuMsPerRequest} ms of CPU per request against ${ui.floor.serverCpuMsPerRequest} ms (${cpuRatio} ×): its tokens'`,
+    `  grants come from a real consent, and its process has served the wallet logins before (${results.memory.after.signetMiB} MiB resident against`,
+    `  ${results.memory.after.floorMiB} MiB, more GC). The throughput ratio swings more than the CPU ratio: at concurrency 16 both share two`,
+    '  cores with the load driver and whatever else runs on the machine.',
+  );
+  const redis = byName('Redis round trips');
+  const recovery = byName('signature verification');
+  lines.push(
+    `- **Met:** Redis round trips ${redis.value} (≤ 30), chain round trips ${c8.signet.chainRoundTripsPerLogin} (≤ 2), signature verification ${recovery.value} % of the login's CPU`,
+    `  (${results.parts.signatureRecoveryBackend}: ${results.parts.signatureRecoveryMs} ms per recovery with the EIP-191 hash, against ${results.parts.jsSignatureRecoveryMs} ms in JavaScript).`,
+    '',
+  );
+  return lines;
+}

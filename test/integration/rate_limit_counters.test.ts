@@ -1,0 +1,165 @@
+// The counters of a step counted together (consumeAll) on a real redis-server, a real cluster
+// and in memory: the same answers as one consume after the other (the first over its limit is
+// refused and stops the rest), on the library's own keys, in one round trip on one server;
+// a check reads its counter in one command; with Redis down both fail closed, fast.
+import { Redis } from 'ioredis';
+import type { RateLimitSettings } from '../../src/config.js';
+import { SignetError } from '../../src/errors.js';
+import { createRateLimits, type RateLimits } from '../../src/http/rate_limits.js';
+import { createRedisStore } from '../../src/store/redis_store.js';
+import { clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';
+import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+
+const window = (points: number, seconds = 60) => ({ points, seconds });
+const SETTINGS: RateLimitSettings = {
+  challengesPerAddress: window(2),
+  challengesPerInteraction: window(3, 300),
+  signaturesPerAddress: window(30),
+  signaturesPerInteraction: window(10, 300),
+  failedSignaturesPerChallenge: 5,
+  accountSignInsPerAddress: window(20, 600),
+  tokenFailuresPerClient: window(2, 600),
+  accessRequestsPerService: window(120),
+  identityCreationsPerAddress: window(5, 3600),
+  identityCreationsPerWallet: window(3, 86400),
+};
+
+/** The refusal's description, or "counted" when both counters took the request. */
+async function answer(work: Promise<void>): Promise<string> {
+  try {
+    await work;
+    return 'counted';
+  } catch (error) {
+    if (error instanceof SignetError && error.status === 429) return error.message.replace(/try again in \d+ s/, 'try again in N s');
+    throw error;
+  }
+}
+
+const ADDRESS_OVER = 'at most 2 challenges requested from one address every 60 s; try again in N s';
+const LOGIN_OVER = 'at most 3 challenges requested for one login or sign-in every 300 s; try again in N s';
+
+describe.each([redisBackend, clusterBackend, memoryBackend])('the counters of a step ($name)', (backend) => {
+  const b = backend();
+  let limits: RateLimits;
+
+  beforeAll(async () => {
+    await b.start();
+  }, 60_000);
+  afterAll(async () => {
+    await b.stop();
+  });
+  beforeEach(async () => {
+    await b.reset();
+    limits = createRateLimits(b.store, SETTINGS, 300);
+  });
+
+  const both = (address: string, login: string) =>
+    limits.consumeAll([
+      ['challengesPerAddress', address],
+      ['challengesPerInteraction', login],
+    ]);
+
+  test('the first counter over its limit is refused and the second is not counted', async () => {
+    expect(await answer(both('192.0.2.1', 'login-a'))).toBe('counted');
+    expect(await answer(both('192.0.2.1', 'login-a'))).toBe('counted');
+    expect(await answer(both('192.0.2.1', 'login-a'))).toBe(ADDRESS_OVER);
+    expect(await answer(both('192.0.2.1', 'login-a'))).toBe(ADDRESS_OVER);
+    // login-a was counted twice: one more from elsewhere passes, the next is over.
+    expect(await answer(both('192.0.2.2', 'login-a'))).toBe('counted');
+    expect(await answer(both('192.0.2.2', 'login-a'))).toBe(LOGIN_OVER);
+  });
+
+  test('the counters are the library’s own: consume and consumeAll count on the same keys', async () => {
+    await limits.consume('challengesPerAddress', '192.0.2.3');
+    expect(await answer(both('192.0.2.3', 'login-b'))).toBe('counted');
+    expect(await answer(limits.consume('challengesPerAddress', '192.0.2.3'))).toBe(ADDRESS_OVER);
+    await limits.consume('challengesPerInteraction', 'login-c');
+    await limits.consume('challengesPerInteraction', 'login-c');
+    expect(await answer(both('192.0.2.4', 'login-c'))).toBe('counted');
+    expect(await answer(both('192.0.2.5', 'login-c'))).toBe(LOGIN_OVER);
+  });
+
+  test('a check refuses at the limit without counting, with the time left', async () => {
+    await limits.check('tokenFailuresPerClient', 'client@192.0.2.6');
+    await limits.count('tokenFailuresPerClient', 'client@192.0.2.6');
+    await limits.check('tokenFailuresPerClient', 'client@192.0.2.6');
+    await limits.count('tokenFailuresPerClient', 'client@192.0.2.6');
+    const refused = await limits.check('tokenFailuresPerClient', 'client@192.0.2.6').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SignetError);
+    expect((refused as SignetError).status).toBe(429);
+    expect((refused as SignetError).retryAfterSeconds).toBeGreaterThan(590);
+    expect((refused as SignetError).retryAfterSeconds).toBeLessThanOrEqual(600);
+  });
+
+  test('concurrent requests: exactly the limit passes', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => answer(both('192.0.2.7', `login-${i}`))));
+    expect(answers.filter((a) => a === 'counted')).toHaveLength(2);
+    expect(answers.filter((a) => a === ADDRESS_OVER)).toHaveLength(10);
+  });
+});
+
+describe('on one redis-server', () => {
+  let server: RedisServer;
+  let admin: Redis;
+  let monitor: Awaited<ReturnType<Redis['monitor']>>;
+  const seen: string[] = [];
+  let store: ReturnType<typeof createRedisStore> | undefined;
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    admin = new Redis(server.url);
+    monitor = await admin.monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua') seen.push(args[0]!.toLowerCase());
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await server.stop();
+  });
+
+  /** Until MONITOR has reported a PING sent now: every earlier command is in `seen`. */
+  async function caughtUp() {
+    const pings = seen.filter((command) => command === 'ping').length;
+    await admin.ping();
+    const deadline = Date.now() + 2000;
+    while (seen.filter((command) => command === 'ping').length === pings) {
+      if (Date.now() > deadline) throw new Error('MONITOR did not report in time');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
+    await caughtUp();
+    seen.length = 0;
+    await work();
+    await caughtUp();
+    return seen.filter((command) => command !== 'ping');
+  }
+
+  test('both counters in one command, a check in one, and Redis down fails closed within 1 s', async () => {
+    store = createRedisStore(server.url);
+    const limits = createRateLimits(store, SETTINGS, 300);
+    const both = () =>
+      limits.consumeAll([
+        ['challengesPerAddress', '192.0.2.9'],
+        ['challengesPerInteraction', 'login-z'],
+      ]);
+    // The first use of a script sends its text; later ones its hash.
+    await both();
+    await limits.check('tokenFailuresPerClient', 'c@192.0.2.9');
+    expect(await commandsOf(both)).toEqual(['evalsha']);
+    expect(await commandsOf(() => limits.check('tokenFailuresPerClient', 'c@192.0.2.9'))).toEqual(['evalsha']);
+
+    monitor.disconnect();
+    await admin.quit();
+    await server.stop();
+    for (const work of [both, () => limits.check('tokenFailuresPerClient', 'c@192.0.2.9')]) {
+      const started = performance.now();
+      const refused = await work().catch((error: unknown) => error);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(refused).toBeInstanceOf(SignetError);
+      expect({ status: (refused as SignetError).status, reason: (refused as SignetError).reason }).toEqual({ status: 503, reason: 'store_unavailable' });
+    }
+  });
+});
