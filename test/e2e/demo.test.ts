@@ -252,7 +252,7 @@ test('beside a browser wallet, an account page that needs a wallet offers the de
   await page.goto(`${issuer}/account/wallets`);
   await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
   await page.getByRole('button', { name: 'Sign', exact: true }).click({ timeout: 20_000 }).catch(async (error) => {
-    throw new Error(`no Sign button; the page says: ${await page.locator('body').innerText()}; problems: ${JSON.stringify(problems.all)}`, { cause: error });
+    throw new Error(`no Sign button; the page says: ${await page.locator('body').textContent()}; problems: ${JSON.stringify(problems.all)}`, { cause: error });
   });
   await page.waitForURL(`${issuer}/account/wallets`);
   // A new tab remembers no choice: the page asks.
