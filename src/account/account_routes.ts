@@ -7,6 +7,8 @@ import { refuse } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
 import { clientAddress } from '../http/client_address.js';
 import { type AnyRoute, route } from '../http/route.js';
+import { LINK_REFUSALS } from '../identity/identity_registry.js';
+import { CHALLENGE_REFUSALS } from '../wallet/verify_challenge.js';
 import { signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
@@ -42,23 +44,8 @@ export type AccountRoutesDeps = {
 
 const TAG = 'Account';
 
-/** What verifying a sign-in's signature can answer (verify_challenge.ts and the link check). */
-const SIGNATURE_REFUSALS = [
-  'challenge_missing',
-  'challenge_expired',
-  'challenge_used',
-  'challenge_burnt',
-  'nonce_unknown',
-  'nonce_other_binding',
-  'message_mismatch',
-  'message_malformed',
-  'signature_malformed',
-  'signature_invalid',
-  'identity_not_registered',
-  'identity_not_a_contract',
-  'wallet_not_linked',
-  'chain_unavailable',
-] as const;
+/** What verifying a sign-in's signature can answer: the challenge's checks, then the live link check. */
+const SIGNATURE_REFUSALS = [...CHALLENGE_REFUSALS, ...LINK_REFUSALS];
 
 export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
   const { owner, wallet, signIn } = deps.callers;
@@ -82,7 +69,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
           headers: { 'Set-Cookie': 'signet_account_login: the sign-in under way' },
         },
       },
-      refusals: ['wallet_without_identity', 'identity_not_registered', 'identity_not_a_contract', 'wallet_not_linked', 'chain_unavailable'],
+      refusals: ['wallet_without_identity', ...LINK_REFUSALS],
       async handle({ ctx, body }) {
         const binding = deps.sessions.beginSignIn(ctx);
         // A wallet with no identity (and none named) signs in to create one.
@@ -121,7 +108,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
           headers: { 'Set-Cookie': 'signet_account: the owner session (httpOnly, SameSite=Strict)' },
         },
       },
-      refusals: [...SIGNATURE_REFUSALS],
+      refusals: SIGNATURE_REFUSALS,
       async handle({ ctx, body, caller: binding }) {
         const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
           if (!issued.identity) return;

@@ -11,7 +11,7 @@ import { anyone, type Authenticator } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { CompleteConsent } from '../interaction/complete_consent.js';
 import { type FieldDefinition, requestedFields } from '../oidc/fields.js';
-import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
+import { LINKED_SIGNATURE_REFUSALS, type VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
 import type { BackchannelInbox } from './backchannel_inbox.js';
 import * as forms from './backchannel_schemas.js';
 
@@ -53,11 +53,7 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       refusals: [
         'backchannel_request_not_found',
         'backchannel_request_decided',
-        'signature_malformed',
-        'signature_invalid',
-        'wallet_not_linked',
-        'identity_not_a_contract',
-        'chain_unavailable',
+        ...LINKED_SIGNATURE_REFUSALS,
       ],
       async handle({ params, body }) {
         const request = await pending(params.id);

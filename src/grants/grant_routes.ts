@@ -10,6 +10,7 @@ import { refuse } from '../errors.js';
 import { anyone, type Authenticator } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
+import { LINKED_SIGNATURE_REFUSALS } from '../wallet/verify_linked_signature.js';
 import type { AccessGrants } from './access_grants.js';
 import type { GrantListing } from './grant_listing.js';
 import { claimRef, profileRef, type ResourceRef } from './grant_resource.js';
@@ -173,7 +174,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       params: forms.grantPath,
       body: forms.validationBody,
       responses: { 200: { description: 'The active grant and its bearer token', schema: forms.validation } },
-      refusals: ['grant_not_found', 'grant_expired', 'grant_not_pending', 'signature_malformed', 'signature_invalid', 'wallet_not_linked', 'identity_not_a_contract', 'chain_unavailable'],
+      refusals: ['grant_not_found', 'grant_expired', 'grant_not_pending', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {
         return { body: await deps.accessGrants.validate(params.id, body.signature, body.address) };
       },
@@ -202,7 +203,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       params: forms.grantPath,
       body: forms.revocationBody,
       responses: { 200: { description: 'The revoked grant', schema: forms.accessGrant.or(forms.loginGrant) } },
-      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', 'signature_malformed', 'signature_invalid', 'wallet_not_linked', 'identity_not_a_contract', 'chain_unavailable'],
+      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ ctx, params, body }) {
         const session = await deps.sessions.find(ctx);
         if (session) return { body: await deps.revokeAsOwner(params.id, session.identity) };

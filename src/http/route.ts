@@ -50,8 +50,6 @@ export type Route<P = unknown, Q = unknown, B = unknown, C = unknown> = {
   responses: Record<number, ResponseSpec>;
   /** The refusals of this route's own logic; the common ones (body, caller, limits, outages) are added. */
   refusals?: Reason[];
-  /** Answers with an HTML page to browsers (the same operation's JSON to API callers). */
-  page?: boolean;
   /** Not a JSON operation (an HTML form post, a page): kept out of /openapi.json. */
   undocumented?: boolean;
   handle(input: RouteInput<P, Q, B, C>): Promise<Reply>;

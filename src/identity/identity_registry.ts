@@ -7,6 +7,7 @@ import { readChain } from '../chain/read_chain.js';
 import { readTogether } from '../chain/multicall3.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
 import { refuse } from '../errors.js';
+import type { Reason } from '../reasons.js';
 
 export type IdentityRegistry = {
   /** The identity the factory links to this wallet, if any. */
@@ -18,6 +19,9 @@ export type IdentityRegistry = {
   /** assertKnown and assertLinked, both read live in one chain round trip (Multicall3). */
   assertKnownAndLinked(identity: Address, wallet: Address): Promise<void>;
 };
+
+/** What the live identity and key checks can refuse with. */
+export const LINK_REFUSALS: Reason[] = ['identity_not_registered', 'identity_not_a_contract', 'wallet_not_linked', 'chain_unavailable'];
 
 const notRegistered = (identity: Address, factory: Address) =>
   refuse('identity_not_registered', `identity ${identity} is not registered with the IdFactory ${factory}`);

@@ -10,11 +10,11 @@ import { refuse } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { signatureBody } from '../http/schemas.js';
-import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
 import { allFields, type RequestedField, requestedFields } from '../oidc/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
-import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
+import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wallet/verify_challenge.js';
 import { loginResources, loginStatement } from './challenge_text.js';
 import type { CompleteConsent } from './complete_consent.js';
 import { keptClaims, keptFields } from './consent_selection.js';
@@ -76,7 +76,6 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
       auth,
       params: forms.interactionPath,
       bodyLimit: 'interaction',
-      page: true,
       responses: { 200: { description: 'The website and the requested fields', schema: forms.consentView } },
       refusals: ['login_client_unknown'],
       async handle({ ctx, caller: details }) {
@@ -122,10 +121,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         'consent_field_required',
         'consent_claim_not_shareable',
         'wallet_without_identity',
-        'identity_not_registered',
-        'identity_not_a_contract',
-        'wallet_not_linked',
-        'chain_unavailable',
+        ...LINK_REFUSALS,
       ],
       async handle({ body, caller: details }) {
         const client = await clientOf(details);
@@ -171,23 +167,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         { limit: 'signaturesPerInteraction', key: (details) => binding(details.uid) },
       ],
       responses: { 200: { description: 'Signed: the browser continues to the website', schema: forms.loginRedirect } },
-      refusals: [
-        'challenge_missing',
-        'challenge_expired',
-        'challenge_used',
-        'challenge_burnt',
-        'nonce_unknown',
-        'nonce_other_binding',
-        'message_mismatch',
-        'message_malformed',
-        'signature_malformed',
-        'signature_invalid',
-        'challenge_identity_missing',
-        'identity_not_registered',
-        'identity_not_a_contract',
-        'wallet_not_linked',
-        'chain_unavailable',
-      ],
+      refusals: [...CHALLENGE_REFUSALS, 'challenge_identity_missing', ...LINK_REFUSALS],
       async handle({ body, caller: details }) {
         const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
           // Login challenges always name an identity; only account sign-ins may not.

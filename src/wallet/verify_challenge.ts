@@ -6,6 +6,7 @@
 import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
 import { refuse, SignetError } from '../errors.js';
+import type { Reason } from '../reasons.js';
 import type { RateLimits } from '../http/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
@@ -19,6 +20,20 @@ export type SignedChallenge = {
   /** The signed text, when the caller sends it back; otherwise the latest issued one is meant. */
   message?: string;
 };
+
+/** What verifying a signed challenge can refuse with (the routes that verify one declare these). */
+export const CHALLENGE_REFUSALS: Reason[] = [
+  'challenge_missing',
+  'challenge_expired',
+  'challenge_used',
+  'challenge_burnt',
+  'nonce_unknown',
+  'nonce_other_binding',
+  'message_mismatch',
+  'message_malformed',
+  'signature_malformed',
+  'signature_invalid',
+];
 
 const COMPARED_FIELDS = [
   'domain',
