@@ -12,14 +12,11 @@ function wantsJson(ctx: Context): boolean {
   return ctx.method !== 'GET' || ctx.accepts('json', 'html') === 'json';
 }
 
-/** Engine errors thrown from Signet's own routes (interaction lookups) in Signet's words. */
+/**
+ * Engine errors thrown from Signet's own routes in Signet's words. (A missing or expired
+ * interaction never gets here: the interaction cookie check refuses it with its own reasons.)
+ */
 function fromEngine(error: InstanceType<typeof oidcErrors.OIDCProviderError>): SignetError {
-  if (error instanceof oidcErrors.SessionNotFound) {
-    if (error.error_description === 'interaction session id cookie not found') {
-      return refuse('interaction_cookie_missing', 'the interaction cookie is missing: continue in the browser that started the login');
-    }
-    return refuse('interaction_not_found', 'this login has expired or is already finished; start again from the website');
-  }
   return refuse('login_refused', error.error_description ?? error.message);
 }
 
