@@ -4,6 +4,7 @@
 // fail-fast settings, so an outage answers the same way everywhere.
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.js';
+import { restartWhenGivenUp } from './sentinel_restart.js';
 
 export type HostPort = { host: string; port: number };
 
@@ -101,6 +102,7 @@ export function createRedisClient(connection: RedisConnection | string, tuning: 
       // instead of waiting for its connection to the old one to fail.
       failoverDetector: true,
     });
+    restartWhenGivenUp(client, reconnectMaxDelayMs);
   }
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
   client.on('error', () => {});

@@ -40,7 +40,7 @@ const form = (fields: Record<string, string>): RequestInit => ({
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  h = await startSignet({ store: 'sentinel' });
+  h = await startSignet({ store: 'sentinel', deadlines: 'production' });
   owner = h.chain.accounts[0]!;
   identity = await h.chain.createIdentityFor(owner.address);
   await h.signet.profiles.set(identity, { given_name: 'Ada' });

@@ -5,7 +5,7 @@ import { type Harness, startSignet } from '../support/signet_harness.js';
 let signet: Harness;
 
 beforeAll(async () => {
-  signet = await startSignet();
+  signet = await startSignet({ deadlines: 'production' });
 });
 afterAll(async () => {
   await signet.close();

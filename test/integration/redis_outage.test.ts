@@ -27,7 +27,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   // Append-only Redis: what was written survives the kill, as on a production Redis with AOF.
-  h = await startSignet({ redisAppendOnly: true });
+  h = await startSignet({ redisAppendOnly: true, deadlines: 'production' });
   owner = h.chain.accounts[0]!;
   identity = await h.chain.createIdentityFor(owner.address);
   await h.signet.profiles.set(identity, { given_name: 'Ada' });

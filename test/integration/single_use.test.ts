@@ -101,6 +101,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('single use under %i para
     for (let round = 0; round < ROUNDS; round++) {
       const started = await oidc.initiateBackchannelAuthentication(config, { scope: 'openid email', login_hint: identity });
       const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
+      expect({ status: inbox.status, reason: inbox.json.reason }).toEqual({ status: 200, reason: undefined });
       const request = (inbox.json.backchannel as { id: string; challenge: string }[]).find((one) => one.id === started.auth_req_id)!;
       const approved = await agent.postJson(`${h.issuer}/account/backchannel/${request.id}/approvals`, {
         signature: await owner.signMessage({ message: request.challenge }),

@@ -14,7 +14,7 @@ import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { redisConnectionOf } from '../../src/store/redis_connection.js';
-import { createRedisStore } from '../../src/store/redis_store.js';
+import { createRedisStore, type RedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { createChainClient } from '../../src/chain/chain_client.js';
 import { type ChainProxy, startChainProxy } from './chain_proxy.js';
@@ -22,6 +22,7 @@ import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from './redis_sentinel.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
+import { waitUntil } from './wait_until.js';
 import { contractCheck } from './contract_check.js';
 
 export const WEBSITE: ClientConfig = {
@@ -56,6 +57,17 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   accountSignInsPerAddress: plenty,
   tokenFailuresPerClient: plenty,
   accessRequestsPerService: plenty,
+};
+
+/**
+ * Deadlines of a test that is not about outages. A shared CI host stalls a process for over a
+ * second now and then (CPU steal: a jest worker once saw 1.9 s between two timer ticks), and
+ * at the shipped 500 ms per Redis command and 1.5 s per request's chain reads such a stall
+ * read as an outage: a 503 in the middle of a login test. Outage tests ask for 'production'.
+ */
+const RELAXED_DEADLINES = {
+  redis: { commandTimeoutMs: 5000, reconnectMaxDelayMs: 250, waitReplicas: 0 },
+  chainTimeouts: { requestMs: 10_000, callMs: 10_000 },
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
@@ -156,6 +168,9 @@ export async function startSignet(
     resolveHost?: ResolveHost;
     /** More route declarations in the app's table (the embedded demo's). */
     extraRoutes?: AppDeps['extraRoutes'];
+    /** 'production': the shipped Redis command and chain deadlines, for tests that time an
+     * outage. By default they are relaxed (see RELAXED_DEADLINES). */
+    deadlines?: 'production' | 'relaxed';
   } = {},
 ): Promise<Harness> {
   const storeKind = options.store ?? suiteStore;
@@ -188,6 +203,7 @@ export async function startSignet(
     demo: { enabled: false },
     rateLimits: { ...RELAXED_RATE_LIMITS, ...options.rateLimits },
     trustProxy: options.trustProxy ?? 0,
+    ...(options.deadlines === 'production' ? {} : RELAXED_DEADLINES),
     ...options.configure?.(chain),
   });
   let offset = 0;
@@ -225,6 +241,12 @@ export async function startSignet(
     return { store, webhooks, signet };
   };
   const { store, webhooks, signet } = startProcess(server);
+  // A test starts once Signet's store is connected: its first request is no place to wait for
+  // a cluster or a Sentinel-named master that a loaded host takes seconds to reach.
+  const connected = async (one: Store) => {
+    if ('client' in one) await waitUntil('Signet connected to its store', () => (one as RedisStore).client.status === 'ready', 30_000);
+  };
+  await connected(store);
   const peerServers: Server[] = [];
   const peers: Peer[] = [];
   for (let i = 0; i < (options.peers ?? 0); i++) {
@@ -232,6 +254,7 @@ export async function startSignet(
     await new Promise<void>((resolve) => peerServer.listen(0, '127.0.0.1', resolve));
     peerServers.push(peerServer);
     peers.push({ url: `http://127.0.0.1:${(peerServer.address() as { port: number }).port}`, ...startProcess(peerServer) });
+    await connected(peers.at(-1)!.store);
   }
   return {
     issuer,
