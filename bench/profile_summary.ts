@@ -37,7 +37,7 @@ const PARTS: { what: string; in: (stack: Frame[]) => boolean }[] = [
   { what: 'Redis client (ioredis)', in: onStack((f) => f.url.includes('node_modules/ioredis/')) },
   { what: 'Redis socket writes (syscalls)', in: (stack) => SOCKET_WRITES.has(stack[0]!.functionName) && stack.some((f) => f.url.includes('node_modules/ioredis/')) },
   { what: 'chain client (viem)', in: onStack((f) => f.url.includes('node_modules/viem/')) },
-  { what: 'chain HTTP (fetch, undici)', in: onStack((f) => f.url.includes('undici')) },
+  { what: 'chain HTTP (rpc_fetch)', in: onStack((f) => f.url.includes('chain/rpc_fetch') || f.url.includes('undici')) },
   { what: 'JWT signing and JOSE (jose)', in: onStack((f) => f.url.includes('node_modules/jose/')) },
   { what: 'logging (pino and its scrubber)', in: onStack((f) => f.url.includes('node_modules/pino') || f.url.includes('observability/logger')) },
   { what: 'GC', in: onStack((f) => f.functionName === '(garbage collector)') },

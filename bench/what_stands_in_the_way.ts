@@ -78,11 +78,9 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     const extra = extraByBucket(results).slice(0, 6);
     lines.push(
       `  - by the profiles (Signet − floor, ms per login): ${extra.map((row) => `${row.what} ${round(row.extra, 2)}`).join('; ')};`,
-      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and node's fetch (undici) ${part(signetProfile, 'chain HTTP (fetch, undici)')} ms, inclusive each`,
-      "    (fetch's callbacks run outside viem's frames, so the two overlap only in part; the self-time table splits them),",
-      `    for ${c8.signet.chainRoundTripsPerLogin} chain round trips: node's fetch (undici with WHATWG streams) is the cost, not the JSON-RPC;`,
-      "    a lighter HTTP client under viem's `http` transport (its `fetchFn`: undici's `request` API from the `undici` package, or",
-      '    a keep-alive `node:http` agent) would cut most of it;',
+      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and its HTTP client (src/chain/rpc_fetch.ts on node:http) ${part(signetProfile, 'chain HTTP (rpc_fetch)')} ms,`,
+      `    inclusive each (the HTTP callbacks run outside viem's frames), for ${c8.signet.chainRoundTripsPerLogin} chain round trips; node's fetch (undici) cost about`,
+      '    1.6 ms per login here before, and viem itself (ABI encoding, its request wrapper, the JSON-RPC id cache) is what remains;',
       `  - Redis: ${results.redisTrace.signet.roundTripsPerLogin} round trips against the floor's ${results.redisTrace.floor.roundTripsPerLogin}; ioredis ${part(signetProfile, 'Redis client (ioredis)')} ms per login`,
       `    (floor ${part(floorProfile, 'Redis client (ioredis)')} ms), of which socket-write syscalls ${part(signetProfile, 'Redis socket writes (syscalls)')} ms (floor ${part(floorProfile, 'Redis socket writes (syscalls)')} ms):`,
       '    each awaited command is one write. Signet adds, per login: the Interaction read and one counters script at the',

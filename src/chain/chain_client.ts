@@ -15,6 +15,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { chainBudgetSignal } from './chain_deadline.js';
+import { rpcFetch } from './rpc_fetch.js';
 
 /** Per-call timeout when none is configured (CHAIN_CALL_TIMEOUT_MS). */
 const DEFAULT_CALL_TIMEOUT_MS = 5000;
@@ -28,12 +29,12 @@ export function chainDefinition(chainId: number, rpcUrl: string) {
   });
 }
 
-/** fetch that also stops when the running request's chain budget is spent. */
+/** An RPC call (rpc_fetch.ts) that also stops when the running request's chain budget is spent. */
 const fetchWithinBudget: typeof fetch = (input, init) => {
   const budget = chainBudgetSignal();
-  if (!budget) return fetch(input, init);
+  if (!budget) return rpcFetch(input, init);
   const signal = init?.signal ? AbortSignal.any([init.signal, budget]) : budget;
-  return fetch(input, { ...init, signal });
+  return rpcFetch(input, { ...init, signal });
 };
 
 function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS, observe?: (fetchFn: typeof fetch) => typeof fetch): Transport {

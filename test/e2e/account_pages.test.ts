@@ -352,7 +352,7 @@ test('wallets: a second wallet added as an ACTION key logs in; the last MANAGEME
 
   // The only thing logged is the browser's own line for the refused request (409).
   expect(problemLines(problems)).toEqual([refused('409 (Conflict)', '/account/wallets/transactions')]);
-}, 30_000);
+}, 60_000);
 
 test('claims: the owner removes a claim a website was given, and its userinfo stops carrying it', async () => {
   const owner = h.chain.accounts[3]!;
@@ -394,7 +394,7 @@ test('claims: the owner removes a claim a website was given, and its userinfo st
   expect(await oidc.fetchUserInfo(login.config, tokens.access_token, sub)).toEqual({ sub, onchain_claims: [] });
 
   expect(problems.all).toEqual([]);
-}, 30_000);
+}, 60_000);
 
 test('inbox: the owner approves one lasting-access request and denies another', async () => {
   const owner = h.chain.accounts[4]!;
@@ -454,7 +454,7 @@ test('inbox: the owner approves one lasting-access request and denies another', 
   expect(wallet.signed).toHaveLength(2);
 
   expect(problems.all).toEqual([]);
-}, 30_000);
+}, 60_000);
 
 test('accessibility: no serious or critical axe violation on any account page, and the profile form works by keyboard', async () => {
   const owner = h.chain.accounts[5]!;
@@ -544,4 +544,4 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await screenshot(page, 'account-accesses-phone');
   expect(overflow).toEqual({ '/account': 0, '/account/profile': 0, '/account/wallets': 0, '/account/claims': 0, '/account/accesses': 0 });
   expect(problemLines(problems)).toEqual([refused('400 (Bad Request)', '/account/profile')]);
-}, 30_000);
+}, 60_000);

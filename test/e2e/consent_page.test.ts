@@ -60,7 +60,7 @@ beforeAll(async () => {
 // on the tests before it.
 beforeEach(async () => {
   browser = await launchBrowser();
-}, 30_000);
+}, 60_000);
 
 afterEach(async () => {
   await browser?.close();

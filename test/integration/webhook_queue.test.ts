@@ -18,6 +18,7 @@ import { keys } from '../../src/store/keys.js';
 import { contractCheck } from '../support/contract_check.js';
 import { freePort } from '../support/free_port.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
+import { RELAXED_DEADLINES } from '../support/relaxed_deadlines.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { flushCluster } from '../support/store_backends.js';
 import { sleep, waitUntil } from '../support/wait_until.js';
@@ -138,7 +139,7 @@ async function leftoversIn(inspect: Redis) {
 const redisBackend: RedisBackend = {
   name: 'redis',
   // The receivers are on loopback: the tests allow private targets.
-  make: (options) => track(createRedisWebhookQueue(redisServer.url, { pollMs: 20, allowPrivateTargets: true, ...options })),
+  make: (options) => track(createRedisWebhookQueue(redisServer.url, { pollMs: 20, allowPrivateTargets: true, redis: RELAXED_DEADLINES.redis, ...options })),
   leftovers: () => leftoversIn(admin),
   admin: () => admin,
 };
@@ -151,7 +152,7 @@ const clusterBackend: RedisBackend = {
     track(
       createRedisWebhookQueue(
         { kind: 'cluster', seeds: cluster.nodes.map(({ host, port }) => ({ host, port })), tls: false },
-        { pollMs: 20, allowPrivateTargets: true, ...options },
+        { pollMs: 20, allowPrivateTargets: true, redis: RELAXED_DEADLINES.redis, ...options },
       ),
     ),
   leftovers: () => leftoversIn(clusterAdmin as unknown as Redis),

@@ -22,6 +22,7 @@ import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from './redis_sentinel.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
+import { RELAXED_DEADLINES } from './relaxed_deadlines.js';
 import { waitUntil } from './wait_until.js';
 import { contractCheck } from './contract_check.js';
 
@@ -59,16 +60,6 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   accessRequestsPerService: plenty,
 };
 
-/**
- * Deadlines of a test that is not about outages. A shared CI host stalls a process for over a
- * second now and then (CPU steal: a jest worker once saw 1.9 s between two timer ticks), and
- * at the shipped 500 ms per Redis command and 1.5 s per request's chain reads such a stall
- * read as an outage: a 503 in the middle of a login test. Outage tests ask for 'production'.
- */
-const RELAXED_DEADLINES = {
-  redis: { commandTimeoutMs: 5000, reconnectMaxDelayMs: 250, waitReplicas: 0 },
-  chainTimeouts: { requestMs: 10_000, callMs: 10_000 },
-};
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
 export type StoreKind = 'redis' | 'cluster' | 'sentinel' | 'memory';
