@@ -119,7 +119,9 @@ async function main() {
     const counters = { signet: { server: signet, redis: signetRedisClient, proxy }, floor: { server: floor, redis: floorRedisClient, proxy } };
     const memoryBefore = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
     log(`Signet (pid ${signet.pid}) and the engine floor (pid ${floor.pid}) are up`);
-    const claimHolders = await issueClaims(signet.base, ADMIN_TOKEN, chain, CLAIM_TOPIC, CLAIM_HOLDERS);
+    const claimHolders = await issueClaims(signet.base, ADMIN_TOKEN, chain, CLAIM_TOPIC, CLAIM_HOLDERS).catch((error: Error) => {
+      throw new Error(`${error.message}\nSignet's last output:\n${signet.output()}`);
+    });
 
     let user = 0;
     const nextWallet = () => chain.users[user++ % chain.users.length]!.wallet;

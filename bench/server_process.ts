@@ -13,6 +13,8 @@ export type ServerProcess = {
   cpuMs(): number;
   /** Resident memory, in MiB. */
   rssMiB(): number;
+  /** The last 4000 characters it wrote (its logs), for a failure to show. */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -42,6 +44,7 @@ export async function startServerProcess(name: string, args: string[], env: Reco
       // Fields 14 and 15 of stat (utime, stime), counted after the command name.
       return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
     },
+    output: () => output,
     rssMiB() {
       const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'))!;
       return Number(line.replace(/\D+/g, '')) / 1024;
