@@ -21,7 +21,6 @@ const CHALLENGE_TTL = 30;
 
 beforeAll(async () => {
   h = await startSignet({
-    deadlines: 'production',
     challengeTtlSeconds: CHALLENGE_TTL,
     trustProxy: 1,
     rateLimits: {
