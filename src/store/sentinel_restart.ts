@@ -22,6 +22,8 @@ export function restartWhenGivenUp(client: Redis, delayMs: number): void {
   client.on('end', () => {
     if (closedOnPurpose) return;
     setTimeout(() => {
+      // Not an outage swallowed: a failed start ends the same way (another "end", another
+      // start) or in ioredis' own reconnection loop; requests meanwhile get the store's 503.
       if (!closedOnPurpose && client.status === 'end') client.connect().catch(() => {});
     }, delayMs);
   });

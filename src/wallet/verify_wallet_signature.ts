@@ -8,7 +8,11 @@ import { type Address, type Hex, isAddressEqual, isErc6492Signature, type Public
 import { readChain } from '../chain/read_chain.js';
 import { recoverMessageSigner } from './recover_message_signer.js';
 
-/** The EOA key behind an ECDSA signature; a signature that is not one recovers nothing. */
+/**
+ * The EOA key behind an ECDSA signature; a signature that is not one recovers nothing. Local
+ * computation only (no Redis, no chain), so the catch hides no outage; the chain read that may
+ * follow keeps its 503.
+ */
 const recoveredSigner = (message: string, signature: Hex): Promise<Address | undefined> =>
   recoverMessageSigner(message, signature).catch(() => undefined);
 

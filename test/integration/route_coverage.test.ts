@@ -3,10 +3,8 @@
 // (Koa's middleware that carry a `.router`, their layers' methods and paths) and names each
 // route the document leaves out. And every reason of the catalog is in the document's Error
 // schema, so a client can look up any reason it receives.
-import { privateKeyToAccount } from 'viem/accounts';
-import { DEMO_OWNER_KEY } from '../../src/demo/demo_accounts.js';
-import { demoRoutes } from '../../src/demo/demo_routes.js';
 import { REASONS } from '../../src/reasons.js';
+import { embeddedDemoRoutes } from '../support/embedded_demo_routes.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
 let h: Harness;
@@ -15,16 +13,7 @@ beforeAll(async () => {
   h = await startSignet({
     configure: () => ({ adminToken: 'admin-token-for-the-coverage-test' }),
     // The embedded demo's routes too (its website's pages and its wallet), as `npm start` mounts them.
-    extraRoutes: ({ renderPage, names }) =>
-      demoRoutes({
-        issuer: 'http://demo.invalid',
-        client: { client_id: 'demo', client_secret: 'demo-secret' },
-        renderPage,
-        names,
-        wallet: privateKeyToAccount(DEMO_OWNER_KEY),
-        chainId: 31337,
-        scope: 'openid',
-      }),
+    extraRoutes: embeddedDemoRoutes,
   });
 }, 60_000);
 

@@ -5,11 +5,10 @@
 import { Redis } from 'ioredis';
 import type { Address } from 'viem';
 import type { ClientConfig } from '../../src/config.js';
-import { privateKeyToAccount } from 'viem/accounts';
-import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
-import { demoRoutes } from '../../src/demo/demo_routes.js';
+import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
 import { signInToAccount } from './account_sign_in.js';
+import { embeddedDemoRoutes } from './embedded_demo_routes.js';
 import { startLogin } from './login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
 import { UserAgent } from './user_agent.js';
@@ -52,16 +51,7 @@ export async function startInputTargets(): Promise<InputTargets> {
       adminToken: ADMIN_TOKEN,
     }),
     // The demo's wallet route: its JSON-RPC body is checked like any other (it sends nothing here).
-    extraRoutes: ({ renderPage, names }) =>
-      demoRoutes({
-        issuer: 'http://demo.invalid',
-        client: { client_id: 'demo', client_secret: 'demo-secret' },
-        renderPage,
-        names,
-        wallet: privateKeyToAccount(DEMO_OWNER_KEY),
-        chainId: 31337,
-        scope: 'openid',
-      }),
+    extraRoutes: embeddedDemoRoutes,
   });
   const owner = h.chain.accounts[0]!;
   const identity = await h.chain.createIdentityFor(owner.address);

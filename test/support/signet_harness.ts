@@ -13,7 +13,7 @@ import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
-import { redisConnectionOf } from '../../src/store/redis_connection.js';
+import { firstConnection, redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { createChainClient } from '../../src/chain/chain_client.js';
@@ -23,7 +23,6 @@ import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } fr
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
 import { RELAXED_DEADLINES } from './relaxed_deadlines.js';
-import { waitUntil } from './wait_until.js';
 import { contractCheck } from './contract_check.js';
 
 export const WEBSITE: ClientConfig = {
@@ -235,7 +234,10 @@ export async function startSignet(
   // A test starts once Signet's store is connected: its first request is no place to wait for
   // a cluster or a Sentinel-named master that a loaded host takes seconds to reach.
   const connected = async (one: Store) => {
-    if ('client' in one) await waitUntil('Signet connected to its store', () => (one as RedisStore).client.status === 'ready', 30_000);
+    if (!('client' in one)) return;
+    const { client } = one as RedisStore;
+    await firstConnection(client)(30_000);
+    if (client.status !== 'ready') throw new Error(`Signet did not connect to its store within 30 s (client ${client.status})`);
   };
   await connected(store);
   const peerServers: Server[] = [];
