@@ -91,22 +91,6 @@ test('corrupted signatures: flipped bytes, wrong lengths, random bytes', async (
   );
 });
 
-test('it is faster than recovering in JavaScript', async () => {
-  const account = privateKeyToAccount(`0x${hex32(12345678901234567890n)}`);
-  const text = 'x'.repeat(700);
-  const signature = await account.signMessage({ message: text });
-  const time = async (recover: () => Promise<string>, runs: number) => {
-    const started = performance.now();
-    for (let i = 0; i < runs; i++) await recover();
-    return (performance.now() - started) / runs;
-  };
-  await time(() => recoverMessageSigner(text, signature), 20);
-  await time(() => recoverMessageAddress({ message: text, signature }), 20);
-  const native = await time(() => recoverMessageSigner(text, signature), 200);
-  const viem = await time(() => recoverMessageAddress({ message: text, signature }), 50);
-  expect(native * 5).toBeLessThan(viem);
-});
-
 test('an addon that does not load: viem recovers, the same answers, and it is logged once', async () => {
   const missing = new Error("Cannot find module 'secp256k1/bindings'");
   const recovery = createSignerRecovery(() => {

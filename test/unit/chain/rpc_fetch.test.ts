@@ -101,7 +101,8 @@ test('an abort ends a call the server never answers, at once', async () => {
   const started = performance.now();
   controller.abort(new DOMException('the chain budget of this request is spent', 'TimeoutError'));
   await expect(pending).rejects.toThrow();
-  expect(performance.now() - started).toBeLessThan(100);
+  // The server never answers, so any end is the abort's; the bound only keeps a host stall out.
+  expect(performance.now() - started).toBeLessThan(1000);
 });
 
 test('an answer over 10 MB is refused', async () => {
