@@ -95,7 +95,7 @@ export async function runRate(
   concurrency: number,
   seconds: number,
   work: (worker: number) => Promise<void>,
-): Promise<{ perSecond: number; serverCpuMsPerRequest: number; requests: number }> {
+): Promise<{ perSecond: number; serverCpuMsPerRequest: number; requests: number; seconds: number; cpuMs: number }> {
   let done = 0;
   const cpu0 = counters.server.cpuMs();
   const started = performance.now();
@@ -109,5 +109,30 @@ export async function runRate(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  return { perSecond: round(done / elapsed, 1), serverCpuMsPerRequest: round((counters.server.cpuMs() - cpu0) / done, 3), requests: done };
+  const cpuMs = counters.server.cpuMs() - cpu0;
+  return { perSecond: round(done / elapsed, 1), serverCpuMsPerRequest: round(cpuMs / done, 3), requests: done, seconds: elapsed, cpuMs };
+}
+
+type RateSide = { counters: Counters; concurrency: number; work: (worker: number) => Promise<void> };
+
+/**
+ * runRate on Signet and on the floor in alternating slices, the same time each: a burst of
+ * other load on the machine then falls on both sides alike instead of on one of them.
+ */
+export async function runRatesInterleaved(sides: { signet: RateSide; floor: RateSide }, seconds: number, slices = 4) {
+  const totals = { signet: { requests: 0, seconds: 0, cpuMs: 0 }, floor: { requests: 0, seconds: 0, cpuMs: 0 } };
+  for (let slice = 0; slice < slices; slice++) {
+    for (const name of ['signet', 'floor'] as const) {
+      const { counters, concurrency, work } = sides[name];
+      const run = await runRate(counters, concurrency, seconds / slices, work);
+      totals[name].requests += run.requests;
+      totals[name].seconds += run.seconds;
+      totals[name].cpuMs += run.cpuMs;
+    }
+  }
+  const rateOf = (total: (typeof totals)['signet']) => ({
+    perSecond: round(total.requests / total.seconds, 1),
+    serverCpuMsPerRequest: round(total.cpuMs / total.requests, 3),
+  });
+  return { signet: rateOf(totals.signet), floor: rateOf(totals.floor) };
 }

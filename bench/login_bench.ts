@@ -11,18 +11,19 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { recoverMessageAddress } from 'viem';
+import { encodeFunctionData, recoverMessageAddress } from 'viem';
 import { DEPLOYER_KEY } from '../src/demo/demo_accounts.js';
 import { recoverMessageSigner, signatureRecoveryBackend } from '../src/wallet/recover_message_signer.js';
 import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
 import { createChainClient } from '../src/chain/chain_client.js';
 import { idFactoryAbi } from '../src/chain/contracts.js';
+import { rpcFetch } from '../src/chain/rpc_fetch.js';
 import { projectRoot } from '../src/project_root.js';
 import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
 import { startLatencyProxy } from './latency_proxy.js';
-import { type Counters, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runRate } from './load.js';
+import { type Counters, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runRate, runRatesInterleaved } from './load.js';
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
 import { profileWhile } from './cpu_profiler.js';
 import { summarizeProfile } from './profile_summary.js';
@@ -52,6 +53,23 @@ async function timeEach(count: number, work: () => Promise<unknown>): Promise<nu
     samples.push(performance.now() - start);
   }
   return round(median(samples), 3);
+}
+
+/**
+ * CPU of one call in this process (ms), for several pieces of work measured in interleaved
+ * rounds so the machine's other load falls on each alike; the median round counts.
+ */
+async function cpuEach(count: number, work: Record<string, () => Promise<unknown>>): Promise<Record<string, number>> {
+  const rounds: Record<string, number[]> = Object.fromEntries(Object.keys(work).map((name) => [name, []]));
+  for (let round = 0; round < 7; round++) {
+    for (const [name, call] of Object.entries(work)) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < count; i++) await call();
+      const used = process.cpuUsage(start);
+      rounds[name]!.push((used.user + used.system) / 1000 / count);
+    }
+  }
+  return Object.fromEntries(Object.entries(rounds).map(([name, samples]) => [name, round(median(samples), 3)]));
 }
 
 async function main() {
@@ -134,14 +152,25 @@ async function main() {
     const message = sampleChallengeText();
     const signature = await chain.users[0]!.wallet.signMessage({ message });
     const reader = createChainClient(proxy.rpcUrl, chain.anvil.chainId);
+    const identityRead = { address: chain.suite.identityFactory, abi: idFactoryAbi, functionName: 'getIdentity', args: [chain.users[0]!.wallet.address] } as const;
+    const ethCallBody = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: identityRead.address, data: encodeFunctionData(identityRead) }, 'latest'],
+    });
+    const chainReadCpu = await cpuEach(200, {
+      viem: () => reader.readContract(identityRead),
+      rpcFetch: async () => (await rpcFetch(proxy.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ethCallBody })).text(),
+    });
     const parts = {
       signatureRecoveryBackend,
       signatureRecoveryMs: await timeEach(500, () => recoverMessageSigner(message, signature)),
       jsSignatureRecoveryMs: await timeEach(100, () => recoverMessageAddress({ message, signature })),
       redisRoundTripMs: await timeEach(500, () => signetRedisClient.ping()),
-      ethCallRoundTripMs: await timeEach(200, () =>
-        reader.readContract({ address: chain.suite.identityFactory, abi: idFactoryAbi, functionName: 'getIdentity', args: [chain.users[0]!.wallet.address] }),
-      ),
+      ethCallRoundTripMs: await timeEach(200, () => reader.readContract(identityRead)),
+      chainReadCpuMs: chainReadCpu.viem!,
+      rawEthCallCpuMs: chainReadCpu.rpcFetch!,
     };
     log(`parts: ${JSON.stringify(parts)}`);
     const redisTrace = {
@@ -167,22 +196,36 @@ async function main() {
     const refreshChains = (list: typeof tokens) => list.filter((t) => t.refresh_token).slice(0, 16).map((t) => t.refresh_token!);
     const signetChains = refreshChains(tokens);
     const floorChains = refreshChains(floorTokens);
-    const refreshes = {
-      signet: await rate(counters.signet, signetChains.length, async (w) => {
-        signetChains[w] = (await refresh(signet.base, CLIENT, signetChains[w]!)).refresh_token!;
-      }),
-      floor: await rate(counters.floor, floorChains.length, async (w) => {
-        floorChains[w] = (await refresh(floor.base, CLIENT, floorChains[w]!)).refresh_token!;
-      }),
-    };
+    const refreshes = await runRatesInterleaved(
+      {
+        signet: {
+          counters: counters.signet,
+          concurrency: signetChains.length,
+          work: async (w) => {
+            signetChains[w] = (await refresh(signet.base, CLIENT, signetChains[w]!)).refresh_token!;
+          },
+        },
+        floor: {
+          counters: counters.floor,
+          concurrency: floorChains.length,
+          work: async (w) => {
+            floorChains[w] = (await refresh(floor.base, CLIENT, floorChains[w]!)).refresh_token!;
+          },
+        },
+      },
+      RATE_SECONDS,
+    );
     log(`refreshes/s: Signet ${refreshes.signet.perSecond}, floor ${refreshes.floor.perSecond}`);
     // Access tokens issued by the logins above (the refreshes rotated only refresh tokens' grants).
     const signetAccess = tokens.slice(-16).map((t) => t.access_token);
     const floorAccess = floorTokens.slice(-16).map((t) => t.access_token);
-    const userinfoRates = {
-      signet: await rate(counters.signet, 16, (w) => userinfo(signet.base, signetAccess[w % signetAccess.length]!)),
-      floor: await rate(counters.floor, 16, (w) => userinfo(floor.base, floorAccess[w % floorAccess.length]!)),
-    };
+    const userinfoRates = await runRatesInterleaved(
+      {
+        signet: { counters: counters.signet, concurrency: 16, work: (w) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
+        floor: { counters: counters.floor, concurrency: 16, work: (w) => userinfo(floor.base, floorAccess[w % floorAccess.length]!) },
+      },
+      RATE_SECONDS,
+    );
     log(`userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}`);
     // The claim resource, read with the access token of a login that kept the claim: the token,
     // the consent receipt and the claim's data from Redis, the claim re-checked on the chain.

@@ -26,6 +26,10 @@ export type BenchResults = {
     jsSignatureRecoveryMs: number;
     redisRoundTripMs: number;
     ethCallRoundTripMs: number;
+    /** CPU of that read through Signet's chain client (viem's readContract and http transport on rpc_fetch). */
+    chainReadCpuMs: number;
+    /** CPU of the same JSON-RPC request sent on rpc_fetch alone. */
+    rawEthCallCpuMs: number;
   };
   logins: Record<string, Pair<LoginPhase>>;
   refreshesPerSecond: Pair<Rate>;
@@ -149,6 +153,8 @@ export function writeReport(results: BenchResults) {
     '',
     '## Tokens',
     '',
+    'Refreshes and userinfo run on the two servers in alternating slices (4 of each, 1 s), so other load on the machine falls on both alike.',
+    '',
     '| | Signet | engine floor | ratio |',
     '|---|---|---|---|',
     `| refreshes/s (16 rotating chains) | ${results.refreshesPerSecond.signet.perSecond} | ${results.refreshesPerSecond.floor.perSecond} | ${round(results.refreshesPerSecond.signet.perSecond / results.refreshesPerSecond.floor.perSecond, 2)} |`,
@@ -168,6 +174,8 @@ export function writeReport(results: BenchResults) {
     `- the same in JavaScript (viem recoverMessageAddress over @noble/curves, the fallback): ${results.parts.jsSignatureRecoveryMs} ms`,
     `- Redis round trip (PING): ${results.parts.redisRoundTripMs} ms`,
     `- eth_call round trip (IdFactory.getIdentity through the proxy, no added latency): ${results.parts.ethCallRoundTripMs} ms`,
+    `- CPU of that read in one process: ${results.parts.chainReadCpuMs} ms through Signet's chain client (viem's readContract and http transport on`,
+    `  rpc_fetch), ${results.parts.rawEthCallCpuMs} ms for the same JSON-RPC request on rpc_fetch alone: viem's share is ${round(results.parts.chainReadCpuMs - results.parts.rawEthCallCpuMs, 3)} ms per read`,
     '',
     '## Memory (resident, MiB)',
     '',

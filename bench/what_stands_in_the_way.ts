@@ -62,6 +62,7 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     const row = profile?.parts.find((entry) => entry.what === what);
     return row && profile ? round((row.percent / 100) * profile.serverCpuMsPerLogin, 2) : undefined;
   };
+  const viemShare = round(results.parts.chainReadCpuMs - results.parts.rawEthCallCpuMs, 3);
   const signetProfile = results.profile?.signet;
   const floorProfile = results.profile?.floor;
 
@@ -80,13 +81,15 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
       `  - by the profiles (Signet − floor, ms per login): ${extra.map((row) => `${row.what} ${round(row.extra, 2)}`).join('; ')};`,
       `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and its HTTP client (src/chain/rpc_fetch.ts on node:http) ${part(signetProfile, 'chain HTTP (rpc_fetch)')} ms,`,
       `    inclusive each (the HTTP callbacks run outside viem's frames), for ${c8.signet.chainRoundTripsPerLogin} chain round trips; node's fetch (undici) cost about`,
-      '    1.6 ms per login here before, and viem itself (ABI encoding, its request wrapper, the JSON-RPC id cache) is what remains;',
+      `    1.6 ms per login here before; alone, one read costs ${results.parts.chainReadCpuMs} ms of CPU, ${viemShare} ms of it viem's (ABI coding, its request layers)`,
+      `    and ${results.parts.rawEthCallCpuMs} ms the HTTP request itself (Floors of the parts); under load the profile counts more for both;`,
       `  - Redis: ${results.redisTrace.signet.roundTripsPerLogin} round trips against the floor's ${results.redisTrace.floor.roundTripsPerLogin}; ioredis ${part(signetProfile, 'Redis client (ioredis)')} ms per login`,
       `    (floor ${part(floorProfile, 'Redis client (ioredis)')} ms), of which socket-write syscalls ${part(signetProfile, 'Redis socket writes (syscalls)')} ms (floor ${part(floorProfile, 'Redis socket writes (syscalls)')} ms):`,
       '    each awaited command is one write. Signet adds, per login: the Interaction read and one counters script at the',
-      '    challenge and at the signature, the challenge write, the challenge read, the attempt counter, the retire, the',
-      '    consent receipt and its index join. What is left to merge: the receipt and its index join in one script (−1),',
-      '    the challenge read with the attempt counter (−1, on one server only: their keys live in different cluster slots);',
+      '    challenge and at the signature, the challenge write, the challenge read, the attempt counter, the retire, and the',
+      '    consent receipt with its index join (sent together, one round trip). What could still merge: the challenge read',
+      '    with the attempt counter (−1), at a price: the counter would be created before the record is found, for nonces',
+      "    that were never issued too, and could not take the record's remaining lifetime;",
       `  - oidc-provider ${part(signetProfile, 'oidc-provider')} ms (floor ${part(floorProfile, 'oidc-provider')} ms) and GC ${part(signetProfile, 'GC')} ms (floor ${part(floorProfile, 'GC')} ms);`,
       `  - signature recovery ${part(signetProfile, 'signature recovery (recover_message_signer)')} ms per login inclusive (hashing and the address included), no longer a factor.`,
     );
@@ -109,8 +112,11 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     `  (${step('wallet signs (driver)')} ms), which leaves ${round(50 - chainWait - step('wallet signs (driver)'), 1)} ms for the work of the challenge and the signature above what the floor's`,
     `  interaction costs. p50 per step: challenge ${step('challenge')} ms (${challengeWork} ms besides its chain round trip), signature ${step('signature')} ms`,
     `  (${signatureWork} ms besides its round trip), authorize ${step('authorize')}, resume ${step('resume')}, token ${step('token')} ms. That work is the CPU above`,
-    `  (at c=1: ${slow1.signet.serverCpuMsPerLogin} ms per login against ${slow1.floor.serverCpuMsPerLogin} ms, +${c1CpuGap} ms, most of it the chain client's fetch, the`,
-    '  extra HTTP request and the Redis round trips): cutting the chain client\'s cost is what would bring it within reach.',
+    `  (at c=1: ${slow1.signet.serverCpuMsPerLogin} ms per login against ${slow1.floor.serverCpuMsPerLogin} ms, +${c1CpuGap} ms), spent where the CPU target's gap is: the`,
+    `  fifth HTTP request, the chain client and the Redis round trips. What would move it, by this run's own figures: viem's`,
+    `  share of a chain read is ${viemShare} ms, ${slow1.signet.chainRoundTripsPerLogin} reads per login, so a chain client costing no more than its HTTP request would win`,
+    `  ${round(viemShare * slow1.signet.chainRoundTripsPerLogin, 2)} ms; the Redis merge above, one round trip. Nothing is left to overlap: each step's chain read`,
+    '  waits on the cheap checks before it (rate limits, the Interaction, the nonce), and its writes wait on the read.',
   );
   const userinfo = byName('userinfo');
   const ui = results.userinfoPerSecond;
@@ -119,8 +125,8 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     `- **Userinfo, ${userinfo.value} × the engine's (${userinfo.met ? 'met' : 'not met'}).** Both servers run the same userinfo code (the floor is Signet's server`,
     `  with another interaction); Signet's costs ${ui.signet.serverCpuMsPerRequest} ms of CPU per request against ${ui.floor.serverCpuMsPerRequest} ms (${cpuRatio} ×): its tokens'`,
     `  grants come from a real consent, and its process has served the wallet logins before (${results.memory.after.signetMiB} MiB resident against`,
-    `  ${results.memory.after.floorMiB} MiB, more GC). The throughput ratio swings more than the CPU ratio: at concurrency 16 both share two`,
-    '  cores with the load driver and whatever else runs on the machine.',
+    `  ${results.memory.after.floorMiB} MiB, more GC). The throughput ratio swings more than the CPU ratio, even in alternating slices: at`,
+    '  concurrency 16 both share two cores with the load driver and whatever else runs on the machine.',
   );
   const redis = byName('Redis round trips');
   const recovery = byName('signature verification');

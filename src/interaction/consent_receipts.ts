@@ -30,8 +30,12 @@ export function createConsentReceipts(store: Store): ConsentReceipts {
   };
   return {
     async save(receipt, ttl) {
-      await store.set(keys.consent(receipt.grant_id), JSON.stringify(receipt), ttl);
-      await store.addToIndex(keys.consentsOf(receipt.identity), receipt.grant_id, ttl);
+      // Sent together, one round trip (two keys of different cluster slots, so no script). An
+      // index entry whose receipt did not land is skipped by listFor.
+      await Promise.all([
+        store.set(keys.consent(receipt.grant_id), JSON.stringify(receipt), ttl),
+        store.addToIndex(keys.consentsOf(receipt.identity), receipt.grant_id, ttl),
+      ]);
     },
     find,
     async listFor(identity) {
