@@ -212,7 +212,9 @@ describe('stopping the Redis worker loses no entries', () => {
     const event = anEvent('analytics');
     // The dying worker: reads the entry and starts the delivery, then its process is gone
     // (simulated by never closing it until the end; its entry stays pending under its name).
-    const dying = make({ targetOf, claimIdleMs: 400, consumer: 'dying', timeoutMs: 5000, stopTimeoutMs: 0 });
+    // A dead process claims nothing more: with a 60 s claim delay this one does not either
+    // within the test (at 400 ms its own claims would keep touching the entry it still holds).
+    const dying = make({ targetOf, claimIdleMs: 60_000, consumer: 'dying', timeoutMs: 5000, stopTimeoutMs: 0 });
     await dying.enqueue(event);
     dying.start();
     await waitUntil('the delivery started', () => receiver.seen.length === 1);
