@@ -74,6 +74,9 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     `  1.3 × allows ${allowed} ms, ${round(Math.max(0, c8.signet.serverCpuMsPerLogin - allowed), 2)} ms less than now. Of the difference:`,
     `  - the fifth HTTP request (the wallet signs between the challenge and the signature; the floor's login has 4): at the floor's`,
     `    ${floorPerRequest} ms per request, about ${floorPerRequest} ms by itself — inherent to a wallet login;`,
+    `  - what that leaves: 1.3 × allows ${round(Math.max(0, allowed - c8.floor.serverCpuMsPerLogin - floorPerRequest), 2)} ms for everything else a wallet login adds, and its`,
+    `    ${c8.signet.chainRoundTripsPerLogin} live chain reads alone cost ${round(c8.signet.chainRoundTripsPerLogin * results.parts.chainReadCpuMs, 2)} ms of CPU in a process at rest (Floors of the parts), before the`,
+    '    nonce, the consent receipt and the signature check;',
   );
   if (signetProfile && floorProfile) {
     const extra = extraByBucket(results).slice(0, 6);
