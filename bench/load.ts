@@ -37,17 +37,27 @@ export type LoginPhase = {
   chainRoundTripsPerLogin: number;
 };
 
-export async function runLogins(
+/** What a run of logins measured, before it is summed up (slices of a run add up). */
+type LoginSamples = {
+  durations: number[];
+  steps: Map<string, number[]>;
+  tokens: LoginOutcome['tokens'][];
+  logins: number;
+  requests: number;
+  seconds: number;
+  cpuMs: number;
+  redisCommands: number;
+  chainRoundTrips: number;
+};
+
+async function collectLogins(
   counters: Counters,
   idleRate: number,
   concurrency: number,
   total: number,
   login: (index: number) => Promise<LoginOutcome>,
-): Promise<{ phase: LoginPhase; tokens: LoginOutcome['tokens'][] }> {
-  const durations: number[] = [];
-  const steps = new Map<string, number[]>();
-  const tokens: LoginOutcome['tokens'][] = [];
-  let requests = 0;
+): Promise<LoginSamples> {
+  const samples: LoginSamples = { durations: [], steps: new Map(), tokens: [], logins: total, requests: 0, seconds: 0, cpuMs: 0, redisCommands: 0, chainRoundTrips: 0 };
   let next = 0;
   const cpu0 = counters.server.cpuMs();
   const redis0 = await redisCommands(counters.redis);
@@ -59,34 +69,85 @@ export async function runLogins(
         const index = next++;
         const start = performance.now();
         const outcome = await login(index);
-        durations.push(performance.now() - start);
-        requests += outcome.requests;
-        tokens.push(outcome.tokens);
-        for (const [step, ms] of Object.entries(outcome.times)) steps.set(step, [...(steps.get(step) ?? []), ms]);
+        samples.durations.push(performance.now() - start);
+        samples.requests += outcome.requests;
+        samples.tokens.push(outcome.tokens);
+        for (const [step, ms] of Object.entries(outcome.times)) samples.steps.set(step, [...(samples.steps.get(step) ?? []), ms]);
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = counters.server.cpuMs() - cpu0;
-  const redis = (await redisCommands(counters.redis)) - redis0 - 1 - idleRate * seconds;
-  const chain = counters.proxy.requests() - chain0;
+  samples.seconds = (performance.now() - started) / 1000;
+  samples.cpuMs = counters.server.cpuMs() - cpu0;
+  samples.redisCommands = Math.max(0, (await redisCommands(counters.redis)) - redis0 - 1 - idleRate * samples.seconds);
+  samples.chainRoundTrips = counters.proxy.requests() - chain0;
+  return samples;
+}
+
+function joined(all: LoginSamples[]): LoginSamples {
+  const steps = new Map<string, number[]>();
+  for (const one of all) for (const [step, values] of one.steps) steps.set(step, [...(steps.get(step) ?? []), ...values]);
+  const sum = (pick: (one: LoginSamples) => number) => all.reduce((total, one) => total + pick(one), 0);
   return {
-    tokens,
-    phase: {
-      concurrency,
-      logins: total,
-      loginsPerSecond: round(total / seconds, 1),
-      p50Ms: round(percentile(durations, 50)),
-      p99Ms: round(percentile(durations, 99)),
-      steps: Object.fromEntries(
-        [...steps].map(([step, values]) => [step, { p50Ms: round(percentile(values, 50)), p99Ms: round(percentile(values, 99)) }]),
-      ),
-      serverCpuMsPerLogin: round(cpu / total),
-      httpRequestsPerLogin: round(requests / total, 1),
-      redisCommandsPerLogin: round(Math.max(0, redis) / total, 1),
-      chainRoundTripsPerLogin: round(chain / total, 2),
-    },
+    durations: all.flatMap((one) => one.durations),
+    steps,
+    tokens: all.flatMap((one) => one.tokens),
+    logins: sum((one) => one.logins),
+    requests: sum((one) => one.requests),
+    seconds: sum((one) => one.seconds),
+    cpuMs: sum((one) => one.cpuMs),
+    redisCommands: sum((one) => one.redisCommands),
+    chainRoundTrips: sum((one) => one.chainRoundTrips),
   };
+}
+
+function phaseOf(concurrency: number, samples: LoginSamples): LoginPhase {
+  const total = samples.logins;
+  return {
+    concurrency,
+    logins: total,
+    loginsPerSecond: round(total / samples.seconds, 1),
+    p50Ms: round(percentile(samples.durations, 50)),
+    p99Ms: round(percentile(samples.durations, 99)),
+    steps: Object.fromEntries(
+      [...samples.steps].map(([step, values]) => [step, { p50Ms: round(percentile(values, 50)), p99Ms: round(percentile(values, 99)) }]),
+    ),
+    serverCpuMsPerLogin: round(samples.cpuMs / total),
+    httpRequestsPerLogin: round(samples.requests / total, 1),
+    redisCommandsPerLogin: round(samples.redisCommands / total, 1),
+    chainRoundTripsPerLogin: round(samples.chainRoundTrips / total, 2),
+  };
+}
+
+export async function runLogins(
+  counters: Counters,
+  idleRate: number,
+  concurrency: number,
+  total: number,
+  login: (index: number) => Promise<LoginOutcome>,
+): Promise<{ phase: LoginPhase; tokens: LoginOutcome['tokens'][] }> {
+  const samples = await collectLogins(counters, idleRate, concurrency, total, login);
+  return { phase: phaseOf(concurrency, samples), tokens: samples.tokens };
+}
+
+type LoginSide = { counters: Counters; idleRate: number; login: (index: number) => Promise<LoginOutcome> };
+
+/**
+ * Logins on Signet and on the floor in alternating slices of equal size: a burst of other load
+ * on the machine then falls on both sides alike instead of on one of them.
+ */
+export async function runLoginsInterleaved(sides: { signet: LoginSide; floor: LoginSide }, concurrency: number, total: number, slices = 4) {
+  const taken = { signet: [] as LoginSamples[], floor: [] as LoginSamples[] };
+  for (let slice = 0; slice < slices; slice++) {
+    for (const name of ['floor', 'signet'] as const) {
+      const { counters, idleRate, login } = sides[name];
+      taken[name].push(await collectLogins(counters, idleRate, concurrency, Math.ceil(total / slices), login));
+    }
+  }
+  const runOf = (all: LoginSamples[]) => {
+    const samples = joined(all);
+    return { phase: phaseOf(concurrency, samples), tokens: samples.tokens };
+  };
+  return { signet: runOf(taken.signet), floor: runOf(taken.floor) };
 }
 
 /** Requests per second of `work` at `concurrency` for `seconds`, and the server's CPU per request. */

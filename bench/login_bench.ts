@@ -23,7 +23,7 @@ import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
 import { startLatencyProxy } from './latency_proxy.js';
-import { type Counters, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runRate, runRatesInterleaved } from './load.js';
+import { idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLoginsInterleaved, runRate, runRatesInterleaved } from './load.js';
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
 import { profileWhile } from './cpu_profiler.js';
 import { summarizeProfile } from './profile_summary.js';
@@ -179,20 +179,21 @@ async function main() {
     };
     const idle = { signet: await idleRedisRate(signetRedisClient), floor: await idleRedisRate(floorRedisClient) };
 
+    const loginSides = {
+      signet: { counters: counters.signet, idleRate: idle.signet, login: signetOnce },
+      floor: { counters: counters.floor, idleRate: idle.floor, login: floorOnce },
+    };
     const logins: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
     const tokens: { access_token: string; refresh_token?: string }[] = [];
     const floorTokens: { access_token: string; refresh_token?: string }[] = [];
     for (const concurrency of [1, 8, 32]) {
-      const total = LOGINS[concurrency]!;
-      const floorRun = await runLogins(counters.floor, idle.floor, concurrency, total, floorOnce);
-      const signetRun = await runLogins(counters.signet, idle.signet, concurrency, total, signetOnce);
+      const { signet: signetRun, floor: floorRun } = await runLoginsInterleaved(loginSides, concurrency, LOGINS[concurrency]!);
       tokens.push(...signetRun.tokens);
       floorTokens.push(...floorRun.tokens);
       logins[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase };
       log(`logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms, ${signetRun.phase.serverCpuMsPerLogin} ms CPU; floor ${floorRun.phase.loginsPerSecond}/s p50 ${floorRun.phase.p50Ms} ms, ${floorRun.phase.serverCpuMsPerLogin} ms CPU`);
     }
 
-    const rate = async (counter: Counters, concurrency: number, work: (worker: number) => Promise<void>) => runRate(counter, concurrency, RATE_SECONDS, work);
     const refreshChains = (list: typeof tokens) => list.filter((t) => t.refresh_token).slice(0, 16).map((t) => t.refresh_token!);
     const signetChains = refreshChains(tokens);
     const floorChains = refreshChains(floorTokens);
@@ -235,7 +236,7 @@ async function main() {
       claimReaders.push({ path: `/identities/${holder.identity}/claims/${holder.claimId}`, token: login.tokens.access_token });
     }
     const chainBeforeClaims = proxy.requests();
-    const claimRate = await rate(counters.signet, 16, (w) => {
+    const claimRate = await runRate(counters.signet, 16, RATE_SECONDS, (w) => {
       const reader = claimReaders[w % claimReaders.length]!;
       return resourceRead(signet.base, reader.path, reader.token);
     });
@@ -245,9 +246,7 @@ async function main() {
     proxy.latencyMs = 20;
     const slow: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
     for (const concurrency of [1, 8]) {
-      const total = concurrency === 1 ? 40 : 160;
-      const floorRun = await runLogins(counters.floor, idle.floor, concurrency, total, floorOnce);
-      const signetRun = await runLogins(counters.signet, idle.signet, concurrency, total, signetOnce);
+      const { signet: signetRun, floor: floorRun } = await runLoginsInterleaved(loginSides, concurrency, concurrency === 1 ? 40 : 160);
       slow[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase };
       log(`20 ms chain, logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms; floor p50 ${floorRun.phase.p50Ms} ms`);
     }

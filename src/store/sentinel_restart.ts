@@ -22,8 +22,10 @@ export function restartWhenGivenUp(client: Redis, delayMs: number): void {
   client.on('end', () => {
     if (closedOnPurpose) return;
     setTimeout(() => {
-      // Not an outage swallowed: a failed start ends the same way (another "end", another
-      // start) or in ioredis' own reconnection loop; requests meanwhile get the store's 503.
+      // ioredis' own idiom for a start nobody awaits (it calls connect().catch(noop) itself):
+      // the failure is still emitted as the client's "error" event, and it ends in another
+      // "end" (another start) or in ioredis' reconnection loop. No outage is hidden: requests
+      // meanwhile get the store's 503 store_unavailable.
       if (!closedOnPurpose && client.status === 'end') client.connect().catch(() => {});
     }, delayMs);
   });

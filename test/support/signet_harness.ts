@@ -59,7 +59,6 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   accessRequestsPerService: plenty,
 };
 
-
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
 export type StoreKind = 'redis' | 'cluster' | 'sentinel' | 'memory';
 
@@ -234,7 +233,7 @@ export async function startSignet(
   // A test starts once Signet's store is connected: its first request is no place to wait for
   // a cluster or a Sentinel-named master that a loaded host takes seconds to reach.
   const connected = async (one: Store) => {
-    if (!('client' in one)) return;
+    if (one.kind !== 'redis') return;
     const { client } = one as RedisStore;
     await firstConnection(client)(30_000);
     if (client.status !== 'ready') throw new Error(`Signet did not connect to its store within 30 s (client ${client.status})`);
