@@ -193,6 +193,39 @@
       }),
     );
   }
+  // Erasure: the text is shown first and signed on "Sign"; then the job is followed until done
+  // (it ends this session too, so its state is read by the job's own address).
+  const erase = $('erase');
+  if (erase) {
+    erase.addEventListener(
+      'click',
+      guard(erase, async () => {
+        const wallet = await chooseWallet();
+        const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
+        const answer = await call('POST', '/account/erasure/challenge');
+        $('erase-text').textContent = answer.challenge;
+        $('erase-box').hidden = false;
+        say(`Read the text, then press Sign to sign it with ${wallet.name}.`);
+        await pressed($('erase-sign'));
+        $('erase-sign').disabled = true;
+        await window.signetWallets.ensureChain(wallet, chainId, say);
+        say('Waiting for your wallet…');
+        const signature = await wallet.provider.request({ method: 'personal_sign', params: [answer.challenge, address] });
+        const revoke = $('revoke-issued-claims')?.checked === true;
+        const job = await call('POST', '/account/erasure', { signature, message: answer.challenge, revoke_issued_claims: revoke });
+        let state = job;
+        while (state.status !== 'done') {
+          say(`Erasing… (${state.status})`);
+          await sleep(500);
+          state = await call('GET', `/account/erasures/${encodeURIComponent(job.id)}`);
+        }
+        say('Your data is erased. You are signed out; the texts you signed are kept as proof until their end.');
+        $('erase-box').hidden = true;
+        erase.hidden = true;
+      }),
+    );
+  }
+
   for (const button of document.querySelectorAll('.js-deny')) {
     button.addEventListener(
       'click',

@@ -35,6 +35,11 @@ import type { Metrics } from './observability/metrics.js';
 import type { ProfileStore } from './profile/profile.js';
 import type { ApiKeys } from './services/api_keys.js';
 import { createServicesFeature } from './services/services_feature.js';
+import { type AccessHistory, createAccessHistory } from './history/access_history.js';
+import { createHistoryLog } from './history/history_log.js';
+import type { ErasureJobs, ErasureSettings } from './owner_data/erasure_jobs.js';
+import type { ErasureStep } from './owner_data/erasure_steps.js';
+import { createOwnerDataFeature } from './owner_data/owner_data_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import type { Store } from './store/store.js';
 
@@ -57,6 +62,10 @@ export type AppDeps = {
   resolveHost?: ResolveHost;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames }) => AnyRoute[];
+  /** Erasure job timing (tests shorten the lease and the sweep). */
+  erasureSettings?: Partial<ErasureSettings>;
+  /** Called before each erasure step (tests cut a process there). */
+  beforeErasureStep?: (step: ErasureStep) => Promise<void>;
 };
 
 export type SignetApp = {
@@ -69,6 +78,9 @@ export type SignetApp = {
   issuer?: SignetIssuer;
   apiKeys: ApiKeys;
   accessGrants: AccessGrants;
+  history: AccessHistory;
+  /** Erasure jobs: start() resumes open ones and sweeps for those whose process died; stop() ends the sweep. */
+  erasures: ErasureJobs;
   /** Every Signet route, as declared (the router and /openapi.json are made from it). */
   routes: readonly AnyRoute[];
   openApi: OpenApiDocument;
@@ -83,8 +95,15 @@ export function createApp(deps: AppDeps): SignetApp {
   const claimParts = { claims: claims.claims, topics: claims.topics, names: claims.names, reader: claims.reader, claimRequests: claims.claimRequests };
   const fields = allFields(claims.topics);
   const ciba = cibaFeature({ ...parts, inbox: backchannel, fields: () => fields });
-  const provider = createProvider({ ...parts, ...claimParts, ciba });
   const services = createServicesFeature({ config, store, now });
+  const history = createAccessHistory({
+    log: createHistoryLog(store, now),
+    settings: config.retention,
+    clientName: services.serviceName,
+    now,
+    onLost: (error) => parts.logger.error('an access history entry was not recorded (the release went ahead)', error),
+  });
+  const provider = createProvider({ ...parts, ...claimParts, ciba, history });
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts });
   const account = createAccountFeature({
     ...parts,
@@ -97,7 +116,9 @@ export function createApp(deps: AppDeps): SignetApp {
       revoke: (grantId, identity) => grants.revokeAsOwner(grantId, identity),
     },
     serviceName: services.serviceName,
+    lastReads: (identity) => history.lastReads(identity),
   });
+  const revokeLoginGrant = createLoginGrantRevoker(createOidcAdapter(store));
   const grants = createGrantsFeature({
     ...parts,
     provider,
@@ -108,8 +129,24 @@ export function createApp(deps: AppDeps): SignetApp {
     service: services.service,
     serviceName: services.serviceName,
     webhooks: deps.webhooks,
-    revokeLoginGrant: createLoginGrantRevoker(createOidcAdapter(store)),
+    revokeLoginGrant,
+    history,
     settings: { immediateSeconds: config.challengeTtlSeconds, persistentRequestSeconds: config.grants.pendingSeconds, persistentTokenSeconds: config.ttl.accessToken },
+  });
+  const ownerData = createOwnerDataFeature({
+    ...parts,
+    ...claimParts,
+    provider,
+    sessions: account.sessions,
+    callers: account.sessionCallers,
+    listing: grants.listing,
+    accessGrants: grants.accessGrants,
+    revokeLoginGrant,
+    issuer: claims.issuer,
+    records: claims.records,
+    history,
+    erasureSettings: deps.erasureSettings,
+    beforeErasureStep: deps.beforeErasureStep,
   });
   const backchannelRoutes = createCibaFeature({
     ...parts,
@@ -125,6 +162,7 @@ export function createApp(deps: AppDeps): SignetApp {
     openApiRoute(() => openApi),
     ...interaction.routes,
     ...account.routes,
+    ...ownerData.routes,
     ...grants.routes,
     ...backchannelRoutes,
     ...claims.routes,
@@ -136,5 +174,19 @@ export function createApp(deps: AppDeps): SignetApp {
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
   const { profiles, receipts, registry } = parts;
-  return { app, provider, profiles, receipts, registry, claims: claims.claims, issuer: claims.issuer, apiKeys: services.apiKeys, accessGrants: grants.accessGrants, routes, openApi };
+  return {
+    app,
+    provider,
+    profiles,
+    receipts,
+    registry,
+    claims: claims.claims,
+    issuer: claims.issuer,
+    apiKeys: services.apiKeys,
+    accessGrants: grants.accessGrants,
+    history,
+    erasures: ownerData.erasures,
+    routes,
+    openApi,
+  };
 }

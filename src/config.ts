@@ -67,6 +67,8 @@ const rateLimitsSchema = z.object({
   accountSignInsPerAddress: limit(20, 600),
   tokenFailuresPerClient: limit(10, 600),
   accessRequestsPerService: limit(120, 60),
+  /** Anonymous reads of a profile's or a claim's public part (no token, no API key). */
+  publicReadsPerAddress: limit(120, 60),
   identityCreationsPerAddress: limit(5, 3600),
   identityCreationsPerWallet: limit(3, 86400),
 });
@@ -172,6 +174,23 @@ const schema = z.object({
   trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(0),
   rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
   displayNames: displayNamesSchema.default({ issuers: [], topics: [] }),
+  /** How long Signet keeps what it holds about owners once it is no longer in use (docs/data.md). Days may be fractions (tests run them in seconds). */
+  retention: z
+    .object({
+      /** Days an entry of an identity's access history is kept. */
+      historyDays: z.coerce.number().positive().max(3650).default(90),
+      /** Entries kept per identity at most (the oldest go first). */
+      historyEntries: z.coerce.number().int().min(10).max(100_000).default(1000),
+      /** Days a consent receipt (signed text and signature) outlives its grant, as proof of what was agreed. */
+      receiptDays: z.coerce.number().min(0).max(3650).default(365),
+      /** Days an ended access grant (revoked, used, denied, expired) stays readable by its service and owner. */
+      endedGrantDays: z.coerce.number().min(0).max(3650).default(30),
+      /** Days the off-chain data of a claim Signet issued is kept once the claim is revoked or removed. */
+      endedClaimDays: z.coerce.number().min(0).max(3650).default(30),
+    })
+    .prefault({}),
+  /** Key of the keyed hash (HMAC-SHA256) that stands in for identities and wallets in logs; random per process when unset. */
+  logHashKey: z.string().min(16, 'needs at least 16 characters').optional(),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -220,6 +239,12 @@ const ENV_NAMES: Record<string, string> = {
   'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
   'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
   'webhooks.perTargetConcurrency': 'WEBHOOKS_PER_TARGET_CONCURRENCY',
+  'retention.historyDays': 'RETENTION_HISTORY_DAYS',
+  'retention.historyEntries': 'RETENTION_HISTORY_ENTRIES',
+  'retention.receiptDays': 'RETENTION_RECEIPT_DAYS',
+  'retention.endedGrantDays': 'RETENTION_ENDED_GRANT_DAYS',
+  'retention.endedClaimDays': 'RETENTION_ENDED_CLAIM_DAYS',
+  logHashKey: 'LOG_HASH_KEY',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -344,6 +369,14 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.WEBHOOKS_CONCURRENCY) webhooks.concurrency = env.WEBHOOKS_CONCURRENCY;
   if (env.WEBHOOKS_PER_TARGET_CONCURRENCY) webhooks.perTargetConcurrency = env.WEBHOOKS_PER_TARGET_CONCURRENCY;
   if (Object.keys(webhooks).length) out.webhooks = webhooks;
+  const retention: Record<string, unknown> = {};
+  if (env.RETENTION_HISTORY_DAYS) retention.historyDays = env.RETENTION_HISTORY_DAYS;
+  if (env.RETENTION_HISTORY_ENTRIES) retention.historyEntries = env.RETENTION_HISTORY_ENTRIES;
+  if (env.RETENTION_RECEIPT_DAYS) retention.receiptDays = env.RETENTION_RECEIPT_DAYS;
+  if (env.RETENTION_ENDED_GRANT_DAYS) retention.endedGrantDays = env.RETENTION_ENDED_GRANT_DAYS;
+  if (env.RETENTION_ENDED_CLAIM_DAYS) retention.endedClaimDays = env.RETENTION_ENDED_CLAIM_DAYS;
+  if (Object.keys(retention).length) out.retention = retention;
+  if (env.LOG_HASH_KEY) out.logHashKey = env.LOG_HASH_KEY;
   return out;
 }
 

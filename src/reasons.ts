@@ -134,6 +134,7 @@ const accountReasons = {
   claim_unconfirmed_by_issuer: { error: 'invalid_request', meaning: 'The claim’s issuer does not confirm the claim to add (signature, data or topic).' },
   claim_topic_not_issued: { error: 'invalid_request', meaning: 'Signet’s claim issuer does not issue claims of this topic.' },
   consent_not_found: { error: 'not_found', meaning: 'No consent receipt with this id for the signed-in identity.' },
+  erasure_not_found: { error: 'not_found', meaning: 'No erasure job with this id (or its state is no longer kept).' },
 } satisfies Record<string, ReasonEntry>;
 
 /** The login's consent interaction and CIBA decisions. */

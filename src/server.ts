@@ -102,6 +102,8 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     }
 
     webhooks.start();
+    // Erasures whose process died half way are finished here (at start, then on each sweep).
+    signet.erasures.start();
     const server = createServer(signet.app.callback());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -116,6 +118,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       summary: [...summarize(config, store), ...(options.summary ?? [])],
       close: async () => {
         await drain(server, config.ops.shutdownGraceMs);
+        signet.erasures.stop();
         await webhooks.close();
         await store.close();
         await options.onClose?.();

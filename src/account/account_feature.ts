@@ -52,6 +52,8 @@ export type AccountFeatureDeps = {
   renderPage: RenderPage;
   names: DisplayNames;
   serviceName: (service: string) => string;
+  /** Grant id -> when it last released data (the access history's). */
+  lastReads: (identity: Address) => Promise<Record<string, string>>;
   demoWallet: boolean;
   now: () => number;
 };
@@ -105,6 +107,7 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       serviceName: deps.serviceName,
       demoWallet: deps.demoWallet,
       names: deps.names,
+      lastReads: deps.lastReads,
     }),
   ];
   return { routes, sessions, sessionCallers: callers, claimRequests };

@@ -43,12 +43,14 @@ export type AccountPagesDeps = {
   demoWallet: boolean;
   /** Issuer, topic and field names the pages show instead of addresses and codes. */
   names: DisplayNames;
+  /** Grant id -> when it last released data (the access history's). */
+  lastReads: (identity: Address) => Promise<Record<string, string>>;
 };
 
 const TAG = 'Account pages';
 
 /** The tabs, in order; sign-in returns to the one asked for (and only to one of these). */
-const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses'];
+const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data'];
 const returnPath = (asked: string | undefined) => (asked && TABS.includes(asked) ? asked : '/account');
 
 /** What each key purpose lets its holder do, in one line. */
@@ -284,12 +286,17 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
     }),
 
     pageRoute('/account/accesses', 'The grants of the identity and the requests waiting', z.object({ done: word }), async (ctx, session, query) => {
-      const [{ items }, backchannel] = await Promise.all([deps.grants.list(session.identity), deps.backchannel.pendingFor(session.identity)]);
+      const [{ items }, backchannel, lastReads] = await Promise.all([
+        deps.grants.list(session.identity),
+        deps.backchannel.pendingFor(session.identity),
+        deps.lastReads(session.identity),
+      ]);
       const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
       return page(ctx, 'accesses', 'Accesses', session, {
         grants: items.filter((grant) => grant.status !== 'pending'),
         pending: items.filter((grant) => grant.status === 'pending'),
         backchannel,
+        lastReads,
         serviceName: deps.serviceName,
         kindWords: KIND_WORDS,
         fieldWords: (fields: string[]) => fields.map((field) => deps.names.field(field)).join(', '),

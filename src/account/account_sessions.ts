@@ -55,7 +55,10 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
         wallet,
         created_at: new Date(now).toISOString(),
       };
-      await store.set(keys.accountSession(session.id), JSON.stringify(session), ACCOUNT_SESSION_SECONDS);
+      await Promise.all([
+        store.set(keys.accountSession(session.id), JSON.stringify(session), ACCOUNT_SESSION_SECONDS),
+        identity ? store.addToIndex(keys.accountSessionsOf(identity), session.id, ACCOUNT_SESSION_SECONDS) : undefined,
+      ]);
       ctx.cookies.set(ACCOUNT_LOGIN_COOKIE, null, cookieOptions);
       ctx.cookies.set(ACCOUNT_COOKIE, session.id, { ...cookieOptions, maxAge: ACCOUNT_SESSION_SECONDS * 1000 });
       return session;
@@ -82,12 +85,30 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       const left = await store.ttl(keys.accountSession(session.id));
       if (left === undefined) return;
       await store.set(keys.accountSession(session.id), JSON.stringify({ ...session, identity }), Number.isFinite(left) ? left : ACCOUNT_SESSION_SECONDS);
+      await store.addToIndex(keys.accountSessionsOf(identity), session.id, ACCOUNT_SESSION_SECONDS);
     },
 
     async close(ctx: Context): Promise<void> {
       const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
-      if (id) await store.delete(keys.accountSession(id));
+      if (id) {
+        const session = await findAny(ctx);
+        await store.delete(keys.accountSession(id));
+        if (session?.identity) await store.removeFromIndex(keys.accountSessionsOf(session.identity), id);
+      }
       ctx.cookies.set(ACCOUNT_COOKIE, null, cookieOptions);
+    },
+
+    /** The identity's open sessions (the index keeps them at most a session's life). */
+    async listFor(identity: Address): Promise<AccountSession[]> {
+      const ids = await store.indexMembers(keys.accountSessionsOf(identity));
+      const found = ids.length ? await store.getMany(ids.map((id) => keys.accountSession(id))) : [];
+      return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as AccountSession);
+    },
+
+    /** Ends every session of the identity (erasure): each browser is signed out on its next request. */
+    async endAll(identity: Address): Promise<void> {
+      const ids = await store.indexMembers(keys.accountSessionsOf(identity));
+      await store.delete(...ids.map((id) => keys.accountSession(id)), keys.accountSessionsOf(identity));
     },
   };
 }

@@ -13,6 +13,17 @@ export function createClaimRequests(store: Store, now: () => number) {
       await store.set(keys.claimRequest(identity, topic), JSON.stringify(request));
       await store.addToIndex(keys.claimRequests(), `${identity}:${topic}`, 0);
     },
+    /** The identity's requests, of the topics named. */
+    async listFor(identity: Address, topics: readonly string[]): Promise<ClaimRequest[]> {
+      const found = topics.length ? await store.getMany(topics.map((topic) => keys.claimRequest(identity, topic))) : [];
+      return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as ClaimRequest);
+    },
+    /** Deletes the identity's requests and their index entries (erasure). */
+    async removeFor(identity: Address, topics: readonly string[]): Promise<void> {
+      if (!topics.length) return;
+      await store.delete(...topics.map((topic) => keys.claimRequest(identity, topic)));
+      await store.removeFromIndex(keys.claimRequests(), ...topics.map((topic) => `${identity}:${topic}`));
+    },
     async list(): Promise<ClaimRequest[]> {
       const members = await store.indexMembers(keys.claimRequests());
       const found = await Promise.all(

@@ -61,7 +61,8 @@ export function createIdentityCreator(deps: {
       throw chainUnavailable('getTransactionReceipt', error);
     }
     if (receipt.status !== 'success') {
-      deps.logger.error(`identity creation for ${record.wallet} failed: transaction ${record.transaction} reverted`);
+      // No wallet or transaction in the line: the transaction names the wallet on chain.
+      deps.logger.error('an identity deployment failed: its transaction reverted');
       const failed: IdentityCreation = { ...record, status: 'failed', error: 'the deployment failed; try again' };
       await write(failed);
       await store.delete(keys.identityCreationLock(record.wallet));

@@ -5,6 +5,7 @@ import type { PublicClient } from 'viem';
 import { createClaimRequests } from '../account/claim_requests.js';
 import type { Config } from '../config.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { retentionSeconds } from '../retention.js';
 import type { Store } from '../store/store.js';
 import { createClaimReader } from './claim_reader.js';
 import { createClaimRecords } from './claim_records.js';
@@ -15,7 +16,7 @@ import { createDisplayNames } from './display_names.js';
 import { createSignetIssuer } from './signet_issuer.js';
 
 export type ClaimsFeatureDeps = {
-  config: Pick<Config, 'issuer' | 'claims' | 'displayNames' | 'chainCacheSeconds' | 'claimIssuer' | 'adminToken'>;
+  config: Pick<Config, 'issuer' | 'claims' | 'displayNames' | 'chainCacheSeconds' | 'claimIssuer' | 'adminToken' | 'retention'>;
   client: PublicClient;
   store: Store;
   registry: IdentityRegistry;
@@ -26,7 +27,7 @@ export function createClaimsFeature({ config, client, store, registry, now }: Cl
   const topics = createClaimTopics(config.claims);
   const names = createDisplayNames(config);
   const reader = createClaimReader(client, config.chainCacheSeconds, now);
-  const records = createClaimRecords(store);
+  const records = createClaimRecords(store, { endedClaimSeconds: retentionSeconds(config.retention.endedClaimDays) }, now);
   const claims = createClaimsService({ reader, topics, records, now });
   const issuer = config.claimIssuer
     ? createSignetIssuer({ ...config.claimIssuer, client, baseUrl: config.issuer, topics, records, reader, registry, now })

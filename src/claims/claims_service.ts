@@ -53,6 +53,8 @@ export function createClaimsService(deps: {
     const record = await records.find(identity, claim.claimId);
     // Only the record that matches what is onchain tells the expiry.
     const current = record && record.hash.toLowerCase() === claim.data.toLowerCase() ? record : undefined;
+    // Back on the identity after a read found it gone: its data is kept without end again.
+    if (current?.gone_at) await records.onChain(current);
     const expiresAt = current?.document.expires_at ?? null;
     const trusted = topics.isTrusted(claim.issuer, claim.topic);
     const confirmed = trusted && (await reader.issuerConfirms(identity, claim, options));
@@ -76,9 +78,17 @@ export function createClaimsService(deps: {
     return { view, record };
   };
 
+  /** A fresh read that finds no such claim starts the end period of the data Signet keeps for it (claim_records.ts). */
+  const gone = async (identity: Address, claimId: Hex, options?: ReadOptions) => {
+    if (options?.fresh) await records.notOnChain(identity, claimId);
+  };
+
   const find = async (identity: Address, claimId: Hex, options?: ReadOptions) => {
     const claim = await reader.claim(identity, claimId, options);
-    if (!claim) throw refuse('claim_not_found', `identity ${identity} has no claim ${claimId}`);
+    if (!claim) {
+      await gone(identity, claimId, options);
+      throw refuse('claim_not_found', `identity ${identity} has no claim ${claimId}`);
+    }
     return claim;
   };
 
@@ -111,7 +121,10 @@ export function createClaimsService(deps: {
         claimIds.map(async (claimId) => {
           const claim = await reader.claim(identity, claimId, { fresh: true });
           // A claim removed from the identity is no longer shared.
-          if (!claim) return undefined;
+          if (!claim) {
+            await gone(identity, claimId, { fresh: true });
+            return undefined;
+          }
           const { view, record } = await viewOf(identity, claim, { fresh: true });
           return view.valid && record && matchesHash(record, claim) ? { ...view, data: record.document.data } : view;
         }),

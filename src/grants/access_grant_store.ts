@@ -1,5 +1,7 @@
 // Access grants in the store: the record (JSON), its status (a plain value moved by atomic
 // compare-and-set), indexes per identity and per service, and the bearer tokens of grants.
+// A grant lives as long as its caller says at each step (access_grants.ts): the record, its
+// status and its index entries get the same TTL (0: none), so they go together.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { refuse } from '../errors.js';
@@ -21,34 +23,46 @@ export function createAccessGrantStore(store: Store) {
     return { ...(JSON.parse(raw) as AccessGrant), status: status as GrantStatus };
   };
 
+  /** The grant's index entries, listed as long as the grant lives (sent together: one round trip). */
+  const listFor = async (grant: Pick<AccessGrant, 'id' | 'identity' | 'service' | 'resource'>, ttlSeconds: number) => {
+    await Promise.all([
+      store.addToIndex(keys.accessGrantsOfIdentity(grant.identity), grant.id, ttlSeconds),
+      store.addToIndex(keys.accessGrantsOfService(grant.service), grant.id, ttlSeconds),
+      store.addToIndex(keys.accessGrantsOfServiceResource(grant.service, grant.resource), grant.id, ttlSeconds),
+    ]);
+  };
+
   return {
     newId: () => randomBytes(16).toString('base64url'),
 
-    async create(grant: AccessGrant): Promise<void> {
+    /** Stores a new grant for ttlSeconds (0: no expiry). */
+    async create(grant: AccessGrant, ttlSeconds: number): Promise<void> {
       const { status, ...record } = grant;
-      await store.set(keys.accessGrant(grant.id), JSON.stringify(record));
-      await store.set(keys.accessGrantStatus(grant.id), status);
-      await store.addToIndex(keys.accessGrantsOfIdentity(grant.identity), grant.id, 0);
-      await store.addToIndex(keys.accessGrantsOfService(grant.service), grant.id, 0);
-      await store.addToIndex(keys.accessGrantsOfServiceResource(grant.service, grant.resource), grant.id, 0);
+      const ttl = ttlSeconds || undefined;
+      await store.set(keys.accessGrant(grant.id), JSON.stringify(record), ttl);
+      await store.set(keys.accessGrantStatus(grant.id), status, ttl);
+      await listFor(grant, ttlSeconds);
     },
 
     find,
 
     /**
-     * Moves a grant from one of `from` to `to`, atomically, then records `changes`. Of many
-     * concurrent callers exactly one succeeds; the others get 409 with the status they met.
+     * Moves a grant from one of `from` to `to`, atomically, then records `changes`; the grant
+     * then lives ttlSeconds from now (0: no expiry). Of many concurrent callers exactly one
+     * succeeds; the others get 409 with the status they met.
      */
-    async transition(id: string, from: readonly GrantStatus[], to: GrantStatus, changes: Partial<AccessGrant>): Promise<AccessGrant> {
-      const result = await store.compareAndSet(keys.accessGrantStatus(id), from, to);
+    async transition(id: string, from: readonly GrantStatus[], to: GrantStatus, changes: Partial<AccessGrant>, ttlSeconds: number): Promise<AccessGrant> {
+      const result = await store.compareAndSet(keys.accessGrantStatus(id), from, to, ttlSeconds);
       if (!result.swapped) {
         const reason = to === 'used' ? 'grant_used' : from.includes('pending') ? 'grant_not_pending' : 'grant_not_active';
         throw refuse(reason, `the access grant is ${result.current ?? 'gone'}`);
       }
       const raw = await store.get(keys.accessGrant(id));
-      const record = { ...(JSON.parse(raw!) as AccessGrant), ...changes };
+      // The record expired in the instant between the two reads (its status is on its way out too).
+      if (!raw) throw refuse('grant_not_found', `no access grant ${id}`);
+      const record = { ...(JSON.parse(raw) as AccessGrant), ...changes };
       const { status: _status, ...stored } = record;
-      await store.set(keys.accessGrant(id), JSON.stringify(stored));
+      await Promise.all([store.set(keys.accessGrant(id), JSON.stringify(stored), ttlSeconds || undefined), listFor(record, ttlSeconds)]);
       return { ...record, status: to };
     },
 

@@ -27,6 +27,8 @@ export type AccessGrantSettings = {
   /** Life of the bearer token a validation returns. */
   immediateTokenSeconds: number;
   persistentTokenSeconds: number;
+  /** How long an ended grant (used, revoked, denied, expired) stays readable, then goes (retention.endedGrantDays). */
+  endedGrantSeconds: number;
 };
 
 export type AccessGrantDeps = {
@@ -47,13 +49,25 @@ const requestExpired = (grant: AccessGrant) => refuse('grant_expired', `the acce
 
 export function createAccessGrants(deps: AccessGrantDeps) {
   const { grants, settings } = deps;
+  // How long a grant is kept from each step on (docs/data.md): an ended one for the ended period;
+  // a request for its wait and then that period (it ends expired if nobody reads it); an active
+  // immediate grant for its token's life and then that period (unread, it cannot be used after);
+  // an active persistent grant until it is revoked (0: no expiry).
+  const ended = settings.endedGrantSeconds;
+  const requestLife = (kind: GrantKind) => (kind === 'immediate' ? settings.immediateRequestSeconds : settings.persistentRequestSeconds) + ended;
+  const activeLife = (kind: GrantKind) => (kind === 'immediate' ? settings.immediateTokenSeconds + ended : 0);
 
   /** The grant as it stands: a pending request past its expiry becomes expired on the way. */
   const current = async (id: string): Promise<AccessGrant> => {
     const grant = await grants.find(id);
     if (!grant) throw grantNotFound(id);
     if (grant.status === 'pending' && Date.parse(grant.expires_at) <= deps.now()) {
-      return grants.transition(id, ['pending'], 'expired', {}).catch(async () => (await grants.find(id))!);
+      // Another caller moved it first: the grant as that left it.
+      return grants.transition(id, ['pending'], 'expired', {}, ended).catch(async () => {
+        const moved = await grants.find(id);
+        if (!moved) throw grantNotFound(id);
+        return moved;
+      });
     }
     return grant;
   };
@@ -63,6 +77,23 @@ export function createAccessGrants(deps: AccessGrantDeps) {
 
   return {
     current,
+
+    /**
+     * The listed grants as they stand. A grant ends its period (record, status and index entry
+     * expiring together) at any moment, so one may still be listed an instant after its record
+     * went: it is left out, as if the listing had been read an instant later.
+     */
+    async currentOf(ids: readonly string[]): Promise<AccessGrant[]> {
+      const found = await Promise.all(
+        ids.map((id) =>
+          current(id).catch((error: unknown) => {
+            if (error instanceof SignetError && error.reason === 'grant_not_found') return undefined;
+            throw error;
+          }),
+        ),
+      );
+      return found.filter((grant): grant is AccessGrant => grant !== undefined);
+    },
 
     async request(ref: ResourceRef, service: string, kind: GrantKind, askedFields: string[] | undefined): Promise<AccessGrant> {
       await deps.registry.assertKnown(ref.identity).catch((error) => {
@@ -97,7 +128,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
         created_at: iso(now),
         expires_at: expiresAt,
       };
-      await grants.create(grant);
+      await grants.create(grant, requestLife(kind));
       // The owner decides a lasting grant later: besides the inbox, their webhook hears of it.
       if (kind === 'persistent') await deps.notify({ type: 'access_request.created', grant });
       return grant;
@@ -110,7 +141,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       // Checked again atomically below; this gives the answer before any chain read.
       if (pending.status !== 'pending') throw refuse('grant_not_pending', `the access grant is ${pending.status}`);
       const signer = await verifySigner(pending, pending.challenge, signature, address);
-      const grant = await grants.transition(id, ['pending'], 'active', { signature, signer, granted_at: iso(deps.now()) });
+      const grant = await grants.transition(id, ['pending'], 'active', { signature, signer, granted_at: iso(deps.now()) }, activeLife(pending.kind));
       const ttl = grant.kind === 'immediate' ? settings.immediateTokenSeconds : settings.persistentTokenSeconds;
       const accessToken = await grants.issueToken(id, ttl);
       await deps.notify({ type: 'access_grant.granted', grant });
@@ -121,7 +152,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       const pending = await current(id);
       if (pending.identity !== identity) throw grantNotFound(id);
       if (pending.status === 'expired') throw requestExpired(pending);
-      const grant = await grants.transition(id, ['pending'], 'denied', { denied_at: iso(deps.now()) });
+      const grant = await grants.transition(id, ['pending'], 'denied', { denied_at: iso(deps.now()) }, ended);
       await deps.notify({ type: 'access_grant.denied', grant });
       return grant;
     },
@@ -134,14 +165,14 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       } else {
         await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
       }
-      const revoked = await grants.transition(id, ['active'], 'revoked', { revoked_at: iso(deps.now()) });
+      const revoked = await grants.transition(id, ['active'], 'revoked', { revoked_at: iso(deps.now()) }, ended);
       await deps.notify({ type: 'access_grant.revoked', grant: revoked });
       return revoked;
     },
 
     /** Spends an immediate grant: exactly one caller wins, even when many arrive at once. */
     async use(grant: AccessGrant) {
-      return grants.transition(grant.id, ['active'], 'used', { used_at: iso(deps.now()) });
+      return grants.transition(grant.id, ['active'], 'used', { used_at: iso(deps.now()) }, ended);
     },
 
     assertOwnedBy(grant: AccessGrant, who: { service?: string; identity?: Address }) {

@@ -2,7 +2,7 @@
 // access grants and the consents of OIDC logins alike; a service sees the grants it holds.
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
-import { refuse } from '../errors.js';
+import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../http/time_cursor.js';
 import type { ConsentReceipt, ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { AccessGrant } from './access_grant.js';
 import type { AccessGrants } from './access_grants.js';
@@ -27,23 +27,9 @@ export type LoginGrant = {
 
 export type ListedGrant = AccessGrant | LoginGrant;
 
-type Cursor = { t: string; id: string };
-
-const encodeCursor = (grant: ListedGrant) => Buffer.from(JSON.stringify({ t: grant.created_at, id: grant.id })).toString('base64url');
-
-function decodeCursor(raw: string | undefined): Cursor | undefined {
-  if (!raw) return undefined;
-  try {
-    const cursor = JSON.parse(Buffer.from(raw, 'base64url').toString()) as Cursor;
-    if (typeof cursor.t === 'string' && typeof cursor.id === 'string') return cursor;
-  } catch {
-    // fall through
-  }
-  throw refuse('invalid_query', '"cursor" is not one this API gave');
-}
-
 const newestFirst = (a: ListedGrant, b: ListedGrant) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
-const after = (cursor: Cursor) => (grant: ListedGrant) => grant.created_at < cursor.t || (grant.created_at === cursor.t && grant.id < cursor.id);
+/** A grant as the cursor sees it: its creation time and id. */
+const timeOf = (grant: ListedGrant) => ({ at: grant.created_at, id: grant.id });
 
 export function createGrantListing(deps: { grants: AccessGrantStore; accessGrants: AccessGrants; receipts: ConsentReceipts; provider: Provider }) {
   const loginGrantOf = async (receipt: ConsentReceipt): Promise<LoginGrant> => ({
@@ -77,15 +63,15 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
     /** One page of `owner`'s grants, or of a service's own grants of one identity when `identity` is given. */
     async list(owner: { identity: Address } | { service: string; identity?: Address }, page: { cursor?: string; limit: number }) {
       const { limit } = page;
-      const cursor = decodeCursor(page.cursor);
+      const cursor = decodeTimeCursor(page.cursor);
       const ids = await deps.grants.listIds('service' in owner ? { service: owner.service } : { identity: owner.identity });
-      const held = await Promise.all(ids.map((id) => deps.accessGrants.current(id)));
+      const held = await deps.accessGrants.currentOf(ids);
       // A service naming an identity sees only its own grants of that identity.
       const access = 'service' in owner && owner.identity ? held.filter((grant) => grant.identity === owner.identity) : held;
       const all: ListedGrant[] = !('service' in owner) ? [...access, ...(await loginGrants(owner.identity))] : access;
-      const ordered = all.sort(newestFirst).filter(cursor ? after(cursor) : () => true);
+      const ordered = all.sort(newestFirst).filter(cursor ? (grant) => afterCursor(cursor)(timeOf(grant)) : () => true);
       const items = ordered.slice(0, limit);
-      return { items, next_cursor: ordered.length > limit ? encodeCursor(items[items.length - 1]!) : null };
+      return { items, next_cursor: ordered.length > limit ? encodeTimeCursor(timeOf(items[items.length - 1]!)) : null };
     },
   };
 }

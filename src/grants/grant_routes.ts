@@ -8,6 +8,7 @@ import type { SessionCallers } from '../account/session_callers.js';
 import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
 import { refuse } from '../errors.js';
 import { anyone, type Authenticator } from '../http/authenticators.js';
+import { clientAddress } from '../http/client_address.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import { LINKED_SIGNATURE_REFUSALS } from '../wallet/verify_linked_signature.js';
@@ -100,6 +101,8 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       tag: TAG,
       auth: credential,
       params,
+      // Only anonymous reads: a token or an API key is checked against its grant instead.
+      rateLimits: [{ limit: 'publicReadsPerAddress', key: 'client_address', when: (caller) => !caller.bearer && !caller.apiKey }],
       responses: { 200: { description: 'The public part, or the private part a credential covers', schema: publicForm.or(privateForm) } },
       refusals: [
         'token_invalid',
@@ -110,6 +113,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
         'grant_used',
         'grant_missing',
         'grant_not_found',
+        'identity_not_found',
         'claim_not_found',
         'claim_issuer_untrusted',
         'claim_not_confirmed',
@@ -118,8 +122,8 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
         'claim_data_mismatch',
         'chain_unavailable',
       ],
-      async handle({ params, caller }) {
-        return { body: await deps.readResource(refOf(params), caller) };
+      async handle({ ctx, params, caller }) {
+        return { body: await deps.readResource(refOf(params), caller, clientAddress(ctx)) };
       },
     });
 

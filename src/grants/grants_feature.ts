@@ -6,11 +6,14 @@ import type { SessionCallers } from '../account/session_callers.js';
 import type { AccountSessions } from '../account/account_sessions.js';
 import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
 import type { ClaimsService } from '../claims/claims_service.js';
+import type { Config } from '../config.js';
+import type { AccessHistory } from '../history/access_history.js';
 import type { Authenticator } from '../http/authenticators.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import type { ProfileStore } from '../profile/profile.js';
+import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { Store } from '../store/store.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
@@ -24,6 +27,7 @@ import { createOwnerRevocation } from './owner_revocation.js';
 import { createResourceReader } from './resource_reader.js';
 
 export type GrantsFeatureDeps = {
+  config: Pick<Config, 'retention'>;
   issuer: string;
   chainId: number;
   store: Store;
@@ -41,6 +45,7 @@ export type GrantsFeatureDeps = {
   serviceName: (service: string) => string;
   webhooks: WebhookQueue;
   revokeLoginGrant: (grantId: string) => Promise<void>;
+  history: AccessHistory;
   settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
   now: () => number;
 };
@@ -62,6 +67,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
       persistentRequestSeconds: deps.settings.persistentRequestSeconds,
       immediateTokenSeconds: deps.settings.immediateSeconds,
       persistentTokenSeconds: deps.settings.persistentTokenSeconds,
+      endedGrantSeconds: retentionSeconds(deps.config.retention.endedGrantDays),
     },
     now: deps.now,
   });
@@ -75,6 +81,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     accessGrants,
     resources,
     services: deps.services,
+    history: deps.history,
   });
   const routes = grantRoutes({
     issuer: deps.issuer,

@@ -2,7 +2,8 @@
 // an OIDC access token whose login kept it, a grant's bearer token (an immediate grant serves
 // exactly one read), or a service's X-API-Key holding an active persistent grant for it.
 import type Provider from 'oidc-provider';
-import { refuse } from '../errors.js';
+import { refuse, SignetError } from '../errors.js';
+import type { AccessHistory, Door } from '../history/access_history.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ServiceAuth } from '../services/service_caller.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
@@ -18,7 +19,12 @@ export type ResourceReaderDeps = {
   accessGrants: AccessGrants;
   resources: GrantResources;
   services: ServiceAuth;
+  /** Where each release (and each refusal of a grant's holder) is recorded for the owner. */
+  history?: AccessHistory;
 };
+
+/** Who is reading, once the credential names them: the service and the grant it reads under. */
+type Reader = { client_id: string; grant_id: string | null; door: Door };
 
 const GRANT_TOKEN_PREFIX = 'sgt_';
 
@@ -30,10 +36,11 @@ const tokenInvalid = () => refuse('token_invalid', 'the access token is invalid,
 
 export function createResourceReader(deps: ResourceReaderDeps) {
   /** A grant's bearer token: the grant must be active and for this very resource. */
-  const readWithGrantToken = async (ref: ResourceRef, token: string) => {
+  const readWithGrantToken = async (ref: ResourceRef, token: string, reader: (who: Reader) => void) => {
     const grantId = await deps.grants.tokenGrant(token);
     if (!grantId) throw tokenInvalid();
     const grant = await deps.accessGrants.current(grantId);
+    if (grant.identity === ref.identity) reader({ client_id: grant.service, grant_id: grant.id, door: 'access_grant' });
     if (grant.resource !== ref.path) throw insufficient('the access grant of this token is for another resource');
     if (grant.status === 'revoked') throw refuse('grant_revoked', `the access grant was revoked at ${grant.revoked_at}`);
     if (grant.kind === 'immediate') await deps.accessGrants.use(grant);
@@ -42,12 +49,13 @@ export function createResourceReader(deps: ResourceReaderDeps) {
   };
 
   /** An OIDC access token: what the owner kept at login, for their own identity. */
-  const readWithLoginToken = async (ref: ResourceRef, token: string) => {
+  const readWithLoginToken = async (ref: ResourceRef, token: string, reader: (who: Reader) => void) => {
     const accessToken = await deps.provider.AccessToken.find(token);
     if (!accessToken?.grantId) throw tokenInvalid();
     const receipt = await deps.receipts.find(accessToken.grantId);
     const own = receipt && accessToken.accountId === subjectOf(deps.chainId, ref.identity) && receipt.identity === ref.identity;
     if (!own) throw insufficient(`the grant of this access token does not cover this ${ref.kind}`);
+    reader({ client_id: accessToken.clientId!, grant_id: accessToken.grantId, door: ref.kind === 'claim' ? 'claim_resource' : 'profile_resource' });
     if (ref.kind === 'claim') {
       if (!receipt.claims.some((kept) => kept.toLowerCase() === ref.claimId)) throw insufficient('the grant of this access token does not cover this claim');
       return deps.resources.privatePart(ref, ['data']);
@@ -58,24 +66,47 @@ export function createResourceReader(deps: ResourceReaderDeps) {
   };
 
   /** A service's API key: the union of its active persistent grants on this resource. */
-  const readWithApiKey = async (ref: ResourceRef, key: string) => {
+  const readWithApiKey = async (ref: ResourceRef, key: string, reader: (who: Reader) => void) => {
     const { service } = await deps.services.authenticate(key);
-    const grants = await Promise.all((await deps.grants.listIdsOn(service, ref.path)).map((id) => deps.accessGrants.current(id)));
+    const grants = await deps.accessGrants.currentOf(await deps.grants.listIdsOn(service, ref.path));
     const fields = new Set<string>();
+    const used: string[] = [];
     for (const grant of grants) {
       if (grant.kind === 'persistent' && grant.status === 'active') {
+        used.push(grant.id);
         for (const field of grant.fields) fields.add(field);
       }
     }
+    // Only a service that holds (or held) a grant of this identity is the owner's business.
+    if (grants.some((grant) => grant.identity === ref.identity)) reader({ client_id: service, grant_id: used[0] ?? null, door: 'access_grant' });
     if (fields.size === 0) throw deps.accessGrants.accessDeniedFor(service);
     return deps.resources.privatePart(ref, [...fields]);
   };
 
-  return async function read(ref: ResourceRef, { bearer, apiKey }: GrantCredential): Promise<Record<string, unknown>> {
-    if (bearer?.startsWith(GRANT_TOKEN_PREFIX)) return readWithGrantToken(ref, bearer);
-    if (bearer) return readWithLoginToken(ref, bearer);
-    if (apiKey) return readWithApiKey(ref, apiKey);
-    return deps.resources.publicPart(ref);
+  /** What a private part holds, as the history names it: profile field names, or the claim's id. */
+  const released = (ref: ResourceRef, body: Record<string, unknown>) =>
+    ref.kind === 'claim' ? { fields: [], claims: [ref.claimId] } : { fields: (body.fields as string[] | undefined) ?? [], claims: [] };
+
+  return async function read(ref: ResourceRef, { bearer, apiKey }: GrantCredential, from = 'unknown'): Promise<Record<string, unknown>> {
+    if (!bearer && !apiKey) return deps.resources.publicPart(ref);
+    let who: Reader | undefined;
+    const reader = (found: Reader) => {
+      who = found;
+    };
+    try {
+      let body: Record<string, unknown>;
+      if (bearer?.startsWith(GRANT_TOKEN_PREFIX)) body = await readWithGrantToken(ref, bearer, reader);
+      else if (bearer) body = await readWithLoginToken(ref, bearer, reader);
+      else body = await readWithApiKey(ref, apiKey!, reader);
+      if (who) deps.history?.record(ref.identity, { ...who, ...released(ref, body), client_address: from });
+      return body;
+    } catch (error) {
+      // A refusal of a service that holds a grant of this identity is the owner's to see; an outage is not a refusal.
+      if (who && error instanceof SignetError && error.status < 500) {
+        deps.history?.record(ref.identity, { ...who, fields: [], claims: [], client_address: from, outcome: 'refused', reason: error.reason });
+      }
+      throw error;
+    }
   };
 }
 

@@ -3,6 +3,7 @@
 import type { Context, Middleware } from 'koa';
 import { errors as oidcErrors } from 'oidc-provider';
 import { refuse, SignetError } from '../errors.js';
+import { routeOf } from '../observability/request_observer.js';
 import type { RenderPage } from './pages.js';
 
 export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
@@ -39,7 +40,8 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
       if (thrown instanceof SignetError) error = thrown;
       else if (thrown instanceof oidcErrors.OIDCProviderError) error = fromEngine(thrown);
       else error = fromHttpError(thrown) ?? refuse('server_error', 'Signet could not complete the request');
-      if (error.status >= 500) logger.error(`${ctx.method} ${ctx.path}: ${error.message}`, error.cause ?? thrown);
+      // The route's template, never the raw path (it holds identity addresses, claim ids, codes).
+      if (error.status >= 500) logger.error(`${ctx.method} ${routeOf(ctx)}: ${error.message}`, error.cause ?? thrown);
       ctx.status = error.status;
       if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       if (wantsJson(ctx)) {

@@ -39,7 +39,9 @@ function handlerOf(route: AnyRoute, limits: Pick<RateLimits, 'consumeAll'>): Mid
   const run = async (ctx: Context) => {
     const caller = await route.auth.authenticate(ctx);
     // Every counter of the route in one go (one Redis round trip on a single server).
-    const counts = (route.rateLimits ?? []).map(({ limit, key }) => [limit, key === 'client_address' ? clientAddress(ctx) : key(caller, ctx)] as const);
+    const counts = (route.rateLimits ?? [])
+      .filter(({ when }) => when?.(caller) ?? true)
+      .map(({ limit, key }) => [limit, key === 'client_address' ? clientAddress(ctx) : key(caller, ctx)] as const);
     if (counts.length) await limits.consumeAll(counts);
     const params = checked(route.params, ctx.params, 'invalid_path', ' in the path');
     const query = checked(route.query, ctx.query, 'invalid_query', ' in the query');

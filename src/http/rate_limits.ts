@@ -24,6 +24,7 @@ const counted: Record<LimitClass, string> = {
   accountSignInsPerAddress: 'account sign-ins started from one address',
   tokenFailuresPerClient: 'failed client authentications of one client from one address',
   accessRequestsPerService: 'access requests from one service',
+  publicReadsPerAddress: 'reads without a credential from one address',
   identityCreationsPerAddress: 'identities created from one address',
   identityCreationsPerWallet: 'identity deployments for one wallet',
 };

@@ -18,8 +18,8 @@ export type ResponseSpec = {
   headers?: Record<string, string>;
 };
 
-/** A counter consumed before the handler runs; `key` gives who is counted. */
-export type RateLimitSpec<C> = { limit: LimitClass; key: 'client_address' | ((caller: C, ctx: Context) => string) };
+/** A counter consumed before the handler runs; `key` gives who is counted; `when`, if given, which callers are. */
+export type RateLimitSpec<C> = { limit: LimitClass; key: 'client_address' | ((caller: C, ctx: Context) => string); when?: (caller: C) => boolean };
 
 /** What a handler sees: its caller and its inputs, already checked against the schemas. */
 export type RouteInput<P, Q, B, C> = { ctx: Context; params: P; query: Q; body: B; caller: C };

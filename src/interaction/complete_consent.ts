@@ -1,6 +1,6 @@
 // The end of every consent an owner signs, for a browser login (the interaction) and for a CIBA
 // request alike: the engine's Grant of exactly the kept fields, and the receipt that keeps the
-// signed text and signature beside it (same id, same lifetime).
+// signed text and signature beside it (same id; it outlives the Grant, as proof of the consent).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import { subjectOf } from '../identity/subject.js';
@@ -30,7 +30,8 @@ export type ConsentCompletionDeps = {
   provider: Provider;
   chainId: number;
   receipts: ConsentReceipts;
-  grantTtlSeconds: number;
+  /** How long the receipt is kept: the Grant's life and the proof period after it. */
+  receiptSeconds: number;
   now: () => number;
 };
 
@@ -56,7 +57,7 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
         signature: consent.signature,
         signed_at: new Date(deps.now()).toISOString(),
       },
-      deps.grantTtlSeconds,
+      deps.receiptSeconds,
     );
     return { accountId, grantId };
   };

@@ -1,5 +1,7 @@
 // Consent receipts: the exact message an owner signed and the signature, kept with the
-// engine's Grant (same id, same lifetime) so the owner can read what they approved.
+// engine's Grant (same id) so the owner can read what they approved, and after it for
+// retention.receiptDays as proof (the caller gives the whole life). The identity's index lists
+// each receipt as long as it lives.
 import type { Address } from 'viem';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';

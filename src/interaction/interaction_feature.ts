@@ -4,8 +4,10 @@ import type Provider from 'oidc-provider';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
+import type { Config } from '../config.js';
 import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { retentionSeconds } from '../retention.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import { createConsentCompletion } from './complete_consent.js';
@@ -13,10 +15,11 @@ import type { ConsentReceipts } from './consent_receipts.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {
+  config: Pick<Config, 'retention'>;
   provider: Provider;
   issuer: string;
   chainId: number;
-  /** How long a login's Grant and its receipt live. */
+  /** How long a login's Grant lives; its receipt outlives it by retention.receiptDays, as proof. */
   grantTtlSeconds: number;
   registry: IdentityRegistry;
   receipts: ConsentReceipts;
@@ -36,7 +39,7 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
     provider: deps.provider,
     chainId: deps.chainId,
     receipts: deps.receipts,
-    grantTtlSeconds: deps.grantTtlSeconds,
+    receiptSeconds: deps.grantTtlSeconds + retentionSeconds(deps.config.retention.receiptDays),
     now: deps.now,
   });
   const routes = interactionRoutes({ ...deps, completeConsent });

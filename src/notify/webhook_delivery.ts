@@ -1,5 +1,7 @@
 // One delivery attempt of a webhook, shared by both queues: sign, POST, and decide what comes
 // next (delivered, a retry at a due time, or a dead letter).
+import { createLogHash } from '../observability/log_hash.js';
+import { OWNER_SERVICE_PREFIX } from './owner_webhooks.js';
 import { postPinned } from './pinned_post.js';
 import type { DeadLetter, WebhookEvent, WebhookLogger, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
 import { signWebhook } from './webhook_signature.js';
@@ -68,6 +70,12 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
   const concurrency = options.concurrency ?? 16;
   const perTargetConcurrency = options.perTargetConcurrency ?? 2;
   const logger = options.logger ?? silent;
+  const logHash = options.logHash ?? createLogHash();
+  // A service by its client id; an owner ("owner:<identity>") by the keyed hash of the identity.
+  const recipient = (service: string) =>
+    service.startsWith(OWNER_SERVICE_PREFIX)
+      ? { name: 'an owner', detail: { identity_hash: logHash(service.slice(OWNER_SERVICE_PREFIX.length)) } }
+      : { name: service, detail: undefined };
   const guard = createWebhookUrlGuard({ allowPrivate: options.allowPrivateTargets ?? false, resolveHost: options.resolveHost });
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new Error('webhook queue: retryDelaysMs must be non-negative numbers');
@@ -104,11 +112,12 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
     const { event } = job;
     const attempts = job.attempts + 1;
     const delay = retryDelaysMs[attempts - 1];
+    const to = recipient(event.service);
     if (delay !== undefined) {
-      logger.info(`webhook ${event.id} to ${event.service}: attempt ${attempts} failed (${error}), retry in ${delay} ms`);
+      logger.info(`webhook ${event.id} to ${to.name}: attempt ${attempts} failed (${error}), retry in ${delay} ms`, to.detail);
       return { kind: 'retry', job: { event, attempts }, dueAt: now() + delay, error };
     }
-    logger.error(`webhook ${event.id} to ${event.service}: attempt ${attempts} failed (${error}), now a dead letter`);
+    logger.error(`webhook ${event.id} to ${to.name}: attempt ${attempts} failed (${error}), now a dead letter`, to.detail);
     return { kind: 'dead', letter: { event, attempts, last_error: error, dead_at: new Date(now()).toISOString() } };
   };
 
@@ -122,7 +131,8 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
       return failed(job, `no target: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     }
     if (!target) {
-      logger.info(`webhook ${event.id} (${event.type}): service ${event.service} has no webhook URL, dropped`);
+      const to = recipient(event.service);
+      logger.info(`webhook ${event.id} (${event.type}): ${to.detail ? to.name : `service ${to.name}`} has no webhook URL, dropped`, to.detail);
       return { kind: 'delivered' };
     }
     const deadline = AbortSignal.timeout(timeoutMs);

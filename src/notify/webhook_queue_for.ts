@@ -1,6 +1,7 @@
 // The webhook queue a Signet process runs: on Redis when one is configured (server, cluster or Sentinel), else in memory, with
 // the services' targets from configuration and the owners' from the store.
 import type { Config } from '../config.js';
+import { createLogHash } from '../observability/log_hash.js';
 import { redisConnectionOf } from '../store/redis_connection.js';
 import type { Store } from '../store/store.js';
 import { createMemoryWebhookQueue } from './memory_webhook_queue.js';
@@ -17,6 +18,7 @@ export function createWebhookQueueFor(config: Config, store: Store, tuning: Part
     timeoutMs: config.webhooks.timeoutMs,
     concurrency: config.webhooks.concurrency,
     perTargetConcurrency: config.webhooks.perTargetConcurrency,
+    logHash: createLogHash(config.logHashKey),
     ...tuning,
   };
   const connection = redisConnectionOf(config);

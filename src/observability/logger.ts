@@ -1,6 +1,8 @@
 // Structured JSON logs (pino): one line per event, the request id on every line written while
 // serving a request, and a last filter that blanks what must never reach a log (tokens,
-// signatures, e-mail addresses), whatever a message or an error carries.
+// signatures, e-mail addresses, account addresses), whatever a message or an error carries.
+// Where an operator must correlate an identity or a wallet, lines carry its keyed hash
+// (log_hash.ts), never the address.
 import pino, { type DestinationStream } from 'pino';
 import type { Logger } from '../http/error_handler.js';
 import { requestContext } from './request_context.js';
@@ -17,11 +19,18 @@ export type AppLogger = {
   child(bindings: Record<string, unknown>): AppLogger;
 };
 
-// What a secret looks like in text: JWTs (tokens), long hex (signatures, calldata, keys),
-// e-mail addresses. Hashes and addresses (64 and 40 hex digits) stay readable.
+// What a secret or a personal value looks like in text: JWTs (tokens), Signet's grant tokens
+// and API key secrets, long hex (signatures, calldata, keys), e-mail addresses, and 20-byte
+// addresses (identities and wallets are personal data). Hashes (64 hex digits) stay readable.
+// Addresses are blanked whoever they belong to: the contract addresses of Signet's own
+// configuration (IdFactory, claim issuers) are blanked too, a price worth paying for a filter
+// that needs no list of what is whose.
 const SECRETS: [RegExp, string][] = [
   [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[jwt]'],
+  [/\bsgt_[A-Za-z0-9_-]{16,}/g, 'sgt_[token]'],
+  [/\b(sgk_[A-Za-z0-9]{12})_[A-Za-z0-9_-]{43}/g, '$1_[secret]'],
   [/0x[0-9a-fA-F]{100,}/g, '0x[long hex]'],
+  [/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g, '0x[address]'],
   [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[email]'],
 ];
 

@@ -6,6 +6,7 @@ import type Provider from 'oidc-provider';
 import { SignetError } from '../errors.js';
 import type { Logger } from '../http/error_handler.js';
 import type { RenderPage } from '../http/pages.js';
+import { routeOf } from '../observability/request_observer.js';
 
 /** The outage behind an error, following its causes: a SignetError with status 503. */
 export function outageIn(error: unknown): SignetError | undefined {
@@ -37,10 +38,10 @@ export function answerEngineOutages(provider: Provider, renderPage: RenderPage, 
     const outage = outageIn(error);
     if (!outage) {
       // Signet's own refusals thrown from an engine hook are answered by keepSignetErrors.
-      if (!(error instanceof SignetError)) logger.error(`${ctx.method} ${ctx.path}: the engine failed`, error);
+      if (!(error instanceof SignetError)) logger.error(`${ctx.method} ${routeOf(ctx)}: the engine failed`, error);
       return;
     }
-    logger.error(`${ctx.method} ${ctx.path}: ${outage.message}`, outage.cause);
+    logger.error(`${ctx.method} ${routeOf(ctx)}: ${outage.message}`, outage.cause);
     if (ctx.status !== outage.status) answerOutage(ctx, outage, renderPage);
   });
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { cibaFeature } from '../ciba/ciba_settings.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { AccessHistory } from '../history/access_history.js';
 import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { createOidcAdapter } from '../store/oidc_adapter.js';
@@ -32,6 +33,8 @@ export type ProviderDeps = {
   ciba: ReturnType<typeof cibaFeature>;
   /** Where the engine's failures are logged (outages answered 503, the rest 500). */
   logger?: Logger;
+  /** Where releases through the ID token and userinfo are recorded for the owner. */
+  history?: AccessHistory;
 };
 
 /** Keys for a development run without JWKS; loadConfig refuses to start production without. */
@@ -43,7 +46,8 @@ function developmentJwks(): { keys: Record<string, unknown>[] } {
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, renderPage } = deps;
   const configuration: Configuration = {
-    adapter: createOidcAdapter(deps.store),
+    // A consumed refresh token stays for reuse detection as long as the access tokens issued with it.
+    adapter: createOidcAdapter(deps.store, { reuseWindowSeconds: config.ttl.accessToken }),
     // The engine gets the OIDC metadata; webhook settings stay Signet's.
     clients: config.clients.map(({ webhook_url: _url, webhook_secret: _secret, ...client }) => ({
       ...client,

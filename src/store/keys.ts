@@ -7,25 +7,31 @@
 // a grant's index and tombstone ({grant:<id>}), an access grant and its status
 // ({access-grant:<id>}), an API key and its revocation and last use ({api-key:<id>}), the
 // webhook stream, retries and dead letters ({webhooks}). What cannot share a slot is written in
-// steps (redis_store.ts): a record and the grant index that lists it, a record and its uid or
-// user-code lookup, the records a revoked grant deletes (one DEL per slot). Every other key is
+// steps (redis_store.ts): a record and the grant index that lists it (also when a consume cuts
+// the record's life), a record and its uid or user-code lookup, the records a revoked grant
+// deletes (one DEL per slot). Every other key is
 // read and written alone, so it needs no tag. Changing this layout needs no migration while no
 // deployment holds data (the first deployment fixes it).
 //
+// What each key holds, whether it is personal, how long it lives and what deletes it:
+// docs/data.md (a test fails when a key is written that its table does not cover). Every
+// "set of …" below is an index (Store.addToIndex): a sorted set whose members leave when their
+// time passes, and which expires with its latest member.
+//
 // signet:oidc:{<Model>:<id>}            engine model payload (JSON), TTL = the model's expiry
-// signet:oidc:{<Model>:<id>}:consumed   epoch seconds when consumed (codes, refresh tokens)
-// signet:oidc:{grant:<grantId>}:records set of the model keys issued under one grant
+// signet:oidc:{<Model>:<id>}:consumed   epoch seconds when consumed (codes, refresh tokens); the record is then kept only the reuse window
+// signet:oidc:{grant:<grantId>}:records set of the model keys issued under one grant, each listed as long as its record lives
 // signet:oidc:{grant:<grantId>}:revoked tombstone of a revoked grant: no record is written under it (1 h)
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:{challenge:<nonce>}          an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
 // signet:{challenge:<nonce>}:used     "used" or "burnt" (too many wrong signatures), until the challenge would have expired
 // signet:challenge-latest:<binding>   nonce of the latest challenge issued for an interaction, TTL = the challenge's life
-// signet:consent:<grantId>            consent receipt: signed message and signature (JSON)
+// signet:consent:<grantId>            consent receipt: signed message and signature (JSON), TTL = the grant's life + retention.receiptDays
 // signet:consents:<identity>          set of the grant ids of an identity's receipts
 // signet:profile:<identity>           the owner's profile (JSON)
 // signet:account-session:<id>         an owner's account session (JSON)
-// signet:claim:<identity>:<claimId>   a claim Signet issued, with its off-chain data (JSON)
+// signet:claim:<identity>:<claimId>   a claim Signet issued, with its off-chain data (JSON); TTL once revoked or seen gone
 // signet:{webhooks}:stream            stream of webhook jobs (field job: { event, attempts } JSON), group "delivery"
 // signet:{webhooks}:retry             sorted set of webhook jobs waiting for a retry, score = due epoch ms
 // signet:{webhooks}:dead              hash of dead letters: event id -> { event, attempts, last_error, dead_at } JSON
@@ -33,8 +39,8 @@
 // signet:{api-key:<id>}:revoked       when and by which key it was revoked/replaced (JSON), written once
 // signet:{api-key:<id>}:used          ISO time the key was last accepted, refreshed at most once a minute
 // signet:api-keys:<serviceId>         set of the ids of a service's API keys (never expires)
-// signet:{access-grant:<id>}          an access grant record, without its status (JSON)
-// signet:{access-grant:<id>}:status   the grant's status, moved by compare-and-set
+// signet:{access-grant:<id>}          an access grant record, without its status (JSON); TTL unless active and persistent
+// signet:{access-grant:<id>}:status   the grant's status, moved by compare-and-set, with the record's TTL
 // signet:access-grants:identity:<a>   set of the grant ids of an identity
 // signet:access-grants:service:<id>   set of the grant ids of a service
 // signet:access-grants:on:<id>:<path> set of the grant ids of a service on one resource
@@ -48,6 +54,14 @@
 // signet:owner-webhook:<identity>     an owner's webhook URL and secret (JSON)
 // signet:backchannel:<authReqId>      a CIBA request waiting for the owner (JSON)
 // signet:backchannel-of:<identity>    set of the CIBA request ids of an identity
+// signet:{history:<identity>}         sorted set of the identity's access history entries (JSON), score = epoch ms
+// signet:{history:<identity>}:last    hash: grant id -> ISO time of its last release (same slot: written together)
+// signet:account-sessions:<identity>  set of the ids of the identity's open account sessions
+// signet:erasure:<id>                 an owner's erasure job (JSON): identity, status, steps done
+// signet:erasure-lease:<id>           held by the process running an erasure job, short TTL
+// signet:erasures:open                set of the ids of erasure jobs not yet done
+// signet:oidc:sessions-of:<sub>       set of the engine's Session records of one subject (an erasure ends them)
+// signet:claim-records:<identity>     set of the ids of the claims Signet issued to an identity (with a record)
 
 const PREFIX = 'signet:';
 
@@ -88,4 +102,12 @@ export const keys = {
   apiKeyRevoked: (id: string) => `${PREFIX}{api-key:${id}}:revoked`,
   apiKeyUsed: (id: string) => `${PREFIX}{api-key:${id}}:used`,
   apiKeysOf: (serviceId: string) => `${PREFIX}api-keys:${serviceId}`,
+  history: (identity: string) => `${PREFIX}{history:${identity.toLowerCase()}}`,
+  historyLastRead: (identity: string) => `${PREFIX}{history:${identity.toLowerCase()}}:last`,
+  accountSessionsOf: (identity: string) => `${PREFIX}account-sessions:${identity.toLowerCase()}`,
+  erasure: (id: string) => `${PREFIX}erasure:${id}`,
+  erasureLease: (id: string) => `${PREFIX}erasure-lease:${id}`,
+  openErasures: () => `${PREFIX}erasures:open`,
+  engineSessionsOf: (subject: string) => `${PREFIX}oidc:sessions-of:${subject.toLowerCase()}`,
+  claimRecordsOf: (identity: string) => `${PREFIX}claim-records:${identity.toLowerCase()}`,
 };

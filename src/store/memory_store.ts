@@ -2,7 +2,9 @@
 // a restart and nothing is shared between processes.
 import type { Store } from './store.js';
 
-type Entry = { value: string | Set<string>; expiresAt: number };
+/** An index: member -> the epoch ms it is listed until (Infinity: until removed). */
+type Index = Map<string, number>;
+type Entry = { value: string | Index; expiresAt: number };
 
 export function createMemoryStore(now: () => number = Date.now): Store {
   const entries = new Map<string, Entry>();
@@ -16,11 +18,25 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     return entry;
   };
   const expiry = (ttl?: number) => (ttl ? now() + Math.max(1, Math.ceil(ttl)) * 1000 : Number.POSITIVE_INFINITY);
-  const addToIndex = (key: string, member: string, ttl: number) => {
+  /** The index's listed members, the past ones dropped. */
+  const liveIndex = (key: string): Index | undefined => {
     const entry = live(key);
-    const members = entry && entry.value instanceof Set ? entry.value : new Set<string>();
-    members.add(member);
-    entries.set(key, { value: members, expiresAt: Math.max(entry?.expiresAt ?? 0, expiry(ttl || undefined)) });
+    if (!(entry && entry.value instanceof Map)) return undefined;
+    const at = now();
+    for (const [member, until] of entry.value) if (until <= at) entry.value.delete(member);
+    return entry.value;
+  };
+  /** Stores an index that expires with its latest member (and goes with its last). */
+  const putIndex = (key: string, members: Index) => {
+    let last = 0;
+    for (const until of members.values()) last = Math.max(last, until);
+    if (members.size) entries.set(key, { value: members, expiresAt: last });
+    else entries.delete(key);
+  };
+  const addToIndex = (key: string, member: string, ttl: number) => {
+    const members = liveIndex(key) ?? new Map<string, number>();
+    members.set(member, expiry(ttl || undefined));
+    putIndex(key, members);
   };
   const text = (entry: Entry | undefined) => (typeof entry?.value === 'string' ? entry.value : undefined);
 
@@ -50,8 +66,15 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     },
     addToIndex: async (key, member, ttl) => addToIndex(key, member, ttl),
     indexMembers: async (key) => {
-      const entry = live(key);
-      return entry && entry.value instanceof Set ? [...entry.value] : [];
+      const members = liveIndex(key);
+      if (members && !members.size) entries.delete(key);
+      return members ? [...members.keys()] : [];
+    },
+    removeFromIndex: async (key, ...members) => {
+      const index = liveIndex(key);
+      if (!index) return;
+      for (const member of members) index.delete(member);
+      putIndex(key, index);
     },
     increment: async (key, ttl) => {
       const entry = live(key);
@@ -59,11 +82,11 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       entries.set(key, { value: String(count), expiresAt: entry ? entry.expiresAt : expiry(ttl) });
       return count;
     },
-    compareAndSet: async (key, expected, next) => {
+    compareAndSet: async (key, expected, next, ttl) => {
       const entry = live(key);
       const current = text(entry);
       if (entry && current !== undefined && expected.includes(current)) {
-        entries.set(key, { value: next, expiresAt: entry.expiresAt });
+        entries.set(key, { value: next, expiresAt: ttl === undefined ? entry.expiresAt : expiry(ttl || undefined) });
         return { swapped: true, current };
       }
       return { swapped: false, current };
@@ -79,10 +102,20 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       for (const index of write.indexes ?? []) addToIndex(index, write.key, write.ttlSeconds ?? 0);
       return true;
     },
-    markOnce: async (recordKey, markKey, value) => {
+    markOnce: async (recordKey, markKey, value, keep) => {
       const record = live(recordKey);
       if (!record) return 'missing';
       if (live(markKey)) return 'already_marked';
+      if (keep) {
+        const until = now() + Math.max(1, Math.ceil(keep.seconds)) * 1000;
+        record.expiresAt = Math.min(record.expiresAt, until);
+        const index = keep.index ? liveIndex(keep.index) : undefined;
+        const listed = index?.get(recordKey);
+        if (index && listed !== undefined && listed > until) {
+          index.set(recordKey, until);
+          putIndex(keep.index!, index);
+        }
+      }
       entries.set(markKey, { value, expiresAt: record.expiresAt });
       return 'marked';
     },
@@ -90,7 +123,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       entries.set(tombstoneKey, { value: '1', expiresAt: expiry(ttl) });
       const entry = live(indexKey);
       entries.delete(indexKey);
-      return entry && entry.value instanceof Set ? [...entry.value] : [];
+      return entry && entry.value instanceof Map ? [...entry.value.keys()] : [];
     },
     ping: async () => {},
     close: async () => {

@@ -16,6 +16,24 @@ const GRANTABLE = new Set([
   'Grant',
 ]);
 
+// Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
+// a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so
+// without a cut every refresh would leave one record, and one grant index member, for the
+// token's whole life (a day and more).
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
+/** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
+export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
+
+export type OidcAdapterOptions = {
+  /**
+   * How long a consumed code or refresh token stays, for reuse detection (its own expiry if
+   * sooner). A reuse within it revokes the grant; after it the token is unknown (refused all
+   * the same). Signet uses the access token's life: the tokens issued with it live as long.
+   */
+  reuseWindowSeconds?: number;
+};
+
 // A revoked grant refuses new records this long: enough for any request that was already
 // issuing tokens under it when it was revoked (a parallel redemption's winner) to finish.
 export const REVOKED_GRANT_MEMORY_SECONDS = 3600;
@@ -31,7 +49,21 @@ const REFUSALS: Record<string, () => Error> = {
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
-export function createOidcAdapter(store: Store): new (model: string) => Adapter {
+// How many records' grants are remembered between the engine's read and its consume.
+const REMEMBERED_GRANTS = 1000;
+
+export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
+  const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
+  // The engine reads a single-use record (find), then consumes it by id alone, in the same
+  // request of the same process. The grant read here names the index whose member the consume
+  // re-times, with no read of its own (no round trip added to a refresh). Bounded: the oldest go.
+  const grantOfRead = new Map<string, string>();
+  const rememberGrant = (key: string, grantId: string) => {
+    grantOfRead.delete(key);
+    grantOfRead.set(key, grantId);
+    if (grantOfRead.size > REMEMBERED_GRANTS) grantOfRead.delete(grantOfRead.keys().next().value!);
+  };
+
   /** Deletes every record of a grant and refuses any record written under it afterwards. */
   const revokeGrant = async (grantId: string) => {
     const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
@@ -65,7 +97,8 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
         // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
         clear: [keys.consumed(key)],
         aliases,
-        indexes: grantId ? [keys.grantIndex(grantId)] : [],
+        // A login session is found by its subject too, so that an erasure can end it.
+        indexes: grantId ? [keys.grantIndex(grantId)] : this.model === 'Session' && payload.accountId ? [keys.engineSessionsOf(payload.accountId)] : [],
       });
     }
 
@@ -74,6 +107,7 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
       const [raw, consumed] = await store.getMany([key, keys.consumed(key)]);
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
+      if (CONSUMABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
       return consumed ? { ...payload, consumed: Number(consumed) } : payload;
     }
 
@@ -95,7 +129,12 @@ export function createOidcAdapter(store: Store): new (model: string) => Adapter 
      */
     async consume(id: string): Promise<void> {
       const key = this.key(id);
-      const outcome = await store.markOnce(key, keys.consumed(key), String(epochSeconds()));
+      const grantId = grantOfRead.get(key);
+      grantOfRead.delete(key);
+      // A consumed code or refresh token stays only for the reuse window, and leaves its grant
+      // index with it (when the engine's read named the grant; else at its own expiry).
+      const keep = CONSUMABLE.has(this.model) ? { seconds: reuseWindowSeconds, index: grantId ? keys.grantIndex(grantId) : undefined } : undefined;
+      const outcome = await store.markOnce(key, keys.consumed(key), String(epochSeconds()), keep);
       if (outcome === 'marked') return;
       if (outcome === 'already_marked') {
         const grantId = (await this.find(id))?.grantId;

@@ -2,8 +2,8 @@
 // steps run as Lua scripts registered with defineCommand (sent as EVALSHA once loaded), so each
 // is atomic and costs one round trip. On a cluster a script may only touch one hash slot: the
 // keys (keys.ts) put what one step needs under one hash tag, and the steps whose keys cannot
-// share a slot (a record and its lookups, the records a revoked grant deletes) are split here,
-// in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
+// share a slot (a record and its lookups, the records a revoked grant deletes, a consumed
+// record and its grant index entry) are split here, in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
 // queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
 import { type SignetError, refuse } from '../errors.js';
@@ -33,27 +33,67 @@ export type RedisStoreOptions = RedisClientTuning & {
 export const REDIS_STORE_DEFAULTS = REDIS_CLIENT_DEFAULTS;
 export { redisClientOptions };
 
-// SADD, then never shorten the set's life: a new set gets the TTL asked (0 = none); an
-// existing one keeps no expiry if it has none, and is raised if its TTL is shorter.
-const ADD_TO_INDEX_LUA = `
-local function add_to_index(key, member, ttl)
-  local existed = redis.call('EXISTS', key)
-  redis.call('SADD', key, member)
-  local left = redis.call('TTL', key)
-  if ttl == 0 then
+// An index is a sorted set: member -> the epoch ms it is listed until, on the server's clock
+// ('inf': until removed). Each write first drops the members whose time has passed, and the
+// set expires with its latest member (PEXPIREAT), or never while one is listed until removed.
+// A record and the index that lists it are scored by the same clock on one server (one
+// script); on a cluster the index's node scores a record after the record's node set its TTL,
+// by the same TTL, so a member never leaves before its record.
+const INDEX_LUA = `
+local function clock_ms()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local function ms(value) return string.format('%.0f', value) end
+local function drop_past(key, now)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ms(now))
+end
+local function expire_with_last(key)
+  local last = redis.call('ZRANGE', key, 0, 0, 'REV', 'WITHSCORES')
+  if #last == 0 then return end
+  if last[2] == 'inf' then
     redis.call('PERSIST', key)
-  elseif existed == 0 or (left ~= -1 and left < ttl) then
-    redis.call('EXPIRE', key, ttl)
+  else
+    redis.call('PEXPIREAT', key, last[2])
   end
+end
+local function add_to_index(key, member, ttl, now)
+  drop_past(key, now)
+  if ttl == 0 then
+    redis.call('ZADD', key, '+inf', member)
+  else
+    redis.call('ZADD', key, ms(now + ttl * 1000), member)
+  end
+  expire_with_last(key)
+end
+local function retime_member(key, member, keep_ms, now)
+  drop_past(key, now)
+  redis.call('ZADD', key, 'XX', 'LT', ms(now + keep_ms), member)
+  expire_with_last(key)
 end`;
 
-const ADD_TO_INDEX = `${ADD_TO_INDEX_LUA}
-add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]))
+const ADD_TO_INDEX = `${INDEX_LUA}
+add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms())
+return 1`;
+
+// The listed members, the past ones dropped first.
+const INDEX_MEMBERS = `${INDEX_LUA}
+drop_past(KEYS[1], clock_ms())
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
+
+const REMOVE_FROM_INDEX = `${INDEX_LUA}
+redis.call('ZREM', KEYS[1], unpack(ARGV))
+expire_with_last(KEYS[1])
+return 1`;
+
+// On a cluster, beside markOnce (whose record is in another slot): ARGV member, keep ms.
+const RETIME_MEMBER = `${INDEX_LUA}
+retime_member(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms())
 return 1`;
 
 // KEYS: record, unless ('' slot unused when absent), then clear…, alias…, index… keys.
 // ARGV: value, ttl (0 = none), has_unless, #clear, #aliases, #indexes, alias values….
-const PUT_RECORD = `${ADD_TO_INDEX_LUA}
+const PUT_RECORD = `${INDEX_LUA}
 local ttl = tonumber(ARGV[2])
 if ARGV[3] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if ttl > 0 then
@@ -72,35 +112,52 @@ for i = 1, aliases do
   end
   at = at + 1
 end
-for i = 1, indexes do add_to_index(KEYS[at], KEYS[1], ttl); at = at + 1 end
+local now = clock_ms()
+for i = 1, indexes do add_to_index(KEYS[at], KEYS[1], ttl, now); at = at + 1 end
 return 1`;
 
 // The mark inherits the record's remaining life to the millisecond, so it never outlives it.
-const MARK_ONCE = `
+// KEYS: record, mark, and the index listing the record (one server only). ARGV: value, keep
+// ms (0: the record keeps its life; else the mark that takes effect cuts the record's life to
+// it, and re-times the record's member of the index).
+const MARK_ONCE = `${INDEX_LUA}
 local left = redis.call('PTTL', KEYS[1])
 if left == -2 then return 'missing' end
+local keep = tonumber(ARGV[2])
+local cut = keep > 0 and (left == -1 or left > keep)
+if cut then left = keep end
 local marked
 if left == -1 then
   marked = redis.call('SET', KEYS[2], ARGV[1], 'NX')
 else
   marked = redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', left)
 end
-if marked then return 'marked' end
-return 'already_marked'`;
+if not marked then return 'already_marked' end
+if cut then redis.call('PEXPIRE', KEYS[1], left) end
+if keep > 0 and #KEYS > 2 then retime_member(KEYS[3], KEYS[1], keep, clock_ms()) end
+return 'marked'`;
 
+// Every member, the past ones too (their records are gone or about to go: deleting is harmless).
 const CLOSE_INDEX = `
 redis.call('SET', KEYS[2], '1', 'EX', ARGV[1])
-local members = redis.call('SMEMBERS', KEYS[1])
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
 redis.call('DEL', KEYS[1])
 return members`;
 
-// GET, and SET (keeping the TTL) when the value is one of the expected ones.
+// GET, and SET when the value is one of the expected ones: keeping the TTL (ARGV[2] '-'), with
+// no expiry ('0') or with a new one (seconds).
 const COMPARE_AND_SET = `
 local current = redis.call('GET', KEYS[1])
 if not current then return {0, false} end
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   if current == ARGV[i] then
-    redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+    if ARGV[2] == '-' then
+      redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+    elseif ARGV[2] == '0' then
+      redis.call('SET', KEYS[1], ARGV[1])
+    else
+      redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+    end
     return {1, current}
   end
 end
@@ -114,19 +171,23 @@ return count`;
 
 // On a cluster: the index joins of a record, refused (0) while the tombstone KEYS[1] exists.
 // The tombstone and the indexes share the grant's hash tag.
-const ADD_TO_INDEXES_UNLESS = `${ADD_TO_INDEX_LUA}
+const ADD_TO_INDEXES_UNLESS = `${INDEX_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-for i = 2, #KEYS do add_to_index(KEYS[i], ARGV[1], tonumber(ARGV[2])) end
+local now = clock_ms()
+for i = 2, #KEYS do add_to_index(KEYS[i], ARGV[1], tonumber(ARGV[2]), now) end
 return 1`;
 
 // The command API of a server client and of a cluster client is the same; one type serves both.
 type Scripted = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<number>;
   addToIndex(key: string, member: string, ttl: string): Promise<number>;
+  indexMembersLive(key: string): Promise<string[]>;
+  removeFromIndex(key: string, ...members: string[]): Promise<number>;
+  retimeMember(key: string, member: string, keepMs: string): Promise<number>;
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
-  markOnce(record: string, mark: string, value: string): Promise<'marked' | 'already_marked' | 'missing'>;
+  markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
   closeIndex(index: string, tombstone: string, ttl: string): Promise<string[]>;
-  compareAndSet(key: string, next: string, ...expected: string[]): Promise<[number, string | null]>;
+  compareAndSet(key: string, next: string, life: string, ...expected: string[]): Promise<[number, string | null]>;
   incrementOnce(key: string, ttl: string): Promise<number>;
 };
 
@@ -134,8 +195,11 @@ function defineScripts(client: RedisClient): Scripted {
   const redis = client as Redis;
   redis.defineCommand('addToIndexesUnless', { lua: ADD_TO_INDEXES_UNLESS });
   redis.defineCommand('addToIndex', { numberOfKeys: 1, lua: ADD_TO_INDEX });
+  redis.defineCommand('indexMembersLive', { numberOfKeys: 1, lua: INDEX_MEMBERS });
+  redis.defineCommand('removeFromIndex', { numberOfKeys: 1, lua: REMOVE_FROM_INDEX });
+  redis.defineCommand('retimeMember', { numberOfKeys: 1, lua: RETIME_MEMBER });
   redis.defineCommand('putRecord', { lua: PUT_RECORD });
-  redis.defineCommand('markOnce', { numberOfKeys: 2, lua: MARK_ONCE });
+  redis.defineCommand('markOnce', { lua: MARK_ONCE });
   redis.defineCommand('closeIndex', { numberOfKeys: 2, lua: CLOSE_INDEX });
   redis.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
   redis.defineCommand('incrementOnce', { numberOfKeys: 1, lua: INCREMENT });
@@ -313,11 +377,16 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       guard(async () => {
         await redis.addToIndex(key, member, String(ttl > 0 ? seconds(ttl) : 0));
       }),
-    indexMembers: (key) => guard(() => redis.smembers(key)),
-    increment: (key, ttl) => guard(async () => Number(await redis.incrementOnce(key, String(seconds(ttl))))),
-    compareAndSet: (key, expected, next) =>
+    indexMembers: (key) => guard(() => redis.indexMembersLive(key)),
+    removeFromIndex: (key, ...members) =>
       guard(async () => {
-        const [swapped, current] = await replicated<[number, string | null]>('compareAndSet', key, next, ...expected);
+        if (members.length) await redis.removeFromIndex(key, ...members);
+      }),
+    increment: (key, ttl) => guard(async () => Number(await redis.incrementOnce(key, String(seconds(ttl))))),
+    compareAndSet: (key, expected, next, ttl) =>
+      guard(async () => {
+        const life = ttl === undefined ? '-' : ttl > 0 ? String(seconds(ttl)) : '0';
+        const [swapped, current] = await replicated<[number, string | null]>('compareAndSet', key, next, life, ...expected);
         return { swapped: swapped === 1, current: current ?? undefined };
       }),
     getMany: (keys) =>
@@ -352,7 +421,21 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         ];
         return (await redis.putRecord(keys.length, ...keys, ...args)) === 1;
       }),
-    markOnce: (recordKey, markKey, value) => guard(() => replicated('markOnce', recordKey, markKey, value)),
+    markOnce: (recordKey, markKey, value, keep) =>
+      guard(async () => {
+        type Outcome = 'marked' | 'already_marked' | 'missing';
+        const keepMs = keep ? String(seconds(keep.seconds) * 1000) : '0';
+        if (!keep?.index) return replicated<Outcome>('markOnce', 2, recordKey, markKey, value, keepMs);
+        if (!sharded) return replicated<Outcome>('markOnce', 3, recordKey, markKey, keep.index, value, keepMs);
+        // On a cluster the index is in the grant's slot, on another node. Only the winner re-times
+        // its member, after the mark and without waiting: the losers of a race must not queue on
+        // the grant's node ahead of it (they go on to revoke the grant), and a re-timing that fails
+        // only leaves the member listed until its record's first life ends, as before the mark.
+        // It may only come earlier (LT); the second more keeps the member listed past its record.
+        const outcome = await replicated<Outcome>('markOnce', 2, recordKey, markKey, value, keepMs);
+        if (outcome === 'marked') redis.retimeMember(keep.index, recordKey, String(Number(keepMs) + 1000)).catch(() => {});
+        return outcome;
+      }),
     closeIndex: (indexKey, tombstoneKey, ttl) => guard(() => replicated('closeIndex', indexKey, tombstoneKey, String(seconds(ttl)))),
     ping: () =>
       guard(async () => {

@@ -13,13 +13,25 @@ export interface Store {
   delete(...keys: string[]): Promise<void>;
   /** Seconds left: undefined for a missing key, Infinity for one that never expires. */
   ttl(key: string): Promise<number | undefined>;
-  /** Adds a member to a set whose expiry is raised to ttlSeconds (0: never expires) but never shortened. */
+  /**
+   * Lists a member in an index for ttlSeconds from now (0: until removed); listing it again
+   * re-times it, longer or shorter. A member whose time has passed is dropped (on the next
+   * write or read of the index) and never listed; the index expires with its latest member,
+   * and never while it holds one listed until removed. (Redis: a sorted set scored by the
+   * epoch ms each member is listed until, on the server's clock.)
+   */
   addToIndex(key: string, member: string, ttlSeconds: number): Promise<void>;
+  /** The members still listed. */
   indexMembers(key: string): Promise<string[]>;
+  /** Removes members from an index; the index then expires with its latest remaining member, and goes with its last. */
+  removeFromIndex(key: string, ...members: string[]): Promise<void>;
   /** Adds one and returns the new count, atomically; a new counter expires after ttlSeconds. */
   increment(key: string, ttlSeconds: number): Promise<number>;
-  /** Sets `next` only if the key now holds one of `expected`, atomically: the state-machine step. */
-  compareAndSet(key: string, expected: readonly string[], next: string): Promise<{ swapped: boolean; current?: string }>;
+  /**
+   * Sets `next` only if the key now holds one of `expected`, atomically: the state-machine step.
+   * The key keeps its TTL, or with ttlSeconds gets that life from now (0: no expiry).
+   */
+  compareAndSet(key: string, expected: readonly string[], next: string, ttlSeconds?: number): Promise<{ swapped: boolean; current?: string }>;
   /** Reads several keys in one round trip; a missing key reads as undefined. */
   getMany(keys: readonly string[]): Promise<(string | undefined)[]>;
   /**
@@ -30,8 +42,11 @@ export interface Store {
   /**
    * The single-use decision, atomic: sets `markKey` to `value`, expiring with `recordKey`, only
    * if the record exists and is not marked yet. Of many concurrent callers one gets 'marked'.
+   * With `keep`, the mark that takes effect also cuts what is left of the record's (and so the
+   * mark's) life to keep.seconds, and re-times the record's member of keep.index to match
+   * (never later than it was).
    */
-  markOnce(recordKey: string, markKey: string, value: string): Promise<'marked' | 'already_marked' | 'missing'>;
+  markOnce(recordKey: string, markKey: string, value: string, keep?: { seconds: number; index?: string }): Promise<'marked' | 'already_marked' | 'missing'>;
   /**
    * Closes an index for good, atomically: sets `tombstoneKey` (which putRecord's `unless`
    * honours) for ttlSeconds, deletes the index and returns the members it held.
@@ -53,6 +68,6 @@ export type RecordWrite = {
   clear?: readonly string[];
   /** Lookups set to a value with the record's TTL (uid -> id, user code -> id). */
   aliases?: readonly { key: string; value: string }[];
-  /** Sets the record's key joins, as addToIndex would (expiry raised, never shortened). */
+  /** Indexes the record's key joins, as addToIndex would: listed as long as the record lives. */
   indexes?: readonly string[];
 };

@@ -267,9 +267,11 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
   expect(await page.getByText('No requests are waiting.').isVisible()).toBe(true);
   const row = page.locator(`tr[id="grant-${receipt!.grant_id}"]`);
   expect(await page.locator('tbody tr').count()).toBe(1);
-  const [service, kind, , when, status] = await cells(row);
+  const [service, kind, , when, lastRead, status] = await cells(row);
   expect([service, kind, status]).toEqual(['Test Website', 'login', 'active']);
   expect(when).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  // The website read the data at login and through userinfo: the last of those is shown.
+  expect(lastRead).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
   await row.getByText('Consent receipt').click();
   const receiptText = row.locator('details pre');
   expect(await receiptText.isVisible()).toBe(true);
@@ -284,7 +286,7 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
     row.getByRole('button', { name: 'Revoke the login of Test Website' }).click(),
   ]);
   expect(await shown(page.getByRole('status').first())).toBe('The grant is revoked: no more reads under it.');
-  expect((await cells(row))[4]).toBe('revoked');
+  expect((await cells(row))[5]).toBe('revoked');
   expect(await row.getByRole('button').count()).toBe(0);
   expect(await h.signet.provider.Grant.find(receipt!.grant_id)).toBeUndefined();
   await expect(oidc.fetchUserInfo(login.config, tokens.access_token, sub)).rejects.toMatchObject({ status: 401 });
@@ -434,7 +436,7 @@ test('inbox: the owner approves one lasting-access request and denies another', 
     json: expect.objectContaining({ id: first.id, kind: 'persistent', status: 'active', service: 'analytics', signer: owner.address, fields: ['given_name', 'email'] }),
   });
   const firstRow = page.locator(`tr[id="grant-${first.id}"]`);
-  expect((await cells(firstRow)).filter((_, i) => i !== 2 && i !== 3 && i !== 5)).toEqual(['Analytics Co', 'lasting access', 'active']);
+  expect((await cells(firstRow)).filter((_, i) => i !== 2 && i !== 3 && i !== 4 && i !== 6)).toEqual(['Analytics Co', 'lasting access', 'active']);
   expect(await firstRow.getByRole('button', { name: 'Revoke the lasting access of Analytics Co' }).isEnabled()).toBe(true);
   const read = await fetch(`${h.issuer}/identities/${identity}/profile`, { headers: { 'x-api-key': analyticsKey } });
   expect(await read.json()).toEqual({ identity, fields: ['given_name', 'email'], values: { given_name: 'Grace', email: 'grace@example.org' } });
@@ -446,7 +448,7 @@ test('inbox: the owner approves one lasting-access request and denies another', 
   ]);
   expect(await shown(page.getByRole('status').first())).toBe('The request is denied.');
   expect(await page.getByText('No requests are waiting.').isVisible()).toBe(true);
-  expect((await cells(page.locator(`tr[id="grant-${second.id}"]`)))[4]).toBe('denied');
+  expect((await cells(page.locator(`tr[id="grant-${second.id}"]`)))[5]).toBe('denied');
   expect(await grantAsService(second.id)).toEqual({
     status: 200,
     json: expect.objectContaining({ id: second.id, status: 'denied', denied_at: expect.any(String) }),
@@ -490,7 +492,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await check('profile');
   // By keyboard from the top: the tabs, then each field in order, then Save.
   const focused: string[] = [];
-  for (let i = 0; i < 17; i++) {
+  for (let i = 0; i < 18; i++) {
     await page.keyboard.press('Tab');
     focused.push(
       await page.evaluate(() => {
@@ -505,6 +507,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
     'a:Wallets',
     'a:Claims',
     'a:Accesses',
+    'a:Your data',
     'button:Sign out',
     ...['given_name', 'family_name', 'email', 'phone_number', 'street_address', 'locality', 'region', 'postal_code', 'country', 'website'].map(
       (id) => `input#${id}`,
@@ -531,17 +534,81 @@ test('accessibility: no serious or critical axe violation on any account page, a
   expect(await page.locator('tbody tr').count()).toBe(1);
   for (const summary of await page.locator('summary').all()) await summary.click();
   await check('accesses');
+  await openTab(page, 'Your data', '/account/data');
+  await check('your data');
 
-  expect(checked).toEqual(['sign in', 'sign in, text to sign', 'create', 'overview', 'profile', 'profile with errors', 'wallets', 'claims', 'accesses']);
+  expect(checked).toEqual(['sign in', 'sign in, text to sign', 'create', 'overview', 'profile', 'profile with errors', 'wallets', 'claims', 'accesses', 'your data']);
 
   // Readable on a phone: at 375 px wide no page scrolls sideways.
   await page.setViewportSize({ width: 375, height: 800 });
   const overflow: Record<string, number> = {};
-  for (const path of ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses']) {
+  for (const path of ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data']) {
     await page.goto(`${h.issuer}${path}`);
     overflow[path] = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   }
   await screenshot(page, 'account-accesses-phone');
-  expect(overflow).toEqual({ '/account': 0, '/account/profile': 0, '/account/wallets': 0, '/account/claims': 0, '/account/accesses': 0 });
+  expect(overflow).toEqual({ '/account': 0, '/account/profile': 0, '/account/wallets': 0, '/account/claims': 0, '/account/accesses': 0, '/account/data': 0 });
   expect(problemLines(problems)).toEqual([refused('400 (Bad Request)', '/account/profile')]);
+}, 60_000);
+
+test('your data: the owner sees who read what, downloads all of it, and erases it with one signature', async () => {
+  const owner = h.chain.accounts[6]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  await h.signet.profiles.set(identity, { given_name: 'Katherine', family_name: 'Johnson', email: 'katherine@example.org' });
+  // A website logs in and reads userinfo; a service reads the profile under a lasting grant.
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile email' });
+  const { tokens } = await logIn(login, owner, { fields: ['given_name', 'email'] });
+  await oidc.fetchUserInfo(login.config, tokens.access_token, subjectOf(identity));
+  const request = await requestPersistentGrant(identity, ['family_name']);
+  const validated = await fetch(`${h.issuer}/access-grants/${request.id}/validations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ signature: await owner.signMessage({ message: request.challenge }) }),
+  });
+  expect(validated.status).toBe(200);
+  expect((await fetch(`${h.issuer}/identities/${identity}/profile`, { headers: { 'x-api-key': analyticsKey } })).status).toBe(200);
+
+  const session = await openPage(owner);
+  const { page, problems, wallet } = session;
+  await signIn(session, 'Your identity');
+  await openTab(page, 'Your data', '/account/data');
+  // Newest first: the service's read, then the website's userinfo and its login.
+  const rows = page.locator('tbody tr');
+  expect(await rows.count()).toBe(3);
+  const what = async (i: number) => (await cells(rows.nth(i))).filter((_, column) => column !== 0 && column !== 4);
+  expect(await what(0)).toEqual(['Analytics Co', 'last name', 'access grant', 'sent']);
+  expect(await what(1)).toEqual(['Test Website', 'first name, email address', 'profile request (userinfo)', 'sent']);
+  expect(await what(2)).toEqual(['Test Website', 'first name, email address', 'at login (ID token)', 'sent']);
+  // Filtered by service.
+  await page.getByLabel('Service').selectOption('analytics');
+  await Promise.all([page.waitForURL(`${h.issuer}/account/data?client=analytics`), page.getByRole('button', { name: 'Show' }).click()]);
+  expect(await rows.count()).toBe(1);
+  await checkAccessibility(page, 'your data');
+  await screenshot(page, 'account-data');
+
+  // Download my data: one JSON file with the profile and both grants.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^signet-export-\d{4}-\d{2}-\d{2}\.json$/);
+  const { readFile } = await import('node:fs/promises');
+  const exported = JSON.parse(await readFile((await download.path())!, 'utf8'));
+  expect(exported).toMatchObject({ format: 'signet-export', version: 1, identity, profile: { given_name: 'Katherine' } });
+  expect(exported.grants).toHaveLength(2);
+
+  // Erase: the text is shown, signed on "Sign", and the page follows the job to its end.
+  await page.getByRole('button', { name: 'Erase my data…' }).click();
+  const sign = page.getByRole('button', { name: 'Sign', exact: true });
+  await sign.waitFor();
+  const text = await page.locator('#erase-text').textContent();
+  expect(text).toContain('Erase what Signet holds about this identity');
+  await screenshot(page, 'account-data-erase');
+  await sign.click();
+  await page.getByText('Your data is erased.').waitFor();
+  expect(wallet.signed.at(-1)).toBe(text);
+  expect(await h.signet.profiles.get(identity)).toEqual({});
+  expect((await fetch(`${h.issuer}/identities/${identity}/profile`, { headers: { 'x-api-key': analyticsKey } })).status).toBe(403);
+  await expect(oidc.fetchUserInfo(login.config, tokens.access_token, subjectOf(identity))).rejects.toMatchObject({ status: 401 });
+  // Signed out: the account pages ask for a signature again.
+  await page.goto(`${h.issuer}/account/data`);
+  await heading(page, 'Your Signet account').waitFor();
+  expect(problems.all).toEqual([]);
 }, 60_000);

@@ -197,7 +197,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
     page.waitForURL(`${issuer}/account/accesses?done=revoked`),
     login.getByRole('button', { name: 'Revoke the login of Signet demo' }).click(),
   ]);
-  expect((await login.locator('td').allInnerTexts())[4]).toBe('revoked');
+  expect((await login.locator('td').allInnerTexts())[5]).toBe('revoked');
   expect(await running.signet.provider.Grant.find(grantId)).toBeUndefined();
   await look('/account/accesses (after revocation)');
 

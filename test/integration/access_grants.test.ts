@@ -7,7 +7,7 @@ import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
-import type { UserAgent } from '../support/user_agent.js';
+import { jsonApi } from '../support/json_api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 
 let h: Harness;
@@ -38,18 +38,7 @@ async function ownerWithProfile(index: number) {
   return { owner, identity };
 }
 
-const api = async (method: string, path: string, options: { key?: string; token?: string; body?: unknown; agent?: UserAgent } = {}) => {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.key) headers['x-api-key'] = options.key;
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const init = { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) };
-  const response = options.agent ? await options.agent.fetch(`${h.issuer}${path}`, init) : await fetch(`${h.issuer}${path}`, init);
-  const text = await response.text();
-  // biome-ignore lint/suspicious/noExplicitAny: the tests read into answers of many shapes.
-  const body = (text ? JSON.parse(text) : {}) as Record<string, any>;
-  return { status: response.status, json: body, location: response.headers.get('location') };
-};
+const api = jsonApi(() => h.issuer);
 
 async function signIn(owner: LocalAccount) {
   return (await signInToAccount(h.issuer, owner)).agent;

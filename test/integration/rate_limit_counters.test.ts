@@ -20,6 +20,7 @@ const SETTINGS: RateLimitSettings = {
   accountSignInsPerAddress: window(20, 600),
   tokenFailuresPerClient: window(2, 600),
   accessRequestsPerService: window(120),
+  publicReadsPerAddress: window(120),
   identityCreationsPerAddress: window(5, 3600),
   identityCreationsPerWallet: window(3, 86400),
 };

@@ -10,6 +10,7 @@ import { type ClientConfig, type Config, type RateLimitSettings, validateConfig 
 import type { Logger } from '../../src/http/error_handler.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
+import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
 import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
@@ -57,6 +58,7 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   accountSignInsPerAddress: plenty,
   tokenFailuresPerClient: plenty,
   accessRequestsPerService: plenty,
+  publicReadsPerAddress: plenty,
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
@@ -137,11 +139,11 @@ export async function startSignet(
     rateLimits?: Partial<RateLimitSettings>;
     /** TRUST_PROXY: X-Forwarded-* hops trusted (default 0). */
     trustProxy?: number;
-    /** The chain client Signet reads with (to count its calls); the test chain's by default. */
-    chainClient?: (chain: TestChain) => PublicClient;
+    /** The chain client Signet reads with (to count its calls); the test chain's by default. `rpcUrl`: the proxy's, with chainProxy. */
+    chainClient?: (chain: TestChain, rpcUrl: string) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
-    /** Where the app logs (silent by default) and its metrics. */
+    /** Where the app and its webhook worker log (silent by default), and the app's metrics. */
     logger?: Logger;
     metrics?: Metrics;
     /** 'memory' runs Signet on the in-memory store (the demo's), 'cluster' on a 3-master Redis
@@ -160,6 +162,10 @@ export async function startSignet(
     /** 'production': the shipped Redis command and chain deadlines, for tests that time an
      * outage. By default they are relaxed (see RELAXED_DEADLINES). */
     deadlines?: 'production' | 'relaxed';
+    /** Erasure job timing (a short lease and sweep for the tests that cut a process mid-erasure). */
+    erasureSettings?: AppDeps['erasureSettings'];
+    /** Runs before each erasure step in process `process` (0 the first, then the peers). */
+    beforeErasureStep?: (step: ErasureStep, process: number) => Promise<void>;
   } = {},
 ): Promise<Harness> {
   const storeKind = options.store ?? suiteStore;
@@ -204,12 +210,14 @@ export async function startSignet(
   };
   const connection = redisConnectionOf(config);
   const chainClient =
-    options.chainClient?.(chain) ??
+    options.chainClient?.(chain, rpcUrl) ??
     (chainProxy ? createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, callTimeoutMs: config.chainTimeouts.callMs }) : chain.client);
   /** One Signet process on the configured store: its own client, webhook worker and app. */
+  let processes = 0;
   const startProcess = (on: Server) => {
+    const index = processes++;
     const store = connection ? createRedisStore(connection, config.redis) : createMemoryStore();
-    const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost });
+    const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost, logger: options.logger });
     webhooks.start();
     const signet = createApp({
       config,
@@ -221,6 +229,8 @@ export async function startSignet(
       metrics: options.metrics,
       resolveHost: options.resolveHost,
       extraRoutes: options.extraRoutes,
+      erasureSettings: options.erasureSettings,
+      beforeErasureStep: options.beforeErasureStep ? (step) => options.beforeErasureStep!(step, index) : undefined,
     });
     // First in the chain: it sees every answer as it leaves, refusals included.
     const contract = contractCheck(signet.openApi, signet.routes);
@@ -267,7 +277,8 @@ export async function startSignet(
         each.closeAllConnections();
         await new Promise<void>((resolve) => each.close(() => resolve()));
       }
-      for (const each of [{ store, webhooks }, ...peers]) {
+      for (const each of [{ store, webhooks, signet }, ...peers]) {
+        each.signet.erasures.stop();
         await each.webhooks.close();
         await each.store.close();
       }

@@ -465,8 +465,21 @@ describe('validateConfig', () => {
       chainTimeouts: { requestMs: 1500, callMs: 5000 },
       displayNames: { issuers: [], topics: [] },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
+      retention: { historyDays: 90, historyEntries: 1000, receiptDays: 365, endedGrantDays: 30, endedClaimDays: 30 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('the retention periods come from the environment, days in fractions too, and are bounded', () => {
+    expect(loadConfig({ RETENTION_HISTORY_DAYS: '0.5', RETENTION_RECEIPT_DAYS: '10' }).retention).toEqual({
+      historyDays: 0.5,
+      historyEntries: 1000,
+      receiptDays: 10,
+      endedGrantDays: 30,
+      endedClaimDays: 30,
+    });
+    expect(() => loadConfig({ RETENTION_HISTORY_ENTRIES: '5' })).toThrow('RETENTION_HISTORY_ENTRIES');
+    expect(() => loadConfig({ RETENTION_HISTORY_DAYS: '0' })).toThrow('RETENTION_HISTORY_DAYS');
   });
 
   test('the chain deadlines come from the environment, each on its own', () => {

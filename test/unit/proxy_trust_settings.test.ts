@@ -97,6 +97,7 @@ test('the default limits', () => {
     accountSignInsPerAddress: { points: 20, seconds: 600 },
     tokenFailuresPerClient: { points: 10, seconds: 600 },
     accessRequestsPerService: { points: 120, seconds: 60 },
+    publicReadsPerAddress: { points: 120, seconds: 60 },
     identityCreationsPerAddress: { points: 5, seconds: 3600 },
     identityCreationsPerWallet: { points: 3, seconds: 86400 },
   });

@@ -308,7 +308,7 @@ describe.each([
       expect(await accessTokens.find('at-g3')).toEqual({ grantId: 'g3' });
     });
 
-    test('the grant index expiry is never shortened, and is raised by a longer record', async () => {
+    test('the grant index lives as long as its longest-lived record: a shorter one does not shorten it, a longer one raises it', async () => {
       const index = keys.grantIndex('G');
       await new Adapter('AccessToken').upsert('at-G', { grantId: 'G' }, 1000);
       await new Adapter('RefreshToken').upsert('rt-G', { grantId: 'G' }, 10);
@@ -353,7 +353,117 @@ describe.each([
     });
   });
 
+  describe('consumed records and the reuse window', () => {
+    /** One refresh as the engine does it: read the token, consume it, save its successor and a new access token. */
+    const rotate = async (Adapter: AdapterClass, grantId: string, current: string, next: string, accessTokenSeconds: number) => {
+      const refreshTokens = new Adapter('RefreshToken');
+      expect(await refreshTokens.find(current)).toEqual({ grantId });
+      await refreshTokens.consume(current);
+      await refreshTokens.upsert(next, { grantId }, 600);
+      await new Adapter('AccessToken').upsert(`at-${next}`, { grantId }, accessTokenSeconds);
+    };
+
+    test('a consumed refresh token is kept only for the reuse window, and a reuse within it is still refused', async () => {
+      const Windowed = createOidcAdapter(backend.store, { reuseWindowSeconds: 1 });
+      const key = keys.model('RefreshToken', 'rt-rw');
+      await new Windowed('Grant').upsert('G-rw', { grantId: 'G-rw' }, 600);
+      await new Windowed('RefreshToken').upsert('rt-rw', { grantId: 'G-rw' }, 600);
+      expect(await new Windowed('RefreshToken').find('rt-rw')).toEqual({ grantId: 'G-rw' });
+      await new Windowed('RefreshToken').consume('rt-rw');
+      expect(await backend.store.ttl(key)).toBe(1);
+      expect(await backend.store.ttl(keys.consumed(key))).toBe(1);
+      expect(await new Windowed('RefreshToken').find('rt-rw')).toEqual({ grantId: 'G-rw', consumed: expect.any(Number) });
+      // Within the window a reuse is still detected (the engine revokes the grant on it).
+      await expect(new Windowed('RefreshToken').consume('rt-rw')).rejects.toMatchObject({ error: 'invalid_grant', error_detail: 'refresh token already used' });
+    });
+
+    test('a grant index stays bounded however often its refresh token rotates', async () => {
+      const Windowed = createOidcAdapter(backend.store, { reuseWindowSeconds: 2 });
+      const index = keys.grantIndex('G-rot');
+      await new Windowed('Grant').upsert('G-rot', { grantId: 'G-rot' }, 600);
+      await new Windowed('RefreshToken').upsert('rt-0', { grantId: 'G-rot' }, 600);
+      for (let i = 0; i < 30; i++) await rotate(Windowed, 'G-rot', `rt-${i}`, `rt-${i + 1}`, 2);
+      // Within the window: the grant, the live refresh token, 30 access tokens and 30 consumed refresh tokens.
+      expect(await backend.store.indexMembers(index)).toHaveLength(62);
+      // A cluster re-times a consumed token's member one second after its record's end (see redis_store.ts).
+      await backend.elapse(3.1);
+      expect(await new Windowed('RefreshToken').find('rt-29')).toBe(undefined);
+      expect(await backend.store.get(keys.consumed(keys.model('RefreshToken', 'rt-29')))).toBe(undefined);
+      expect((await backend.store.indexMembers(index)).sort()).toEqual([keys.model('Grant', 'G-rot'), keys.model('RefreshToken', 'rt-30')].sort());
+      await rotate(Windowed, 'G-rot', 'rt-30', 'rt-31', 1);
+      expect((await backend.store.indexMembers(index)).sort()).toEqual(
+        [
+          keys.model('Grant', 'G-rot'),
+          keys.model('RefreshToken', 'rt-31'),
+          keys.model('AccessToken', 'at-rt-31'),
+          keys.model('RefreshToken', 'rt-30'),
+        ].sort(),
+      );
+      const left = await backend.store.ttl(index);
+      expect(left).toBeGreaterThanOrEqual(595);
+      expect(left).toBeLessThanOrEqual(600);
+      // Revocation still deletes every live record of the grant.
+      await new Windowed('Grant').revokeByGrantId('G-rot');
+      expect(await new Windowed('RefreshToken').find('rt-31')).toBe(undefined);
+      expect(await new Windowed('AccessToken').find('at-rt-31')).toBe(undefined);
+      expect(await backend.store.ttl(index)).toBe(undefined);
+    });
+
+    test('a consumed code keeps its own shorter life; a consume without the engine read still cuts the record', async () => {
+      const codes = new Adapter('AuthorizationCode');
+      await codes.upsert('code-short', { grantId: 'g-short' }, 60);
+      await codes.consume('code-short');
+      const left = await backend.store.ttl(keys.model('AuthorizationCode', 'code-short'));
+      expect(left).toBeGreaterThanOrEqual(58);
+      expect(left).toBeLessThanOrEqual(60);
+      const refreshTokens = new (createOidcAdapter(backend.store, { reuseWindowSeconds: 5 }))('RefreshToken');
+      await refreshTokens.upsert('rt-unread', { grantId: 'g-unread' }, 600);
+      await refreshTokens.consume('rt-unread');
+      expect(await backend.store.ttl(keys.model('RefreshToken', 'rt-unread'))).toBe(5);
+    });
+  });
+
   describe('store primitives', () => {
+    test('an index lists a member for its TTL, re-timed when listed again; it expires with its latest member, never while one is untimed', async () => {
+      const { store } = backend;
+      const index = 'signet:test:index';
+      await store.addToIndex(index, 'a', 1);
+      await store.addToIndex(index, 'b', 100);
+      expect((await store.indexMembers(index)).sort()).toEqual(['a', 'b']);
+      const long = await store.ttl(index);
+      expect(long).toBeGreaterThanOrEqual(98);
+      expect(long).toBeLessThanOrEqual(100);
+      // Listed again with a shorter TTL, the latest member comes earlier, and the index with it.
+      await store.addToIndex(index, 'b', 3);
+      expect(await store.ttl(index)).toBeLessThanOrEqual(3);
+      await backend.elapse(1.1);
+      expect(await store.indexMembers(index)).toEqual(['b']);
+      await store.addToIndex(index, 'c', 0);
+      expect(await store.ttl(index)).toBe(Number.POSITIVE_INFINITY);
+      await store.removeFromIndex(index, 'c');
+      expect(await store.indexMembers(index)).toEqual(['b']);
+      const back = await store.ttl(index);
+      expect(back).toBeGreaterThanOrEqual(1);
+      expect(back).toBeLessThanOrEqual(2);
+      await store.removeFromIndex(index, 'b');
+      expect(await store.indexMembers(index)).toEqual([]);
+      expect(await store.ttl(index)).toBe(undefined);
+    });
+
+    test('compareAndSet keeps the TTL, or sets the one asked (0: none)', async () => {
+      const { store } = backend;
+      await store.set('signet:test:life', 'pending', 100);
+      expect(await store.compareAndSet('signet:test:life', ['pending'], 'active', 0)).toEqual({ swapped: true, current: 'pending' });
+      expect(await store.ttl('signet:test:life')).toBe(Number.POSITIVE_INFINITY);
+      expect(await store.compareAndSet('signet:test:life', ['active'], 'revoked', 30)).toEqual({ swapped: true, current: 'active' });
+      const left = await store.ttl('signet:test:life');
+      expect(left).toBeGreaterThanOrEqual(29);
+      expect(left).toBeLessThanOrEqual(30);
+      expect(await store.compareAndSet('signet:test:life', ['pending'], 'active', 0)).toEqual({ swapped: false, current: 'revoked' });
+      expect(await store.ttl('signet:test:life')).toBeLessThanOrEqual(30);
+      expect(await store.get('signet:test:life')).toBe('revoked');
+    });
+
     test('increment counts atomically: 30 concurrent calls give 1..30, and the counter expires', async () => {
       const counts = await Promise.all(Array.from({ length: 30 }, () => backend.store.increment('counter', 2)));
       expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));

@@ -63,3 +63,20 @@ test('upsert, find and consume cost one command each; scripts run by EVALSHA onc
   expect(await commandsOf(() => codes.consume('c-1'))).toEqual(['evalsha']);
   expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget']);
 });
+
+test('a refresh token consumed after the engine read it: one script cuts its life and re-times its grant index member', async () => {
+  const refreshTokens = new (createOidcAdapter(store, { reuseWindowSeconds: 60 }))('RefreshToken');
+  await refreshTokens.upsert('rt-warm', { grantId: 'g-rt' }, 600);
+  await refreshTokens.find('rt-warm');
+  await refreshTokens.consume('rt-warm');
+
+  await refreshTokens.upsert('rt-1', { grantId: 'g-rt' }, 600);
+  expect(await commandsOf(() => refreshTokens.find('rt-1'))).toEqual(['mget']);
+  expect(await commandsOf(() => refreshTokens.consume('rt-1'))).toEqual(['evalsha']);
+  expect(await admin.ttl('signet:oidc:{RefreshToken:rt-1}')).toBe(60);
+  const score = Number(await admin.zscore('signet:oidc:{grant:g-rt}:records', 'signet:oidc:{RefreshToken:rt-1}'));
+  const [seconds, micros] = await admin.time();
+  const left = score - (Number(seconds) * 1000 + Number(micros) / 1000);
+  expect(left).toBeGreaterThan(59_000);
+  expect(left).toBeLessThanOrEqual(60_000);
+});

@@ -1,0 +1,99 @@
+// The owner's access history: every release of their data (and every refused attempt by a
+// service holding one of their grants), who, when, what, through which door, by which grant,
+// from which address. Recording never delays nor fails the release: it is sent without waiting
+// for Redis, and a failure is only logged and counted.
+import { randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../http/time_cursor.js';
+import type { HistoryLog } from './history_log.js';
+
+/** Where the data left: the engine's ID token or userinfo, a resource read, a CIBA login. */
+export const DOORS = ['id_token', 'userinfo', 'profile_resource', 'claim_resource', 'access_grant', 'ciba'] as const;
+export type Door = (typeof DOORS)[number];
+
+export type HistoryEntry = {
+  id: string;
+  at: string;
+  client_id: string;
+  client_name: string;
+  /** The login grant or access grant the release was made under. */
+  grant_id: string | null;
+  door: Door;
+  /** Profile fields released (names), and onchain claims released with their data (ids). */
+  fields: string[];
+  claims: string[];
+  /** The caller's network address, as Signet saw it (behind trusted proxies: the client's). */
+  client_address: string;
+  outcome: 'released' | 'refused';
+  /** Why a refused attempt was refused (the answer's reason). */
+  reason?: string;
+};
+
+export type Release = Omit<HistoryEntry, 'id' | 'at' | 'outcome' | 'client_name'> & { outcome?: HistoryEntry['outcome']; reason?: string };
+
+export type HistoryPage = { identity: Address; entries: HistoryEntry[]; next_cursor: string | null };
+
+export type HistorySettings = { historyDays: number; historyEntries: number };
+
+const DAY_MS = 86_400_000;
+
+export function createAccessHistory(deps: {
+  log: HistoryLog;
+  settings: HistorySettings;
+  clientName: (clientId: string) => string;
+  now: () => number;
+  /** Told of a record that could not be written (the release itself went ahead). */
+  onLost?: (error: unknown) => void;
+}) {
+  const { log, settings, now } = deps;
+  const keepFrom = () => now() - settings.historyDays * DAY_MS;
+
+  const all = async (identity: Address): Promise<HistoryEntry[]> =>
+    (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
+
+  return {
+    /** Records one release; returns at once (the write is not awaited by the caller's answer). */
+    record(identity: Address, release: Release): void {
+      const atMs = now();
+      const entry: HistoryEntry = {
+        id: randomBytes(8).toString('base64url'),
+        at: new Date(atMs).toISOString(),
+        client_id: release.client_id,
+        client_name: deps.clientName(release.client_id),
+        grant_id: release.grant_id,
+        door: release.door,
+        fields: release.fields,
+        claims: release.claims,
+        client_address: release.client_address,
+        outcome: release.outcome ?? 'released',
+        ...(release.reason ? { reason: release.reason } : {}),
+      };
+      log
+        .append(identity, { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at }, {
+          keepFromMs: keepFrom(),
+          maxEntries: settings.historyEntries,
+          ttlSeconds: settings.historyDays * 86_400,
+        })
+        .catch((error: unknown) => deps.onLost?.(error));
+    },
+
+    /** One page, newest first, of one service's entries when `client_id` is given. */
+    async page(identity: Address, query: { cursor?: string; limit: number; client_id?: string }): Promise<HistoryPage> {
+      const cursor = decodeTimeCursor(query.cursor);
+      const entries = (await all(identity))
+        .filter((entry) => !query.client_id || entry.client_id === query.client_id)
+        .filter(cursor ? afterCursor(cursor) : () => true);
+      const items = entries.slice(0, query.limit);
+      return { identity, entries: items, next_cursor: entries.length > query.limit ? encodeTimeCursor(items[items.length - 1]!) : null };
+    },
+
+    all,
+
+    /** Grant id -> when it last released data. */
+    lastReads: (identity: Address) => log.lastReads(identity),
+
+    erase: (identity: Address) => log.erase(identity),
+  };
+}
+
+export type AccessHistory = ReturnType<typeof createAccessHistory>;

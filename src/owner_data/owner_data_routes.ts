@@ -1,0 +1,149 @@
+// The owner's rights over their data as JSON routes: who read it (access history), a copy of
+// everything (export), and erasure, asked with a fresh wallet signature and run as a job whose
+// state anyone holding its unguessable id may follow (the erasure ends the owner's sessions).
+import { createHash } from 'node:crypto';
+import type { IdentitySession } from '../account/account_sessions.js';
+import { refuse } from '../errors.js';
+import type { AccessHistory } from '../history/access_history.js';
+import { anyone, type Authenticator } from '../http/authenticators.js';
+import { type AnyRoute, route } from '../http/route.js';
+import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
+import { subjectOf } from '../identity/subject.js';
+import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
+import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wallet/verify_challenge.js';
+import type { DataExport } from './data_export.js';
+import type { ErasureJobs } from './erasure_jobs.js';
+import * as forms from './owner_data_schemas.js';
+
+export type OwnerDataRoutesDeps = {
+  issuer: string;
+  chainId: number;
+  owner: Authenticator<IdentitySession>;
+  registry: IdentityRegistry;
+  history: AccessHistory;
+  exportFor: DataExport;
+  erasures: ErasureJobs;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  /** Days consent receipts are kept after an erasure, for the challenge's words. */
+  receiptDays: number;
+};
+
+const TAG = 'Your data';
+
+/** The one sentence the owner signs (EIP-4361 statements are one line). */
+export function erasureStatement(receiptDays: number): string {
+  return (
+    'Erase what Signet holds about this identity: its profile, the claim data Signet stores, claim requests, webhooks and access history; ' +
+    `end every grant, token and session. Signed consent receipts are kept ${receiptDays} days as proof, then deleted. Nothing on chain is erased.`
+  );
+}
+
+/** An erasure challenge belongs to the session that asked for it (named by a hash: the id is the cookie's secret). */
+const bindingOf = (session: IdentitySession) => `erasure:${createHash('sha256').update(session.id).digest('base64url').slice(0, 22)}`;
+
+export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
+  const { owner } = deps;
+  return [
+    route({
+      method: 'get',
+      path: '/account/history',
+      summary: "Who read the identity's data, when, what and how: newest first, of one service with `client_id`",
+      tag: TAG,
+      auth: owner,
+      query: forms.historyQuery,
+      responses: { 200: { description: 'One page of the access history', schema: forms.historyPage } },
+      async handle({ query, caller }) {
+        return { body: await deps.history.page(caller.identity, query) };
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/account/export',
+      summary: 'Everything Signet holds about the identity, in one JSON document (docs/export.md)',
+      tag: TAG,
+      auth: owner,
+      responses: {
+        200: {
+          description: 'The export',
+          schema: forms.dataExport,
+          headers: { 'Content-Disposition': 'attachment; filename="signet-export-<date>.json"' },
+        },
+      },
+      async handle({ caller }) {
+        const document = await deps.exportFor(caller.identity, caller.id);
+        const date = document.exported_at.slice(0, 10);
+        return { body: document, headers: { 'Content-Disposition': `attachment; filename="signet-export-${date}.json"` } };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/erasure/challenge',
+      summary: 'Start an erasure: the text for the signed-in wallet to sign',
+      tag: TAG,
+      auth: owner,
+      rateLimits: [{ limit: 'challengesPerAddress', key: 'client_address' }],
+      responses: { 200: { description: 'The challenge', schema: forms.erasureChallenge } },
+      async handle({ caller }) {
+        const challenge = await deps.issueChallenge({
+          binding: bindingOf(caller),
+          wallet: caller.wallet,
+          identity: caller.identity,
+          statement: erasureStatement(deps.receiptDays),
+          fields: [],
+          resources: [subjectOf(deps.chainId, caller.identity)],
+        });
+        return { body: { challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() } };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/erasure',
+      summary: "Erase the identity's data at Signet, with the wallet's signature of the erasure challenge",
+      tag: TAG,
+      auth: owner,
+      body: forms.erasureBody,
+      rateLimits: [{ limit: 'signaturesPerAddress', key: 'client_address' }],
+      responses: {
+        202: {
+          description: 'The erasure job is recorded and started; follow it at Location',
+          schema: forms.erasureAccepted,
+          headers: { Location: 'The job: {issuer}/account/erasures/{id}' },
+        },
+      },
+      refusals: [...CHALLENGE_REFUSALS, ...LINK_REFUSALS],
+      async handle({ body, caller }) {
+        const signed = { signature: body.signature, message: body.message };
+        const challenge = await deps.verifyChallenge({ binding: bindingOf(caller), ...signed }, async (issued) => {
+          // The wallet must still hold its key now, not only when it signed in.
+          await deps.registry.assertKnownAndLinked(caller.identity, issued.wallet);
+        });
+        const job = await deps.erasures.request(caller.identity, [challenge.wallet], body.revoke_issued_claims);
+        return {
+          status: 202,
+          headers: { Location: `${deps.issuer}/account/erasures/${job.id}` },
+          body: { id: job.id, status: job.status },
+        };
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/account/erasures/{id}',
+      summary: "An erasure job's state (pending, running, done), for whoever holds its id: nothing personal",
+      tag: TAG,
+      auth: anyone,
+      params: forms.erasurePath,
+      responses: { 200: { description: 'The state', schema: forms.erasureState } },
+      refusals: ['erasure_not_found'],
+      async handle({ params }) {
+        const state = await deps.erasures.state(params.id);
+        if (!state) throw refuse('erasure_not_found', 'no erasure job with this id');
+        return { body: state };
+      },
+    }),
+  ];
+}
