@@ -40,7 +40,15 @@ import { createHistoryLog } from './history/history_log.js';
 import type { ErasureJobs, ErasureSettings } from './owner_data/erasure_jobs.js';
 import type { ErasureStep } from './owner_data/erasure_steps.js';
 import { createOwnerDataFeature } from './owner_data/owner_data_feature.js';
+import { type ChainConsentEnds, createChainConsentEnds } from './consent_end/chain_consent_ends.js';
+import { createLoginGrantEnd } from './consent_end/login_grant_end.js';
+import { createLoginSessionSid } from './consent_end/login_session_sid.js';
+import { createRefreshKeyCheck } from './consent_end/refresh_key_check.js';
+import type { GrantEndReason, Signals } from './signals/consent_signal.js';
+import { createSignalsFeature } from './signals/signals_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
+import { type ChainConsentHandlers, type ChainWatcher, claimIssuersOf, createChainWatcher } from './watch/chain_watcher.js';
+import type { Watchlist } from './watch/watchlist.js';
 import type { Store } from './store/store.js';
 
 export { type ChainDeps, silentLogger };
@@ -66,6 +74,8 @@ export type AppDeps = {
   erasureSettings?: Partial<ErasureSettings>;
   /** Called before each erasure step (tests cut a process there). */
   beforeErasureStep?: (step: ErasureStep) => Promise<void>;
+  /** What the chain watcher does with the events that end consents (default: Signet's own, src/consent_end/chain_consent_ends.ts). */
+  consentEnds?: ChainConsentHandlers;
 };
 
 export type SignetApp = {
@@ -79,11 +89,19 @@ export type SignetApp = {
   apiKeys: ApiKeys;
   accessGrants: AccessGrants;
   history: AccessHistory;
+  /** What the chain's events that end consent do (the chain watcher calls these). */
+  chainConsentEnds: ChainConsentEnds;
+  /** Tells the websites that consent ended: back-channel logout tokens and SSF events (src/signals/). */
+  signals: Signals;
   /** Erasure jobs: start() resumes open ones and sweeps for those whose process died; stop() ends the sweep. */
   erasures: ErasureJobs;
   /** Every Signet route, as declared (the router and /openapi.json are made from it). */
   routes: readonly AnyRoute[];
   openApi: OpenApiDocument;
+  /** Follows the chain for the events that end consents; server.ts starts and stops it. */
+  watcher: ChainWatcher;
+  /** The identities the watcher follows. */
+  watchlist: Watchlist;
 };
 
 
@@ -103,7 +121,27 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
     onLost: (error) => parts.logger.error('an access history entry was not recorded (the release went ahead)', error),
   });
-  const provider = createProvider({ ...parts, ...claimParts, ciba, history });
+  // Ending a login grant: the engine's records go (the adapter's work, before the engine exists)
+  // and the website is told (the signals feature, which signs with the engine's keys). The
+  // refresh check below ends grants only while serving a request, when both exist.
+  const engineAdapter = createOidcAdapter(store);
+  const revokeLoginGrant = createLoginGrantRevoker(engineAdapter);
+  const engineGrants = new engineAdapter('Grant');
+  const endLoginGrant = createLoginGrantEnd({
+    isActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
+    revokeLoginGrant,
+    sidOf: createLoginSessionSid(store, chain.chainId),
+    signals: { emit: (signal) => signals.emit(signal) },
+    now,
+  });
+  /** Ends a login grant by its id, as `reason` says, and tells the website. */
+  const endLoginGrantById = (reason: GrantEndReason) => async (grantId: string) => {
+    const receipt = await parts.receipts.find(grantId);
+    if (receipt) await endLoginGrant(receipt, reason);
+    else await revokeLoginGrant(grantId);
+  };
+  const mayRefresh = createRefreshKeyCheck({ receipts: parts.receipts, registry: parts.registry, endLoginGrant, whenChainDown: config.refreshWhenChainDown });
+  const provider = createProvider({ ...parts, ...claimParts, ciba, history, mayRefresh });
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts });
   const account = createAccountFeature({
     ...parts,
@@ -118,7 +156,6 @@ export function createApp(deps: AppDeps): SignetApp {
     serviceName: services.serviceName,
     lastReads: (identity) => history.lastReads(identity),
   });
-  const revokeLoginGrant = createLoginGrantRevoker(createOidcAdapter(store));
   const grants = createGrantsFeature({
     ...parts,
     provider,
@@ -129,7 +166,8 @@ export function createApp(deps: AppDeps): SignetApp {
     service: services.service,
     serviceName: services.serviceName,
     webhooks: deps.webhooks,
-    revokeLoginGrant,
+    revokeLoginGrant: endLoginGrantById('owner_revoked'),
+    signals: { emit: (signal) => signals.emit(signal) },
     history,
     settings: { immediateSeconds: config.challengeTtlSeconds, persistentRequestSeconds: config.grants.pendingSeconds, persistentTokenSeconds: config.ttl.accessToken },
   });
@@ -141,13 +179,39 @@ export function createApp(deps: AppDeps): SignetApp {
     callers: account.sessionCallers,
     listing: grants.listing,
     accessGrants: grants.accessGrants,
-    revokeLoginGrant,
+    revokeLoginGrant: endLoginGrantById('erasure'),
     issuer: claims.issuer,
     records: claims.records,
     history,
     erasureSettings: deps.erasureSettings,
     beforeErasureStep: deps.beforeErasureStep,
   });
+  // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts).
+  const chainConsentEnds = createChainConsentEnds({
+    client: chain.client,
+    reader: claims.reader,
+    receipts: parts.receipts,
+    accessGrantsOf: async (identity) => grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity)),
+    isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
+    endLoginGrant,
+    revokeAccessGrant: (grant) => grants.accessGrants.revoke(grant.id, { identity: grant.identity }, 'key_removed'),
+    watchedIdentities: () => parts.watchlist.identities(),
+    signals: { emit: (signal) => signals.emit(signal) },
+    now,
+  });
+  // Telling the websites: back-channel logout tokens and SSF events, through the webhook queue.
+  const signalsFeature = createSignalsFeature({
+    ...parts,
+    provider,
+    queue: deps.webhooks,
+    resolveHost: deps.resolveHost,
+    // The clients holding a live grant of an identity: told when its wallets' keys change.
+    clientsOf: async (identity) => {
+      const { items } = await grants.listing.list({ identity }, { limit: 10_000 });
+      return [...new Set(items.filter((grant) => grant.status === 'active').map((grant) => grant.service))];
+    },
+  });
+  const signals: Signals = signalsFeature.signals;
   const backchannelRoutes = createCibaFeature({
     ...parts,
     ...claimParts,
@@ -158,7 +222,7 @@ export function createApp(deps: AppDeps): SignetApp {
     fields,
   }).routes;
   const routes: AnyRoute[] = [
-    ...healthRoutes({ store, chain: chain.client }),
+    ...healthRoutes({ store, chain: chain.client, chainWatch: () => watcher.report() }),
     openApiRoute(() => openApi),
     ...interaction.routes,
     ...account.routes,
@@ -168,12 +232,24 @@ export function createApp(deps: AppDeps): SignetApp {
     ...claims.routes,
     ...services.routes,
     ...createWebhooksFeature({ queue: deps.webhooks, config }).routes,
+    ...signalsFeature.routes,
     ...createLandingFeature({ ...parts, demo: config.demo.enabled }).routes,
     ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.names }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
   const { profiles, receipts, registry } = parts;
+  const watcher = createChainWatcher({
+    store,
+    client: chain.client,
+    watchlist: parts.watchlist,
+    issuers: claimIssuersOf(config),
+    handlers: deps.consentEnds ?? chainConsentEnds,
+    settings: config.chainWatch,
+    metrics: deps.metrics,
+    logger: parts.logger,
+    now,
+  });
   return {
     app,
     provider,
@@ -185,8 +261,12 @@ export function createApp(deps: AppDeps): SignetApp {
     apiKeys: services.apiKeys,
     accessGrants: grants.accessGrants,
     history,
+    chainConsentEnds,
+    signals,
     erasures: ownerData.erasures,
     routes,
     openApi,
+    watcher,
+    watchlist: parts.watchlist,
   };
 }

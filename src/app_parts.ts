@@ -16,6 +16,7 @@ import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
 import { createChallengeVerifier } from './wallet/verify_challenge.js';
 import { createLinkedSignatureVerifier } from './wallet/verify_linked_signature.js';
+import { createWatchlist } from './watch/watchlist.js';
 
 export type ChainDeps = { client: PublicClient; rpcUrl: string; chainId: number; identityFactory: Address };
 
@@ -44,6 +45,8 @@ export function createAppParts(deps: { config: Config; store: Store; chain: Chai
     verifyChallenge: createChallengeVerifier(store, chain.client, limits, now),
     verifyLinkedSignature: createLinkedSignatureVerifier(chain.client, registry),
     backchannel: createBackchannelInbox(store),
+    /** The identities the chain watcher follows (src/watch): the features list them as grants start. */
+    watchlist: createWatchlist(store, now),
   };
 }
 

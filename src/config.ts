@@ -17,8 +17,12 @@ const clientSchema = z.object({
   redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   post_logout_redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   grant_types: z
-    .array(z.enum(['authorization_code', 'refresh_token', 'urn:openid:params:grant-type:ciba']))
+    .array(z.enum(['authorization_code', 'refresh_token', 'urn:openid:params:grant-type:ciba', 'client_credentials']))
     .default(['authorization_code', 'refresh_token']),
+  /** OpenID Connect Back-Channel Logout: where Signet posts a logout token when a login grant ends. */
+  backchannel_logout_uri: z.url({ error: 'must be an absolute URL' }).optional(),
+  /** The logout token then carries the login session's `sid` (and the ID token does too). */
+  backchannel_logout_session_required: z.boolean({ error: 'must be true or false' }).optional(),
   /** CIBA clients: Signet supports the poll mode. */
   backchannel_token_delivery_mode: z.enum(['poll']).optional(),
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_basic'),
@@ -189,6 +193,25 @@ const schema = z.object({
       endedClaimDays: z.coerce.number().min(0).max(3650).default(30),
     })
     .prefault({}),
+  /**
+   * Following the chain: a watcher reads the events that end consent (a wallet's key removed, a
+   * claim removed or revoked) from `eth_getLogs`, one process at a time (a lease in Redis).
+   */
+  chainWatch: z
+    .object({
+      enabled: z.boolean({ error: 'must be true or false' }).default(true),
+      /** How often the watcher asks for new blocks. */
+      pollMs: z.coerce.number().int().min(50).max(60_000).default(1000),
+      /** Blocks a log must be under before it counts (reorgs): 0 acts on the newest block. */
+      confirmations: z.coerce.number().int().min(0).max(64).default(0),
+      /** The most blocks one eth_getLogs asks for. */
+      maxBlockRange: z.coerce.number().int().min(1).max(100_000).default(2000),
+      /** A watcher that has not renewed its lease for this long is taken for dead. */
+      leaseSeconds: z.coerce.number().int().min(1).max(600).default(10),
+    })
+    .prefault({}),
+  /** What a refresh does when the chain cannot be read to check the signing wallet's key: refuse (503) or allow. */
+  refreshWhenChainDown: z.enum(['allow', 'refuse']).default('allow'),
   /** Key of the keyed hash (HMAC-SHA256) that stands in for identities and wallets in logs; random per process when unset. */
   logHashKey: z.string().min(16, 'needs at least 16 characters').optional(),
 });
@@ -245,6 +268,12 @@ const ENV_NAMES: Record<string, string> = {
   'retention.endedGrantDays': 'RETENTION_ENDED_GRANT_DAYS',
   'retention.endedClaimDays': 'RETENTION_ENDED_CLAIM_DAYS',
   logHashKey: 'LOG_HASH_KEY',
+  'chainWatch.enabled': 'CHAIN_WATCH',
+  'chainWatch.pollMs': 'CHAIN_WATCH_POLL_MS',
+  'chainWatch.confirmations': 'CHAIN_WATCH_CONFIRMATIONS',
+  'chainWatch.maxBlockRange': 'CHAIN_WATCH_MAX_BLOCK_RANGE',
+  'chainWatch.leaseSeconds': 'CHAIN_WATCH_LEASE_SECONDS',
+  refreshWhenChainDown: 'REFRESH_WHEN_CHAIN_DOWN',
 };
 
 function settingName(path: PropertyKey[]): string {
@@ -377,6 +406,17 @@ function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
   if (env.RETENTION_ENDED_CLAIM_DAYS) retention.endedClaimDays = env.RETENTION_ENDED_CLAIM_DAYS;
   if (Object.keys(retention).length) out.retention = retention;
   if (env.LOG_HASH_KEY) out.logHashKey = env.LOG_HASH_KEY;
+  const chainWatch: Record<string, unknown> = {};
+  if (env.CHAIN_WATCH) {
+    if (env.CHAIN_WATCH !== 'true' && env.CHAIN_WATCH !== 'false') throw new ConfigError('CHAIN_WATCH', 'must be true or false');
+    chainWatch.enabled = env.CHAIN_WATCH === 'true';
+  }
+  if (env.CHAIN_WATCH_POLL_MS) chainWatch.pollMs = env.CHAIN_WATCH_POLL_MS;
+  if (env.CHAIN_WATCH_CONFIRMATIONS) chainWatch.confirmations = env.CHAIN_WATCH_CONFIRMATIONS;
+  if (env.CHAIN_WATCH_MAX_BLOCK_RANGE) chainWatch.maxBlockRange = env.CHAIN_WATCH_MAX_BLOCK_RANGE;
+  if (env.CHAIN_WATCH_LEASE_SECONDS) chainWatch.leaseSeconds = env.CHAIN_WATCH_LEASE_SECONDS;
+  if (Object.keys(chainWatch).length) out.chainWatch = chainWatch;
+  if (env.REFRESH_WHEN_CHAIN_DOWN) out.refreshWhenChainDown = env.REFRESH_WHEN_CHAIN_DOWN;
   return out;
 }
 
@@ -501,6 +541,9 @@ export function validateConfig(raw: unknown): Config {
     }
     if (client.webhook_url && !client.webhook_secret) {
       throw new ConfigError(`clients.${i}.webhook_secret`, 'is required with webhook_url');
+    }
+    if (client.backchannel_logout_session_required !== undefined && !client.backchannel_logout_uri) {
+      throw new ConfigError(`clients.${i}.backchannel_logout_session_required`, 'needs backchannel_logout_uri');
     }
     if (client.token_endpoint_auth_method !== 'none' && !client.client_secret) {
       throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');

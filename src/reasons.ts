@@ -165,6 +165,15 @@ const demoReasons = {
   demo_wallet_params_invalid: { error: 'invalid_request', meaning: 'The method’s "params" are not of the form it takes.' },
 } satisfies Record<string, ReasonEntry>;
 
+/** Shared Signals (SSF) streams that clients manage with a client credentials token. */
+const ssfReasons = {
+  ssf_scope_missing: { error: 'insufficient_scope', meaning: 'The access token was not issued with scope ssf.' },
+  ssf_stream_not_found: { error: 'not_found', meaning: 'The client has no SSF stream with this stream_id.' },
+  ssf_delivery_unsupported: { error: 'invalid_request', meaning: 'The stream’s delivery is not push (urn:ietf:rfc:8935) to an endpoint_url: poll is not offered.' },
+  ssf_property_mismatch: { error: 'invalid_request', meaning: 'A transmitter-supplied property in the body (iss, aud, events_supported, events_delivered) differs from the stream’s.' },
+  ssf_stream_limit: { error: 'conflict', meaning: 'The client already has as many SSF streams as Signet allows (10): delete one first.' },
+} satisfies Record<string, ReasonEntry>;
+
 /** The operator's metrics endpoint (its own port). */
 const operatorReasons = {
   metrics_unavailable: { error: 'temporarily_unavailable', meaning: 'The metrics could not be collected.' },
@@ -184,6 +193,7 @@ export const REASONS = {
   ...loginReasons,
   ...adminReasons,
   ...demoReasons,
+  ...ssfReasons,
   ...operatorReasons,
 } as const satisfies Record<string, ReasonEntry>;
 

@@ -109,6 +109,8 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       server.once('error', reject);
       server.listen(config.port, resolve);
     });
+    // One process at a time follows the chain (a lease in the store); the others stand by.
+    if (config.chainWatch.enabled) signet.watcher.start();
     return {
       config,
       server,
@@ -118,6 +120,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       summary: [...summarize(config, store), ...(options.summary ?? [])],
       close: async () => {
         await drain(server, config.ops.shutdownGraceMs);
+        await signet.watcher.stop();
         signet.erasures.stop();
         await webhooks.close();
         await store.close();

@@ -5,6 +5,9 @@ import type { Address } from 'viem';
 export type GrantKind = 'immediate' | 'persistent';
 
 /** pending → active → used (immediate) or revoked (persistent); pending → expired | denied. */
+/** Why an access grant was revoked. */
+export type RevocationReason = 'owner_revoked' | 'key_removed' | 'erasure';
+
 export type GrantStatus = 'pending' | 'active' | 'used' | 'revoked' | 'expired' | 'denied';
 
 export type AccessGrant = {
@@ -27,6 +30,8 @@ export type AccessGrant = {
   granted_at?: string;
   used_at?: string;
   revoked_at?: string;
+  /** Why it was revoked: by its owner, because the signing wallet's key was removed on chain, or by an erasure. */
+  revoked_reason?: RevocationReason;
   denied_at?: string;
 };
 

@@ -6,7 +6,8 @@ import { refuse, SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { subjectOf } from '../identity/subject.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
-import type { AccessGrant, GrantKind } from './access_grant.js';
+import type { Watchlist } from '../watch/watchlist.js';
+import type { AccessGrant, GrantKind, RevocationReason } from './access_grant.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import { grantChallenge, revocationText } from './grant_challenge.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';
@@ -39,6 +40,8 @@ export type AccessGrantDeps = {
   serviceName: (service: string) => string;
   notify: (event: GrantEvent) => Promise<void>;
   settings: AccessGrantSettings;
+  /** The chain watcher follows the identity of an active grant: a one-time one for its token's life, a lasting one until revoked. */
+  watchlist?: Watchlist;
   now: () => number;
 };
 
@@ -141,6 +144,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       // Checked again atomically below; this gives the answer before any chain read.
       if (pending.status !== 'pending') throw refuse('grant_not_pending', `the access grant is ${pending.status}`);
       const signer = await verifySigner(pending, pending.challenge, signature, address);
+      await deps.watchlist?.watch(pending.identity, pending.kind === 'immediate' ? deps.now() + settings.immediateTokenSeconds * 1000 : 0, pending.id);
       const grant = await grants.transition(id, ['pending'], 'active', { signature, signer, granted_at: iso(deps.now()) }, activeLife(pending.kind));
       const ttl = grant.kind === 'immediate' ? settings.immediateTokenSeconds : settings.persistentTokenSeconds;
       const accessToken = await grants.issueToken(id, ttl);
@@ -158,14 +162,16 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     },
 
     /** By the owner: with an account session (identity known) or a signature of the revocation text. */
-    async revoke(id: string, by: { identity: Address } | { signature: string }) {
+    /** By the owner (a session or a signature of the revocation text), or by Signet for `reason` (a key removed on chain, an erasure). */
+    async revoke(id: string, by: { identity: Address } | { signature: string }, reason: RevocationReason = 'owner_revoked') {
       const grant = await current(id);
       if ('identity' in by) {
         if (grant.identity !== by.identity) throw grantNotFound(id);
       } else {
         await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
       }
-      const revoked = await grants.transition(id, ['active'], 'revoked', { revoked_at: iso(deps.now()) }, ended);
+      const revoked = await grants.transition(id, ['active'], 'revoked', { revoked_at: iso(deps.now()), revoked_reason: reason }, ended);
+      if (revoked.kind === 'persistent') await deps.watchlist?.ended(revoked.identity, revoked.id);
       await deps.notify({ type: 'access_grant.revoked', grant: revoked });
       return revoked;
     },

@@ -50,6 +50,7 @@ export const accessGrant = z
     granted_at: dateTime.optional(),
     used_at: dateTime.optional(),
     revoked_at: dateTime.optional(),
+    revoked_reason: z.enum(['owner_revoked', 'key_removed', 'erasure']).optional(),
     denied_at: dateTime.optional(),
   })
   .meta({ id: 'AccessGrant' });

@@ -15,8 +15,10 @@ import type { WebhookQueue } from '../notify/webhook_queue.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
+import type { Signals } from '../signals/consent_signal.js';
 import type { Store } from '../store/store.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
+import type { Watchlist } from '../watch/watchlist.js';
 import { createAccessGrants } from './access_grants.js';
 import { createAccessGrantStore } from './access_grant_store.js';
 import { webhookEventOf } from './grant_events.js';
@@ -45,8 +47,12 @@ export type GrantsFeatureDeps = {
   serviceName: (service: string) => string;
   webhooks: WebhookQueue;
   revokeLoginGrant: (grantId: string) => Promise<void>;
+  /** Told of every grant that ends, for the clients (back-channel logout, SSF). */
+  signals?: Signals;
   history: AccessHistory;
   settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
+  /** The identities the chain watcher follows: an access grant's identity joins when it is validated. */
+  watchlist?: Watchlist;
   now: () => number;
 };
 
@@ -59,7 +65,22 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     registry: deps.registry,
     verifyLinkedSignature: deps.verifyLinkedSignature,
     serviceName: deps.serviceName,
-    notify: (event) => deps.webhooks.enqueue(webhookEventOf(event, deps.now)),
+    notify: async (event) => {
+      await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
+      // A revoked grant is also a grant ended, for the service's SSF stream.
+      if (event.type === 'access_grant.revoked') {
+        const { grant } = event;
+        await deps.signals?.emit({
+          type: 'grant_ended',
+          identity: grant.identity,
+          client_id: grant.service,
+          grant_id: grant.id,
+          kind: grant.kind,
+          reason: grant.revoked_reason ?? 'owner_revoked',
+          at: deps.now(),
+        });
+      }
+    },
     settings: {
       issuer: deps.issuer,
       chainId: deps.chainId,
@@ -69,6 +90,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
       persistentTokenSeconds: deps.settings.persistentTokenSeconds,
       endedGrantSeconds: retentionSeconds(deps.config.retention.endedGrantDays),
     },
+    watchlist: deps.watchlist,
     now: deps.now,
   });
   const listing = createGrantListing({ grants, accessGrants, receipts: deps.receipts, provider: deps.provider });
@@ -94,7 +116,9 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     backchannelFor: (identity: Address) => deps.backchannel.pendingFor(identity),
     revokeAsOwner,
   });
-  return { routes, accessGrants, listing, revokeAsOwner };
+  /** The ids of an identity's access grants (ended ones included, while kept). */
+  const accessGrantIdsOf = (identity: Address) => grants.listIds({ identity });
+  return { routes, accessGrants, listing, revokeAsOwner, accessGrantIdsOf };
 }
 
 export type GrantsFeature = ReturnType<typeof createGrantsFeature>;

@@ -25,7 +25,9 @@ export type AuthKind =
   /** `Authorization: Bearer <ADMIN_TOKEN>`. */
   | 'admin_token'
   /** The engine's interaction cookie of the login in the path. */
-  | 'interaction_cookie';
+  | 'interaction_cookie'
+  /** A client's access token of the client credentials grant with scope `ssf` (its SSF streams). */
+  | 'ssf_token';
 
 export type Authenticator<C> = {
   kind: AuthKind;

@@ -1,13 +1,21 @@
 // Liveness and readiness for load balancers, containers and compose:
 // /healthz answers while the process runs; /readyz only when Redis and the chain both answer
-// within a deadline, so an instance that cannot serve logins is taken out of rotation.
+// within a deadline, so an instance that cannot serve logins is taken out of rotation. The
+// process that follows the chain (src/watch) adds its lag and last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { anyone } from './authenticators.js';
 import { type AnyRoute, route } from './route.js';
 import type { Store } from '../store/store.js';
+import type { ChainWatchReport } from '../watch/chain_watcher.js';
 
-export type ReadinessDeps = { store: Store; chain: PublicClient; deadlineMs?: number };
+export type ReadinessDeps = {
+  store: Store;
+  chain: PublicClient;
+  deadlineMs?: number;
+  /** The chain watcher's state, while this process holds its lease (undefined otherwise). */
+  chainWatch?: () => ChainWatchReport | undefined;
+};
 
 type Check = 'ok' | 'unreachable';
 
@@ -28,7 +36,17 @@ async function probe(work: () => Promise<unknown>, deadlineMs: number): Promise<
 
 const checks = z.object({ store: z.enum(['ok', 'unreachable']), chain: z.enum(['ok', 'unreachable']) });
 
-export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps): AnyRoute[] {
+const chainWatch = z
+  .object({
+    head: z.number().int(),
+    cursor: z.number().int().meta({ description: 'the last block whose events were all handled' }),
+    lag_blocks: z.number().int().meta({ description: 'head - cursor' }),
+    last_round_at: z.string().optional(),
+    last_error: z.object({ stage: z.enum(['chain', 'store', 'handler']), at: z.string() }).optional(),
+  })
+  .meta({ description: 'Only from the process that follows the chain (holds the chain watcher lease); never makes readiness fail' });
+
+export function healthRoutes({ store, chain, deadlineMs = 1000, chainWatch: watchReport }: ReadinessDeps): AnyRoute[] {
   return [
     route({
       method: 'get',
@@ -46,7 +64,7 @@ export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps)
       tag: TAG,
       auth: anyone,
       responses: {
-        200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks }) },
+        200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks, chain_watch: chainWatch.optional() }) },
         503: {
           description: 'Redis (`store_unavailable`) or the chain (`chain_unavailable`) does not answer',
           schema: z.object({
@@ -54,6 +72,7 @@ export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps)
             error_description: z.string(),
             reason: z.enum(['store_unavailable', 'chain_unavailable']),
             checks,
+            chain_watch: chainWatch.optional(),
           }),
         },
       },
@@ -63,7 +82,9 @@ export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps)
           probe(() => chain.getBlockNumber({ cacheTime: 0 }), deadlineMs),
         ]);
         const checked = { store: storeCheck, chain: chainCheck };
-        if (storeCheck === 'ok' && chainCheck === 'ok') return { body: { status: 'ready', checks: checked } };
+        const report = watchReport?.();
+        const watching = report ? { chain_watch: report } : {};
+        if (storeCheck === 'ok' && chainCheck === 'ok') return { body: { status: 'ready', checks: checked, ...watching } };
         // Not an error thrown: the answer carries which check failed, for the operator.
         return {
           status: 503,
@@ -72,6 +93,7 @@ export function healthRoutes({ store, chain, deadlineMs = 1000 }: ReadinessDeps)
             error_description: `not ready: ${storeCheck === 'ok' ? 'the chain' : 'the store (Redis)'} does not answer`,
             reason: storeCheck === 'ok' ? 'chain_unavailable' : 'store_unavailable',
             checks: checked,
+            ...watching,
           },
         };
       },

@@ -21,6 +21,7 @@ const securityOf: Record<AuthKind, Record<string, string[]>[] | undefined> = {
   grant_credential: [{}, { bearer: [] }, { apiKey: [] }],
   admin_token: [{ adminToken: [] }],
   interaction_cookie: [{ interactionCookie: [] }],
+  ssf_token: [{ ssfToken: [] }],
 };
 
 const securitySchemes = {
@@ -30,6 +31,7 @@ const securitySchemes = {
   signInCookie: { type: 'apiKey', in: 'cookie', name: 'signet_account_login', description: 'From POST /account/challenge' },
   adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
   interactionCookie: { type: 'apiKey', in: 'cookie', name: '_interaction', description: "The engine's cookie of the login under way" },
+  ssfToken: { type: 'http', scheme: 'bearer', description: 'An access token of the client credentials grant with scope ssf (POST /token)' },
 };
 
 /** Refusals every route may answer with, whatever its logic. */

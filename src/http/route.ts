@@ -8,7 +8,7 @@ import type { Reason } from '../reasons.js';
 import type { Authenticator } from './authenticators.js';
 import type { LimitClass } from './rate_limits.js';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A documented answer: JSON of `schema`, or no body when `schema` is absent (204, 202 empty). */
 export type ResponseSpec = {

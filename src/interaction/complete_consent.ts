@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import { subjectOf } from '../identity/subject.js';
 import type { RequestedField } from '../oidc/fields.js';
+import type { Watchlist } from '../watch/watchlist.js';
 import { saveConsentGrant } from './consent_grant.js';
 import type { ConsentReceipts } from './consent_receipts.js';
 
@@ -32,12 +33,16 @@ export type ConsentCompletionDeps = {
   receipts: ConsentReceipts;
   /** How long the receipt is kept: the Grant's life and the proof period after it. */
   receiptSeconds: number;
+  /** The chain watcher follows the identity while the Grant lives (grantSeconds). */
+  watch?: { watchlist: Watchlist; grantSeconds: number };
   now: () => number;
 };
 
 export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteConsent {
   return async (consent) => {
     const accountId = subjectOf(deps.chainId, consent.identity);
+    // Listed first: no Grant exists that the chain watcher does not follow.
+    if (deps.watch) await deps.watch.watchlist.watch(consent.identity, deps.now() + deps.watch.grantSeconds * 1000);
     const grantId = await saveConsentGrant(deps.provider, {
       accountId,
       clientId: consent.clientId,

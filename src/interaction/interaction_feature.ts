@@ -10,6 +10,7 @@ import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { retentionSeconds } from '../retention.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
+import type { Watchlist } from '../watch/watchlist.js';
 import { createConsentCompletion } from './complete_consent.js';
 import type { ConsentReceipts } from './consent_receipts.js';
 import { interactionRoutes } from './interaction_routes.js';
@@ -31,6 +32,8 @@ export type InteractionFeatureDeps = {
   /** The embedded demo offers its built-in wallet on the consent page. */
   demoWallet: boolean;
   names: DisplayNames;
+  /** The identities the chain watcher follows: a login's identity joins for its Grant's life. */
+  watchlist?: Watchlist;
   now: () => number;
 };
 
@@ -40,6 +43,7 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
     chainId: deps.chainId,
     receipts: deps.receipts,
     receiptSeconds: deps.grantTtlSeconds + retentionSeconds(deps.config.retention.receiptDays),
+    watch: deps.watchlist && { watchlist: deps.watchlist, grantSeconds: deps.grantTtlSeconds },
     now: deps.now,
   });
   const routes = interactionRoutes({ ...deps, completeConsent });

@@ -4,24 +4,24 @@ import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import type { WebhookTarget } from './webhook_queue.js';
+import type { SignedTarget } from './webhook_queue.js';
 
 export const OWNER_SERVICE_PREFIX = 'owner:';
 
 export const ownerService = (identity: Address) => `${OWNER_SERVICE_PREFIX}${identity}`;
 
 export function createOwnerWebhooks(store: Store) {
-  const get = async (identity: string): Promise<WebhookTarget | undefined> => {
+  const get = async (identity: string): Promise<SignedTarget | undefined> => {
     const raw = await store.get(keys.ownerWebhook(identity));
     if (!raw) return undefined;
     // Built field by field: an owner's target is never trusted, whatever the stored JSON holds.
-    const { url, secret } = JSON.parse(raw) as WebhookTarget;
+    const { url, secret } = JSON.parse(raw) as SignedTarget;
     return { url, secret };
   };
   return {
     get,
     /** Sets the URL; a new secret is made unless one is given. Returns the target (the secret shown once). */
-    async set(identity: Address, url: string, secret?: string): Promise<WebhookTarget> {
+    async set(identity: Address, url: string, secret?: string): Promise<SignedTarget> {
       const target = { url, secret: secret ?? randomBytes(24).toString('base64url') };
       await store.set(keys.ownerWebhook(identity), JSON.stringify(target));
       return target;

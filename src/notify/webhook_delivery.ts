@@ -3,7 +3,7 @@
 import { createLogHash } from '../observability/log_hash.js';
 import { OWNER_SERVICE_PREFIX } from './owner_webhooks.js';
 import { postPinned } from './pinned_post.js';
-import type { DeadLetter, WebhookEvent, WebhookLogger, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
+import type { DeadLetter, ProtocolTarget, WebhookEvent, WebhookLogger, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
 import { signWebhook } from './webhook_signature.js';
 import { createWebhookUrlGuard } from './webhook_url_guard.js';
 
@@ -82,26 +82,37 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
   }
   if (!(pollMs > 0) || !(timeoutMs > 0) || !(stopTimeoutMs >= 0)) throw new Error('webhook queue: pollMs and timeoutMs must be positive, stopTimeoutMs not negative');
 
-  /** Undefined on a 2xx answer, otherwise why the attempt failed. */
-  const post = async (target: WebhookTarget, event: WebhookEvent, signal: AbortSignal): Promise<string | undefined> => {
+  /** Signet's webhook: the event as JSON, signed with the target's secret; any 2xx takes it. */
+  const signed = (target: { secret: string }, event: WebhookEvent) => {
     const body = JSON.stringify(event);
+    const headers = {
+      'content-type': 'application/json',
+      'signet-event-id': event.id,
+      'signet-event-type': event.type,
+      'signet-signature': signWebhook(target.secret, body, Math.floor(now() / 1000)),
+    };
+    return { headers, body, accepted: (status: number) => status >= 200 && status < 300 };
+  };
+
+  /** A protocol target's own body (a logout token, a SET), made for this attempt. */
+  const rendered = async (target: ProtocolTarget, event: WebhookEvent) => {
+    const { contentType, body, accept, authorization } = await target.render(event);
+    const headers: Record<string, string> = { 'content-type': contentType };
+    if (accept) headers.accept = accept;
+    if (authorization) headers.authorization = authorization;
+    return { headers, body, accepted: target.accepted };
+  };
+
+  /** Undefined on an answer the target takes (a 2xx for webhooks), otherwise why the attempt failed. */
+  const post = async (target: WebhookTarget, event: WebhookEvent, signal: AbortSignal): Promise<string | undefined> => {
     try {
       // A URL from the operator is trusted; any other is checked now, again, and the connection
       // goes to the address the check approved (an earlier check at save proves nothing today).
       const pinned = target.trusted ? undefined : await untilAborted(guard.check(target.url), signal);
-      const answer = await postPinned(target.url, {
-        headers: {
-          'content-type': 'application/json',
-          'signet-event-id': event.id,
-          'signet-event-type': event.type,
-          'signet-signature': signWebhook(target.secret, body, Math.floor(now() / 1000)),
-        },
-        body,
-        signal,
-        pinned,
-      });
+      const { headers, body, accepted } = 'render' in target ? await rendered(target, event) : signed(target, event);
+      const answer = await postPinned(target.url, { headers, body, signal, pinned });
       // A redirect (3xx) is a failure too: following it would POST the event somewhere not checked.
-      if (answer.status >= 200 && answer.status < 300) return undefined;
+      if (accepted(answer.status)) return undefined;
       return `HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ''}`;
     } catch (error) {
       return describeFailure(error, timeoutMs);

@@ -7,7 +7,26 @@ import type { ResolveHost } from './webhook_url_guard.js';
 export type WebhookEvent = { id: string; type: string; service: string; created_at: string; data: Record<string, unknown> };
 
 /** `trusted`: the operator configured the URL (CLIENTS), so it skips the public-address check. */
-export type WebhookTarget = { url: string; secret: string; trusted?: boolean };
+export type SignedTarget = { url: string; secret: string; trusted?: boolean };
+
+/** Where a service's events go: Signet's signed JSON webhook, or another protocol's receiver. */
+export type WebhookTarget = SignedTarget | ProtocolTarget;
+
+/** What a protocol target posts instead of Signet's signed JSON: a body of its own media type. */
+export type RenderedBody = { contentType: string; body: string; accept?: string; authorization?: string };
+
+/**
+ * A receiver of another protocol (OpenID back-channel logout, SSF push): the queue's retries,
+ * lanes and address checks, but its body is made at each attempt from the event (so a logout
+ * token signed then is fresh, and a key or header changed meanwhile is used), and `accepted`
+ * says which statuses mean it was taken (a logout: 200 or 204; a SET push: 202).
+ */
+export type ProtocolTarget = {
+  url: string;
+  trusted?: boolean;
+  render(event: WebhookEvent): Promise<RenderedBody>;
+  accepted(status: number): boolean;
+};
 
 export type DeadLetter = { event: WebhookEvent; attempts: number; last_error: string; dead_at: string };
 

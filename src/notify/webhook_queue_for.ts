@@ -1,7 +1,12 @@
 // The webhook queue a Signet process runs: on Redis when one is configured (server, cluster or Sentinel), else in memory, with
-// the services' targets from configuration and the owners' from the store.
+// the services' targets from configuration and the owners' from the store, and the signals'
+// (logout tokens to "bcl:<client_id>", SETs to "ssf:<stream_id>": src/signals/signal_targets.ts).
 import type { Config } from '../config.js';
 import { createLogHash } from '../observability/log_hash.js';
+import { signingKeysOf } from '../oidc/signing_keys.js';
+import { createSignalSigner } from '../signals/signal_signer.js';
+import { isSignalService, signalTargets } from '../signals/signal_targets.js';
+import { createSsfStreams } from '../signals/ssf_streams.js';
 import { redisConnectionOf } from '../store/redis_connection.js';
 import type { Store } from '../store/store.js';
 import { createMemoryWebhookQueue } from './memory_webhook_queue.js';
@@ -11,8 +16,14 @@ import type { WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
 import { webhookTargets } from './webhook_targets.js';
 
 export function createWebhookQueueFor(config: Config, store: Store, tuning: Partial<WebhookQueueOptions> = {}): WebhookQueue {
+  const webhooks = webhookTargets(config.clients, createOwnerWebhooks(store).targetOf);
+  const signals = signalTargets({
+    clients: config.clients,
+    streams: createSsfStreams(store),
+    signer: createSignalSigner(config.issuer, signingKeysOf(config)),
+  });
   const options: WebhookQueueOptions = {
-    targetOf: webhookTargets(config.clients, createOwnerWebhooks(store).targetOf),
+    targetOf: (service) => (isSignalService(service) ? signals(service) : webhooks(service)),
     retryDelaysMs: config.grants.webhookRetryDelaysMs,
     allowPrivateTargets: config.webhooks.allowPrivate,
     timeoutMs: config.webhooks.timeoutMs,

@@ -86,6 +86,36 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['outcome'] as const,
       registers,
     }),
+    /** The chain watcher (src/watch/chain_watcher.ts): set by the process that holds its lease. */
+    chainWatchLag: new Gauge({
+      name: 'signet_chain_watch_lag_blocks',
+      help: 'Blocks between the chain head and the last block the chain watcher fully handled (the lease holder reports it)',
+      aggregator: 'max',
+      registers,
+    }),
+    chainWatchLeaseHeld: new Gauge({
+      name: 'signet_chain_watch_lease_held',
+      help: '1 while this process holds the chain watcher lease and follows the chain',
+      registers,
+    }),
+    chainWatchRounds: new Counter({
+      name: 'signet_chain_watch_rounds_total',
+      help: 'Chain watcher rounds, by outcome (followed: this process holds the lease and read the chain; standby: another holds it; failed)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    chainWatchErrors: new Counter({
+      name: 'signet_chain_watch_errors_total',
+      help: 'Chain watcher rounds that failed, by where (chain, store, handler); the cursor stays and the range is read again',
+      labelNames: ['stage'] as const,
+      registers,
+    }),
+    chainWatchEvents: new Counter({
+      name: 'signet_chain_watch_events_total',
+      help: 'Chain events handed to the consent handlers, by type',
+      labelNames: ['type'] as const,
+      registers,
+    }),
     webhookDeadLetters: new Gauge({
       name: 'signet_webhook_dead_letters',
       help: 'Webhook events that exhausted their retries and wait for a replay',

@@ -24,6 +24,8 @@ export type AccountDeps = {
   topics: ClaimTopics;
   /** Where each release through the ID token or userinfo is recorded for the owner. */
   history?: AccessHistory;
+  /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
+  mayRefresh?: (grantId: string) => Promise<boolean>;
 };
 
 /** A claim as the tokens carry it: with its data when it was released. */
@@ -87,6 +89,9 @@ export function createFindAccount(deps: AccountDeps): FindAccount {
   return async (ctx, sub, token): Promise<Account | undefined> => {
     const identity = identityOfSubject(deps.chainId, sub);
     if (!identity) return undefined;
+    // The engine finds the account of a refresh before it spends the refresh token: no account, invalid_grant.
+    const refreshing = ctx.oidc?.params?.grant_type === 'refresh_token' && token?.kind === 'RefreshToken' && token.grantId;
+    if (refreshing && deps.mayRefresh && !(await deps.mayRefresh(token.grantId!))) return undefined;
     return {
       accountId: sub,
       async claims(use, scope, requested, rejected) {

@@ -1,7 +1,6 @@
 // Builds the oidc-provider engine: the standard endpoints with Signet's choices (PKCE S256
 // for every client, rotating refresh tokens, keys and clients from configuration) and
 // Signet's parts plugged in (adapter, account model, interaction URL, pages).
-import { generateKeyPairSync } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { cibaFeature } from '../ciba/ciba_settings.js';
@@ -19,6 +18,7 @@ import { reasonEngineErrors } from './engine_error_reasons.js';
 import { createFindAccount } from './account.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { scopeClaims } from './fields.js';
+import { signingKeysOf } from './signing_keys.js';
 
 export type ProviderDeps = {
   config: Config;
@@ -35,13 +35,9 @@ export type ProviderDeps = {
   logger?: Logger;
   /** Where releases through the ID token and userinfo are recorded for the owner. */
   history?: AccessHistory;
+  /** The live key check of a refresh (see src/consent_end/refresh_key_check.ts). */
+  mayRefresh?: (grantId: string) => Promise<boolean>;
 };
-
-/** Keys for a development run without JWKS; loadConfig refuses to start production without. */
-function developmentJwks(): { keys: Record<string, unknown>[] } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'development', use: 'sig', alg: 'RS256' }] };
-}
 
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, renderPage } = deps;
@@ -53,11 +49,13 @@ export function createProvider(deps: ProviderDeps): Provider {
       ...client,
       response_types: client.grant_types.includes('authorization_code') ? ['code'] : [],
     })),
-    jwks: (config.jwks ?? developmentJwks()) as Configuration['jwks'],
+    // The configured keys, or a development key (shared with the signals' signer: signing_keys.ts).
+    jwks: signingKeysOf(config) as Configuration['jwks'],
     cookies: { keys: [...config.cookieKeys] },
     findAccount: createFindAccount(deps),
     claims: scopeClaims(deps.topics),
-    scopes: ['openid', 'offline_access', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic))],
+    // `ssf`: a client's token of the client credentials grant for its Shared Signals streams.
+    scopes: ['openid', 'offline_access', 'ssf', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic))],
     // The ID token carries the fields kept too, not only userinfo.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
@@ -70,6 +68,11 @@ export function createProvider(deps: ProviderDeps): Provider {
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       ciba: deps.ciba,
+      // Logout tokens to clients' backchannel_logout_uri (sent through the webhook queue, see
+      // src/signals/), `sid` in ID tokens of clients that require it.
+      backchannelLogout: { enabled: true },
+      // Tokens for a client's own calls (its SSF streams, scope `ssf`), never about an owner.
+      clientCredentials: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
@@ -89,6 +92,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       AuthorizationCode: 60,
       IdToken: config.ttl.idToken,
       RefreshToken: config.ttl.refreshToken,
+      ClientCredentials: config.ttl.accessToken,
       Grant: config.ttl.grant,
       Session: config.ttl.session,
       Interaction: config.ttl.interaction,

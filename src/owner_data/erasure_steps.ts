@@ -35,6 +35,8 @@ export type ErasureStepDeps = {
   /** The owner's requests to Signet's claim issuer, deleted (none when Signet issues no claims). */
   removeClaimRequests?: (identity: Address) => Promise<void>;
   history: AccessHistory;
+  /** Stops following the identity on chain: nothing of it is left to end. */
+  unwatch(identity: Address): Promise<void>;
   /** How long receipts are kept as proof once the identity is erased. */
   receiptSeconds: number;
 };
@@ -49,7 +51,7 @@ export function erasureSteps(deps: ErasureStepDeps): Record<ErasureStep, (target
   const { store } = deps;
   return {
     async sessions({ identity }) {
-      await Promise.all([deps.endAccountSessions(identity), deps.endEngineSessions(identity)]);
+      await deps.endAccountSessions(identity);
     },
 
     async requests({ identity }) {
@@ -78,6 +80,8 @@ export function erasureSteps(deps: ErasureStepDeps): Record<ErasureStep, (target
         await deps.revokeLoginGrant(receipt.grant_id);
         await deps.keepReceipt(receipt, deps.receiptSeconds);
       }
+      // After the grants: a website's logout token names the login session (its sid), read from it.
+      await deps.endEngineSessions(identity);
     },
 
     async issued_claims({ identity, revokeIssuedClaims }) {
@@ -98,6 +102,7 @@ export function erasureSteps(deps: ErasureStepDeps): Record<ErasureStep, (target
         ),
         deps.removeClaimRequests?.(identity),
         deps.history.erase(identity),
+        deps.unwatch(identity),
       ]);
     },
   };

@@ -24,6 +24,7 @@ import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { keys } from '../store/keys.js';
+import type { Watchlist } from '../watch/watchlist.js';
 import type { Store } from '../store/store.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
@@ -57,6 +58,7 @@ export type OwnerDataDeps = {
   claimRequests?: ClaimRequests;
   backchannel: BackchannelInbox;
   history: AccessHistory;
+  watchlist: Pick<Watchlist, 'unwatch'>;
   renderPage: RenderPage;
   names: DisplayNames;
   demoWallet: boolean;
@@ -128,7 +130,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
       accessGrantIds: async (identity) => (await allGrants(identity)).filter((grant) => grant.kind !== 'login').map((grant) => grant.id),
       currentGrant: (id) => deps.accessGrants.current(id),
       denyGrant: (id, identity) => deps.accessGrants.deny(id, identity),
-      revokeGrant: (id, identity) => deps.accessGrants.revoke(id, { identity }),
+      revokeGrant: (id, identity) => deps.accessGrants.revoke(id, { identity }, 'erasure'),
       receipts: (identity) => deps.receipts.listFor(identity),
       keepReceipt: (receipt, seconds) => deps.receipts.save(receipt, seconds),
       revokeLoginGrant: deps.revokeLoginGrant,
@@ -140,6 +142,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         : undefined,
       removeClaimRequests: deps.claimRequests ? (identity) => deps.claimRequests!.removeFor(identity, topicNames) : undefined,
       history: deps.history,
+      unwatch: (identity) => deps.watchlist.unwatch(identity),
       receiptSeconds,
     }),
   });

@@ -61,6 +61,12 @@
 // signet:erasure-lease:<id>           held by the process running an erasure job, short TTL
 // signet:erasures:open                set of the ids of erasure jobs not yet done
 // signet:oidc:sessions-of:<sub>       set of the engine's Session records of one subject (an erasure ends them)
+// signet:watch:identities             index of the identities with live grants, each listed until its latest grant's end; <identity>:<grantId> per lasting access grant, until revoked
+// signet:watch:cursor                 the last block the chain watcher has fully handled
+// signet:watch:lease                  held by the one process that follows the chain, short TTL
+// signet:ssf:stream:<id>              an SSF stream: its client, delivery endpoint and events (JSON)
+// signet:ssf:streams-of:<clientId>    index of a client's SSF streams
+// signet:ssf:verified:<id>            a verification was just asked on the stream (min_verification_interval TTL)
 // signet:claim-records:<identity>     set of the ids of the claims Signet issued to an identity (with a record)
 
 const PREFIX = 'signet:';
@@ -109,5 +115,11 @@ export const keys = {
   erasureLease: (id: string) => `${PREFIX}erasure-lease:${id}`,
   openErasures: () => `${PREFIX}erasures:open`,
   engineSessionsOf: (subject: string) => `${PREFIX}oidc:sessions-of:${subject.toLowerCase()}`,
+  watchedIdentities: () => `${PREFIX}watch:identities`,
+  watchCursor: () => `${PREFIX}watch:cursor`,
+  watchLease: () => `${PREFIX}watch:lease`,
+  ssfStream: (id: string) => `${PREFIX}ssf:stream:${id}`,
+  ssfStreamsOf: (clientId: string) => `${PREFIX}ssf:streams-of:${clientId}`,
+  ssfVerified: (id: string) => `${PREFIX}ssf:verified:${id}`,
   claimRecordsOf: (identity: string) => `${PREFIX}claim-records:${identity.toLowerCase()}`,
 };

@@ -33,9 +33,10 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     if (members.size) entries.set(key, { value: members, expiresAt: last });
     else entries.delete(key);
   };
-  const addToIndex = (key: string, member: string, ttl: number) => {
+  const addToIndex = (key: string, member: string, ttl: number, onlyLater = false) => {
     const members = liveIndex(key) ?? new Map<string, number>();
-    members.set(member, expiry(ttl || undefined));
+    const until = expiry(ttl || undefined);
+    if (!(onlyLater && (members.get(member) ?? 0) >= until)) members.set(member, until);
     putIndex(key, members);
   };
   const text = (entry: Entry | undefined) => (typeof entry?.value === 'string' ? entry.value : undefined);
@@ -64,7 +65,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       if (!entry) return undefined;
       return entry.expiresAt === Number.POSITIVE_INFINITY ? entry.expiresAt : Math.ceil((entry.expiresAt - now()) / 1000);
     },
-    addToIndex: async (key, member, ttl) => addToIndex(key, member, ttl),
+    addToIndex: async (key, member, ttl, options) => addToIndex(key, member, ttl, options?.onlyLater),
     indexMembers: async (key) => {
       const members = liveIndex(key);
       if (members && !members.size) entries.delete(key);

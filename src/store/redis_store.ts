@@ -57,12 +57,13 @@ local function expire_with_last(key)
     redis.call('PEXPIREAT', key, last[2])
   end
 end
-local function add_to_index(key, member, ttl, now)
+local function add_to_index(key, member, ttl, now, only_later)
   drop_past(key, now)
-  if ttl == 0 then
-    redis.call('ZADD', key, '+inf', member)
+  local score = ttl == 0 and '+inf' or ms(now + ttl * 1000)
+  if only_later then
+    redis.call('ZADD', key, 'GT', score, member)
   else
-    redis.call('ZADD', key, ms(now + ttl * 1000), member)
+    redis.call('ZADD', key, score, member)
   end
   expire_with_last(key)
 end
@@ -72,8 +73,9 @@ local function retime_member(key, member, keep_ms, now)
   expire_with_last(key)
 end`;
 
+// ARGV: member, ttl (0: until removed), '1' to only ever move the member's time later (GT).
 const ADD_TO_INDEX = `${INDEX_LUA}
-add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms())
+add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms(), ARGV[3] == '1')
 return 1`;
 
 // The listed members, the past ones dropped first.
@@ -180,7 +182,7 @@ return 1`;
 // The command API of a server client and of a cluster client is the same; one type serves both.
 type Scripted = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<number>;
-  addToIndex(key: string, member: string, ttl: string): Promise<number>;
+  addToIndex(key: string, member: string, ttl: string, onlyLater?: string): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
   retimeMember(key: string, member: string, keepMs: string): Promise<number>;
@@ -373,9 +375,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         if (left === -2) return undefined;
         return left === -1 ? Number.POSITIVE_INFINITY : left;
       }),
-    addToIndex: (key, member, ttl) =>
+    addToIndex: (key, member, ttl, options) =>
       guard(async () => {
-        await redis.addToIndex(key, member, String(ttl > 0 ? seconds(ttl) : 0));
+        await redis.addToIndex(key, member, String(ttl > 0 ? seconds(ttl) : 0), options?.onlyLater ? '1' : '0');
       }),
     indexMembers: (key) => guard(() => redis.indexMembersLive(key)),
     removeFromIndex: (key, ...members) =>

@@ -18,9 +18,10 @@ export interface Store {
    * re-times it, longer or shorter. A member whose time has passed is dropped (on the next
    * write or read of the index) and never listed; the index expires with its latest member,
    * and never while it holds one listed until removed. (Redis: a sorted set scored by the
-   * epoch ms each member is listed until, on the server's clock.)
+   * epoch ms each member is listed until, on the server's clock.) With `onlyLater`, a listing
+   * only ever moves later: a member already listed longer (or until removed) keeps its time.
    */
-  addToIndex(key: string, member: string, ttlSeconds: number): Promise<void>;
+  addToIndex(key: string, member: string, ttlSeconds: number, options?: { onlyLater?: boolean }): Promise<void>;
   /** The members still listed. */
   indexMembers(key: string): Promise<string[]>;
   /** Removes members from an index; the index then expires with its latest remaining member, and goes with its last. */

@@ -25,6 +25,7 @@ import { type RedisServer, startRedisServer } from './redis_server.js';
 import { startTestChain, type TestChain } from './test_chain.js';
 import { RELAXED_DEADLINES } from './relaxed_deadlines.js';
 import { contractCheck } from './contract_check.js';
+import type { ChainConsentHandlers } from '../../src/watch/chain_watcher.js';
 
 export const WEBSITE: ClientConfig = {
   client_id: 'website',
@@ -166,6 +167,10 @@ export async function startSignet(
     erasureSettings?: AppDeps['erasureSettings'];
     /** Runs before each erasure step in process `process` (0 the first, then the peers). */
     beforeErasureStep?: (step: ErasureStep, process: number) => Promise<void>;
+    /** Starts every process's chain watcher (src/watch), off by default. */
+    watchChain?: boolean;
+    /** The chain watcher's handlers in process `process` (AppDeps.consentEnds); implies watchChain. */
+    chainConsentHandlers?: (process: number) => ChainConsentHandlers;
   } = {},
 ): Promise<Harness> {
   const storeKind = options.store ?? suiteStore;
@@ -231,7 +236,9 @@ export async function startSignet(
       extraRoutes: options.extraRoutes,
       erasureSettings: options.erasureSettings,
       beforeErasureStep: options.beforeErasureStep ? (step) => options.beforeErasureStep!(step, index) : undefined,
+      consentEnds: options.chainConsentHandlers?.(index),
     });
+    if (options.watchChain || options.chainConsentHandlers) signet.watcher.start();
     // First in the chain: it sees every answer as it leaves, refusals included.
     const contract = contractCheck(signet.openApi, signet.routes);
     signet.app.middleware.unshift(contract.middleware);
@@ -278,6 +285,7 @@ export async function startSignet(
         await new Promise<void>((resolve) => each.close(() => resolve()));
       }
       for (const each of [{ store, webhooks, signet }, ...peers]) {
+        await each.signet.watcher.stop();
         each.signet.erasures.stop();
         await each.webhooks.close();
         await each.store.close();

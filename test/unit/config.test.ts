@@ -466,6 +466,8 @@ describe('validateConfig', () => {
       displayNames: { issuers: [], topics: [] },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
       retention: { historyDays: 90, historyEntries: 1000, receiptDays: 365, endedGrantDays: 30, endedClaimDays: 30 },
+      chainWatch: { enabled: true, pollMs: 1000, confirmations: 0, maxBlockRange: 2000, leaseSeconds: 10 },
+      refreshWhenChainDown: 'allow',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -450,6 +450,24 @@ describe.each([
       expect(await store.ttl(index)).toBe(undefined);
     });
 
+    test('with onlyLater a listing only moves later: a shorter one leaves it, a longer one or until-removed moves it', async () => {
+      const { store } = backend;
+      const index = 'signet:test:later';
+      await store.addToIndex(index, 'a', 100, { onlyLater: true });
+      await store.addToIndex(index, 'a', 3, { onlyLater: true });
+      expect(await store.ttl(index)).toBeGreaterThanOrEqual(98);
+      await store.addToIndex(index, 'a', 200, { onlyLater: true });
+      expect(await store.ttl(index)).toBeGreaterThanOrEqual(198);
+      await store.addToIndex(index, 'a', 0, { onlyLater: true });
+      await store.addToIndex(index, 'a', 5, { onlyLater: true });
+      expect(await store.ttl(index)).toBe(Number.POSITIVE_INFINITY);
+      // A new member is listed as asked; removal still removes.
+      await store.addToIndex(index, 'b', 3, { onlyLater: true });
+      expect((await store.indexMembers(index)).sort()).toEqual(['a', 'b']);
+      await store.removeFromIndex(index, 'a');
+      expect(await store.ttl(index)).toBeLessThanOrEqual(3);
+    });
+
     test('compareAndSet keeps the TTL, or sets the one asked (0: none)', async () => {
       const { store } = backend;
       await store.set('signet:test:life', 'pending', 100);

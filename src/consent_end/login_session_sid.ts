@@ -1,0 +1,23 @@
+// The `sid` a website knows a login by: the engine keeps it in the login session's record, per
+// client, beside the grant it issued. Found through the sessions indexed by subject.
+import type { Address } from 'viem';
+import { subjectOf } from '../identity/subject.js';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+
+type SessionRecord = { authorizations?: Record<string, { sid?: string; grantId?: string }> };
+
+export function createLoginSessionSid(store: Store, chainId: number) {
+  return async function sidOf(identity: Address, clientId: string, grantId: string): Promise<string | undefined> {
+    const sessions = await store.indexMembers(keys.engineSessionsOf(subjectOf(chainId, identity)));
+    if (!sessions.length) return undefined;
+    for (const raw of await store.getMany(sessions)) {
+      if (!raw) continue;
+      const authorization = (JSON.parse(raw) as SessionRecord).authorizations?.[clientId];
+      if (authorization?.grantId === grantId && authorization.sid) return authorization.sid;
+    }
+    return undefined;
+  };
+}
+
+export type LoginSessionSid = ReturnType<typeof createLoginSessionSid>;

@@ -1,0 +1,278 @@
+// Follows the chain for the events that end consents (docs/operations.md, "Following the
+// chain"). Every pollMs, the process holding the lease (watch_lease.ts) reads the head and its
+// cursor (watch_cursor.ts), asks eth_getLogs for the blocks after the cursor up to
+// head - confirmations, in ranges of at most maxBlockRange, filtered by address: the watched
+// identities (watchlist.ts) and the claim issuers, in chunks; it hands each event, in chain
+// order, to the consent handlers, and moves the cursor past a range only once all of them
+// succeeded. A failure (chain, store or handler) keeps the cursor: the range is read again on
+// the next round. A round's cost is one eth_blockNumber, and per new range one eth_getLogs per
+// chunk of watched addresses: nothing per grant, and no eth_getLogs at all with no address.
+import { randomUUID } from 'node:crypto';
+import type { Address, PublicClient } from 'viem';
+import type { Config } from '../config.js';
+import type { Logger } from '../http/error_handler.js';
+import { createWorkerLoop } from '../notify/worker_loop.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Store } from '../store/store.js';
+import { chunks, nextRange } from './block_ranges.js';
+import { type DecodedLog, inChainOrder, type WatchedEvent, watchedEventOf, watchedEvents } from './chain_events.js';
+import { type ChainConsentHandlers, dispatch } from './consent_handlers.js';
+import { createWatchCursor } from './watch_cursor.js';
+import { createWatchLease } from './watch_lease.js';
+import type { Watchlist } from './watchlist.js';
+
+export { type ChainConsentHandlers, noConsentEnds } from './consent_handlers.js';
+
+/** Where a round failed: reading the chain, the store, or in a consent handler. */
+export type WatchStage = 'chain' | 'store' | 'handler';
+
+/** What /readyz shows of the watcher, in the process that holds its lease. */
+export type ChainWatchReport = {
+  head: number;
+  /** The last block whose events were all handled. */
+  cursor: number;
+  /** head - cursor. */
+  lag_blocks: number;
+  /** When the last round that read the chain completed. */
+  last_round_at?: string;
+  /** The latest failed round (where, and when); the cursor stayed, the range is read again. */
+  last_error?: { stage: WatchStage; at: string };
+};
+
+export type RoundResult = {
+  outcome: 'followed' | 'standby' | 'failed' | 'stopped';
+  /** eth_getLogs calls made. */
+  getLogs: number;
+  events: number;
+  /** Block ranges completed (the cursor moved past them). */
+  ranges: number;
+  ms: number;
+  failedAt?: WatchStage;
+};
+
+export type ChainWatcher = {
+  /** Rounds every pollMs from now on (idempotent). */
+  start(): void;
+  /** Ends the rounds, waiting for the one in flight, and lets another process take the lease. */
+  stop(): Promise<void>;
+  /** One round now, after any in flight (the timer's rounds call this too). */
+  round(): Promise<RoundResult>;
+  /** The watcher's state while this process holds the lease; undefined otherwise. */
+  report(): ChainWatchReport | undefined;
+};
+
+export type ChainWatcherDeps = {
+  store: Store;
+  client: PublicClient;
+  watchlist: Watchlist;
+  /** ClaimIssuer contracts whose ClaimRevoked events count (the trusted ones, Signet's own). */
+  issuers: readonly Address[];
+  handlers: ChainConsentHandlers;
+  settings: Config['chainWatch'];
+  metrics?: Metrics;
+  logger?: Logger;
+  /** Addresses in one eth_getLogs filter (default 1000). */
+  addressesPerCall?: number;
+  now?: () => number;
+};
+
+/** What a round step threw, with the stage it failed in. */
+class StageError extends Error {
+  constructor(
+    readonly stage: WatchStage,
+    cause: unknown,
+  ) {
+    super(`chain watcher: ${stage} failed`, { cause });
+  }
+}
+
+const at = async <T>(stage: WatchStage, work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof StageError ? error : new StageError(stage, error);
+  }
+};
+
+const DEFAULT_ADDRESSES_PER_CALL = 1000;
+
+export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
+  const { settings, metrics, client } = deps;
+  const now = deps.now ?? Date.now;
+  const perCall = deps.addressesPerCall ?? DEFAULT_ADDRESSES_PER_CALL;
+  const lease = createWatchLease(deps.store, randomUUID(), settings.leaseSeconds);
+  const cursorKey = createWatchCursor(deps.store);
+  const issuers = new Set(deps.issuers.map((issuer) => issuer.toLowerCase()));
+  const leaseRenewMs = (settings.leaseSeconds * 1000) / 3;
+
+  let holding = false;
+  let heldAt = 0;
+  let state: { head: bigint; cursor: bigint } | undefined;
+  let lastRoundAt: number | undefined;
+  let lastError: { stage: WatchStage; at: number } | undefined;
+  let failing = false;
+
+  const setHolding = (held: boolean) => {
+    if (held && !holding) deps.logger?.info('the chain watcher lease is taken: this process follows the chain');
+    holding = held;
+    metrics?.chainWatchLeaseHeld.set(held ? 1 : 0);
+    if (held) return;
+    state = undefined;
+    // Only the holder reports a lag: the others read 0 (and signet_chain_watch_lease_held 0).
+    metrics?.chainWatchLag.set(0);
+  };
+  /** Renews the lease when a third of it has passed (long rounds: many ranges, slow handlers). */
+  const stillHeld = async () => {
+    if (performance.now() - heldAt < leaseRenewMs) return true;
+    const held = await at('store', () => lease.hold());
+    if (held) heldAt = performance.now();
+    else setHolding(false);
+    return held;
+  };
+  const observe = (head: bigint, cursor: bigint) => {
+    state = { head, cursor };
+    metrics?.chainWatchLag.set(Number(head > cursor ? head - cursor : 0n));
+  };
+
+  /** The watched events of blocks from..to, in chain order: one eth_getLogs per address chunk. */
+  const eventsIn = async (range: { from: bigint; to: bigint }, addresses: Address[], from: { identities: Set<string>; issuers: Set<string> }, count: { getLogs: number }) => {
+    const found: WatchedEvent[] = [];
+    for (const chunk of chunks(addresses, perCall)) {
+      count.getLogs++;
+      const logs = await at('chain', () =>
+        client.getLogs({ address: chunk, events: watchedEvents, fromBlock: range.from, toBlock: range.to, strict: true }),
+      );
+      for (const log of logs as unknown as DecodedLog[]) {
+        const watched = watchedEventOf(log, from);
+        if (watched) found.push(watched);
+      }
+    }
+    return found.sort((a, b) => inChainOrder(a.event, b.event));
+  };
+
+  const succeeded = (result: RoundResult) => {
+    lastRoundAt = now();
+    if (failing) deps.logger?.info('the chain watcher reads the chain again');
+    failing = false;
+    return result;
+  };
+
+  const runRound = async (active: () => boolean): Promise<RoundResult> => {
+    const started = performance.now();
+    const result: RoundResult = { outcome: 'followed', getLogs: 0, events: 0, ranges: 0, ms: 0 };
+    try {
+      const held = await at('store', () => lease.hold()).catch((error: unknown) => {
+        // Without the store nobody can hold the lease: this process stops reporting as its holder.
+        setHolding(false);
+        throw error;
+      });
+      setHolding(held);
+      if (!held) {
+        result.outcome = 'standby';
+        return result;
+      }
+      heldAt = performance.now();
+      const head = await at('chain', () => client.getBlockNumber({ cacheTime: 0 }));
+      const last = head - BigInt(settings.confirmations);
+      let cursor = await at('store', () => cursorKey.readOrStart(last > 0n ? last : 0n));
+      observe(head, cursor);
+      if (!nextRange(cursor, last, settings.maxBlockRange)) return succeeded(result);
+      // Read after the head: an identity listed before this round's head was read is in the filter.
+      const identities = await at('store', () => deps.watchlist.identities());
+      const from = { identities: new Set(identities.map((identity) => identity.toLowerCase())), issuers };
+      const addresses = [...new Set([...from.identities, ...issuers])] as Address[];
+      for (let range = nextRange(cursor, last, settings.maxBlockRange); range; range = nextRange(cursor, last, settings.maxBlockRange)) {
+        if (result.ranges > 0 && (!active() || !(await stillHeld()))) break;
+        // With no address to follow there is nothing to ask for: the cursor moves to the end at once.
+        if (!addresses.length) range = { from: range.from, to: last };
+        const events = addresses.length ? await eventsIn(range, addresses, from, result) : [];
+        for (const watched of events) {
+          if (!(await stillHeld())) {
+            result.outcome = 'standby';
+            return result;
+          }
+          await at('handler', () => dispatch(deps.handlers, watched));
+          result.events++;
+          metrics?.chainWatchEvents.inc({ type: watched.type });
+        }
+        if (!(await at('store', () => cursorKey.advance(cursor, range!.to)))) {
+          // Another process moved it: it holds the lease now; this one stands by.
+          setHolding(false);
+          result.outcome = 'standby';
+          return result;
+        }
+        cursor = range.to;
+        result.ranges++;
+        observe(head, cursor);
+      }
+      return succeeded(result);
+    } catch (error) {
+      const stage = error instanceof StageError ? error.stage : 'store';
+      result.outcome = 'failed';
+      result.failedAt = stage;
+      lastError = { stage, at: now() };
+      metrics?.chainWatchErrors.inc({ stage });
+      // Once per outage, not once per poll.
+      if (!failing) {
+        deps.logger?.error(`the chain watcher round failed (${stage}); the cursor stays, the range is read again every ${settings.pollMs} ms`, error instanceof StageError ? error.cause : error);
+      }
+      failing = true;
+      return result;
+    } finally {
+      result.ms = performance.now() - started;
+      metrics?.chainWatchRounds.inc({ outcome: result.outcome });
+    }
+  };
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const round = (active: () => boolean = () => true): Promise<RoundResult> => {
+    const next = queue.then(() => runRound(active));
+    queue = next.catch(() => {});
+    return next;
+  };
+
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  const loop = createWorkerLoop(
+    async (active) => {
+      while (active()) {
+        await round(active);
+        if (active()) await pause(settings.pollMs);
+      }
+      if (holding) await lease.release().catch(() => {});
+      setHolding(false);
+    },
+    () => wake?.(),
+  );
+
+  return {
+    start: () => loop.start(),
+    stop: () => loop.stop(),
+    round: () => round(),
+    report() {
+      if (!(holding && state)) return undefined;
+      const { head, cursor } = state;
+      return {
+        head: Number(head),
+        cursor: Number(cursor),
+        lag_blocks: Number(head > cursor ? head - cursor : 0n),
+        ...(lastRoundAt === undefined ? {} : { last_round_at: new Date(lastRoundAt).toISOString() }),
+        ...(lastError ? { last_error: { stage: lastError.stage, at: new Date(lastError.at).toISOString() } } : {}),
+      };
+    },
+  };
+}
+
+/** The ClaimIssuer contracts whose revocations count: the trusted ones, and Signet's own. */
+export function claimIssuersOf(config: Pick<Config, 'claims' | 'claimIssuer'>): Address[] {
+  return [...config.claims.trustedIssuers.map((trusted) => trusted.address as Address), ...(config.claimIssuer ? [config.claimIssuer.address as Address] : [])];
+}
