@@ -1,6 +1,35 @@
 // Jest runs the TypeScript sources as ESM through swc; tsc --noEmit does the type check.
-export default {
-  testEnvironment: 'node',
+// No process outlives its test file or the run: the test environment kills what a file left
+// running at its end, the global teardown what the run's crashed workers left
+// (test/support/run_processes.mjs).
+//
+// Two projects. "timing": the files that assert how fast Signet answers (an outage answered
+// within a bound, a takeover within lease + poll); those bounds are its promises, each stated once
+// in test/support/bounds.ts. "suite": everything else, which waits for events or injects a clock
+// and asserts no wall-clock bound (a lower bound that only a wrong Signet can break is allowed).
+// `npm test` runs both; `jest --selectProjects timing` runs the timing files alone.
+const TIMING_FILES = [
+  // Bounds from test/support/bounds.ts.
+  'test/integration/chain_faults.test.ts',
+  'test/integration/chain_ends_consent.test.ts',
+  'test/integration/chain_watch.test.ts',
+  'test/integration/health.test.ts',
+  'test/integration/redis_outage.test.ts',
+  // Bounds still stated in the file itself.
+  'test/integration/contract_wallets.test.ts',
+  'test/integration/erasure_resume.test.ts',
+  'test/integration/input_limits.test.ts',
+  'test/integration/rate_limit_counters.test.ts',
+  'test/integration/ssf.test.ts',
+  'test/integration/webhook_isolation.test.ts',
+  'test/property/malformed_input.test.ts',
+  'test/unit/chain/rpc_fetch.test.ts',
+  'test/cluster/cluster_wait.test.ts',
+  'test/cluster/sentinel_failover.test.ts',
+];
+
+const common = {
+  testEnvironment: '<rootDir>/test/support/jest_environment.mjs',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [
@@ -9,6 +38,25 @@ export default {
     ],
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
+};
+
+const escaped = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export default {
+  globalSetup: '<rootDir>/test/support/jest_global_setup.mjs',
+  globalTeardown: '<rootDir>/test/support/jest_global_teardown.mjs',
   testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: 'suite',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...TIMING_FILES.map((file) => `<rootDir>/${escaped(file)}$`)],
+    },
+    {
+      ...common,
+      displayName: 'timing',
+      testMatch: TIMING_FILES.map((file) => `<rootDir>/${file}`),
+    },
+  ],
 };

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { encodeFunctionData, recoverMessageAddress } from 'viem';
-import { DEPLOYER_KEY } from '../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../src/chain/anvil_accounts.js';
 import { recoverMessageSigner, signatureRecoveryBackend } from '../src/wallet/recover_message_signer.js';
 import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
 import { createChainClient } from '../src/chain/chain_client.js';

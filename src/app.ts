@@ -12,25 +12,25 @@ import type { ClaimsService } from './claims/claims_service.js';
 import type { DisplayNames } from './claims/display_names.js';
 import type { SignetIssuer } from './claims/signet_issuer.js';
 import type { Config } from './config.js';
+import type { ConsentReceipts } from './consent/consent_receipts.js';
+import { allFields } from './fields/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
 import { createGrantsFeature } from './grants/grants_feature.js';
-import type { Logger } from './http/error_handler.js';
-import { healthRoutes } from './http/health.js';
+import { healthRoutes } from './health/health.js';
 import { createHttpApp } from './http/http_app.js';
 import { type OpenApiDocument, openApiDocumentOf } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
 import type { RenderPage } from './http/pages.js';
 import type { AnyRoute } from './http/route.js';
 import type { IdentityRegistry } from './identity/identity_registry.js';
-import type { ConsentReceipts } from './interaction/consent_receipts.js';
 import { createInteractionFeature } from './interaction/interaction_feature.js';
 import { createLandingFeature } from './landing/landing_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
 import type { ResolveHost } from './notify/webhook_url_guard.js';
 import { createWebhooksFeature } from './notify/webhooks_feature.js';
-import { allFields } from './oidc/fields.js';
 import { createProvider } from './oidc/provider.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
+import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { ProfileStore } from './profile/profile.js';
 import type { ApiKeys } from './services/api_keys.js';
@@ -44,7 +44,7 @@ import { type ChainConsentEnds, createChainConsentEnds } from './consent_end/cha
 import { createLoginGrantEnd } from './consent_end/login_grant_end.js';
 import { createLoginSessionSid } from './consent_end/login_session_sid.js';
 import { createRefreshKeyCheck } from './consent_end/refresh_key_check.js';
-import type { GrantEndReason, Signals } from './signals/consent_signal.js';
+import type { GrantEndReason, Signals } from './consent/consent_signal.js';
 import { createSignalsFeature } from './signals/signals_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
 import { type ChainConsentHandlers, type ChainWatcher, claimIssuersOf, createChainWatcher } from './watch/chain_watcher.js';
@@ -121,6 +121,8 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
     onLost: (error) => parts.logger.error('an access history entry was not recorded (the release went ahead)', error),
   });
+  // Used before it exists: the engine's refresh check and the grants tell clients through signals, which need both.
+  const signalsOnceBuilt: Signals = { emit: (signal) => signals.emit(signal) };
   // Ending a login grant: the engine's records go (the adapter's work, before the engine exists)
   // and the website is told (the signals feature, which signs with the engine's keys). The
   // refresh check below ends grants only while serving a request, when both exist.
@@ -131,7 +133,7 @@ export function createApp(deps: AppDeps): SignetApp {
     isActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
     revokeLoginGrant,
     sidOf: createLoginSessionSid(store, chain.chainId),
-    signals: { emit: (signal) => signals.emit(signal) },
+    signals: signalsOnceBuilt,
     now,
   });
   /** Ends a login grant by its id, as `reason` says, and tells the website. */
@@ -143,12 +145,25 @@ export function createApp(deps: AppDeps): SignetApp {
   const mayRefresh = createRefreshKeyCheck({ receipts: parts.receipts, registry: parts.registry, endLoginGrant, whenChainDown: config.refreshWhenChainDown });
   const provider = createProvider({ ...parts, ...claimParts, ciba, history, mayRefresh });
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts });
+  // The owner sessions are the parts' (src/owner_sessions/): the grants read them, the account opens them.
+  const grants = createGrantsFeature({
+    ...parts,
+    provider,
+    claims: claimParts.claims,
+    services: services.services,
+    service: services.service,
+    serviceName: services.serviceName,
+    webhooks: deps.webhooks,
+    revokeLoginGrant: endLoginGrantById('owner_revoked'),
+    signals: signalsOnceBuilt,
+    history,
+    settings: { immediateSeconds: config.challengeTtlSeconds, persistentRequestSeconds: config.grants.pendingSeconds, persistentTokenSeconds: config.ttl.accessToken },
+  });
   const account = createAccountFeature({
     ...parts,
     ...claimParts,
     webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
     identityDeployerKey: config.identityDeployerKey,
-    // The grants feature reads the sessions made here; the pages read its grants at request time.
     grants: {
       list: (identity) => grants.listing.list({ identity }, { limit: 100 }),
       revoke: (grantId, identity) => grants.revokeAsOwner(grantId, identity),
@@ -156,27 +171,11 @@ export function createApp(deps: AppDeps): SignetApp {
     serviceName: services.serviceName,
     lastReads: (identity) => history.lastReads(identity),
   });
-  const grants = createGrantsFeature({
-    ...parts,
-    provider,
-    claims: claimParts.claims,
-    sessions: account.sessions,
-    sessionCallers: account.sessionCallers,
-    services: services.services,
-    service: services.service,
-    serviceName: services.serviceName,
-    webhooks: deps.webhooks,
-    revokeLoginGrant: endLoginGrantById('owner_revoked'),
-    signals: { emit: (signal) => signals.emit(signal) },
-    history,
-    settings: { immediateSeconds: config.challengeTtlSeconds, persistentRequestSeconds: config.grants.pendingSeconds, persistentTokenSeconds: config.ttl.accessToken },
-  });
   const ownerData = createOwnerDataFeature({
     ...parts,
     ...claimParts,
     provider,
-    sessions: account.sessions,
-    callers: account.sessionCallers,
+    callers: parts.sessionCallers,
     listing: grants.listing,
     accessGrants: grants.accessGrants,
     revokeLoginGrant: endLoginGrantById('erasure'),
@@ -185,19 +184,6 @@ export function createApp(deps: AppDeps): SignetApp {
     history,
     erasureSettings: deps.erasureSettings,
     beforeErasureStep: deps.beforeErasureStep,
-  });
-  // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts).
-  const chainConsentEnds = createChainConsentEnds({
-    client: chain.client,
-    reader: claims.reader,
-    receipts: parts.receipts,
-    accessGrantsOf: async (identity) => grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity)),
-    isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
-    endLoginGrant,
-    revokeAccessGrant: (grant) => grants.accessGrants.revoke(grant.id, { identity: grant.identity }, 'key_removed'),
-    watchedIdentities: () => parts.watchlist.identities(),
-    signals: { emit: (signal) => signals.emit(signal) },
-    now,
   });
   // Telling the websites: back-channel logout tokens and SSF events, through the webhook queue.
   const signalsFeature = createSignalsFeature({
@@ -212,17 +198,42 @@ export function createApp(deps: AppDeps): SignetApp {
     },
   });
   const signals: Signals = signalsFeature.signals;
+  // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts).
+  const chainConsentEnds = createChainConsentEnds({
+    client: chain.client,
+    reader: claims.reader,
+    receipts: parts.receipts,
+    accessGrantsOf: async (identity) => grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity)),
+    isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
+    endLoginGrant,
+    revokeAccessGrant: (grant) => grants.accessGrants.revoke(grant.id, { identity: grant.identity }, 'key_removed'),
+    watchedIdentities: () => parts.watchlist.identities(),
+    signals,
+    now,
+  });
+  const watcher = createChainWatcher({
+    store,
+    client: chain.client,
+    watchlist: parts.watchlist,
+    issuers: claimIssuersOf(config),
+    handlers: deps.consentEnds ?? chainConsentEnds,
+    settings: config.chainWatch,
+    metrics: deps.metrics,
+    logger: parts.logger,
+    now,
+  });
   const backchannelRoutes = createCibaFeature({
     ...parts,
     ...claimParts,
     provider,
     inbox: backchannel,
-    owner: account.sessionCallers.owner,
+    owner: parts.sessionCallers.owner,
     completeConsent: interaction.completeConsent,
     fields,
   }).routes;
   const routes: AnyRoute[] = [
     ...healthRoutes({ store, chain: chain.client, chainWatch: () => watcher.report() }),
+    // The document is made from this table, this route included: it is read once both exist.
     openApiRoute(() => openApi),
     ...interaction.routes,
     ...account.routes,
@@ -239,17 +250,6 @@ export function createApp(deps: AppDeps): SignetApp {
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
   const { profiles, receipts, registry } = parts;
-  const watcher = createChainWatcher({
-    store,
-    client: chain.client,
-    watchlist: parts.watchlist,
-    issuers: claimIssuersOf(config),
-    handlers: deps.consentEnds ?? chainConsentEnds,
-    settings: config.chainWatch,
-    metrics: deps.metrics,
-    logger: parts.logger,
-    now,
-  });
   return {
     app,
     provider,

@@ -1,17 +1,20 @@
 // The parts several features share, built once per app from its deps: the clock, logs, pages,
 // the profile and receipt stores, the identity registry, the rate limits, the wallet's
-// challenge and signature checks, and the CIBA inbox the engine and the owner both use.
+// challenge and signature checks, the owner sessions (the account signs owners in; the grants,
+// the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
 import { join } from 'node:path';
 import type { Address, PublicClient } from 'viem';
-import { createBackchannelInbox } from './ciba/backchannel_inbox.js';
+import { createBackchannelInbox } from './backchannel/backchannel_inbox.js';
 import type { Config } from './config.js';
-import type { Logger } from './http/error_handler.js';
+import { createConsentReceipts } from './consent/consent_receipts.js';
 import { createPageRenderer } from './http/pages.js';
-import { createRateLimits } from './http/rate_limits.js';
 import { createIdentityRegistry } from './identity/identity_registry.js';
-import { createConsentReceipts } from './interaction/consent_receipts.js';
+import type { Logger } from './observability/logger.js';
+import { createAccountSessions } from './owner_sessions/account_sessions.js';
+import { sessionCallers } from './owner_sessions/session_callers.js';
 import { projectRoot } from './project_root.js';
 import { createProfileStore } from './profile/profile.js';
+import { createRateLimits } from './rate_limits/rate_limits.js';
 import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
 import { createChallengeVerifier } from './wallet/verify_challenge.js';
@@ -27,6 +30,7 @@ export function createAppParts(deps: { config: Config; store: Store; chain: Chai
   const now = deps.now ?? Date.now;
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
   const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
+  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
   return {
     config,
     store,
@@ -44,6 +48,9 @@ export function createAppParts(deps: { config: Config; store: Store; chain: Chai
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(store, chain.client, limits, now),
     verifyLinkedSignature: createLinkedSignatureVerifier(chain.client, registry),
+    /** Owner sessions (src/owner_sessions): opened by the account's sign-in, read by every owner's route. */
+    sessions,
+    sessionCallers: sessionCallers(sessions),
     backchannel: createBackchannelInbox(store),
     /** The identities the chain watcher follows (src/watch): the features list them as grants start. */
     watchlist: createWatchlist(store, now),

@@ -10,7 +10,7 @@ import { createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition, createChainClient } from './chain/chain_client.js';
 import { deployOnchainId } from './chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from './demo/demo_accounts.js';
+import { DEPLOYER_KEY } from './chain/anvil_accounts.js';
 
 const KEYS_USAGE = `  signet keys [--kid <key id>] [--alg RS256|ES256] [--previous '<current JWKS>']
       Prints new secrets as environment settings: JWKS (a private signing key with its kid)
@@ -47,7 +47,14 @@ const USAGE_OF: Record<string, string> = {
   'api-keys': `usage:\n${API_KEYS_USAGE}`,
 };
 
-export type CliOutput = { out(line: string): void; err(line: string): void };
+/** Where a command writes; `clock` paces `--wait` (tests pass one that moves without waiting). */
+export type CliOutput = { out(line: string): void; err(line: string): void; clock?: CliClock };
+export type CliClock = { now(): number; sleep(ms: number): Promise<void> };
+
+const realClock: CliClock = { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/** How long `--wait` pauses between two tries. */
+export const CHAIN_RETRY_MS = 500;
 
 class UsageError extends Error {}
 
@@ -75,14 +82,14 @@ function keysCommand(args: string[], io: CliOutput) {
 }
 
 /** The chain id, asking again until the chain answers or waitSeconds have passed. */
-async function chainIdOnceUp(rpc: string, waitSeconds: number): Promise<number> {
-  const deadline = Date.now() + waitSeconds * 1000;
+async function chainIdOnceUp(rpc: string, waitSeconds: number, clock: CliClock): Promise<number> {
+  const deadline = clock.now() + waitSeconds * 1000;
   for (;;) {
     try {
       return await createChainClient(rpc, 1).getChainId();
     } catch (error) {
-      if (Date.now() >= deadline) throw new Error(`the chain at ${rpc} does not answer: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (clock.now() >= deadline) throw new Error(`the chain at ${rpc} does not answer: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`);
+      await clock.sleep(CHAIN_RETRY_MS);
     }
   }
 }
@@ -93,7 +100,7 @@ async function deployCommand(args: string[], io: CliOutput) {
   const rpc = values.rpc!;
   const waitSeconds = Number(values.wait ?? 0);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) throw new UsageError('--wait must be a number of seconds');
-  const chainId = await chainIdOnceUp(rpc, waitSeconds);
+  const chainId = await chainIdOnceUp(rpc, waitSeconds, io.clock ?? realClock);
   const client = createChainClient(rpc, chainId, { pollingInterval: 200 });
   const account = privateKeyToAccount((values.key ?? DEPLOYER_KEY) as Hex);
   const wallet = createWalletClient({ account, chain: chainDefinition(chainId, rpc), transport: http(rpc) });

@@ -2,7 +2,7 @@
 // with, and what it means. Clients and tests match on the reason, never on the sentence; the
 // OpenAPI document and the README's list are generated from this table. A reason, once
 // published, keeps its name and its meaning.
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from './error_codes.js';
 
 type ReasonEntry = { error: ErrorCode; meaning: string };
 

@@ -1,7 +1,7 @@
 // The README's list of error reasons, made from the catalog (src/reasons.ts): the table that
 // `npm run docs:reasons` writes between the markers, and the check that README's copy is
 // current (test/unit/reasons_readme.test.ts).
-import { statusOfCode } from './errors.js';
+import { statusOfCode } from './error_codes.js';
 import { REASONS } from './reasons.js';
 
 export const REASONS_START = '<!-- reasons:start (written by npm run docs:reasons from src/reasons.ts) -->';

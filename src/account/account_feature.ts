@@ -1,31 +1,31 @@
-// The owner's account feature: owner sessions (which the access grants and CIBA read too),
+// The owner's account feature: signing owners in (their sessions: src/owner_sessions/),
 // identity creation, the identity's keys and claims as transactions for the owner's wallet,
 // owners' claim requests, the owner's webhook, and the account's API and pages.
 import type { Address, Hex, PublicClient } from 'viem';
-import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
+import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
-import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
 import type { DisplayNames } from '../claims/display_names.js';
-import type { Logger } from '../http/error_handler.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { RenderPage } from '../http/pages.js';
-import type { RateLimits } from '../http/rate_limits.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
 import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
+import type { Logger } from '../observability/logger.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ProfileStore } from '../profile/profile.js';
+import type { RateLimits } from '../rate_limits/rate_limits.js';
 import type { Store } from '../store/store.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import { accountPageRoutes, type OwnerGrants } from './account_page_routes.js';
 import { accountRoutes } from './account_routes.js';
-import { createAccountSessions } from './account_sessions.js';
 import { createClaimActions } from './claim_actions.js';
-import type { ClaimRequests } from './claim_requests.js';
 import { createIdentityCreator } from './identity_creation.js';
 import { createIdentityKeys } from './identity_keys.js';
-import { sessionCallers } from './session_callers.js';
 
 export type AccountFeatureDeps = {
   issuer: string;
@@ -35,6 +35,9 @@ export type AccountFeatureDeps = {
   limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
   registry: IdentityRegistry;
   receipts: ConsentReceipts;
+  /** Owner sessions: opened here at sign-in, read by the grants, the owner's data and CIBA too. */
+  sessions: AccountSessions;
+  sessionCallers: SessionCallers;
   profiles: ProfileStore;
   claims: ClaimsService;
   topics: ClaimTopics;
@@ -46,7 +49,7 @@ export type AccountFeatureDeps = {
   /** The factory owner's key that pays for owners' identities (none: owners bring their own). */
   identityDeployerKey?: Hex;
   webhooks: { allowPrivate: boolean; resolveHost?: ResolveHost };
-  /** The owner's grants, from the access-grant feature (which reads the sessions made here). */
+  /** The owner's grants, from the access-grant feature. */
   grants: OwnerGrants;
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
   renderPage: RenderPage;
@@ -59,9 +62,7 @@ export type AccountFeatureDeps = {
 };
 
 export function createAccountFeature(deps: AccountFeatureDeps) {
-  const { chain, store, now } = deps;
-  const sessions = createAccountSessions(store, new URL(deps.issuer).protocol === 'https:');
-  const callers = sessionCallers(sessions);
+  const { chain, store, now, sessions, sessionCallers: callers } = deps;
   const creator = createIdentityCreator({
     store,
     client: chain.client,
@@ -110,7 +111,7 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       lastReads: deps.lastReads,
     }),
   ];
-  return { routes, sessions, sessionCallers: callers, claimRequests };
+  return { routes, claimRequests };
 }
 
 export type AccountFeature = ReturnType<typeof createAccountFeature>;

@@ -5,7 +5,7 @@
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { z } from 'zod';
-import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
+import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
@@ -16,8 +16,8 @@ import { anyone, type Authenticator } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { type Profile, type ProfileStore, profileSchema } from '../profile/profile.js';
-import type { AccountSessions, IdentitySession } from './account_sessions.js';
-import type { ClaimRequests } from './claim_requests.js';
+import type { AccountSessions, IdentitySession } from '../owner_sessions/account_sessions.js';
+import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { IdentityCreator } from './identity_creation.js';
 import { type IdentityKeys, PURPOSE_NAMES } from './identity_keys.js';
 

@@ -13,17 +13,17 @@ import { signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import * as forms from './account_schemas.js';
-import type { AccountSessions } from './account_sessions.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { ClaimActions } from './claim_actions.js';
 import type { IdentityCreator } from './identity_creation.js';
 import type { IdentityKeys } from './identity_keys.js';
-import type { SessionCallers } from './session_callers.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
 
 export type AccountRoutesDeps = {
   chainId: number;

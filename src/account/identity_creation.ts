@@ -11,8 +11,8 @@ import { chainUnavailable, isContractRefusal, isUnknownTransaction } from '../ch
 import { idFactoryAbi } from '../chain/contracts.js';
 import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
-import type { Logger } from '../http/error_handler.js';
-import type { RateLimits } from '../http/rate_limits.js';
+import type { Logger } from '../observability/logger.js';
+import type { RateLimits } from '../rate_limits/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 

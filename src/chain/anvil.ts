@@ -49,7 +49,7 @@ export async function startAnvil(options: { chainId?: number; port?: number } = 
   const rpcUrl = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((done) => {
-      if (child.exitCode !== null) return done();
+      if (child.exitCode !== null || child.signalCode !== null) return done();
       child.once('exit', () => done());
       child.kill('SIGTERM');
     });

@@ -1,5 +1,5 @@
 // One time budget for all the chain reads of a request: a middleware opens it, and every
-// RPC call made while the request runs aborts when it is spent (DESIGN §4: a 503 within a
+// RPC call made while the request runs aborts when it is spent (docs/decisions.md, 19: a 503 within a
 // deadline, however many calls a step makes). Work that outlives its request runs outside it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Middleware } from 'koa';

@@ -1,22 +1,7 @@
-// The request and answer forms of CIBA login requests waiting for their owner, as the route
-// table and /openapi.json take them.
+// The request and answer forms of the owner's answer to a CIBA login request (approve, deny), as
+// the route table and /openapi.json take them. The request itself: src/backchannel/backchannel_request_schema.ts.
 import { z } from 'zod';
-import { address, addressField, dateTime } from '../http/schemas.js';
-
-export const backchannelRequest = z
-  .object({
-    id: z.string(),
-    identity: address,
-    client_id: z.string(),
-    client_name: z.string(),
-    fields: z.array(z.string()),
-    scope: z.string(),
-    binding_message: z.string().nullable(),
-    challenge: z.string(),
-    created_at: dateTime,
-    expires_at: dateTime,
-  })
-  .meta({ id: 'BackchannelRequest' });
+import { addressField } from '../http/schemas.js';
 
 export const backchannelPath = z.object({
   id: z.string().min(1).max(128).meta({ description: 'The request id (the client’s auth_req_id)' }),

@@ -2,12 +2,12 @@
 // CAIP-10 id); the "authentication device" is the owner's Signet inbox.
 import { type Configuration, errors } from 'oidc-provider';
 import { getAddress, isAddress } from 'viem';
+import { type BackchannelInbox, backchannelChallenge } from '../backchannel/backchannel_inbox.js';
 import { SignetError } from '../errors.js';
+import type { FieldDefinition } from '../fields/fields.js';
+import { requestedFields } from '../fields/fields.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { identityOfSubject, subjectOf } from '../identity/subject.js';
-import type { FieldDefinition } from '../oidc/fields.js';
-import { requestedFields } from '../oidc/fields.js';
-import { type BackchannelInbox, backchannelChallenge } from './backchannel_inbox.js';
 
 export type CibaDeps = {
   issuer: string;

@@ -1,6 +1,6 @@
 // The admin API through which Signet issues and revokes its own claims, and reads owners'
 // requests for them, as route declarations.
-import type { ClaimRequests } from '../account/claim_requests.js';
+import type { ClaimRequests } from './claim_requests.js';
 import { refuse } from '../errors.js';
 import { adminToken, type Authenticator } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';

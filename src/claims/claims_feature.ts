@@ -2,13 +2,13 @@
 // off-chain records, the claims service, Signet's own issuer when it has a key, the owners'
 // requests for its claims, and the admin API's routes.
 import type { PublicClient } from 'viem';
-import { createClaimRequests } from '../account/claim_requests.js';
 import type { Config } from '../config.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { retentionSeconds } from '../retention.js';
 import type { Store } from '../store/store.js';
 import { createClaimReader } from './claim_reader.js';
 import { createClaimRecords } from './claim_records.js';
+import { createClaimRequests } from './claim_requests.js';
 import { createClaimTopics } from './claim_topics.js';
 import { claimsAdminRoutes } from './claims_admin_routes.js';
 import { createClaimsService } from './claims_service.js';

@@ -3,7 +3,7 @@
 import { type Address, getAddress } from 'viem';
 import type { Config } from '../config.js';
 import { CLAIM_SCOPE_PREFIX } from './claim_topics.js';
-import { PROFILE_FIELDS } from '../oidc/fields.js';
+import { PROFILE_FIELDS } from '../fields/fields.js';
 
 export type DisplayNames = {
   /** The configured name of a claim issuer, if it has one. */

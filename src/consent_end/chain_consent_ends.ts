@@ -8,8 +8,8 @@ import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
 import type { AccessGrant } from '../grants/access_grant.js';
-import type { ConsentReceipt } from '../interaction/consent_receipts.js';
-import type { Signals } from '../signals/consent_signal.js';
+import type { ConsentReceipt } from '../consent/consent_receipts.js';
+import type { Signals } from '../consent/consent_signal.js';
 import type { EndLoginGrant } from './login_grant_end.js';
 
 import type { ClaimEvent, ClaimRevokedEvent, KeyEvent } from '../watch/chain_events.js';

@@ -2,9 +2,9 @@
 // eth_call), so a key removed on chain stops the website's refreshes even if the watcher has not
 // seen the block yet. When the chain cannot be read, `refreshWhenChainDown` decides: allow (the
 // watcher ends the grant once the chain answers) or refuse with 503 chain_unavailable.
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
 import type { EndLoginGrant } from './login_grant_end.js';
 
 export type RefreshKeyCheckDeps = {

@@ -3,10 +3,10 @@
 import { type Address, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type Anvil, startAnvil } from '../chain/anvil.js';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../chain/anvil_accounts.js';
 import { chainDefinition, createChainClient } from '../chain/chain_client.js';
 import { KeyPurpose } from '../chain/contracts.js';
 import { addKey, createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../chain/deploy_onchainid.js';
-import { DEMO_OWNER_KEY, DEPLOYER_KEY } from './demo_accounts.js';
 
 export type DemoChain = {
   anvil: Anvil;

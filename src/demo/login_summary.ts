@@ -1,7 +1,7 @@
 // What the demo website learnt from a login, in words: who logged in, the fields shared, the
 // claims with their issuer and validity, and what `sub` is; the raw JSON stays folded below.
 import type { DisplayNames } from '../claims/display_names.js';
-import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../oidc/fields.js';
+import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
 
 export type LoginSummary = {
   name: string | null;

@@ -1,4 +1,4 @@
-// The access grant of DESIGN §3: the owner's signed consent for one service to read one
+// The access grant (docs/decisions.md, 15): the owner's signed consent for one service to read one
 // resource. Its status lives apart from the record so every transition is one atomic step.
 import type { Address } from 'viem';
 

@@ -1,4 +1,4 @@
-// The access-grant operations of DESIGN §3: a service requests, the owner (or the service
+// The access-grant operations (docs/decisions.md, 15): a service requests, the owner (or the service
 // relaying the owner's signature) validates, the owner denies or revokes; pending requests
 // expire. Every status change is one atomic step and notifies the service.
 import type { Address } from 'viem';

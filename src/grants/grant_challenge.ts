@@ -1,4 +1,4 @@
-// The text an owner signs to grant a service access (DESIGN §3): plain EIP-191 text, since the
+// The text an owner signs to grant a service access (docs/decisions.md, 16): plain EIP-191 text, since the
 // service, not Signet, shows it to the owner. It names Signet, the service, the kind, the
 // resource and each field, the identity, the grant, a nonce and an expiry.
 import { randomBytes } from 'node:crypto';

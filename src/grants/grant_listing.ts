@@ -3,7 +3,7 @@
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../http/time_cursor.js';
-import type { ConsentReceipt, ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipt, ConsentReceipts } from '../consent/consent_receipts.js';
 import type { AccessGrant } from './access_grant.js';
 import type { AccessGrants } from './access_grants.js';
 import type { AccessGrantStore } from './access_grant_store.js';

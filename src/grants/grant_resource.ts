@@ -1,9 +1,9 @@
-// The two shareable resources of DESIGN §3 and their fields: an identity's profile (one field
+// The two shareable resources (docs/decisions.md, 15) and their fields: an identity's profile (one field
 // per profile value) and one onchain claim (its off-chain "data"). Reads the private part.
 import type { Address, Hex } from 'viem';
 import type { ClaimsService } from '../claims/claims_service.js';
 import { refuse } from '../errors.js';
-import { PROFILE_FIELDS } from '../oidc/fields.js';
+import { PROFILE_FIELDS } from '../fields/fields.js';
 import type { ProfileStore } from '../profile/profile.js';
 
 export type ResourceRef =

@@ -1,15 +1,15 @@
-// The access-grant API (spec part 4, DESIGN §3) as route declarations: access requests on each
+// The access-grant API (docs/decisions.md, 15) as route declarations: access requests on each
 // resource, the resource reads, the grant record, validations, denials, revocations, listing,
 // and the owner's inbox.
 import type { Context } from 'koa';
 import type { Address } from 'viem';
-import type { IdentitySession } from '../account/account_sessions.js';
-import type { SessionCallers } from '../account/session_callers.js';
-import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
+import type { BackchannelRequest } from '../backchannel/backchannel_inbox.js';
 import { refuse } from '../errors.js';
 import { anyone, type Authenticator } from '../http/authenticators.js';
 import { clientAddress } from '../http/client_address.js';
 import { type AnyRoute, route } from '../http/route.js';
+import type { IdentitySession } from '../owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import { LINKED_SIGNATURE_REFUSALS } from '../wallet/verify_linked_signature.js';
 import type { AccessGrants } from './access_grants.js';

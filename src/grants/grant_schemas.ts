@@ -1,6 +1,6 @@
 // The request and answer forms of the access-grant API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { backchannelRequest } from '../ciba/backchannel_schemas.js';
+import { backchannelRequest } from '../backchannel/backchannel_request_schema.js';
 import { claimView, claimWithData } from '../claims/claim_schemas.js';
 import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
 

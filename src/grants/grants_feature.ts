@@ -2,20 +2,20 @@
 // revocation, resource reads) and their routes.
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
-import type { SessionCallers } from '../account/session_callers.js';
-import type { AccountSessions } from '../account/account_sessions.js';
-import type { BackchannelInbox } from '../ciba/backchannel_inbox.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
+import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { Config } from '../config.js';
 import type { AccessHistory } from '../history/access_history.js';
 import type { Authenticator } from '../http/authenticators.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
-import type { Signals } from '../signals/consent_signal.js';
+import type { Signals } from '../consent/consent_signal.js';
 import type { Store } from '../store/store.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
 import type { Watchlist } from '../watch/watchlist.js';

@@ -6,7 +6,7 @@ import { refuse, SignetError } from '../errors.js';
 import type { AccessHistory, Door } from '../history/access_history.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ServiceAuth } from '../services/service_caller.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { AccessGrants } from './access_grants.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';

@@ -1,12 +1,11 @@
-// Turns every error into DESIGN §4's answer: JSON { error, error_description } for API
+// Turns every error into Signet's one answer (docs/decisions.md, 18): JSON { error, error_description } for API
 // callers, the error page in words for browsers. Unknown errors are logged, never shown.
 import type { Context, Middleware } from 'koa';
 import { errors as oidcErrors } from 'oidc-provider';
 import { refuse, SignetError } from '../errors.js';
+import type { Logger } from '../observability/logger.js';
 import { routeOf } from '../observability/request_observer.js';
 import type { RenderPage } from './pages.js';
-
-export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
 
 // JSON unless the caller prefers HTML (a browser asking for a page).
 function wantsJson(ctx: Context): boolean {

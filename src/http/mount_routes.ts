@@ -6,10 +6,10 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import { refuse } from '../errors.js';
+import type { RateLimits } from '../rate_limits/rate_limits.js';
 import type { Reason } from '../reasons.js';
 import { BODY_LIMITS, formBody, jsonBody } from './body.js';
 import { clientAddress } from './client_address.js';
-import type { RateLimits } from './rate_limits.js';
 import type { AnyRoute } from './route.js';
 
 /** `/access-grants/{id}` → `/access-grants/:id`. */

@@ -1,8 +1,8 @@
 // The words and resource URIs of a login challenge: what the owner reads and signs.
 import type { Address } from 'viem';
 import type { ClaimView } from '../claims/claims_service.js';
+import type { RequestedField } from '../fields/fields.js';
 import { subjectOf } from '../identity/subject.js';
-import type { RequestedField } from '../oidc/fields.js';
 
 export function loginStatement(clientName: string, fields: RequestedField[], claims: ClaimView[]): string {
   const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';

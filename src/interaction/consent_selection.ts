@@ -3,7 +3,7 @@
 import type { Hex } from 'viem';
 import type { ClaimView } from '../claims/claims_service.js';
 import { refuse } from '../errors.js';
-import type { FieldDefinition, RequestedField } from '../oidc/fields.js';
+import type { FieldDefinition, RequestedField } from '../fields/fields.js';
 
 export type ConsentSelection = { fields: RequestedField[]; claims: ClaimView[] };
 

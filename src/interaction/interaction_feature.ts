@@ -11,8 +11,8 @@ import { retentionSeconds } from '../retention.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import type { Watchlist } from '../watch/watchlist.js';
-import { createConsentCompletion } from './complete_consent.js';
-import type { ConsentReceipts } from './consent_receipts.js';
+import { createConsentCompletion } from '../consent/complete_consent.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {

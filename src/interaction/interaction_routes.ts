@@ -1,4 +1,4 @@
-// The login interaction (DESIGN §2) as route declarations: one consent page and its JSON twin.
+// The login interaction (docs/decisions.md, 17) as route declarations: one consent page and its JSON twin.
 // The owner picks the fields to share, gets the exact EIP-4361 text naming them, signs it with
 // a linked wallet, and Signet turns that signature into the engine's login and consent results.
 import type Provider from 'oidc-provider';
@@ -12,11 +12,11 @@ import { type AnyRoute, route } from '../http/route.js';
 import { signatureBody } from '../http/schemas.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
-import { allFields, type RequestedField, requestedFields } from '../oidc/fields.js';
+import { allFields, type RequestedField, requestedFields } from '../fields/fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wallet/verify_challenge.js';
 import { loginResources, loginStatement } from './challenge_text.js';
-import type { CompleteConsent } from './complete_consent.js';
+import type { CompleteConsent } from '../consent/complete_consent.js';
 import { keptClaims, keptFields } from './consent_selection.js';
 import { finishInteraction } from './finish_interaction.js';
 import { interactionCookie } from './interaction_cookie.js';

@@ -4,8 +4,10 @@
 // Where an operator must correlate an identity or a wallet, lines carry its keyed hash
 // (log_hash.ts), never the address.
 import pino, { type DestinationStream } from 'pino';
-import type { Logger } from '../http/error_handler.js';
 import { requestContext } from './request_context.js';
+
+/** What a part that logs needs: errors with their detail, and lines of information (an AppLogger is one). */
+export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

@@ -12,9 +12,9 @@ import { SignetError } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import { clientAddress } from '../http/client_address.js';
 import { identityOfSubject } from '../identity/subject.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { Profile, ProfileStore } from '../profile/profile.js';
-import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from './fields.js';
+import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
 
 export type AccountDeps = {
   chainId: number;

@@ -4,8 +4,8 @@
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import { SignetError } from '../errors.js';
-import type { Logger } from '../http/error_handler.js';
 import type { RenderPage } from '../http/pages.js';
+import type { Logger } from '../observability/logger.js';
 import { routeOf } from '../observability/request_observer.js';
 
 /** The outage behind an error, following its causes: a SignetError with status 503. */

@@ -3,22 +3,21 @@
 // Signet's parts plugged in (adapter, account model, interaction URL, pages).
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
-import type { cibaFeature } from '../ciba/ciba_settings.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { AccessHistory } from '../history/access_history.js';
-import type { ConsentReceipts } from '../interaction/consent_receipts.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
-import type { Logger } from '../http/error_handler.js';
+import type { Logger } from '../observability/logger.js';
 import type { RenderPage } from '../http/pages.js';
 import { keepSignetErrors } from './engine_signet_errors.js';
 import { reasonEngineErrors } from './engine_error_reasons.js';
 import { createFindAccount } from './account.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
-import { scopeClaims } from './fields.js';
-import { signingKeysOf } from './signing_keys.js';
+import { scopeClaims } from '../fields/fields.js';
+import { signingKeysOf } from '../keys/signing_keys.js';
 
 export type ProviderDeps = {
   config: Config;
@@ -29,8 +28,8 @@ export type ProviderDeps = {
   claims: ClaimsService;
   topics: ClaimTopics;
   renderPage: RenderPage;
-  /** OpenID CIBA in poll mode, the owner's inbox as the authentication device. */
-  ciba: ReturnType<typeof cibaFeature>;
+  /** OpenID CIBA in poll mode, the owner's inbox as the authentication device (src/ciba/ciba_settings.ts). */
+  ciba: NonNullable<NonNullable<Configuration['features']>['ciba']>;
   /** Where the engine's failures are logged (outages answered 503, the rest 500). */
   logger?: Logger;
   /** Where releases through the ID token and userinfo are recorded for the owner. */

@@ -2,7 +2,7 @@
 // document of the versioned form in docs/export.md. Secrets stay out: no token, no session id,
 // no webhook secret, nothing of another identity's.
 import type { Address } from 'viem';
-import type { BackchannelRequest } from '../ciba/backchannel_inbox.js';
+import type { BackchannelRequest } from '../backchannel/backchannel_inbox.js';
 import type { ClaimRecord } from '../claims/claim_records.js';
 import type { ListedGrant } from '../grants/grant_listing.js';
 import type { AccessHistory } from '../history/access_history.js';

@@ -6,7 +6,7 @@ import type { AccessGrant } from '../grants/access_grant.js';
 import { SignetError } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import type { ConsentReceipt } from '../interaction/consent_receipts.js';
+import type { ConsentReceipt } from '../consent/consent_receipts.js';
 import type { AccessHistory } from '../history/access_history.js';
 
 export type ErasureTarget = { identity: Address; wallets: Address[]; revokeIssuedClaims: boolean };

@@ -2,12 +2,12 @@
 // download of everything, and the erasure, whose wallet signature the page script asks for.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { AccountSessions } from '../account/account_sessions.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import type { AccessHistory, Door, HistoryEntry } from '../history/access_history.js';
 import type { Authenticator } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 
 export type OwnerDataPagesDeps = {
   chainId: number;

@@ -2,13 +2,13 @@
 // everything (export), and erasure, asked with a fresh wallet signature and run as a job whose
 // state anyone holding its unguessable id may follow (the erasure ends the owner's sessions).
 import { createHash } from 'node:crypto';
-import type { IdentitySession } from '../account/account_sessions.js';
 import { refuse } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import { anyone, type Authenticator } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
 import { subjectOf } from '../identity/subject.js';
+import type { IdentitySession } from '../owner_sessions/account_sessions.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wallet/verify_challenge.js';
 import type { DataExport } from './data_export.js';

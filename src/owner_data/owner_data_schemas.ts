@@ -1,7 +1,7 @@
 // The forms of the owner's data API (access history, export, erasure), for the route table and
 // /openapi.json. The export's form is the versioned document of docs/export.md.
 import { z } from 'zod';
-import { backchannelRequest } from '../ciba/backchannel_schemas.js';
+import { backchannelRequest } from '../backchannel/backchannel_request_schema.js';
 import { accessGrant, loginGrant } from '../grants/grant_schemas.js';
 import { DOORS } from '../history/access_history.js';
 import { address, bytes32, dateTime, signatureBody } from '../http/schemas.js';

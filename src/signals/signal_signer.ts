@@ -2,7 +2,7 @@
 // Tokens (RFC 8417, as SSF 1.0 profiles them), with Signet's own signing key (the first of its
 // JWKS, the engine's keys, published at /jwks), so a client verifies them as it verifies ID tokens.
 import { importJWK, type JWK, SignJWT } from 'jose';
-import { algorithmOf, kidOf, type SigningJwks } from '../oidc/signing_keys.js';
+import { algorithmOf, kidOf, type SigningJwks } from '../keys/signing_keys.js';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 

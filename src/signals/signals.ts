@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import type { Config } from '../config.js';
 import type { WebhookEvent, WebhookQueue } from '../notify/webhook_queue.js';
-import type { ConsentSignal, Signals } from './consent_signal.js';
+import type { ConsentSignal, Signals } from '../consent/consent_signal.js';
 import { bclService, type LogoutEventData, type SetEventData, ssfService } from './signal_targets.js';
 import { ssfEventOf, subjectIdOf, VERIFICATION } from './ssf_events.js';
 import { eventsDelivered, type SsfStream, type SsfStreams } from './ssf_streams.js';

@@ -1,14 +1,14 @@
 // Telling the websites that consent no longer stands (docs/signals.md): the Signals the rest of
 // Signet emits to, the SSF transmitter's routes, and the engine's own logout (RP-initiated)
 // sent through the same queue. Delivery is the webhook queue's (its targets for "bcl:" and
-// "ssf:" services are built with the queue: src/notify/webhook_queue_for.ts).
+// "ssf:" services are built with the queue: src/process/webhook_queue_for.ts).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import type { Config } from '../config.js';
+import type { Signals } from '../consent/consent_signal.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
 import type { Store } from '../store/store.js';
-import type { Signals } from './consent_signal.js';
 import { createSignals } from './signals.js';
 import { ssfRoutes } from './ssf_routes.js';
 import { createSsfStreams } from './ssf_streams.js';

@@ -7,7 +7,7 @@ import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
 import { refuse, SignetError } from '../errors.js';
 import type { Reason } from '../reasons.js';
-import type { RateLimits } from '../http/rate_limits.js';
+import type { RateLimits } from '../rate_limits/rate_limits.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { verifyWalletSignature } from './verify_wallet_signature.js';

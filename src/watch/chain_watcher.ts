@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
-import type { Logger } from '../http/error_handler.js';
 import { createWorkerLoop } from '../notify/worker_loop.js';
+import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Store } from '../store/store.js';
 import { chunks, nextRange } from './block_ranges.js';

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { noSidewaysScroll, wordsSplitAcrossLines } from '../support/page_layout.js';
 import { discover } from '../support/login_driver.js';

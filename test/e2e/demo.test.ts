@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { type Address, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEMO_OWNER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEMO_OWNER_KEY } from '../../src/chain/anvil_accounts.js';
 import { silentLogger } from '../../src/app.js';
 import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { keyOf } from '../../src/chain/deploy_onchainid.js';

@@ -4,7 +4,7 @@ import { encodeFunctionData, type Hex, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { keys } from '../../src/store/keys.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';

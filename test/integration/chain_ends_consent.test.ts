@@ -9,7 +9,7 @@ import * as oidc from 'openid-client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, removeKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import type { ClientConfig } from '../../src/config.js';
 import { subjectOf } from '../../src/identity/subject.js';
 import { signInToAccount } from '../support/account_sign_in.js';
@@ -17,11 +17,12 @@ import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
+import { CHAIN_END_MS } from '../support/bounds.js';
 
 const BACKCHANNEL_LOGOUT = 'http://schemas.openid.net/event/backchannel-logout';
 const SESSION_REVOKED = 'https://schemas.openid.net/secevent/caep/event-type/session-revoked';
 const CREDENTIAL_CHANGE = 'https://schemas.openid.net/secevent/caep/event-type/credential-change';
-const BOUND_MS = 5000;
+const BOUND_MS = CHAIN_END_MS;
 const KYC = 1;
 const ADMIN_TOKEN = 'admin-token-for-the-chain-ends-consent-tests';
 

@@ -6,16 +6,17 @@ import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { keys } from '../../src/store/keys.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
+import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 
-/** What the issue asks for: one clear answer within 2 s, whatever the chain does. */
-const ANSWER_WITHIN_MS = 2000;
+/** One clear answer within 2 s, whatever the chain does (test/support/bounds.ts). */
+const ANSWER_WITHIN_MS = OUTAGE_ANSWER_MS;
 /** The chain budget of a request here. The default (1.5 s) leaves a loaded CI machine 0.5 s for
  * everything else a request does; a silent chain once took 2.04 s there. At 1 s the answer
  * still proves the budget cuts the wait (one RPC call alone may take 5 s), with 1 s of margin. */

@@ -5,10 +5,10 @@ import { type Address, encodeAbiParameters, type Hex, keccak256, type LocalAccou
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { claimIssuerAbi, claimIssuerArtifact, identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, send } from '../../src/chain/deploy_onchainid.js';
-import { createClaimRequests } from '../../src/account/claim_requests.js';
+import { createClaimRequests } from '../../src/claims/claim_requests.js';
 import { claimIdOf } from '../../src/claims/claim_reader.js';
 import type { ClaimRecord } from '../../src/claims/claim_records.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
 import { logIn, requestChallenge, startLogin } from '../support/login_driver.js';

@@ -5,7 +5,7 @@ import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
 import { runCli } from '../../src/cli.js';
 import { claimIdOf } from '../../src/claims/claim_reader.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-cli-tests-only';

@@ -1,6 +1,7 @@
 // Liveness and readiness against real parts: /readyz follows Redis and the chain, and answers
 // within its deadline when either stops answering; /healthz only says the process runs.
 import { type Harness, startSignet } from '../support/signet_harness.js';
+import { READINESS_ANSWER_MS } from '../support/bounds.js';
 
 let signet: Harness;
 
@@ -29,7 +30,7 @@ test('Redis stopped: not ready within the deadline, still alive', async () => {
     status: 503,
     json: { error: 'temporarily_unavailable', reason: 'store_unavailable', checks: { store: 'unreachable', chain: 'ok' } },
   });
-  expect(ready.ms).toBeLessThan(1500);
+  expect(ready.ms).toBeLessThan(READINESS_ANSWER_MS);
   expect(await timed('/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
 });
 
@@ -37,5 +38,5 @@ test('the chain stopped too: both reported unreachable', async () => {
   await signet.chain.stop();
   const ready = await timed('/readyz');
   expect(ready).toMatchObject({ status: 503, json: { reason: 'store_unavailable', checks: { store: 'unreachable', chain: 'unreachable' } } });
-  expect(ready.ms).toBeLessThan(1500);
+  expect(ready.ms).toBeLessThan(READINESS_ANSWER_MS);
 });

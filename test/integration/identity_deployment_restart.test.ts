@@ -4,9 +4,9 @@
 import { createServer } from 'node:http';
 import { createTestClient, http } from 'viem';
 import { createApp } from '../../src/app.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { createChainClient } from '../../src/chain/chain_client.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
-import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
 import { keys } from '../../src/store/keys.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import { signInToAccount } from '../support/account_sign_in.js';

@@ -12,7 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, send } from '../../src/chain/deploy_onchainid.js';
 import { type ClaimRecord, createClaimRecords } from '../../src/claims/claim_records.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { projectRoot } from '../../src/project_root.js';
 import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';

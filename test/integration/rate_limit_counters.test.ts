@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import type { RateLimitSettings } from '../../src/config.js';
 import { SignetError } from '../../src/errors.js';
-import { createRateLimits, type RateLimits } from '../../src/http/rate_limits.js';
+import { createRateLimits, type RateLimits } from '../../src/rate_limits/rate_limits.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import { clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';

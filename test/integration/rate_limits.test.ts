@@ -5,7 +5,7 @@
 import { type Address, createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { chainDefinition } from '../../src/chain/chain_client.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type LoginStart, startLogin } from '../support/login_driver.js';

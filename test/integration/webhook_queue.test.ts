@@ -21,7 +21,7 @@ import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.j
 import { RELAXED_DEADLINES } from '../support/relaxed_deadlines.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { flushCluster } from '../support/store_backends.js';
-import { sleep, waitUntil } from '../support/wait_until.js';
+import { waitUntil } from '../support/wait_until.js';
 
 const SECRET = 'whsec_test_secret_0123456789';
 const ADMIN_TOKEN = 'admin-token-for-the-webhook-tests';
@@ -167,6 +167,39 @@ const memoryBackend: Backend = {
 
 const nothingLeft = { stream: 0, pending: 0, retries: 0 };
 
+/**
+ * Waits until the queue holds nothing: no event waiting, in flight or waiting for a retry. From
+ * then on it cannot deliver anything more, so what the receiver has seen is final (instead of a
+ * sleep to see that no second delivery comes).
+ */
+const settled = (queue: WebhookQueue) => waitUntil('the queue has nothing left to deliver', async () => (await queue.depth()) === 0);
+
+/** A promise the test resolves: a receiver that answers only when the test says so. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/**
+ * An injected clock for the queue's `now` (retry due times, dead_at): it moves only in `tick`,
+ * which the test calls while it waits, so a retry's delay is counted on this clock, not the host's.
+ */
+function testClock(start = 1_800_000_000_000) {
+  const clock = {
+    ms: start,
+    now: () => clock.ms,
+    /** A waitUntil check that moves the clock 1 ms each time it looks. */
+    ticking: (check: () => boolean | Promise<boolean>) => () => {
+      clock.ms += 1;
+      return check();
+    },
+  };
+  return clock;
+}
+
 describe('webhook signature', () => {
   test('signWebhook gives t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")> (known vector)', () => {
     expect(signWebhook(SECRET, '{"id":"evt_1"}', 1_700_000_000)).toBe(
@@ -204,7 +237,7 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     const event = anEvent();
     await queue.enqueue(event);
     await waitUntil('delivered', () => receiver.requests[0]?.status === 204);
-    await sleep(100);
+    await settled(queue);
 
     expect(receiver.requests).toHaveLength(1);
     const [request] = receiver.requests as [Request];
@@ -238,20 +271,25 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
   });
 
   test('a receiver failing twice (500) then recovering gets the event exactly once more, after 3 attempts', async () => {
-    const receiver = await startReceiver((n) => (n <= 2 ? 500 : 200));
-    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [30, 30, 30] });
+    const clock = testClock();
+    const seenAt: number[] = [];
+    const receiver = await startReceiver((n) => {
+      seenAt.push(clock.ms);
+      return n <= 2 ? 500 : 200;
+    });
+    const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [30, 30, 30], now: clock.now });
     queue.start();
     const event = anEvent();
     await queue.enqueue(event);
-    await waitUntil('the third attempt succeeded', () => receiver.requests[2]?.status === 200);
-    await sleep(150);
+    await waitUntil('the third attempt succeeded', clock.ticking(() => receiver.requests[2]?.status === 200));
+    await settled(queue);
 
     expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 200]);
     expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([event.id, event.id, event.id]);
     expect(receiver.requests.map((r) => r.body)).toEqual([JSON.stringify(event), JSON.stringify(event), JSON.stringify(event)]);
-    // Each retry waited for its delay.
-    expect(receiver.requests[1]!.at - receiver.requests[0]!.at).toBeGreaterThanOrEqual(29);
-    expect(receiver.requests[2]!.at - receiver.requests[1]!.at).toBeGreaterThanOrEqual(29);
+    // Each retry waited for its delay, on the queue's clock.
+    expect(seenAt[1]! - seenAt[0]!).toBeGreaterThanOrEqual(30);
+    expect(seenAt[2]! - seenAt[1]!).toBeGreaterThanOrEqual(30);
     expect(await queue.deadLetters()).toEqual([]);
     expect(await backend.leftovers()).toEqual(nothingLeft);
   });
@@ -264,7 +302,7 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     const before = Date.now();
     await queue.enqueue(event);
     await waitUntil('a dead letter', async () => (await queue.deadLetters()).length === 1);
-    await sleep(100);
+    await settled(queue);
 
     expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 500]);
     const letters = await queue.deadLetters();
@@ -279,7 +317,7 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     await queue.replay(event.id);
     expect(await queue.deadLetters()).toEqual([]);
     await waitUntil('the replay was delivered', () => receiver.requests[4]?.status === 204);
-    await sleep(100);
+    await settled(queue);
     expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 500, 500, 204]);
     expect(receiver.requests[4]!.body).toBe(JSON.stringify(event));
     expect(await queue.deadLetters()).toEqual([]);
@@ -332,7 +370,7 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     await queue.enqueue(orphan);
     await queue.enqueue(kept);
     await waitUntil('the second event was delivered', () => receiver.requests[0]?.status === 204);
-    await sleep(50);
+    await settled(queue);
 
     expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([kept.id]);
     expect(lines).toEqual([`info webhook ${orphan.id} (access_grant.granted): service no-webhook-service has no webhook URL, dropped`]);
@@ -341,8 +379,10 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
   });
 
   test('stop waits for the delivery in flight; a stopped queue still takes events, delivered once started again', async () => {
-    const receiver = await startReceiver(async () => {
-      await sleep(200);
+    // The first answer waits until the test has called stop: the delivery is in flight then.
+    const stopCalled = gate();
+    const receiver = await startReceiver(async (n) => {
+      if (n === 1) await stopCalled.opened;
       return 204;
     });
     const queue = backend.make({ targetOf: to(receiver), retryDelaysMs: [20] });
@@ -351,17 +391,20 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     const first = anEvent();
     await queue.enqueue(first);
     await waitUntil('the delivery started', () => receiver.requests.length === 1);
-    await queue.stop();
+    const stopping = queue.stop();
+    stopCalled.open();
+    await stopping;
     expect(receiver.requests[0]!.status).toBe(204);
     expect(await backend.leftovers()).toEqual(nothingLeft);
 
+    // stop() ended the worker: the new event waits, undelivered, until a start.
     const second = anEvent();
     await queue.enqueue(second);
-    await sleep(150);
+    expect(await queue.depth()).toBe(1);
     expect(receiver.requests).toHaveLength(1);
     queue.start();
     await waitUntil('the second event was delivered', () => receiver.requests[1]?.status === 204);
-    await sleep(100);
+    await settled(queue);
     expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([first.id, second.id]);
   });
 });
@@ -386,7 +429,7 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
     const after = make({ targetOf: to(receiver), retryDelaysMs: [30] });
     after.start();
     await waitUntil('delivered after the restart', () => receiver.requests[0]?.status === 204);
-    await sleep(100);
+    await settled(after);
     expect(receiver.requests.map((r) => r.body)).toEqual([JSON.stringify(event)]);
     expect(await redisBackend.leftovers()).toEqual(nothingLeft);
   });
@@ -405,7 +448,7 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
     const after = make({ targetOf: target, retryDelaysMs: [200, 200] });
     after.start();
     await waitUntil('delivered after the restart', () => receiver.requests[0]?.status === 204);
-    await sleep(250);
+    await settled(after);
     expect(receiver.requests.map((r) => r.body)).toEqual([JSON.stringify(event)]);
     expect(await after.deadLetters()).toEqual([]);
     expect(await redisBackend.leftovers()).toEqual(nothingLeft);
@@ -417,12 +460,13 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
     await admin.xgroup('CREATE', keys.webhookStream, 'delivery', '0', 'MKSTREAM');
     const event = anEvent();
     await producer.enqueue(event);
-    // Consumer A reads the entry, then "crashes": it never acks.
+    // Consumer A reads the entry, then "crashes": it never acks. (The time is taken before the
+    // read: Redis counts the entry's idle time from the read, so it cannot be earlier than this.)
+    const readAt = Date.now();
     const read = (await admin.xreadgroup('GROUP', 'delivery', 'consumer-A', 'COUNT', 10, 'STREAMS', keys.webhookStream, '>')) as [
       string,
       [string, string[]][],
     ][];
-    const readAt = Date.now();
     expect(read[0]![1]).toHaveLength(1);
     const [entryId, fields] = read[0]![1][0]!;
     expect(fields[0]).toBe('job');
@@ -432,15 +476,16 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
     const b = make({ targetOf: to(receiver), retryDelaysMs: [], claimIdleMs: 250, consumer: 'consumer-B' });
     b.start();
     await waitUntil('delivered by consumer B', () => receiver.requests[0]?.status === 204);
-    // Not before the entry was idle for claimIdleMs: B took it over, it did not read it anew.
-    expect(receiver.requests[0]!.at - readAt).toBeGreaterThanOrEqual(240);
+    // Not before the entry was idle for claimIdleMs: B took it over, it did not read it anew. A
+    // lower bound only, which a slow host cannot break (1 ms for the two clocks' rounding).
+    expect(receiver.requests[0]!.at - readAt).toBeGreaterThanOrEqual(250 - 1);
     expect(receiver.requests[0]!.body).toBe(JSON.stringify(event));
     await waitUntil('B acked it', async () => (await admin.xlen(keys.webhookStream)) === 0);
     expect(await admin.xpending(keys.webhookStream, 'delivery')).toEqual([0, null, null, null]);
     // Consumer A holds nothing now: once idle long enough it is removed from the group.
     const consumers = async () => ((await admin.xinfo('CONSUMERS', keys.webhookStream, 'delivery')) as string[][]).map((c) => c[1]);
     await waitUntil('consumer A was pruned', async () => (await consumers()).join() === 'consumer-B');
-    await sleep(100);
+    await settled(b);
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -462,17 +507,19 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
     after.start();
     await after.replay(event.id);
     await waitUntil('the replay was delivered', () => receiver.requests[1]?.status === 204);
-    await sleep(100);
+    await settled(after);
     expect(receiver.requests.map((r) => r.status)).toEqual([503, 204]);
     expect(await admin.hlen(keys.webhookDeadLetters)).toBe(0);
     expect(await redisBackend.leftovers()).toEqual(nothingLeft);
   });
 
   test('two workers on one Redis share the events and deliver each exactly once', async () => {
-    // Each delivery takes 25 ms, so one worker alone needs 500 ms for the burst: the other has
-    // started by then (a cluster client takes longer to connect: it reads the slot map first).
+    // The receiver holds its answers until two deliveries are in flight at once: with one
+    // delivery at a time per worker, that is each worker delivering, however slowly either starts
+    // (a cluster client takes longer to connect: it reads the slot map first).
+    const bothDelivering = gate();
     const receiver = await startReceiver(async () => {
-      await sleep(25);
+      await bothDelivering.opened;
       return 204;
     });
     // One delivery at a time each: a worker then holds at most four entries, so neither can take
@@ -483,8 +530,10 @@ describe.each([redisBackend, clusterBackend])('$name webhook queue: restarts, cr
     two.start();
     const events = Array.from({ length: 20 }, () => anEvent());
     await Promise.all(events.map((event) => (events.indexOf(event) % 2 ? one : two).enqueue(event)));
+    await waitUntil('both workers deliver at once', () => receiver.requests.length === 2);
+    bothDelivering.open();
     await waitUntil('all delivered', () => receiver.requests.filter((r) => r.status === 204).length === 20);
-    await sleep(100);
+    await settled(one);
     expect(receiver.requests.map((r) => r.headers['signet-event-id']).sort()).toEqual(events.map((e) => e.id).sort());
     expect(await redisBackend.leftovers()).toEqual(nothingLeft);
     const consumers = (await admin.xinfo('CONSUMERS', keys.webhookStream, 'delivery')) as unknown[][];

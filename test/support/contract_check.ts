@@ -5,7 +5,7 @@
 // refusal its route declaration gives.
 import type { Middleware } from 'koa';
 import { isReason, REASONS } from '../../src/reasons.js';
-import { statusOfCode } from '../../src/errors.js';
+import { statusOfCode } from '../../src/error_codes.js';
 import { type OpenApiDocument, refusalsOf } from '../../src/http/openapi.js';
 import type { AnyRoute } from '../../src/http/route.js';
 import { openApiValidator } from './openapi_validator.js';

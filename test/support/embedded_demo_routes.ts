@@ -2,7 +2,7 @@
 // for a harness's `extraRoutes`: tests that walk or probe every route include them.
 import { privateKeyToAccount } from 'viem/accounts';
 import type { AppDeps } from '../../src/app.js';
-import { DEMO_OWNER_KEY } from '../../src/demo/demo_accounts.js';
+import { DEMO_OWNER_KEY } from '../../src/chain/anvil_accounts.js';
 import { demoRoutes } from '../../src/demo/demo_routes.js';
 
 export const embeddedDemoRoutes: NonNullable<AppDeps['extraRoutes']> = ({ renderPage, names }) =>

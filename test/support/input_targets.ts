@@ -4,8 +4,8 @@
 // to prove nothing changed.
 import { Redis } from 'ioredis';
 import type { Address } from 'viem';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import type { ClientConfig } from '../../src/config.js';
-import { DEPLOYER_KEY } from '../../src/demo/demo_accounts.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
 import { signInToAccount } from './account_sign_in.js';
 import { embeddedDemoRoutes } from './embedded_demo_routes.js';

@@ -20,7 +20,8 @@ export function redisNode(args: string[], port: number, dir: string, configFile?
   let child: ChildProcess | undefined;
   const start = async () => {
     const head = configFile ? [configFile] : [];
-    const started = spawn('redis-server', [...head, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--protected-mode', 'no', ...args], {
+    // set-proc-title no: see redis_server.ts.
+    const started = spawn('redis-server', [...head, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--protected-mode', 'no', '--set-proc-title', 'no', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
@@ -67,22 +68,27 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
       ),
     );
   }
-  await Promise.all(nodes.map((node) => node.start()));
-  const addresses = nodes.map((node) => `${node.host}:${node.port}`);
-  await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
-  const deadline = Date.now() + 15_000;
-  for (const node of nodes) {
-    while ((await clusterState(node.port)) !== 'ok') {
-      if (Date.now() > deadline) throw new Error(`the cluster did not become ready (node ${node.port})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    nodes,
-    seeds: addresses.join(','),
-    stop: async () => {
-      await Promise.all(nodes.map((node) => node.stop()));
-      await rm(dir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await rm(dir, { recursive: true, force: true });
   };
+  const addresses = nodes.map((node) => `${node.host}:${node.port}`);
+  try {
+    // allSettled: every node has started or failed before a failure stops them all.
+    const started = await Promise.allSettled(nodes.map((node) => node.start()));
+    for (const each of started) if (each.status === 'rejected') throw each.reason;
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
+    const deadline = Date.now() + 15_000;
+    for (const node of nodes) {
+      while ((await clusterState(node.port)) !== 'ok') {
+        if (Date.now() > deadline) throw new Error(`the cluster did not become ready (node ${node.port})`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } catch (error) {
+    // Failing half way, it stops the nodes it started: the caller never gets them.
+    await stop();
+    throw error;
+  }
+  return { nodes, seeds: addresses.join(','), stop };
 }

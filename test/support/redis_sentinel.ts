@@ -30,6 +30,34 @@ export async function startRedisSentinels(): Promise<RedisSentinelGroup> {
   const plain = ['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
   const master = redisNode(plain, masterPort, dir);
   const replica = redisNode([...plain, '--replicaof', '127.0.0.1', String(masterPort)], replicaPort, dir);
+  const sentinels: RedisNode[] = [];
+  const stop = async () => {
+    await Promise.all([...sentinels, master, replica].map((node) => node.stop()));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await startGroup(master, replica, sentinels, dir);
+  } catch (error) {
+    // Failing half way, it stops the servers it started: the caller never gets them.
+    await stop();
+    throw error;
+  }
+  return {
+    master,
+    replica,
+    sentinels,
+    seeds: sentinels.map((node) => `${node.host}:${node.port}`).join(','),
+    currentMaster: async () => {
+      const { stdout } = await run('redis-cli', ['-p', String(sentinels[0]!.port), 'sentinel', 'get-master-addr-by-name', SENTINEL_MASTER_NAME]);
+      return stdout.trim().split('\n').join(':');
+    },
+    stop,
+  };
+}
+
+/** Starts the master, then its replica once linked, then three Sentinels (added to `sentinels` as made). */
+async function startGroup(master: RedisNode, replica: RedisNode, sentinels: RedisNode[], dir: string): Promise<void> {
+  const [masterPort, replicaPort] = [master.port, replica.port];
   await master.start();
   await replica.start();
   // A failover before the first sync would promote an empty replica: wait for the link.
@@ -38,7 +66,6 @@ export async function startRedisSentinels(): Promise<RedisSentinelGroup> {
     if (Date.now() > linked) throw new Error('the replica did not sync with its master');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const sentinels: RedisNode[] = [];
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
     // A Sentinel rewrites its own config file, so each gets one of its own.
@@ -54,19 +81,7 @@ export async function startRedisSentinels(): Promise<RedisSentinelGroup> {
     );
     sentinels.push(redisNode(['--sentinel'], port, dir, file));
   }
-  await Promise.all(sentinels.map((sentinel) => sentinel.start()));
-  return {
-    master,
-    replica,
-    sentinels,
-    seeds: sentinels.map((node) => `${node.host}:${node.port}`).join(','),
-    currentMaster: async () => {
-      const { stdout } = await run('redis-cli', ['-p', String(sentinels[0]!.port), 'sentinel', 'get-master-addr-by-name', SENTINEL_MASTER_NAME]);
-      return stdout.trim().split('\n').join(':');
-    },
-    stop: async () => {
-      await Promise.all([...sentinels, master, replica].map((node) => node.stop()));
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  // allSettled: every Sentinel has started or failed before a failure stops them all.
+  const started = await Promise.allSettled(sentinels.map((sentinel) => sentinel.start()));
+  for (const each of started) if (each.status === 'rejected') throw each.reason;
 }

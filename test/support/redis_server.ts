@@ -26,7 +26,9 @@ function spawnRedis(port: number, dataDir: string | undefined): Promise<ChildPro
   const persistence = dataDir ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'no'],
+    // set-proc-title no: its environment stays readable, so the run can tell it is its own
+    // (RUN_MARKER, test/support/run_processes.mjs); a process title overwrites it.
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'no', '--set-proc-title', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise<ChildProcess>((resolve, reject) => {

@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
 import { type AppDeps, type SignetApp, createApp } from '../../src/app.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
-import type { Logger } from '../../src/http/error_handler.js';
+import type { Logger } from '../../src/observability/logger.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
-import { createWebhookQueueFor } from '../../src/notify/webhook_queue_for.js';
+import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { firstConnection, redisConnectionOf } from '../../src/store/redis_connection.js';
@@ -174,15 +174,70 @@ export async function startSignet(
   } = {},
 ): Promise<Harness> {
   const storeKind = options.store ?? suiteStore;
-  const [redis, chain, cluster, sentinels] = await Promise.all([
+  // allSettled: when one fails (no redis-server, say), the others have started or failed too,
+  // and those that started are stopped before the failure goes out. The caller never gets a
+  // harness to close, so a set-up that fails half way must leave nothing running itself.
+  const starts = await Promise.allSettled([
     startRedisServer({ appendOnly: options.redisAppendOnly }),
     startTestChain(),
     storeKind === 'cluster' ? startRedisCluster() : undefined,
     storeKind === 'sentinel' ? startRedisSentinels() : undefined,
   ]);
+  const failed = starts.find((each) => each.status === 'rejected');
+  if (failed) {
+    await Promise.all(starts.map((each) => (each.status === 'fulfilled' ? each.value?.stop() : undefined)));
+    throw failed.reason;
+  }
+  const [redis, chain, cluster, sentinels] = starts.map((each) => (each as PromiseFulfilledResult<unknown>).value) as [
+    RedisServer,
+    TestChain,
+    RedisCluster | undefined,
+    RedisSentinelGroup | undefined,
+  ];
+  const running: Running = { redis, chain, cluster, sentinels, servers: [], processes: [] };
+  try {
+    return await startProcesses(options, storeKind, running);
+  } catch (error) {
+    await closeRunning(running).catch(() => {}); // the set-up's failure is the one to report
+    throw error;
+  }
+}
+
+/** What a harness runs, so far: close() stops it all, and so does a set-up that fails half way. */
+type Running = {
+  redis: RedisServer;
+  chain: TestChain;
+  cluster: RedisCluster | undefined;
+  sentinels: RedisSentinelGroup | undefined;
+  chainProxy?: ChainProxy;
+  servers: Server[];
+  processes: Omit<Peer, 'url'>[];
+};
+
+async function closeRunning(running: Running): Promise<void> {
+  for (const each of running.servers) {
+    each.closeAllConnections();
+    await new Promise<void>((resolve) => each.close(() => resolve()));
+  }
+  for (const each of running.processes) {
+    await each.signet.watcher.stop();
+    each.signet.erasures.stop();
+    await each.webhooks.close();
+    await each.store.close();
+  }
+  await running.chainProxy?.close();
+  const { redis, chain, cluster, sentinels } = running;
+  await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop()]);
+}
+
+/** The rest of startSignet, once Redis and the chain run: the proxy, the servers, the Signet processes. */
+async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, storeKind: StoreKind, running: Running): Promise<Harness> {
+  const { redis, chain, cluster, sentinels } = running;
   const chainProxy = options.chainProxy ? await startChainProxy(chain.anvil.rpcUrl) : undefined;
+  running.chainProxy = chainProxy;
   const rpcUrl = chainProxy?.rpcUrl ?? chain.anvil.rpcUrl;
   const server: Server = createServer();
+  running.servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   const issuer = `http://127.0.0.1:${port}`;
@@ -244,6 +299,7 @@ export async function startSignet(
     signet.app.middleware.unshift(contract.middleware);
     answersOffContract.push(contract.violations);
     on.on('request', signet.app.callback());
+    running.processes.push({ store, webhooks, signet });
     return { store, webhooks, signet };
   };
   const { store, webhooks, signet } = startProcess(server);
@@ -256,12 +312,11 @@ export async function startSignet(
     if (client.status !== 'ready') throw new Error(`Signet did not connect to its store within 30 s (client ${client.status})`);
   };
   await connected(store);
-  const peerServers: Server[] = [];
   const peers: Peer[] = [];
   for (let i = 0; i < (options.peers ?? 0); i++) {
     const peerServer = createServer();
+    running.servers.push(peerServer);
     await new Promise<void>((resolve) => peerServer.listen(0, '127.0.0.1', resolve));
-    peerServers.push(peerServer);
     peers.push({ url: `http://127.0.0.1:${(peerServer.address() as { port: number }).port}`, ...startProcess(peerServer) });
     await connected(peers.at(-1)!.store);
   }
@@ -279,19 +334,6 @@ export async function startSignet(
     clock,
     server,
     chainProxy,
-    close: async () => {
-      for (const each of [server, ...peerServers]) {
-        each.closeAllConnections();
-        await new Promise<void>((resolve) => each.close(() => resolve()));
-      }
-      for (const each of [{ store, webhooks, signet }, ...peers]) {
-        await each.signet.watcher.stop();
-        each.signet.erasures.stop();
-        await each.webhooks.close();
-        await each.store.close();
-      }
-      await chainProxy?.close();
-      await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop()]);
-    },
+    close: () => closeRunning(running),
   };
 }

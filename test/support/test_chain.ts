@@ -30,6 +30,16 @@ export type TestChain = {
 
 export async function startTestChain(): Promise<TestChain> {
   const anvil = await startAnvil();
+  try {
+    return await onAnvil(anvil);
+  } catch (error) {
+    // Failing half way (a deployment that fails), it stops its anvil: the caller never gets it.
+    await anvil.stop();
+    throw error;
+  }
+}
+
+async function onAnvil(anvil: Anvil): Promise<TestChain> {
   const client = createChainClient(anvil.rpcUrl, anvil.chainId, { pollingInterval: 50 });
   const chain = chainDefinition(anvil.chainId, anvil.rpcUrl);
   const as = (account: LocalAccount): Deployer => ({

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/project_root.js';
-import { statusOfCode } from '../../src/errors.js';
+import { statusOfCode } from '../../src/error_codes.js';
 import { REASONS } from '../../src/reasons.js';
 import { reasonsListIn, reasonsTable, withReasonsList } from '../../src/reasons_readme.js';
 

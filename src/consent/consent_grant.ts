@@ -1,7 +1,7 @@
 // Turns the fields an owner signed for into the engine's Grant: kept fields are granted,
 // unticked ones are recorded as rejected so the engine neither asks again nor releases them.
 import type Provider from 'oidc-provider';
-import type { RequestedField } from '../oidc/fields.js';
+import type { RequestedField } from '../fields/fields.js';
 
 export async function saveConsentGrant(
   provider: Provider,

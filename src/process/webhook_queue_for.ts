@@ -2,18 +2,18 @@
 // the services' targets from configuration and the owners' from the store, and the signals'
 // (logout tokens to "bcl:<client_id>", SETs to "ssf:<stream_id>": src/signals/signal_targets.ts).
 import type { Config } from '../config.js';
+import { signingKeysOf } from '../keys/signing_keys.js';
+import { createMemoryWebhookQueue } from '../notify/memory_webhook_queue.js';
+import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
+import { createRedisWebhookQueue } from '../notify/redis_webhook_queue.js';
+import type { WebhookQueue, WebhookQueueOptions } from '../notify/webhook_queue.js';
+import { webhookTargets } from '../notify/webhook_targets.js';
 import { createLogHash } from '../observability/log_hash.js';
-import { signingKeysOf } from '../oidc/signing_keys.js';
 import { createSignalSigner } from '../signals/signal_signer.js';
 import { isSignalService, signalTargets } from '../signals/signal_targets.js';
 import { createSsfStreams } from '../signals/ssf_streams.js';
 import { redisConnectionOf } from '../store/redis_connection.js';
 import type { Store } from '../store/store.js';
-import { createMemoryWebhookQueue } from './memory_webhook_queue.js';
-import { createOwnerWebhooks } from './owner_webhooks.js';
-import { createRedisWebhookQueue } from './redis_webhook_queue.js';
-import type { WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
-import { webhookTargets } from './webhook_targets.js';
 
 export function createWebhookQueueFor(config: Config, store: Store, tuning: Partial<WebhookQueueOptions> = {}): WebhookQueue {
   const webhooks = webhookTargets(config.clients, createOwnerWebhooks(store).targetOf);

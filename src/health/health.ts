@@ -4,8 +4,8 @@
 // process that follows the chain (src/watch) adds its lag and last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
-import { anyone } from './authenticators.js';
-import { type AnyRoute, route } from './route.js';
+import { anyone } from '../http/authenticators.js';
+import { type AnyRoute, route } from '../http/route.js';
 import type { Store } from '../store/store.js';
 import type { ChainWatchReport } from '../watch/chain_watcher.js';
 

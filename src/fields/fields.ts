@@ -1,6 +1,11 @@
 // The data a website can ask for: each profile field and each claim topic, the OIDC scope
 // that carries it, and the words the consent page and the signed challenge use for it.
-import type { ClaimTopics } from '../claims/claim_topics.js';
+
+/** The claim topics as the field list reads them (src/claims/claim_topics.ts gives them). */
+export type TopicWords = {
+  all: readonly { name: string; description: string }[];
+  scopeOf(topic: { name: string; description: string }): string;
+};
 
 export type FieldDefinition = { name: string; scope: string; label: string; description: string; kind: 'profile' | 'claim' };
 
@@ -16,7 +21,7 @@ export const PROFILE_FIELDS: readonly FieldDefinition[] = [
 /** The one OIDC claim that carries every shared onchain claim (see README, "Claims"). */
 export const ONCHAIN_CLAIMS = 'onchain_claims';
 
-export function claimFields(topics: ClaimTopics): FieldDefinition[] {
+export function claimFields(topics: TopicWords): FieldDefinition[] {
   return topics.all.map((topic) => ({
     name: topics.scopeOf(topic),
     scope: topics.scopeOf(topic),
@@ -26,12 +31,12 @@ export function claimFields(topics: ClaimTopics): FieldDefinition[] {
   }));
 }
 
-export function allFields(topics: ClaimTopics): FieldDefinition[] {
+export function allFields(topics: TopicWords): FieldDefinition[] {
   return [...PROFILE_FIELDS, ...claimFields(topics)];
 }
 
 /** The engine's `claims` setting: which claims each scope releases. */
-export function scopeClaims(topics: ClaimTopics): Record<string, string[]> {
+export function scopeClaims(topics: TopicWords): Record<string, string[]> {
   const claims: Record<string, string[]> = { openid: ['sub'] };
   for (const field of PROFILE_FIELDS) {
     claims[field.scope] = [...(claims[field.scope] ?? []), field.name];

@@ -3,8 +3,8 @@
 // signed text and signature beside it (same id; it outlives the Grant, as proof of the consent).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
+import type { RequestedField } from '../fields/fields.js';
 import { subjectOf } from '../identity/subject.js';
-import type { RequestedField } from '../oidc/fields.js';
 import type { Watchlist } from '../watch/watchlist.js';
 import { saveConsentGrant } from './consent_grant.js';
 import type { ConsentReceipts } from './consent_receipts.js';

@@ -1,0 +1,23 @@
+// The time bounds Signet promises, each stated once. Only the files of jest.config.js's "timing"
+// project assert them (TIMING_FILES there); every other test waits for events or injects a clock.
+
+/** Whatever the chain or Redis does, a request gets one clear answer (a 503 at worst) within this. */
+export const OUTAGE_ANSWER_MS = 2000;
+
+/** With Redis down, a request that needs it is refused (503, Retry-After) within this. */
+export const STORE_DOWN_REFUSAL_MS = 1000;
+
+/** /readyz answers within this when Redis or the chain does not (its probes give up at 1 s). */
+export const READINESS_ANSWER_MS = 1500;
+
+/** A consent the chain ends (a key removed, a claim revoked) is ended, and told, within this of the block. */
+export const CHAIN_END_MS = 5000;
+
+/** The chain watcher calls its handler within this of the receipt of the block it is in. */
+export const CHAIN_EVENT_HANDLED_MS = 2000;
+
+/** Beyond lease + poll, how late another process may take over the chain watcher. */
+export const TAKEOVER_SLACK_MS = 400;
+
+/** Redis back with its data: every request answers as before within this of Redis accepting again. */
+export const STORE_RECOVERY_MS = 2000;
