@@ -13,7 +13,7 @@
 //   demo      demo/: the embedded demo, which nothing else imports
 
 /** src/*.ts at the bottom: what every layer may use. */
-const BASE = ['errors', 'error_codes', 'reasons', 'reasons_readme', 'config', 'project_root', 'retention'];
+const BASE = ['errors', 'error_codes', 'reasons', 'reasons_readme', 'config', 'config_settings', 'settings_readme', 'project_root', 'retention'];
 const INFRA = ['store', 'chain', 'observability', 'keys', 'rate_limits'];
 const SHARED = ['profile', 'identity', 'wallet', 'history', 'fields', 'consent', 'owner_sessions', 'backchannel', 'claims', 'notify', 'watch'];
 const FEATURES = ['oidc', 'interaction', 'grants', 'account', 'ciba', 'services', 'signals', 'consent_end', 'owner_data', 'landing', 'health'];

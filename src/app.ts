@@ -104,7 +104,6 @@ export type SignetApp = {
   watchlist: Watchlist;
 };
 
-
 export function createApp(deps: AppDeps): SignetApp {
   const parts = createAppParts(deps);
   const { config, store, chain, backchannel, now } = parts;
@@ -157,7 +156,11 @@ export function createApp(deps: AppDeps): SignetApp {
     revokeLoginGrant: endLoginGrantById('owner_revoked'),
     signals: signalsOnceBuilt,
     history,
-    settings: { immediateSeconds: config.challengeTtlSeconds, persistentRequestSeconds: config.grants.pendingSeconds, persistentTokenSeconds: config.ttl.accessToken },
+    settings: {
+      immediateSeconds: config.challengeTtlSeconds,
+      persistentRequestSeconds: config.grants.pendingSeconds,
+      persistentTokenSeconds: config.ttl.accessToken,
+    },
   });
   const account = createAccountFeature({
     ...parts,

@@ -88,7 +88,8 @@ async function chainIdOnceUp(rpc: string, waitSeconds: number, clock: CliClock):
     try {
       return await createChainClient(rpc, 1).getChainId();
     } catch (error) {
-      if (clock.now() >= deadline) throw new Error(`the chain at ${rpc} does not answer: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`);
+      if (clock.now() >= deadline)
+        throw new Error(`the chain at ${rpc} does not answer: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`);
       await clock.sleep(CHAIN_RETRY_MS);
     }
   }
@@ -145,13 +146,19 @@ async function claimsCommand(args: string[], io: CliOutput) {
     } catch {
       throw new UsageError('--data must be a JSON object');
     }
-    return adminCall(values.url!, values.token!, '/claims', {
-      identity: values.identity,
-      topic: values.topic,
-      data,
-      ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
-      ...(values.uri ? { uri: values.uri } : {}),
-    }, io);
+    return adminCall(
+      values.url!,
+      values.token!,
+      '/claims',
+      {
+        identity: values.identity,
+        topic: values.topic,
+        data,
+        ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
+        ...(values.uri ? { uri: values.uri } : {}),
+      },
+      io,
+    );
   }
   if (action === 'revoke') {
     required(values, ['url', 'token', 'identity', 'claim-id']);

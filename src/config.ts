@@ -4,10 +4,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import { defaultOf, ENV_NAMES, fromEnv, LIST_PATHS } from './config_settings.js';
 import { ConfigError } from './errors.js';
 import { projectRoot } from './project_root.js';
 
-const address = z.string().refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address').transform((v) => getAddress(v));
+// Defaults come from the settings' declarations (config_settings.ts), which README shows.
+function count(path: string): number {
+  const value = defaultOf(path);
+  if (typeof value !== 'number') throw new Error(`config_settings.ts: the default of ${path} must be a number`);
+  return value;
+}
+function flag(path: string): boolean {
+  const value = defaultOf(path);
+  if (typeof value !== 'boolean') throw new Error(`config_settings.ts: the default of ${path} must be true or false`);
+  return value;
+}
+
+const address = z
+  .string()
+  .refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address')
+  .transform((v) => getAddress(v));
 
 const clientSchema = z.object({
   client_id: z.string().min(1),
@@ -90,7 +106,10 @@ const schema = z.object({
   mode: z.enum(['development', 'test', 'production']),
   issuer: z.url({ error: 'must be an absolute URL' }).refine((v) => !v.endsWith('/'), 'must not end with "/"'),
   port: z.coerce.number().int().min(0).max(65535),
-  redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
   /**
    * Redis beyond one server (one of REDIS_URL, REDIS_CLUSTER, REDIS_SENTINELS): a Redis Cluster's
    * seed nodes, or the Sentinels of a master with its name; passwords and TLS for either.
@@ -99,21 +118,24 @@ const schema = z.object({
     .object({
       cluster: z.array(z.string().regex(HOST_PORT, 'must list host:port entries, comma separated')).min(1).optional(),
       sentinels: z.array(z.string().regex(HOST_PORT, 'must list host:port entries, comma separated')).min(1).optional(),
-      sentinelName: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be the master name the Sentinels monitor').optional(),
+      sentinelName: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be the master name the Sentinels monitor')
+        .optional(),
       password: z.string().min(1).optional(),
       sentinelPassword: z.string().min(1).optional(),
-      tls: z.boolean({ error: 'must be true or false' }).default(false),
+      tls: z.boolean({ error: 'must be true or false' }).default(flag('redisServers.tls')),
     })
-    .default({ tls: false }),
+    .prefault({}),
   /** How the Redis client meets an outage: each command's deadline, the longest pause between reconnections. */
   redis: z
     .object({
-      commandTimeoutMs: z.coerce.number().int().min(50).max(10000),
-      reconnectMaxDelayMs: z.coerce.number().int().min(10).max(10000),
+      commandTimeoutMs: z.coerce.number().int().min(50).max(10000).default(count('redis.commandTimeoutMs')),
+      reconnectMaxDelayMs: z.coerce.number().int().min(10).max(10000).default(count('redis.reconnectMaxDelayMs')),
       /** Replicas that must hold a single-use or revocation write (WAIT) before Signet answers; 0: none. */
-      waitReplicas: z.coerce.number().int().min(0).max(5).default(0),
+      waitReplicas: z.coerce.number().int().min(0).max(5).default(count('redis.waitReplicas')),
     })
-    .default({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 }),
+    .prefault({}),
   chain: z.object({
     rpcUrl: z.url({ error: 'must be an absolute URL' }).optional(),
     chainId: z.coerce.number().int().positive().optional(),
@@ -136,28 +158,30 @@ const schema = z.object({
   claims: claimsSchema.default({ topics: [], trustedIssuers: [] }),
   /** Signet as a claim issuer: its ClaimIssuer contract and a key with MANAGEMENT there. */
   claimIssuer: z.object({ address, key: hexKey }).optional(),
-  grants: z.object({
-    /** How long a persistent access request waits for the owner. */
-    pendingSeconds: z.number().int().positive(),
-    /** Delays between webhook delivery attempts; after the last, a dead letter. */
-    webhookRetryDelaysMs: z.array(z.number().int().positive()).min(1),
-  }).default({ pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] }),
+  grants: z
+    .object({
+      /** How long a persistent access request waits for the owner. */
+      pendingSeconds: z.number().int().positive(),
+      /** Delays between webhook delivery attempts; after the last, a dead letter. */
+      webhookRetryDelaysMs: z.array(z.number().int().positive()).min(1),
+    })
+    .default({ pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] }),
   /** Webhook delivery. allowPrivate lets owners' URLs reach private addresses: development only. */
   webhooks: z
     .object({
-      allowPrivate: z.boolean({ error: 'must be true or false' }).default(false),
-      timeoutMs: z.coerce.number().int().min(100).max(60000).default(5000),
-      concurrency: z.coerce.number().int().min(1).max(256).default(16),
-      perTargetConcurrency: z.coerce.number().int().min(1).max(64).default(2),
+      allowPrivate: z.boolean({ error: 'must be true or false' }).default(flag('webhooks.allowPrivate')),
+      timeoutMs: z.coerce.number().int().min(100).max(60000).default(count('webhooks.timeoutMs')),
+      concurrency: z.coerce.number().int().min(1).max(256).default(count('webhooks.concurrency')),
+      perTargetConcurrency: z.coerce.number().int().min(1).max(64).default(count('webhooks.perTargetConcurrency')),
     })
-    .default({ allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 }),
+    .prefault({}),
   /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
   identityDeployerKey: hexKey.optional(),
   /** Chain deadlines: one budget for all chain calls of a request, and a bound per call (background work too). */
   chainTimeouts: z
     .object({
-      requestMs: z.coerce.number().int().min(100).max(60_000).default(1500),
-      callMs: z.coerce.number().int().min(100).max(60_000).default(5000),
+      requestMs: z.coerce.number().int().min(100).max(60_000).default(count('chainTimeouts.requestMs')),
+      callMs: z.coerce.number().int().min(100).max(60_000).default(count('chainTimeouts.callMs')),
     })
     .prefault({}),
   /** Bearer token of the admin API; without it the admin API is off. */
@@ -166,31 +190,31 @@ const schema = z.object({
   ops: z
     .object({
       /** Worker processes (node:cluster); 'auto' is one per core. 1 runs no cluster. */
-      workers: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
+      workers: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(count('ops.workers')),
       /** Port of the Prometheus /metrics listener; without it metrics are off. */
       metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       /** On SIGTERM, how long requests in flight may take before their connections are cut. */
-      shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(10000),
+      shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(count('ops.shutdownGraceMs')),
     })
-    .default({ workers: 1, logLevel: 'info', shutdownGraceMs: 10000 }),
+    .prefault({}),
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
-  trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(0),
+  trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(count('trustProxy')),
   rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
   displayNames: displayNamesSchema.default({ issuers: [], topics: [] }),
   /** How long Signet keeps what it holds about owners once it is no longer in use (docs/data.md). Days may be fractions (tests run them in seconds). */
   retention: z
     .object({
       /** Days an entry of an identity's access history is kept. */
-      historyDays: z.coerce.number().positive().max(3650).default(90),
+      historyDays: z.coerce.number().positive().max(3650).default(count('retention.historyDays')),
       /** Entries kept per identity at most (the oldest go first). */
-      historyEntries: z.coerce.number().int().min(10).max(100_000).default(1000),
+      historyEntries: z.coerce.number().int().min(10).max(100_000).default(count('retention.historyEntries')),
       /** Days a consent receipt (signed text and signature) outlives its grant, as proof of what was agreed. */
-      receiptDays: z.coerce.number().min(0).max(3650).default(365),
+      receiptDays: z.coerce.number().min(0).max(3650).default(count('retention.receiptDays')),
       /** Days an ended access grant (revoked, used, denied, expired) stays readable by its service and owner. */
-      endedGrantDays: z.coerce.number().min(0).max(3650).default(30),
+      endedGrantDays: z.coerce.number().min(0).max(3650).default(count('retention.endedGrantDays')),
       /** Days the off-chain data of a claim Signet issued is kept once the claim is revoked or removed. */
-      endedClaimDays: z.coerce.number().min(0).max(3650).default(30),
+      endedClaimDays: z.coerce.number().min(0).max(3650).default(count('retention.endedClaimDays')),
     })
     .prefault({}),
   /**
@@ -199,15 +223,15 @@ const schema = z.object({
    */
   chainWatch: z
     .object({
-      enabled: z.boolean({ error: 'must be true or false' }).default(true),
+      enabled: z.boolean({ error: 'must be true or false' }).default(flag('chainWatch.enabled')),
       /** How often the watcher asks for new blocks. */
-      pollMs: z.coerce.number().int().min(50).max(60_000).default(1000),
+      pollMs: z.coerce.number().int().min(50).max(60_000).default(count('chainWatch.pollMs')),
       /** Blocks a log must be under before it counts (reorgs): 0 acts on the newest block. */
-      confirmations: z.coerce.number().int().min(0).max(64).default(0),
+      confirmations: z.coerce.number().int().min(0).max(64).default(count('chainWatch.confirmations')),
       /** The most blocks one eth_getLogs asks for. */
-      maxBlockRange: z.coerce.number().int().min(1).max(100_000).default(2000),
+      maxBlockRange: z.coerce.number().int().min(1).max(100_000).default(count('chainWatch.maxBlockRange')),
       /** A watcher that has not renewed its lease for this long is taken for dead. */
-      leaseSeconds: z.coerce.number().int().min(1).max(600).default(10),
+      leaseSeconds: z.coerce.number().int().min(1).max(600).default(count('chainWatch.leaseSeconds')),
     })
     .prefault({}),
   /** What a refresh does when the chain cannot be read to check the signing wallet's key: refuse (503) or allow. */
@@ -221,65 +245,11 @@ export type ClientConfig = z.infer<typeof clientSchema>;
 
 type Env = Record<string, string | undefined>;
 
-/** The issuer of config/default.json: a local development address. */
-const DEFAULT_ISSUER = 'http://localhost:3000';
-
-/** A setting that comes from one environment variable is named by it in errors. */
-const ENV_NAMES: Record<string, string> = {
-  issuer: 'ISSUER',
-  port: 'PORT',
-  redisUrl: 'REDIS_URL',
-  'redisServers.cluster': 'REDIS_CLUSTER',
-  'redisServers.sentinels': 'REDIS_SENTINELS',
-  'redisServers.sentinelName': 'REDIS_SENTINEL_NAME',
-  'redisServers.password': 'REDIS_PASSWORD',
-  'redisServers.sentinelPassword': 'REDIS_SENTINEL_PASSWORD',
-  'redisServers.tls': 'REDIS_TLS',
-  'redis.commandTimeoutMs': 'REDIS_COMMAND_TIMEOUT_MS',
-  'redis.reconnectMaxDelayMs': 'REDIS_RECONNECT_MAX_DELAY_MS',
-  'redis.waitReplicas': 'REDIS_WAIT_REPLICAS',
-  'chain.rpcUrl': 'CHAIN_RPC_URL',
-  'chain.chainId': 'CHAIN_ID',
-  'chain.identityFactory': 'IDENTITY_FACTORY',
-  cookieKeys: 'COOKIE_KEYS',
-  jwks: 'JWKS',
-  'claims.topics': 'CLAIM_TOPICS',
-  'claims.trustedIssuers': 'TRUSTED_ISSUERS',
-  'claimIssuer.address': 'SIGNET_ISSUER_ADDRESS',
-  'claimIssuer.key': 'SIGNET_ISSUER_KEY',
-  adminToken: 'ADMIN_TOKEN',
-  identityDeployerKey: 'IDENTITY_DEPLOYER_KEY',
-  'ops.workers': 'WORKERS',
-  'ops.metricsPort': 'METRICS_PORT',
-  'ops.logLevel': 'LOG_LEVEL',
-  'ops.shutdownGraceMs': 'SHUTDOWN_GRACE_MS',
-  trustProxy: 'TRUST_PROXY',
-  rateLimits: 'RATE_LIMITS',
-  'chainTimeouts.requestMs': 'CHAIN_DEADLINE_MS',
-  'chainTimeouts.callMs': 'CHAIN_CALL_TIMEOUT_MS',
-  displayNames: 'DISPLAY_NAMES',
-  'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
-  'webhooks.timeoutMs': 'WEBHOOKS_TIMEOUT_MS',
-  'webhooks.concurrency': 'WEBHOOKS_CONCURRENCY',
-  'webhooks.perTargetConcurrency': 'WEBHOOKS_PER_TARGET_CONCURRENCY',
-  'retention.historyDays': 'RETENTION_HISTORY_DAYS',
-  'retention.historyEntries': 'RETENTION_HISTORY_ENTRIES',
-  'retention.receiptDays': 'RETENTION_RECEIPT_DAYS',
-  'retention.endedGrantDays': 'RETENTION_ENDED_GRANT_DAYS',
-  'retention.endedClaimDays': 'RETENTION_ENDED_CLAIM_DAYS',
-  logHashKey: 'LOG_HASH_KEY',
-  'chainWatch.enabled': 'CHAIN_WATCH',
-  'chainWatch.pollMs': 'CHAIN_WATCH_POLL_MS',
-  'chainWatch.confirmations': 'CHAIN_WATCH_CONFIRMATIONS',
-  'chainWatch.maxBlockRange': 'CHAIN_WATCH_MAX_BLOCK_RANGE',
-  'chainWatch.leaseSeconds': 'CHAIN_WATCH_LEASE_SECONDS',
-  refreshWhenChainDown: 'REFRESH_WHEN_CHAIN_DOWN',
-};
-
 function settingName(path: PropertyKey[]): string {
   const dotted = path.map(String).join('.');
   // An entry of a list read from one variable (REDIS_CLUSTER's third seed) is named by the variable.
-  const list = path[0] === 'redisServers' && typeof path.at(-1) === 'number' ? ENV_NAMES[path.slice(0, -1).map(String).join('.')] : undefined;
+  const listPath = path.slice(0, -1).map(String).join('.');
+  const list = typeof path.at(-1) === 'number' && LIST_PATHS.has(listPath) ? ENV_NAMES[listPath] : undefined;
   return ENV_NAMES[dotted] ?? list ?? (dotted || '(root)');
 }
 
@@ -314,112 +284,6 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
   return out;
 }
 
-function jsonEnv(env: Env, name: string): unknown {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new ConfigError(name, 'must be JSON');
-  }
-}
-
-/** Settings given in the environment, in the shape of the JSON files. */
-function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
-  const chain: Record<string, unknown> = {};
-  if (env.CHAIN_RPC_URL) chain.rpcUrl = env.CHAIN_RPC_URL;
-  if (env.CHAIN_ID) chain.chainId = env.CHAIN_ID;
-  if (env.IDENTITY_FACTORY) chain.identityFactory = env.IDENTITY_FACTORY;
-  const out: Record<string, unknown> = { chain };
-  // Checked here: a bad PORT would otherwise surface as a bad issuer (http://localhost:<PORT>).
-  if (env.PORT && !(/^\d{1,5}$/.test(env.PORT) && Number(env.PORT) <= 65535)) {
-    throw new ConfigError('PORT', 'must be a port number (0 to 65535)');
-  }
-  if (env.ISSUER) out.issuer = env.ISSUER;
-  // PORT alone moves the default local issuer along; an issuer set in a file stays.
-  else if (env.PORT && fileIssuer === DEFAULT_ISSUER) out.issuer = `http://localhost:${env.PORT}`;
-  if (env.PORT) out.port = env.PORT;
-  if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
-  const redisServers: Record<string, unknown> = {};
-  const list = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
-  if (env.REDIS_CLUSTER) redisServers.cluster = list(env.REDIS_CLUSTER);
-  if (env.REDIS_SENTINELS) redisServers.sentinels = list(env.REDIS_SENTINELS);
-  if (env.REDIS_SENTINEL_NAME) redisServers.sentinelName = env.REDIS_SENTINEL_NAME;
-  if (env.REDIS_PASSWORD) redisServers.password = env.REDIS_PASSWORD;
-  if (env.REDIS_SENTINEL_PASSWORD) redisServers.sentinelPassword = env.REDIS_SENTINEL_PASSWORD;
-  if (env.REDIS_TLS) {
-    if (env.REDIS_TLS !== 'true' && env.REDIS_TLS !== 'false') throw new ConfigError('REDIS_TLS', 'must be true or false');
-    redisServers.tls = env.REDIS_TLS === 'true';
-  }
-  if (Object.keys(redisServers).length) out.redisServers = redisServers;
-  if (env.REDIS_COMMAND_TIMEOUT_MS || env.REDIS_RECONNECT_MAX_DELAY_MS || env.REDIS_WAIT_REPLICAS) {
-    out.redis = {
-      commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 500,
-      reconnectMaxDelayMs: env.REDIS_RECONNECT_MAX_DELAY_MS ?? 250,
-      waitReplicas: env.REDIS_WAIT_REPLICAS ?? 0,
-    };
-  }
-  if (env.COOKIE_KEYS) out.cookieKeys = env.COOKIE_KEYS.split(',').map((k) => k.trim());
-  const jwks = jsonEnv(env, 'JWKS');
-  if (jwks) out.jwks = jwks;
-  const clients = jsonEnv(env, 'CLIENTS');
-  if (clients) out.clients = clients;
-  const topics = jsonEnv(env, 'CLAIM_TOPICS');
-  const trusted = jsonEnv(env, 'TRUSTED_ISSUERS');
-  if (topics || trusted) out.claims = { ...(topics ? { topics } : {}), ...(trusted ? { trustedIssuers: trusted } : {}) };
-  if (env.SIGNET_ISSUER_ADDRESS || env.SIGNET_ISSUER_KEY) {
-    out.claimIssuer = { address: env.SIGNET_ISSUER_ADDRESS, key: env.SIGNET_ISSUER_KEY };
-  }
-  if (env.ADMIN_TOKEN) out.adminToken = env.ADMIN_TOKEN;
-  if (env.IDENTITY_DEPLOYER_KEY) out.identityDeployerKey = env.IDENTITY_DEPLOYER_KEY;
-  const ops: Record<string, unknown> = {};
-  if (env.WORKERS) ops.workers = env.WORKERS === 'auto' ? 'auto' : env.WORKERS;
-  if (env.METRICS_PORT) ops.metricsPort = env.METRICS_PORT;
-  if (env.LOG_LEVEL) ops.logLevel = env.LOG_LEVEL;
-  if (env.SHUTDOWN_GRACE_MS) ops.shutdownGraceMs = env.SHUTDOWN_GRACE_MS;
-  if (Object.keys(ops).length) out.ops = ops;
-  if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
-  const rateLimits = jsonEnv(env, 'RATE_LIMITS');
-  if (rateLimits) out.rateLimits = rateLimits;
-  const chainTimeouts: Record<string, unknown> = {};
-  if (env.CHAIN_DEADLINE_MS) chainTimeouts.requestMs = env.CHAIN_DEADLINE_MS;
-  if (env.CHAIN_CALL_TIMEOUT_MS) chainTimeouts.callMs = env.CHAIN_CALL_TIMEOUT_MS;
-  if (Object.keys(chainTimeouts).length) out.chainTimeouts = chainTimeouts;
-  const displayNames = jsonEnv(env, 'DISPLAY_NAMES');
-  if (displayNames) out.displayNames = displayNames;
-  const webhooks: Record<string, unknown> = {};
-  if (env.WEBHOOKS_ALLOW_PRIVATE) {
-    if (env.WEBHOOKS_ALLOW_PRIVATE !== 'true' && env.WEBHOOKS_ALLOW_PRIVATE !== 'false') {
-      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', 'must be true or false');
-    }
-    webhooks.allowPrivate = env.WEBHOOKS_ALLOW_PRIVATE === 'true';
-  }
-  if (env.WEBHOOKS_TIMEOUT_MS) webhooks.timeoutMs = env.WEBHOOKS_TIMEOUT_MS;
-  if (env.WEBHOOKS_CONCURRENCY) webhooks.concurrency = env.WEBHOOKS_CONCURRENCY;
-  if (env.WEBHOOKS_PER_TARGET_CONCURRENCY) webhooks.perTargetConcurrency = env.WEBHOOKS_PER_TARGET_CONCURRENCY;
-  if (Object.keys(webhooks).length) out.webhooks = webhooks;
-  const retention: Record<string, unknown> = {};
-  if (env.RETENTION_HISTORY_DAYS) retention.historyDays = env.RETENTION_HISTORY_DAYS;
-  if (env.RETENTION_HISTORY_ENTRIES) retention.historyEntries = env.RETENTION_HISTORY_ENTRIES;
-  if (env.RETENTION_RECEIPT_DAYS) retention.receiptDays = env.RETENTION_RECEIPT_DAYS;
-  if (env.RETENTION_ENDED_GRANT_DAYS) retention.endedGrantDays = env.RETENTION_ENDED_GRANT_DAYS;
-  if (env.RETENTION_ENDED_CLAIM_DAYS) retention.endedClaimDays = env.RETENTION_ENDED_CLAIM_DAYS;
-  if (Object.keys(retention).length) out.retention = retention;
-  if (env.LOG_HASH_KEY) out.logHashKey = env.LOG_HASH_KEY;
-  const chainWatch: Record<string, unknown> = {};
-  if (env.CHAIN_WATCH) {
-    if (env.CHAIN_WATCH !== 'true' && env.CHAIN_WATCH !== 'false') throw new ConfigError('CHAIN_WATCH', 'must be true or false');
-    chainWatch.enabled = env.CHAIN_WATCH === 'true';
-  }
-  if (env.CHAIN_WATCH_POLL_MS) chainWatch.pollMs = env.CHAIN_WATCH_POLL_MS;
-  if (env.CHAIN_WATCH_CONFIRMATIONS) chainWatch.confirmations = env.CHAIN_WATCH_CONFIRMATIONS;
-  if (env.CHAIN_WATCH_MAX_BLOCK_RANGE) chainWatch.maxBlockRange = env.CHAIN_WATCH_MAX_BLOCK_RANGE;
-  if (env.CHAIN_WATCH_LEASE_SECONDS) chainWatch.leaseSeconds = env.CHAIN_WATCH_LEASE_SECONDS;
-  if (Object.keys(chainWatch).length) out.chainWatch = chainWatch;
-  if (env.REFRESH_WHEN_CHAIN_DOWN) out.refreshWhenChainDown = env.REFRESH_WHEN_CHAIN_DOWN;
-  return out;
-}
-
 function modeOf(env: Env): Config['mode'] {
   const mode = env.NODE_ENV ?? 'development';
   if (mode !== 'development' && mode !== 'test' && mode !== 'production') {
@@ -450,26 +314,202 @@ function withDemoClientAtIssuer(raw: Record<string, unknown>): Record<string, un
   return {
     ...raw,
     clients: raw.clients.map((client: { client_id?: unknown }) =>
-      client?.client_id === 'demo'
-        ? { ...client, redirect_uris: [`${issuer}/demo/callback`], post_logout_redirect_uris: [`${issuer}/demo`] }
-        : client,
+      client?.client_id === 'demo' ? { ...client, redirect_uris: [`${issuer}/demo/callback`], post_logout_redirect_uris: [`${issuer}/demo`] } : client,
     ),
   };
 }
 
-/** One way to reach Redis at most, and each Redis setting only with the way it belongs to. */
-function checkRedisServers(config: z.infer<typeof schema>): void {
-  const { cluster, sentinels, sentinelName, sentinelPassword, password, tls } = config.redisServers;
-  const ways = [config.redisUrl && 'REDIS_URL', cluster && 'REDIS_CLUSTER', sentinels && 'REDIS_SENTINELS'].filter(Boolean);
-  if (ways.length > 1) throw new ConfigError(ways[1] as string, `cannot be set with ${ways[0]}: choose one way to reach Redis`);
-  if (sentinels && !sentinelName) throw new ConfigError('REDIS_SENTINEL_NAME', 'is required with REDIS_SENTINELS');
-  if (sentinelName && !sentinels) throw new ConfigError('REDIS_SENTINEL_NAME', 'is only used with REDIS_SENTINELS');
-  if (sentinelPassword && !sentinels) throw new ConfigError('REDIS_SENTINEL_PASSWORD', 'is only used with REDIS_SENTINELS');
-  if (tls && config.redisUrl) throw new ConfigError('REDIS_TLS', 'is for REDIS_CLUSTER and REDIS_SENTINELS: give REDIS_URL as rediss://');
-  if ((password || tls) && ways.length === 0) {
-    throw new ConfigError(password ? 'REDIS_PASSWORD' : 'REDIS_TLS', 'needs REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS');
-  }
+type Parsed = z.infer<typeof schema>;
+
+/** A rule across settings: it throws the ConfigError that stops the start. */
+interface ConfigCheck {
+  readonly name: string;
+  check(config: Parsed): void;
 }
+
+const isEmbeddedChain = (config: Parsed) => !config.chain.rpcUrl;
+const hasSharedRedis = (config: Parsed) => Boolean(config.redisUrl || config.redisServers.cluster || config.redisServers.sentinels);
+const topicNamesOf = (config: Parsed) => new Set(config.claims.topics.map((topic) => topic.name));
+
+/** The rules across settings, run in this order after the schema; the first broken one stops the start. */
+export const CONFIG_CHECKS: readonly ConfigCheck[] = [
+  {
+    name: 'oneWayToRedis',
+    check(config) {
+      const ways = [config.redisUrl && 'REDIS_URL', config.redisServers.cluster && 'REDIS_CLUSTER', config.redisServers.sentinels && 'REDIS_SENTINELS'].filter(
+        Boolean,
+      );
+      if (ways.length > 1) throw new ConfigError(ways[1] as string, `cannot be set with ${ways[0]}: choose one way to reach Redis`);
+    },
+  },
+  {
+    name: 'sentinelSettingsGoTogether',
+    check({ redisServers: { sentinels, sentinelName, sentinelPassword } }) {
+      if (sentinels && !sentinelName) throw new ConfigError('REDIS_SENTINEL_NAME', 'is required with REDIS_SENTINELS');
+      if (sentinelName && !sentinels) throw new ConfigError('REDIS_SENTINEL_NAME', 'is only used with REDIS_SENTINELS');
+      if (sentinelPassword && !sentinels) throw new ConfigError('REDIS_SENTINEL_PASSWORD', 'is only used with REDIS_SENTINELS');
+    },
+  },
+  {
+    name: 'redisTlsNotWithUrl',
+    check(config) {
+      if (config.redisServers.tls && config.redisUrl) {
+        throw new ConfigError('REDIS_TLS', 'is for REDIS_CLUSTER and REDIS_SENTINELS: give REDIS_URL as rediss://');
+      }
+    },
+  },
+  {
+    name: 'redisPasswordAndTlsNeedRedis',
+    check(config) {
+      const { password, tls } = config.redisServers;
+      if ((password || tls) && !hasSharedRedis(config)) {
+        throw new ConfigError(password ? 'REDIS_PASSWORD' : 'REDIS_TLS', 'needs REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS');
+      }
+    },
+  },
+  {
+    name: 'chainNeedsIdAndFactory',
+    check(config) {
+      if (isEmbeddedChain(config)) return;
+      if (!config.chain.chainId) throw new ConfigError('CHAIN_ID', 'is required with CHAIN_RPC_URL');
+      if (!config.chain.identityFactory) throw new ConfigError('IDENTITY_FACTORY', 'is required with CHAIN_RPC_URL');
+    },
+  },
+  {
+    name: 'productionNeedsKeys',
+    check(config) {
+      if (config.mode === 'production' && !config.jwks) {
+        throw new ConfigError('JWKS', "is required in production (the engine's development keys are refused)");
+      }
+    },
+  },
+  {
+    name: 'productionNeedsHttps',
+    check(config) {
+      if (config.mode === 'production' && new URL(config.issuer).protocol !== 'https:') {
+        throw new ConfigError('ISSUER', 'must be an https URL in production');
+      }
+    },
+  },
+  {
+    name: 'productionRefusesDemoCookieKeys',
+    check(config) {
+      if (config.mode === 'production' && config.cookieKeys.some((k) => k.startsWith(DEMO_COOKIE_KEY_PREFIX))) {
+        throw new ConfigError('COOKIE_KEYS', 'must be set in production (the demo cookie keys are refused)');
+      }
+    },
+  },
+  {
+    name: 'productionNeedsRedis',
+    check(config) {
+      if (config.mode === 'production' && !hasSharedRedis(config)) {
+        throw new ConfigError('REDIS_URL', 'is required in production, or REDIS_CLUSTER or REDIS_SENTINELS (the in-memory store is a demo)');
+      }
+    },
+  },
+  {
+    name: 'productionNeedsChain',
+    check(config) {
+      if (config.mode === 'production' && isEmbeddedChain(config)) {
+        throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
+      }
+    },
+  },
+  {
+    name: 'productionRefusesDemo',
+    check(config) {
+      if (config.mode === 'production' && config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
+    },
+  },
+  {
+    name: 'productionRefusesPrivateWebhooks',
+    check(config) {
+      if (config.mode === 'production' && config.webhooks.allowPrivate) {
+        throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', "must be false in production (owners' webhook URLs would reach private addresses)");
+      }
+    },
+  },
+  {
+    // Several processes share nothing but Redis and the chain: the demo's memory store and
+    // embedded chain would give each worker its own world.
+    name: 'workersNeedSharedRedisAndChain',
+    check(config) {
+      if (config.ops.workers !== 1 && (!hasSharedRedis(config) || isEmbeddedChain(config))) {
+        throw new ConfigError('WORKERS', 'above 1 needs REDIS_URL and CHAIN_RPC_URL (the demo runs one process)');
+      }
+    },
+  },
+  {
+    // Several signing keys: the first signs, the others verify; a kid tells them apart.
+    name: 'signingKeysHaveDistinctKids',
+    check(config) {
+      if (!config.jwks || config.jwks.keys.length <= 1) return;
+      const kids = config.jwks.keys.map((key) => key.kid);
+      if (kids.some((kid) => !kid) || new Set(kids).size !== kids.length) {
+        throw new ConfigError('JWKS', 'needs a distinct "kid" on each key when it holds several');
+      }
+    },
+  },
+  {
+    name: 'topicsAreDistinct',
+    check(config) {
+      const names = new Set<string>();
+      const numbers = new Set<number>();
+      for (const [i, topic] of config.claims.topics.entries()) {
+        if (names.has(topic.name) || numbers.has(topic.topic)) {
+          throw new ConfigError(`claims.topics.${i}`, `"${topic.name}" (${topic.topic}) repeats a topic name or number`);
+        }
+        names.add(topic.name);
+        numbers.add(topic.topic);
+      }
+    },
+  },
+  {
+    name: 'trustedIssuersNameTopics',
+    check(config) {
+      const topicNames = topicNamesOf(config);
+      for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
+        const unknown = trusted.topics.find((name) => !topicNames.has(name));
+        if (unknown) throw new ConfigError(`claims.trustedIssuers.${i}.topics`, `names "${unknown}", which is not a configured topic`);
+      }
+    },
+  },
+  {
+    name: 'displayNamesNameTopics',
+    check(config) {
+      const topicNames = topicNamesOf(config);
+      for (const [i, named] of config.displayNames.topics.entries()) {
+        if (!topicNames.has(named.topic)) throw new ConfigError(`displayNames.topics.${i}.topic`, `names "${named.topic}", which is not a configured topic`);
+      }
+    },
+  },
+  {
+    // Client by client, each rule in turn: the first client with a problem is the one named.
+    name: 'clientsAreComplete',
+    check(config) {
+      const ids = new Set<string>();
+      for (const [i, client] of config.clients.entries()) {
+        if (ids.has(client.client_id)) throw new ConfigError(`clients.${i}.client_id`, `"${client.client_id}" is listed twice`);
+        ids.add(client.client_id);
+        if (client.grant_types.includes('authorization_code') && client.redirect_uris.length === 0) {
+          throw new ConfigError(`clients.${i}.redirect_uris`, 'needs at least one URI for the authorization_code grant');
+        }
+        if (client.grant_types.includes('urn:openid:params:grant-type:ciba') && !client.backchannel_token_delivery_mode) {
+          throw new ConfigError(`clients.${i}.backchannel_token_delivery_mode`, 'must be "poll" for a CIBA client');
+        }
+        if (client.webhook_url && !client.webhook_secret) {
+          throw new ConfigError(`clients.${i}.webhook_secret`, 'is required with webhook_url');
+        }
+        if (client.backchannel_logout_session_required !== undefined && !client.backchannel_logout_uri) {
+          throw new ConfigError(`clients.${i}.backchannel_logout_session_required`, 'needs backchannel_logout_uri');
+        }
+        if (client.token_endpoint_auth_method !== 'none' && !client.client_secret) {
+          throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');
+        }
+      }
+    },
+  },
+];
 
 /** Validates a raw settings object; the first problem stops the start, naming its path. */
 export function validateConfig(raw: unknown): Config {
@@ -479,75 +519,6 @@ export function validateConfig(raw: unknown): Config {
     throw new ConfigError(settingName(issue.path), issue.message);
   }
   const config = parsed.data;
-  checkRedisServers(config);
-  const embeddedChain = !config.chain.rpcUrl;
-  if (!embeddedChain && !config.chain.chainId) throw new ConfigError('CHAIN_ID', 'is required with CHAIN_RPC_URL');
-  if (!embeddedChain && !config.chain.identityFactory) {
-    throw new ConfigError('IDENTITY_FACTORY', 'is required with CHAIN_RPC_URL');
-  }
-  if (config.mode === 'production') {
-    if (!config.jwks) throw new ConfigError('JWKS', 'is required in production (the engine\'s development keys are refused)');
-    if (new URL(config.issuer).protocol !== 'https:') throw new ConfigError('ISSUER', 'must be an https URL in production');
-    if (config.cookieKeys.some((k) => k.startsWith(DEMO_COOKIE_KEY_PREFIX))) {
-      throw new ConfigError('COOKIE_KEYS', 'must be set in production (the demo cookie keys are refused)');
-    }
-    if (!config.redisUrl && !config.redisServers.cluster && !config.redisServers.sentinels) {
-      throw new ConfigError('REDIS_URL', 'is required in production, or REDIS_CLUSTER or REDIS_SENTINELS (the in-memory store is a demo)');
-    }
-    if (embeddedChain) throw new ConfigError('CHAIN_RPC_URL', 'is required in production (the embedded chain is a demo)');
-    if (config.demo.enabled) throw new ConfigError('demo.enabled', 'must be false in production');
-    if (config.webhooks.allowPrivate) {
-      throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', "must be false in production (owners' webhook URLs would reach private addresses)");
-    }
-  }
-  // Several processes share nothing but Redis and the chain: the demo's memory store and
-  // embedded chain would give each worker its own world.
-  const sharedRedis = config.redisUrl || config.redisServers.cluster || config.redisServers.sentinels;
-  if (config.ops.workers !== 1 && (!sharedRedis || embeddedChain)) {
-    throw new ConfigError('WORKERS', 'above 1 needs REDIS_URL and CHAIN_RPC_URL (the demo runs one process)');
-  }
-  // Several signing keys: the first signs, the others verify; a kid tells them apart.
-  if (config.jwks && config.jwks.keys.length > 1) {
-    const kids = config.jwks.keys.map((key) => key.kid);
-    if (kids.some((kid) => !kid) || new Set(kids).size !== kids.length) {
-      throw new ConfigError('JWKS', 'needs a distinct "kid" on each key when it holds several');
-    }
-  }
-  const topicNames = new Set<string>();
-  const topicNumbers = new Set<number>();
-  for (const [i, topic] of config.claims.topics.entries()) {
-    if (topicNames.has(topic.name) || topicNumbers.has(topic.topic)) {
-      throw new ConfigError(`claims.topics.${i}`, `"${topic.name}" (${topic.topic}) repeats a topic name or number`);
-    }
-    topicNames.add(topic.name);
-    topicNumbers.add(topic.topic);
-  }
-  for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
-    const unknown = trusted.topics.find((name) => !topicNames.has(name));
-    if (unknown) throw new ConfigError(`claims.trustedIssuers.${i}.topics`, `names "${unknown}", which is not a configured topic`);
-  }
-  for (const [i, named] of config.displayNames.topics.entries()) {
-    if (!topicNames.has(named.topic)) throw new ConfigError(`displayNames.topics.${i}.topic`, `names "${named.topic}", which is not a configured topic`);
-  }
-  const ids = new Set<string>();
-  for (const [i, client] of config.clients.entries()) {
-    if (ids.has(client.client_id)) throw new ConfigError(`clients.${i}.client_id`, `"${client.client_id}" is listed twice`);
-    ids.add(client.client_id);
-    if (client.grant_types.includes('authorization_code') && client.redirect_uris.length === 0) {
-      throw new ConfigError(`clients.${i}.redirect_uris`, 'needs at least one URI for the authorization_code grant');
-    }
-    if (client.grant_types.includes('urn:openid:params:grant-type:ciba') && !client.backchannel_token_delivery_mode) {
-      throw new ConfigError(`clients.${i}.backchannel_token_delivery_mode`, 'must be "poll" for a CIBA client');
-    }
-    if (client.webhook_url && !client.webhook_secret) {
-      throw new ConfigError(`clients.${i}.webhook_secret`, 'is required with webhook_url');
-    }
-    if (client.backchannel_logout_session_required !== undefined && !client.backchannel_logout_uri) {
-      throw new ConfigError(`clients.${i}.backchannel_logout_session_required`, 'needs backchannel_logout_uri');
-    }
-    if (client.token_endpoint_auth_method !== 'none' && !client.client_secret) {
-      throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');
-    }
-  }
+  for (const { check } of CONFIG_CHECKS) check(config);
   return deepFreeze(config);
 }

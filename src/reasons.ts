@@ -169,8 +169,14 @@ const demoReasons = {
 const ssfReasons = {
   ssf_scope_missing: { error: 'insufficient_scope', meaning: 'The access token was not issued with scope ssf.' },
   ssf_stream_not_found: { error: 'not_found', meaning: 'The client has no SSF stream with this stream_id.' },
-  ssf_delivery_unsupported: { error: 'invalid_request', meaning: 'The stream’s delivery is not push (urn:ietf:rfc:8935) to an endpoint_url: poll is not offered.' },
-  ssf_property_mismatch: { error: 'invalid_request', meaning: 'A transmitter-supplied property in the body (iss, aud, events_supported, events_delivered) differs from the stream’s.' },
+  ssf_delivery_unsupported: {
+    error: 'invalid_request',
+    meaning: 'The stream’s delivery is not push (urn:ietf:rfc:8935) to an endpoint_url: poll is not offered.',
+  },
+  ssf_property_mismatch: {
+    error: 'invalid_request',
+    meaning: 'A transmitter-supplied property in the body (iss, aud, events_supported, events_delivered) differs from the stream’s.',
+  },
   ssf_stream_limit: { error: 'conflict', meaning: 'The client already has as many SSF streams as Signet allows (10): delete one first.' },
 } satisfies Record<string, ReasonEntry>;
 

@@ -68,9 +68,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
   }
   reportRecoveryFallback(logger);
   const redis = redisConnectionOf(config);
-  const store = redis
-    ? createRedisStore(redis, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) })
-    : createMemoryStore();
+  const store = redis ? createRedisStore(redis, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) }) : createMemoryStore();
   const webhooks = createWebhookQueueFor(config, store, {
     logger,
     onAttempt: (outcome) => options.metrics?.webhookDeliveries.inc({ outcome }),

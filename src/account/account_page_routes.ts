@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import { PURPOSES, signsIn } from '../chain/contracts.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
@@ -15,11 +16,11 @@ import { grantPath } from '../grants/grant_schemas.js';
 import { anyone, type Authenticator } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
-import { type Profile, type ProfileStore, profileSchema } from '../profile/profile.js';
+import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../profile/profile.js';
 import type { AccountSessions, IdentitySession } from '../owner_sessions/account_sessions.js';
 import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { IdentityCreator } from './identity_creation.js';
-import { type IdentityKeys, PURPOSE_NAMES } from './identity_keys.js';
+import type { IdentityKeys } from './identity_keys.js';
 
 /** The owner's grants as the pages show and revoke them (the access-grant feature's). */
 export type OwnerGrants = {
@@ -53,13 +54,6 @@ const TAG = 'Account pages';
 const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data'];
 const returnPath = (asked: string | undefined) => (asked && TABS.includes(asked) ? asked : '/account');
 
-/** What each key purpose lets its holder do, in one line. */
-const PURPOSES = {
-  1: { name: 'MANAGEMENT', explanation: 'full control: adds and removes keys and claims' },
-  2: { name: 'ACTION', explanation: 'signs in and approves sharing, nothing more' },
-  3: { name: 'CLAIM', explanation: 'lets a claim issuer add claims to your identity; not a wallet you sign in with' },
-} as const;
-
 /** The profile form: one input per value, the address flattened. */
 const PROFILE_FORM = [
   { name: 'given_name', label: 'First name', type: 'text', autocomplete: 'given-name' },
@@ -72,8 +66,15 @@ const PROFILE_FORM = [
   { name: 'postal_code', label: 'Postal code', type: 'text', autocomplete: 'postal-code' },
   { name: 'country', label: 'Country', type: 'text', autocomplete: 'country-name' },
   { name: 'website', label: 'Website', type: 'url', autocomplete: 'url', hint: '(https://…)' },
-] as const;
-const ADDRESS_PARTS = ['street_address', 'locality', 'region', 'postal_code', 'country'] as const;
+] as const satisfies readonly { name: FormValueName; label: string; type: string; autocomplete: string; hint?: string }[];
+
+/** The profile's values as the form has them: its fields, the address's parts in place of the address. */
+type FormValueName = Exclude<ProfileFieldName, 'address'> | AddressPart;
+/** Compiles only if the form has an input for every value of the profile (PROFILE_FORM's `satisfies` refuses any other name). */
+const formIsComplete: Exclude<FormValueName, (typeof PROFILE_FORM)[number]['name']> extends never ? true : never = true;
+void formIsComplete;
+
+const isAddressPart = (name: string): name is AddressPart => (ADDRESS_PARTS as readonly string[]).includes(name);
 
 const STATUS_WORDS = {
   valid: 'valid',
@@ -94,14 +95,8 @@ function profileFromForm(form: Record<string, unknown>) {
     return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
   };
   const address = Object.fromEntries(ADDRESS_PARTS.map((part) => [part, value(part)]).filter(([, v]) => v !== undefined));
-  return {
-    given_name: value('given_name'),
-    family_name: value('family_name'),
-    email: value('email'),
-    phone_number: value('phone_number'),
-    website: value('website'),
-    ...(Object.keys(address).length ? { address } : {}),
-  };
+  const fields = Object.fromEntries(PROFILE_FORM.filter((input) => !isAddressPart(input.name)).map((input) => [input.name, value(input.name)]));
+  return { ...fields, ...(Object.keys(address).length ? { address } : {}) };
 }
 
 const FIELD_MESSAGES: Record<string, string> = {
@@ -172,20 +167,29 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             ctx.redirect('/account');
             return {};
           }
-          deps.renderPage(ctx, 'account/create', { title: 'Create your identity', wallet: any.wallet, creation, chainId: deps.chainId, demoWallet: deps.demoWallet });
+          deps.renderPage(ctx, 'account/create', {
+            title: 'Create your identity',
+            wallet: any.wallet,
+            creation,
+            chainId: deps.chainId,
+            demoWallet: deps.demoWallet,
+          });
           return {};
         }
         const session = any as IdentitySession;
         const [profile, keys, claims, grants, backchannel] = await Promise.all([
           deps.profiles.get(session.identity),
           deps.identityKeys.list(session.identity, [session.wallet]),
-          deps.claims.listForTopics(session.identity, deps.topics.all.map((topic) => topic.topic)),
+          deps.claims.listForTopics(
+            session.identity,
+            deps.topics.all.map((topic) => topic.topic),
+          ),
           deps.grants.list(session.identity),
           deps.backchannel.pendingFor(session.identity),
         ]);
         return page(ctx, 'overview', 'Your identity', session, {
           profileCount: Object.keys(flatten(profile)).length,
-          walletCount: keys.filter((key) => key.purposes.some((purpose) => purpose === 1 || purpose === 2)).length,
+          walletCount: keys.filter((key) => signsIn(key.purposes)).length,
           claimCount: claims.length,
           activeCount: grants.items.filter((grant) => grant.status === 'active').length,
           pendingCount: grants.items.filter((grant) => grant.status === 'pending').length + backchannel.length,
@@ -245,17 +249,18 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
 
     pageRoute('/account/wallets', 'The wallets and keys of the identity', z.object({}), async (ctx, session) => {
       const keys = await deps.identityKeys.list(session.identity, [session.wallet]);
-      const signsIn = (key: (typeof keys)[number]) => key.purposes.some((purpose) => purpose === 1 || purpose === 2);
       return page(ctx, 'wallets', 'Wallets', session, {
-        wallets: keys.filter(signsIn),
-        otherKeys: keys.filter((key) => !signsIn(key)),
+        wallets: keys.filter((key) => signsIn(key.purposes)),
+        otherKeys: keys.filter((key) => !signsIn(key.purposes)),
         purposes: PURPOSES,
-        purposeNames: PURPOSE_NAMES,
       });
     }),
 
     pageRoute('/account/claims', 'The claims of the identity', z.object({ requested: word }), async (ctx, session, query) => {
-      const claims = await deps.claims.listForTopics(session.identity, deps.topics.all.map((topic) => topic.topic));
+      const claims = await deps.claims.listForTopics(
+        session.identity,
+        deps.topics.all.map((topic) => topic.topic),
+      );
       return page(ctx, 'claims', 'Claims', session, {
         claims,
         statusWords: STATUS_WORDS,

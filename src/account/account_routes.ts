@@ -177,7 +177,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['key_already_held', 'key_not_held', 'last_management_key', 'chain_unavailable'],
       async handle({ body, caller: session }) {
-        const purpose = body.purpose === 'management' ? 1 : 2;
+        const purpose = body.purpose === 'management' ? 'MANAGEMENT' : 'ACTION';
         return { body: await deps.identityKeys.prepare(session.identity, body.address, purpose, body.action) };
       },
     }),

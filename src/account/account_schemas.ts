@@ -49,9 +49,7 @@ export const signInChallenge = z
   })
   .meta({ id: 'AccountChallenge' });
 
-export const accountSession = z
-  .strictObject({ identity: address.nullable(), wallet: address, created_at: dateTime })
-  .meta({ id: 'AccountSession' });
+export const accountSession = z.strictObject({ identity: address.nullable(), wallet: address, created_at: dateTime }).meta({ id: 'AccountSession' });
 
 export const identityCreation = z
   .strictObject({
@@ -72,9 +70,7 @@ export const preparedTransaction = z
   })
   .meta({ id: 'PreparedTransaction', description: "A transaction for the owner's wallet to send to the identity" });
 
-export const transactionStatus = z
-  .strictObject({ hash: bytes32, status: z.enum(['pending', 'confirmed', 'failed']) })
-  .meta({ id: 'TransactionStatus' });
+export const transactionStatus = z.strictObject({ hash: bytes32, status: z.enum(['pending', 'confirmed', 'failed']) }).meta({ id: 'TransactionStatus' });
 
 export const ownerWebhook = z.strictObject({ url: z.string().nullable() }).meta({ id: 'OwnerWebhook' });
 

@@ -1,9 +1,8 @@
 // The claim changes an owner makes with their own wallet: remove a claim, or add a claim an
 // issuer signed and returned (checked with its issuer first, as the contract will).
 import { type Address, encodeFunctionData, type Hex, type PublicClient } from 'viem';
-import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
-import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
-import type { ClaimReader } from '../claims/claim_reader.js';
+import { identityAbi } from '../chain/contracts.js';
+import { type ClaimReader, readIssuerConfirms } from '../claims/claim_reader.js';
 import { refuse } from '../errors.js';
 import type { PreparedTransaction } from './identity_keys.js';
 
@@ -22,20 +21,8 @@ export function createClaimActions(deps: { client: PublicClient; reader: ClaimRe
     },
 
     async prepareAddition(identity: Address, claim: SignedClaimInput): Promise<PreparedTransaction> {
-      let confirmed: boolean;
-      try {
-        confirmed = (await deps.client.readContract({
-          address: claim.issuer,
-          abi: claimIssuerAbi,
-          functionName: 'isClaimValid',
-          args: [identity, BigInt(claim.topic), claim.signature, claim.data],
-        })) as boolean;
-      } catch (error) {
-        // An issuer that reverts or is no contract does not confirm; an unreachable chain says nothing.
-        if (!isContractRefusal(error)) throw chainUnavailable('ClaimIssuer.isClaimValid', error);
-        confirmed = false;
-      }
-      if (!confirmed) throw refuse('claim_unconfirmed_by_issuer', `the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`);
+      if (!(await readIssuerConfirms(deps.client, identity, claim)))
+        throw refuse('claim_unconfirmed_by_issuer', `the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`);
       return {
         to: identity,
         data: encodeFunctionData({

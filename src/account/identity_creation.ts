@@ -44,7 +44,7 @@ export function createIdentityCreator(deps: {
   const write = (record: IdentityCreation) => store.set(keys.identityCreation(record.wallet), JSON.stringify(record), 24 * 3600);
 
   const identityOf = async (owner: Address) => {
-    const found = await readChain<Address>('IdFactory.getIdentity', () =>
+    const found = await readChain('IdFactory.getIdentity', () =>
       deps.client.readContract({ address: deps.factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [owner] }),
     );
     return found === zeroAddress ? undefined : found;

@@ -24,11 +24,9 @@ function anvilBinary(): string {
 
 export async function startAnvil(options: { chainId?: number; port?: number } = {}): Promise<Anvil> {
   const chainId = options.chainId ?? 31337;
-  const child: ChildProcess = spawn(
-    anvilBinary(),
-    ['--port', String(options.port ?? 0), '--chain-id', String(chainId), '--host', '127.0.0.1'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child: ChildProcess = spawn(anvilBinary(), ['--port', String(options.port ?? 0), '--chain-id', String(chainId), '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const port = await new Promise<number>((resolvePort, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {

@@ -1,13 +1,7 @@
 // Tells the chain's real answers ("this contract reverted", "there is no contract here", "no
 // such receipt") from an outage (refused, failed, too slow), and names the outage once:
 // 503 temporarily_unavailable, reason chain_unavailable.
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  ContractFunctionZeroDataError,
-  TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
-} from 'viem';
+import { BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError, TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem';
 import { type SignetError, refuse } from '../errors.js';
 
 /** Seconds a client should wait before trying again after a chain outage. */
@@ -24,8 +18,7 @@ export function isContractRefusal(error: unknown): boolean {
 /** The chain answered that it knows no such transaction (or no receipt for it yet). */
 export function isUnknownTransaction(error: unknown): boolean {
   return (
-    error instanceof BaseError &&
-    Boolean(error.walk((inner) => inner instanceof TransactionReceiptNotFoundError || inner instanceof TransactionNotFoundError))
+    error instanceof BaseError && Boolean(error.walk((inner) => inner instanceof TransactionReceiptNotFoundError || inner instanceof TransactionNotFoundError))
   );
 }
 

@@ -1,24 +1,7 @@
 // Deploys the ONCHAINID suite (Identity implementation, ImplementationAuthority, IdFactory,
 // ClaimIssuer) and creates identities through the factory, as the demo and the tests need.
-import {
-  type Account,
-  type Address,
-  type Hex,
-  type PublicClient,
-  type WalletClient,
-  encodeAbiParameters,
-  getAddress,
-  keccak256,
-} from 'viem';
-import {
-  claimIssuerArtifact,
-  idFactoryAbi,
-  idFactoryArtifact,
-  identityAbi,
-  identityArtifact,
-  implementationAuthorityArtifact,
-  KeyType,
-} from './contracts.js';
+import { type Account, type Address, type Hex, type PublicClient, type WalletClient, encodeAbiParameters, getAddress, keccak256 } from 'viem';
+import { claimIssuerArtifact, idFactoryAbi, idFactoryArtifact, identityAbi, identityArtifact, implementationAuthorityArtifact, KeyType } from './contracts.js';
 
 export type Deployer = { wallet: WalletClient & { account: Account }; client: PublicClient };
 
@@ -43,10 +26,7 @@ async function deploy(deployer: Deployer, artifact: { abi: readonly unknown[]; b
 }
 
 /** Sends one transaction and waits for it; throws if it reverted. */
-export async function send(
-  deployer: Deployer,
-  call: { address: Address; abi: readonly unknown[]; functionName: string; args: unknown[] },
-) {
+export async function send(deployer: Deployer, call: { address: Address; abi: readonly unknown[]; functionName: string; args: unknown[] }) {
   const { request } = await deployer.client.simulateContract({
     ...call,
     account: deployer.wallet.account,
@@ -69,12 +49,7 @@ export async function deployOnchainId(deployer: Deployer): Promise<OnchainIdSuit
 /** createIdentity(wallet, salt) on the factory (owner only); returns the identity address. */
 export async function createIdentity(deployer: Deployer, factory: Address, wallet: Address, salt: string) {
   await send(deployer, { address: factory, abi: idFactoryAbi, functionName: 'createIdentity', args: [wallet, salt] });
-  return (await deployer.client.readContract({
-    address: factory,
-    abi: idFactoryAbi,
-    functionName: 'getIdentity',
-    args: [wallet],
-  })) as Address;
+  return deployer.client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [wallet] });
 }
 
 /** The ERC-734 key of an address: keccak256(abi.encode(address)). */

@@ -13,7 +13,11 @@ export type ReadOutcome = { status: 'success'; result: unknown } | { status: 'fa
 /** No code at the Multicall3 address: the call came back empty. */
 const noMulticallHere = (error: unknown) =>
   error instanceof BaseError &&
-  Boolean(error.walk((inner) => (inner as { name?: string }).name === 'AbiDecodingZeroDataError' || (inner as { name?: string }).name === 'ContractFunctionZeroDataError'));
+  Boolean(
+    error.walk(
+      (inner) => (inner as { name?: string }).name === 'AbiDecodingZeroDataError' || (inner as { name?: string }).name === 'ContractFunctionZeroDataError',
+    ),
+  );
 
 /** With allowFailure, viem reports a missing Multicall3 as each read failing on `aggregate3`. */
 const aggregateFailed = (outcome: ReadOutcome) =>

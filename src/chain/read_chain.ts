@@ -2,9 +2,9 @@
 // for the logs. Reads whose revert means "no" catch isContractRefusal themselves first.
 import { chainUnavailable } from './chain_errors.js';
 
-export async function readChain<T>(what: string, call: () => Promise<unknown>): Promise<T> {
+export async function readChain<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
-    return (await call()) as T;
+    return await call();
   } catch (error) {
     throw chainUnavailable(what, error);
   }

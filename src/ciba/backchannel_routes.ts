@@ -50,11 +50,7 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       params: forms.backchannelPath,
       body: forms.approvalBody,
       responses: { 200: { description: 'Approved: the client gets its tokens on its next poll', schema: forms.approval } },
-      refusals: [
-        'backchannel_request_not_found',
-        'backchannel_request_decided',
-        ...LINKED_SIGNATURE_REFUSALS,
-      ],
+      refusals: ['backchannel_request_not_found', 'backchannel_request_decided', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {
         const request = await pending(params.id);
         const wallet = await deps.verifyLinkedSignature(request.identity, request.challenge, body.signature, body.address);

@@ -12,8 +12,6 @@ export const approvalBody = z.object({
   address: addressField.optional().meta({ description: 'The signing wallet, for a contract wallet (EIP-1271, EIP-6492)' }),
 });
 
-export const approval = z
-  .object({ id: z.string(), status: z.literal('approved'), grant_id: z.string() })
-  .meta({ id: 'BackchannelApproval' });
+export const approval = z.object({ id: z.string(), status: z.literal('approved'), grant_id: z.string() }).meta({ id: 'BackchannelApproval' });
 
 export const denial = z.object({ id: z.string(), status: z.literal('denied') }).meta({ id: 'BackchannelDenial' });

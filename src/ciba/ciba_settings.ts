@@ -68,7 +68,12 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         created_at: new Date(created).toISOString(),
         expires_at: new Date(created + expiresIn * 1000).toISOString(),
       };
-      const challenge = backchannelChallenge(base, deps.issuer, account.accountId, fields.map((field) => field.label));
+      const challenge = backchannelChallenge(
+        base,
+        deps.issuer,
+        account.accountId,
+        fields.map((field) => field.label),
+      );
       await deps.inbox.file({ ...base, challenge }, expiresIn);
     },
   };

@@ -40,6 +40,28 @@ export function claimIdOf(issuer: Address, topic: number): Hex {
 }
 
 /** Entries (and their approximate bytes) the caches keep at most. */
+/** A claim as its issuer checks it. */
+export type SignedClaim = { issuer: Address; topic: number; signature: Hex; data: Hex };
+
+/**
+ * Whether the claim's issuer confirms it for the identity (ClaimIssuer.isClaimValid: signed by
+ * one of its CLAIM keys, not revoked), read live. An issuer that is not a ClaimIssuer contract
+ * (it reverts, or has no code) confirms nothing; an unreachable chain is chain_unavailable.
+ */
+export async function readIssuerConfirms(client: PublicClient, identity: Address, claim: SignedClaim): Promise<boolean> {
+  try {
+    return await client.readContract({
+      address: claim.issuer,
+      abi: claimIssuerAbi,
+      functionName: 'isClaimValid',
+      args: [identity, BigInt(claim.topic), claim.signature, claim.data],
+    });
+  } catch (error) {
+    if (isContractRefusal(error)) return false;
+    throw chainUnavailable('ClaimIssuer.isClaimValid', error);
+  }
+}
+
 export const CLAIM_CACHE_BOUNDS = { entries: 10_000, bytes: 16 * 1024 * 1024, missEntries: 1_000 };
 
 type Cached = { value: unknown; until: number };
@@ -53,7 +75,11 @@ const NO_IDENTITY = Symbol('no identity');
 const noIdentity = (identity: Address) => refuse('identity_not_found', `${identity} is not an identity contract`);
 
 export function createClaimReader(client: PublicClient, cacheSeconds: number, now: () => number): ClaimReader {
-  const found = new LRUCache<string, Cached>({ max: CLAIM_CACHE_BOUNDS.entries, maxSize: CLAIM_CACHE_BOUNDS.bytes, sizeCalculation: (entry, key) => sizeOf(key, entry) });
+  const found = new LRUCache<string, Cached>({
+    max: CLAIM_CACHE_BOUNDS.entries,
+    maxSize: CLAIM_CACHE_BOUNDS.bytes,
+    sizeCalculation: (entry, key) => sizeOf(key, entry),
+  });
   const missing = new LRUCache<string, Cached>({ max: CLAIM_CACHE_BOUNDS.missEntries });
 
   /** `isMiss`: the value says something does not exist (kept in the small cache). */
@@ -77,9 +103,9 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
       `claim:${identity}:${claimId}`,
       options,
       async () => {
-        let answer: [bigint, bigint, Address, Hex, Hex, string];
+        let answer: readonly [bigint, bigint, Address, Hex, Hex, string];
         try {
-          answer = (await client.readContract({ address: identity, abi: identityAbi, functionName: 'getClaim', args: [claimId] })) as typeof answer;
+          answer = await client.readContract({ address: identity, abi: identityAbi, functionName: 'getClaim', args: [claimId] });
         } catch (error) {
           // The chain answered: no contract at the address, or one without getClaim. Not an outage.
           if (isContractRefusal(error)) return NO_IDENTITY;
@@ -104,7 +130,7 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
             `ids:${identity}:${topic}`,
             options,
             () =>
-              readChain<readonly Hex[]>('Identity.getClaimIdsByTopic', () =>
+              readChain('Identity.getClaimIdsByTopic', () =>
                 client.readContract({ address: identity, abi: identityAbi, functionName: 'getClaimIdsByTopic', args: [BigInt(topic)] }),
               ),
             (value) => value.length === 0,
@@ -116,20 +142,7 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
       return perTopic.flat();
     },
     issuerConfirms: (identity, one, options) =>
-      cached(`valid:${identity}:${one.claimId}:${one.signature}`, options, async () => {
-        try {
-          return (await client.readContract({
-            address: one.issuer,
-            abi: claimIssuerAbi,
-            functionName: 'isClaimValid',
-            args: [identity, BigInt(one.topic), one.signature, one.data],
-          })) as boolean;
-        } catch (error) {
-          // An issuer that is not a ClaimIssuer contract (it reverts, or has no code) confirms nothing.
-          if (isContractRefusal(error)) return false;
-          throw chainUnavailable('ClaimIssuer.isClaimValid', error);
-        }
-      }),
+      cached(`valid:${identity}:${one.claimId}:${one.signature}`, options, () => readIssuerConfirms(client, identity, one)),
     forget(identity) {
       for (const cache of [found, missing]) {
         const stale = [...cache.keys()].filter((key) => key.includes(`:${identity}:`));

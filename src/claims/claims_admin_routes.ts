@@ -41,14 +41,7 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
           headers: { Location: 'The claim: {issuer}/identities/{identity}/claims/{claim_id}' },
         },
       },
-      refusals: [
-        'claim_data_too_deep',
-        'claim_data_too_large',
-        'claim_topic_unknown',
-        'claim_expiry_invalid',
-        'identity_not_registered',
-        'chain_unavailable',
-      ],
+      refusals: ['claim_data_too_deep', 'claim_data_too_large', 'claim_topic_unknown', 'claim_expiry_invalid', 'identity_not_registered', 'chain_unavailable'],
       async handle({ body, caller: issuer }) {
         assertClaimDataBounds(body.data);
         const result = await issuer.issue({ identity: body.identity, topic: body.topic, data: body.data, expiresAt: body.expires_at, uri: body.uri });

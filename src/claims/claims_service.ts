@@ -41,12 +41,7 @@ function matchesHash(record: ClaimRecord, claim: OnchainClaim): boolean {
   return record.hash.toLowerCase() === claim.data.toLowerCase() && hashClaimDocument(record.document, record.salt) === record.hash;
 }
 
-export function createClaimsService(deps: {
-  reader: ClaimReader;
-  topics: ClaimTopics;
-  records: ClaimRecords;
-  now: () => number;
-}): ClaimsService {
+export function createClaimsService(deps: { reader: ClaimReader; topics: ClaimTopics; records: ClaimRecords; now: () => number }): ClaimsService {
   const { reader, topics, records, now } = deps;
 
   const viewOf = async (identity: Address, claim: OnchainClaim, options?: ReadOptions) => {

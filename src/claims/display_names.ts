@@ -22,7 +22,7 @@ export function createDisplayNames(config: Pick<Config, 'displayNames' | 'claims
   const issuers = Object.fromEntries(config.displayNames.issuers.map((entry) => [getAddress(entry.address), entry.name])) as Record<Address, string>;
   const topics: Record<string, string> = Object.fromEntries(config.claims.topics.map((topic) => [topic.name, topic.name]));
   for (const entry of config.displayNames.topics) topics[entry.topic] = entry.name;
-  const profileWords = new Map(PROFILE_FIELDS.map((field) => [field.name, field.label]));
+  const profileWords = new Map<string, string>(PROFILE_FIELDS.map((field) => [field.name, field.label]));
   const topic = (name: string) => topics[name] ?? name;
   return {
     issuer: (address) => {

@@ -116,7 +116,7 @@ export function createSignetIssuer(deps: {
       });
       const claim: SignedClaim = { topic: topic.topic, scheme: ECDSA_SCHEME, issuer: deps.address, signature, data: hash, uri };
 
-      const mayAdd = await readChain<boolean>('Identity.keyHasPurpose', () =>
+      const mayAdd = await readChain('Identity.keyHasPurpose', () =>
         deps.client.readContract({
           address: request.identity,
           abi: identityAbi,

@@ -43,9 +43,7 @@ export function createConsentReceipts(store: Store): ConsentReceipts {
     async listFor(identity) {
       const ids = await store.indexMembers(keys.consentsOf(identity));
       const receipts = await Promise.all(ids.map(find));
-      return receipts
-        .filter((receipt): receipt is ConsentReceipt => receipt !== undefined)
-        .sort((a, b) => b.signed_at.localeCompare(a.signed_at));
+      return receipts.filter((receipt): receipt is ConsentReceipt => receipt !== undefined).sort((a, b) => b.signed_at.localeCompare(a.signed_at));
     },
   };
 }

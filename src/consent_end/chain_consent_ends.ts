@@ -38,7 +38,7 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
   /** A key that still has ACTION (or MANAGEMENT, which ONCHAINID counts as every purpose) still signs in. */
   const stillLinked = async (identity: Address, key: Hex): Promise<boolean> => {
     try {
-      return (await deps.client.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [key, KeyPurpose.ACTION] })) as boolean;
+      return await deps.client.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [key, KeyPurpose.ACTION] });
     } catch (error) {
       // No contract answers any more: nothing it signed stands.
       if (isContractRefusal(error)) return false;

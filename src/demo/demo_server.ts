@@ -21,10 +21,7 @@ function withDemoChain(config: Config, demo: DemoChain): Config {
     chain: { rpcUrl: demo.anvil.rpcUrl, chainId: demo.anvil.chainId, identityFactory: demo.suite.identityFactory },
     claims: {
       ...config.claims,
-      trustedIssuers: [
-        ...config.claims.trustedIssuers,
-        ...(everyTopic.length ? [{ address: demo.suite.claimIssuer, topics: everyTopic }] : []),
-      ],
+      trustedIssuers: [...config.claims.trustedIssuers, ...(everyTopic.length ? [{ address: demo.suite.claimIssuer, topics: everyTopic }] : [])],
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
     // People read the demo issuer's name, not its address.

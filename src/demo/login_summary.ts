@@ -13,7 +13,15 @@ export type LoginSummary = {
   claimsAsked: boolean;
 };
 
-type SharedClaim = { topic_name?: string | null; topic?: number; issuer?: string; valid?: boolean; status?: string; expires_at?: string | null; data?: Record<string, unknown> };
+type SharedClaim = {
+  topic_name?: string | null;
+  topic?: number;
+  issuer?: string;
+  valid?: boolean;
+  status?: string;
+  expires_at?: string | null;
+  data?: Record<string, unknown>;
+};
 
 const VALIDITY: Record<string, string> = {
   untrusted_issuer: 'not valid: its issuer is not trusted',

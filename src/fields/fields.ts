@@ -1,5 +1,6 @@
 // The data a website can ask for: each profile field and each claim topic, the OIDC scope
 // that carries it, and the words the consent page and the signed challenge use for it.
+import type { ProfileFieldName } from '../profile/profile.js';
 
 /** The claim topics as the field list reads them (src/claims/claim_topics.ts gives them). */
 export type TopicWords = {
@@ -9,14 +10,24 @@ export type TopicWords = {
 
 export type FieldDefinition = { name: string; scope: string; label: string; description: string; kind: 'profile' | 'claim' };
 
-export const PROFILE_FIELDS: readonly FieldDefinition[] = [
-  { name: 'given_name', scope: 'profile', label: 'first name', description: 'Your first name', kind: 'profile' },
-  { name: 'family_name', scope: 'profile', label: 'last name', description: 'Your last name', kind: 'profile' },
-  { name: 'website', scope: 'profile', label: 'website', description: 'The address of your website', kind: 'profile' },
-  { name: 'email', scope: 'email', label: 'email address', description: 'Your email address', kind: 'profile' },
-  { name: 'phone_number', scope: 'phone', label: 'phone number', description: 'Your phone number', kind: 'profile' },
-  { name: 'address', scope: 'address', label: 'postal address', description: 'Your postal address', kind: 'profile' },
-];
+/** How each profile field is shared and worded; `satisfies` keeps it to the profile schema's keys, every one of them. */
+const PROFILE_FIELD_WORDS = {
+  given_name: { scope: 'profile', label: 'first name', description: 'Your first name' },
+  family_name: { scope: 'profile', label: 'last name', description: 'Your last name' },
+  website: { scope: 'profile', label: 'website', description: 'The address of your website' },
+  email: { scope: 'email', label: 'email address', description: 'Your email address' },
+  phone_number: { scope: 'phone', label: 'phone number', description: 'Your phone number' },
+  address: { scope: 'address', label: 'postal address', description: 'Your postal address' },
+} satisfies Record<ProfileFieldName, Omit<FieldDefinition, 'name' | 'kind'>>;
+
+export type ProfileFieldDefinition = FieldDefinition & { name: ProfileFieldName; kind: 'profile' };
+
+/** The profile fields, in the order the consent page lists them. */
+export const PROFILE_FIELDS: readonly ProfileFieldDefinition[] = (Object.keys(PROFILE_FIELD_WORDS) as ProfileFieldName[]).map((name) => ({
+  name,
+  kind: 'profile',
+  ...PROFILE_FIELD_WORDS[name],
+}));
 
 /** The one OIDC claim that carries every shared onchain claim (see README, "Claims"). */
 export const ONCHAIN_CLAIMS = 'onchain_claims';

@@ -48,8 +48,7 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
     granted_at: receipt.signed_at,
   });
 
-  const loginGrants = async (identity: Address): Promise<LoginGrant[]> =>
-    Promise.all((await deps.receipts.listFor(identity)).map(loginGrantOf));
+  const loginGrants = async (identity: Address): Promise<LoginGrant[]> => Promise.all((await deps.receipts.listFor(identity)).map(loginGrantOf));
 
   /** One OIDC login of this identity, or undefined when the id is not one. */
   const loginGrant = async (id: string, identity: Address): Promise<LoginGrant | undefined> => {

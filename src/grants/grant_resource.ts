@@ -6,11 +6,8 @@ import { refuse } from '../errors.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
 import type { ProfileStore } from '../profile/profile.js';
 
-export type ResourceRef =
-  | { kind: 'profile'; identity: Address; path: string }
-  | { kind: 'claim'; identity: Address; claimId: Hex; path: string };
+export type ResourceRef = { kind: 'profile'; identity: Address; path: string } | { kind: 'claim'; identity: Address; claimId: Hex; path: string };
 
-const PROFILE_NAMES = PROFILE_FIELDS.map((field) => field.name);
 /** The one field of a claim resource: the claim's off-chain data. */
 export const CLAIM_FIELDS = ['data'];
 
@@ -32,7 +29,7 @@ export function createGrantResources(deps: { profiles: ProfileStore; claims: Cla
       return CLAIM_FIELDS;
     }
     const profile = await deps.profiles.get(ref.identity);
-    return PROFILE_NAMES.filter((name) => profile[name as keyof typeof profile] !== undefined);
+    return PROFILE_FIELDS.filter((field) => profile[field.name] !== undefined).map((field) => field.name);
   };
 
   return {

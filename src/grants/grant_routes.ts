@@ -93,7 +93,14 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       },
     });
 
-  const resourceRead = <P>(what: string, path: string, params: import('zod').ZodType<P>, refOf: (params: P) => ResourceRef, publicForm: import('zod').ZodType, privateForm: import('zod').ZodType) =>
+  const resourceRead = <P>(
+    what: string,
+    path: string,
+    params: import('zod').ZodType<P>,
+    refOf: (params: P) => ResourceRef,
+    publicForm: import('zod').ZodType,
+    privateForm: import('zod').ZodType,
+  ) =>
     route({
       method: 'get',
       path,
@@ -131,7 +138,14 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
     accessRequest('the profile', '/identities/{identity}/profile/access-requests', forms.identityPath, (p) => profileRef(p.identity)),
     accessRequest('one claim', '/identities/{identity}/claims/{claimId}/access-requests', forms.claimPath, (p) => claimRef(p.identity, p.claimId)),
     resourceRead('the profile', '/identities/{identity}/profile', forms.identityPath, (p) => profileRef(p.identity), forms.profilePublic, forms.profilePrivate),
-    resourceRead('one claim', '/identities/{identity}/claims/{claimId}', forms.claimPath, (p) => claimRef(p.identity, p.claimId), forms.claimView, forms.claimWithData),
+    resourceRead(
+      'one claim',
+      '/identities/{identity}/claims/{claimId}',
+      forms.claimPath,
+      (p) => claimRef(p.identity, p.claimId),
+      forms.claimView,
+      forms.claimWithData,
+    ),
 
     route({
       method: 'get',
@@ -201,7 +215,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
     route({
       method: 'post',
       path: '/access-grants/{id}/revocations',
-      summary: "The owner revokes a grant (an access grant or an OIDC login), signed in or with a signature of the revocation text",
+      summary: 'The owner revokes a grant (an access grant or an OIDC login), signed in or with a signature of the revocation text',
       tag: TAG,
       auth: anyone,
       params: forms.grantPath,

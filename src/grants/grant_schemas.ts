@@ -17,7 +17,12 @@ export const revocationBody = z.object({ signature: z.string({ error: 'must be a
 export const listingQuery = z.object({
   identity: addressField.optional(),
   cursor: z.string().max(512).optional(),
-  limit: z.coerce.number({ error: 'must be an integer from 1 to 100' }).int('must be an integer from 1 to 100').min(1, 'must be an integer from 1 to 100').max(100, 'must be an integer from 1 to 100').default(20),
+  limit: z.coerce
+    .number({ error: 'must be an integer from 1 to 100' })
+    .int('must be an integer from 1 to 100')
+    .min(1, 'must be an integer from 1 to 100')
+    .max(100, 'must be an integer from 1 to 100')
+    .default(20),
 });
 
 const kind = z.enum(['immediate', 'persistent']);
@@ -77,9 +82,7 @@ export const validation = z
   .object({ grant: accessGrant, access_token: z.string().regex(/^sgt_/), token_type: z.literal('Bearer'), expires_in: z.number().int() })
   .meta({ id: 'Validation' });
 
-export const grantPage = z
-  .object({ items: z.array(z.union([accessGrant, loginGrant])), next_cursor: z.string().nullable() })
-  .meta({ id: 'GrantPage' });
+export const grantPage = z.object({ items: z.array(z.union([accessGrant, loginGrant])), next_cursor: z.string().nullable() }).meta({ id: 'GrantPage' });
 
 export const profilePublic = z.object({ identity: address, fields: z.array(z.string()) }).meta({ id: 'ProfilePublic' });
 export const profilePrivate = z
@@ -88,6 +91,4 @@ export const profilePrivate = z
 
 export { claimView, claimWithData };
 
-export const inbox = z
-  .object({ identity: address, pending: z.array(accessGrant), backchannel: z.array(backchannelRequest) })
-  .meta({ id: 'Inbox' });
+export const inbox = z.object({ identity: address, pending: z.array(accessGrant), backchannel: z.array(backchannelRequest) }).meta({ id: 'Inbox' });

@@ -28,7 +28,13 @@ async function probe(work: () => Promise<unknown>, deadlineMs: number): Promise<
     timer = setTimeout(() => resolve('unreachable'), deadlineMs);
   });
   try {
-    return await Promise.race([work().then((): Check => 'ok', (): Check => 'unreachable'), late]);
+    return await Promise.race([
+      work().then(
+        (): Check => 'ok',
+        (): Check => 'unreachable',
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

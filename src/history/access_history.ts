@@ -48,8 +48,7 @@ export function createAccessHistory(deps: {
   const { log, settings, now } = deps;
   const keepFrom = () => now() - settings.historyDays * DAY_MS;
 
-  const all = async (identity: Address): Promise<HistoryEntry[]> =>
-    (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
+  const all = async (identity: Address): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
 
   return {
     /** Records one release; returns at once (the write is not awaited by the caller's answer). */
@@ -69,11 +68,15 @@ export function createAccessHistory(deps: {
         ...(release.reason ? { reason: release.reason } : {}),
       };
       log
-        .append(identity, { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at }, {
-          keepFromMs: keepFrom(),
-          maxEntries: settings.historyEntries,
-          ttlSeconds: settings.historyDays * 86_400,
-        })
+        .append(
+          identity,
+          { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at },
+          {
+            keepFromMs: keepFrom(),
+            maxEntries: settings.historyEntries,
+            ttlSeconds: settings.historyDays * 86_400,
+          },
+        )
         .catch((error: unknown) => deps.onLost?.(error));
     },
 

@@ -39,8 +39,7 @@ export const BODY_LIMITS = {
   engine: { bytes: number };
 };
 
-const tooLarge = (limit: number) =>
-  refuse('body_too_large', `the request body is larger than ${limit} bytes`);
+const tooLarge = (limit: number) => refuse('body_too_large', `the request body is larger than ${limit} bytes`);
 
 /** A body is present when the request is chunked or declares a non-zero length. */
 export function hasBody(ctx: Context): boolean {
@@ -99,8 +98,7 @@ async function readText(ctx: Context, limit: number, mediaType: string): Promise
   }
 }
 
-const stringTooLong = (limit: number) =>
-  refuse('string_too_long', `a string in the request body is longer than ${limit} characters`);
+const stringTooLong = (limit: number) => refuse('string_too_long', `a string in the request body is longer than ${limit} characters`);
 
 /** Parses an application/json body into ctx.request.body, within the limits. */
 export function jsonBody(limits: JsonLimits): Middleware {

@@ -34,14 +34,14 @@ const notAnIdentity = (identity: Address, cause: unknown) => refuse('identity_no
 export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
   return {
     async identityOf(wallet) {
-      const identity = await readChain<Address>('IdFactory.getIdentity', () =>
+      const identity = await readChain('IdFactory.getIdentity', () =>
         client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [wallet] }),
       );
       return identity === zeroAddress ? undefined : identity;
     },
 
     async assertKnown(identity) {
-      const wallets = await readChain<readonly Address[]>('IdFactory.getWallets', () =>
+      const wallets = await readChain('IdFactory.getWallets', () =>
         client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
       );
       if (wallets.length === 0) throw notRegistered(identity, factory);
@@ -51,12 +51,12 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
       // keyHasPurpose answers true for a MANAGEMENT key whatever purpose is asked.
       let linked: boolean;
       try {
-        linked = (await client.readContract({
+        linked = await client.readContract({
           address: identity,
           abi: identityAbi,
           functionName: 'keyHasPurpose',
           args: [keyOf(wallet), KeyPurpose.ACTION],
-        })) as boolean;
+        });
       } catch (error) {
         if (isContractRefusal(error)) throw notAnIdentity(identity, error);
         throw chainUnavailable('Identity.keyHasPurpose', error);
@@ -65,7 +65,7 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
     },
 
     async assertKnownAndLinked(identity, wallet) {
-      const [wallets, linked] = await readChain<Awaited<ReturnType<typeof readTogether>>>('IdFactory.getWallets + Identity.keyHasPurpose', () =>
+      const [wallets, linked] = await readChain('IdFactory.getWallets + Identity.keyHasPurpose', () =>
         readTogether(client, [
           { address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] },
           { address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(wallet), KeyPurpose.ACTION] },

@@ -14,13 +14,7 @@ export function loginStatement(clientName: string, fields: RequestedField[], cla
 }
 
 /** The identity (its CAIP-10 id) first, then one URI per profile field and per claim. */
-export function loginResources(
-  issuer: string,
-  chainId: number,
-  identity: Address,
-  fields: RequestedField[],
-  claims: ClaimView[],
-): string[] {
+export function loginResources(issuer: string, chainId: number, identity: Address, fields: RequestedField[], claims: ClaimView[]): string[] {
   return [
     subjectOf(chainId, identity),
     ...fields.filter((field) => field.kind === 'profile').map((field) => `${issuer}/identities/${identity}/profile#${field.name}`),

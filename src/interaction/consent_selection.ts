@@ -28,11 +28,7 @@ export function keptFields(known: readonly FieldDefinition[], requested: Request
  * The claims shared under the kept claim topics: by default every valid one; when the owner
  * names them, each must be a valid claim of a kept topic. A topic left with no claim is dropped.
  */
-export function keptClaims(
-  fields: RequestedField[],
-  available: ClaimView[],
-  asked: string[] | undefined,
-): ConsentSelection {
+export function keptClaims(fields: RequestedField[], available: ClaimView[], asked: string[] | undefined): ConsentSelection {
   const keptTopics = new Set(fields.filter((field) => field.kind === 'claim').map((field) => field.scope));
   const shareable = available.filter((claim) => claim.valid && claim.topic_name && keptTopics.has(`claim:${claim.topic_name}`));
   let claims = shareable;

@@ -5,7 +5,10 @@ import { claimView } from '../claims/claim_schemas.js';
 import { address, addressField, dateTime } from '../http/schemas.js';
 
 export const interactionPath = z.object({
-  uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the id of a login').meta({ description: 'The id of the login under way' }),
+  uid: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the id of a login')
+    .meta({ description: 'The id of the login under way' }),
 });
 
 export const challengeBody = z.object({

@@ -6,8 +6,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 export type NewSecrets = { kid: string; jwks: { keys: Record<string, unknown>[] }; cookieKeys: string[] };
 
 export function newSigningKey(alg: 'RS256' | 'ES256', kid: string): Record<string, unknown> {
-  const { privateKey } =
-    alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return { ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg };
 }
 

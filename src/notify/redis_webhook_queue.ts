@@ -204,10 +204,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
   let nextClaimAt = 0;
   const claimAbandoned = async (count: number): Promise<Entry[]> => {
     if (Date.now() < nextClaimAt) return [];
-    const [cursor, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, claimIdleMs, claimCursor, 'COUNT', count)) as [
-      string,
-      Entry[],
-    ];
+    const [cursor, claimed] = (await redis.xautoclaim(STREAM, GROUP, consumer, claimIdleMs, claimCursor, 'COUNT', count)) as [string, Entry[]];
     claimCursor = cursor;
     if (cursor === '0-0') {
       // A whole pass over the pending entries is done: rest, and tidy the group meanwhile.
@@ -220,9 +217,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
 
   /** New entries, up to `count`, waiting up to pollMs for some. */
   const readNew = async (reader: Redis, count: number): Promise<Entry[]> => {
-    const answer = (await reader.xreadgroup('GROUP', GROUP, consumer, 'COUNT', count, 'BLOCK', pollMs, 'STREAMS', STREAM, '>')) as
-      | [string, Entry[]][]
-      | null;
+    const answer = (await reader.xreadgroup('GROUP', GROUP, consumer, 'COUNT', count, 'BLOCK', pollMs, 'STREAMS', STREAM, '>')) as [string, Entry[]][] | null;
     return answer?.[0]?.[1] ?? [];
   };
 

@@ -34,9 +34,7 @@ const silent: WebhookLogger = { info: () => {}, error: () => {} };
 export function parseJob(text: string): WebhookJob | undefined {
   try {
     const job = JSON.parse(text) as WebhookJob;
-    return typeof job?.event?.id === 'string' && typeof job.event.service === 'string' && Number.isInteger(job.attempts)
-      ? job
-      : undefined;
+    return typeof job?.event?.id === 'string' && typeof job.event.service === 'string' && Number.isInteger(job.attempts) ? job : undefined;
   } catch {
     return undefined;
   }
@@ -80,7 +78,8 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new Error('webhook queue: retryDelaysMs must be non-negative numbers');
   }
-  if (!(pollMs > 0) || !(timeoutMs > 0) || !(stopTimeoutMs >= 0)) throw new Error('webhook queue: pollMs and timeoutMs must be positive, stopTimeoutMs not negative');
+  if (!(pollMs > 0) || !(timeoutMs > 0) || !(stopTimeoutMs >= 0))
+    throw new Error('webhook queue: pollMs and timeoutMs must be positive, stopTimeoutMs not negative');
 
   /** Signet's webhook: the event as JSON, signed with the target's secret; any 2xx takes it. */
   const signed = (target: { secret: string }, event: WebhookEvent) => {

@@ -13,13 +13,7 @@ export function signWebhook(secret: string, body: string, unixSeconds: number): 
  * `secret`, at a time within `toleranceSeconds` of now. The tolerance refuses a replayed old
  * request; a receiver also dedupes by the signet-event-id header (delivery is at least once).
  */
-export function verifyWebhookSignature(
-  secret: string,
-  header: string,
-  rawBody: string,
-  nowUnixSeconds: number,
-  toleranceSeconds = 300,
-): boolean {
+export function verifyWebhookSignature(secret: string, header: string, rawBody: string, nowUnixSeconds: number, toleranceSeconds = 300): boolean {
   let t: string | undefined;
   const signatures: string[] = [];
   for (const part of header.split(',')) {

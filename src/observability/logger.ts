@@ -44,7 +44,7 @@ export function scrubSecrets(line: string): string {
 
 /** An error as a log field: its kind, its one-line message and reason, and its cause's. */
 function serializeError(error: unknown, depth = 0): Record<string, unknown> | string {
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
   // viem's messages append whole request bodies; its shortMessage is the sentence.
   const message = (error as { shortMessage?: string }).shortMessage ?? error.message.split('\n')[0];
   const out: Record<string, unknown> = { type: error.name, message };
@@ -52,7 +52,10 @@ function serializeError(error: unknown, depth = 0): Record<string, unknown> | st
   if (typeof reason === 'string') out.reason = reason;
   if (typeof code === 'string' || typeof code === 'number') out.code = code;
   // Frames only: a stack starts with the whole message again.
-  const frames = (error.stack ?? '').split('\n').map((line) => line.trim()).filter((line) => line.startsWith('at '));
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('at '));
   if (frames.length) out.stack = frames.slice(0, 5).join(' | ');
   if (error.cause !== undefined && depth < 3) out.cause = serializeError(error.cause, depth + 1);
   return out;
@@ -67,8 +70,7 @@ function adapt(log: pino.Logger): AppLogger {
       else if (detail && typeof detail === 'object' && !Array.isArray(detail)) {
         const { err, ...fields } = detail as { err?: unknown };
         log[level](err === undefined ? fields : { ...fields, err: serializeError(err) }, message);
-      }
-      else log[level]({ detail }, message);
+      } else log[level]({ detail }, message);
     };
   return {
     error: at('error'),

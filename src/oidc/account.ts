@@ -37,10 +37,7 @@ const CIBA_GRANT = 'urn:openid:params:grant-type:ciba';
 function releasedFields(profile: Profile, scopes: Set<string>, requested: unknown, rejected: readonly string[]): string[] {
   const named = requested && typeof requested === 'object' ? Object.keys(requested) : [];
   return PROFILE_FIELDS.filter(
-    (field) =>
-      (scopes.has(field.scope) || named.includes(field.name)) &&
-      !rejected.includes(field.name) &&
-      profile[field.name as keyof Profile] !== undefined,
+    (field) => (scopes.has(field.scope) || named.includes(field.name)) && !rejected.includes(field.name) && profile[field.name as keyof Profile] !== undefined,
   ).map((field) => field.name);
 }
 

@@ -101,7 +101,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     renderError: async (ctx: KoaContextWithOIDC, out, error) => {
       const outage = outageIn(error);
       if (outage) return answerOutage(ctx, outage, renderPage);
-      ctx.status = Math.max(ctx.status , 400);
+      ctx.status = Math.max(ctx.status, 400);
       renderPage(ctx, 'error', {
         title: 'Something went wrong',
         error: String(out.error),

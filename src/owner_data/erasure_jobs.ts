@@ -62,8 +62,7 @@ export function createErasureJobs(deps: {
     const raw = await store.get(keys.erasure(id));
     return raw ? (JSON.parse(raw) as ErasureJob) : undefined;
   };
-  const save = (job: ErasureJob) =>
-    store.set(keys.erasure(job.id), JSON.stringify(job), job.status === 'done' ? settings.doneSeconds : undefined);
+  const save = (job: ErasureJob) => store.set(keys.erasure(job.id), JSON.stringify(job), job.status === 'done' ? settings.doneSeconds : undefined);
 
   /** Runs the job's remaining steps under the lease; false when another process holds it. */
   const execute = async (id: string): Promise<boolean> => {

@@ -60,9 +60,9 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
         }
         const client = query.client || undefined;
         const [page, all] = await Promise.all([
-          deps.history.page(session.identity, { cursor: query.cursor, limit: PAGE_SIZE, client_id: client }).catch(() =>
-            deps.history.page(session.identity, { limit: PAGE_SIZE, client_id: client }),
-          ),
+          deps.history
+            .page(session.identity, { cursor: query.cursor, limit: PAGE_SIZE, client_id: client })
+            .catch(() => deps.history.page(session.identity, { limit: PAGE_SIZE, client_id: client })),
           deps.history.all(session.identity),
         ]);
         const services = [...new Map(all.map((entry) => [entry.client_id, { id: entry.client_id, name: entry.client_name }])).values()];

@@ -34,11 +34,9 @@ export const historyEntry = z
     outcome: z.enum(['released', 'refused']),
     reason: z.string().optional(),
   })
-  .meta({ id: 'HistoryEntry', description: 'One release of the owner\'s data, or one refused attempt by a service holding a grant' });
+  .meta({ id: 'HistoryEntry', description: "One release of the owner's data, or one refused attempt by a service holding a grant" });
 
-export const historyPage = z
-  .object({ identity: address, entries: z.array(historyEntry), next_cursor: z.string().nullable() })
-  .meta({ id: 'HistoryPage' });
+export const historyPage = z.object({ identity: address, entries: z.array(historyEntry), next_cursor: z.string().nullable() }).meta({ id: 'HistoryPage' });
 
 /** Until when Signet keeps a record: an ISO time, or null while it is kept until an owner action. */
 const keptUntil = dateTime.nullable();

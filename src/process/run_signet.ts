@@ -29,9 +29,7 @@ async function runProcess(config: Config, logger: AppLogger, start: StartSignet,
   }
   const running = await start(config, logger, metrics);
   const metricsServer =
-    !inCluster && config.ops.metricsPort !== undefined
-      ? await startMetricsServer(config.ops.metricsPort, registryText(metrics.registry))
-      : undefined;
+    !inCluster && config.ops.metricsPort !== undefined ? await startMetricsServer(config.ops.metricsPort, registryText(metrics.registry)) : undefined;
   if (options.printSummary) console.log(running.summary.join('\n'));
   logger.info('Signet is listening', { issuer: config.issuer, port: config.port, metrics_port: inCluster ? undefined : config.ops.metricsPort });
 

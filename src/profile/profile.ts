@@ -17,12 +17,21 @@ export const profileSchema = z.object({
   given_name: z.string().min(1).max(100).optional(),
   family_name: z.string().min(1).max(100).optional(),
   email: z.email().optional(),
-  phone_number: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678').optional(),
+  phone_number: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678')
+    .optional(),
   address: addressSchema.optional(),
   website: z.url().optional(),
 });
 
 export type Profile = z.infer<typeof profileSchema>;
+
+/** The names of the profile's fields: its schema's keys, the one list (fields/fields.ts words each of them). */
+export type ProfileFieldName = keyof Profile;
+/** The parts of the postal address, each its own input on the profile form. */
+export const ADDRESS_PARTS = addressSchema.keyof().options;
+export type AddressPart = (typeof ADDRESS_PARTS)[number];
 
 export type ProfileStore = {
   get(identity: Address): Promise<Profile>;

@@ -111,8 +111,7 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   // On Redis, every counter command runs under the store's own rules (first connection,
   // deadline, an outage answered 503 store_unavailable) on the store's connection.
   const run = <T>(work: () => Promise<T>): Promise<T> => (isRedis(store) ? store.guarded(work) : work());
-  const fault = (error: unknown) =>
-    error instanceof SignetError ? error : refuse('store_unavailable', 'the store (Redis) is unreachable', { cause: error });
+  const fault = (error: unknown) => (error instanceof SignetError ? error : refuse('store_unavailable', 'the store (Redis) is unreachable', { cause: error }));
 
   const consume = async (limit: LimitClass, who: string) => {
     try {

@@ -71,10 +71,7 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
   };
 
   const info = async (record: KeyRecord): Promise<ApiKeyInfo> => {
-    const [revocation, lastUsed] = await Promise.all([
-      readJson<Revocation>(keys.apiKeyRevoked(record.id)),
-      store.get(keys.apiKeyUsed(record.id)),
-    ]);
+    const [revocation, lastUsed] = await Promise.all([readJson<Revocation>(keys.apiKeyRevoked(record.id)), store.get(keys.apiKeyUsed(record.id))]);
     const { sha256: _hash, ...visible } = record;
     return { ...visible, ...(lastUsed ? { last_used_at: lastUsed } : {}), ...revocation };
   };

@@ -12,7 +12,14 @@ export const LOGOUT_TOKEN_SECONDS = 120;
 export type LogoutClaims = { aud: string; sub: string; sid?: string; jti: string };
 
 /** A SET's claims but `iss` (added here): jti, iat, aud, txn, sub_id, events. */
-export type SetClaims = { jti: string; iat: number; aud: string; txn?: string; sub_id: Record<string, unknown>; events: Record<string, Record<string, unknown>> };
+export type SetClaims = {
+  jti: string;
+  iat: number;
+  aud: string;
+  txn?: string;
+  sub_id: Record<string, unknown>;
+  events: Record<string, Record<string, unknown>>;
+};
 
 export type SignalSigner = {
   /** A logout token (`typ` logout+jwt): iat now, exp in LOGOUT_TOKEN_SECONDS, never a nonce. */

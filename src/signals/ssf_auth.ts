@@ -30,7 +30,11 @@ export function ssfClient(provider: Provider, clients: Config['clients']): Authe
         ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
         throw refuse('token_invalid', 'the access token is invalid, expired or revoked');
       }
-      if (!String(found.scope ?? '').split(' ').includes(SSF_SCOPE)) {
+      if (
+        !String(found.scope ?? '')
+          .split(' ')
+          .includes(SSF_SCOPE)
+      ) {
         ctx.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${SSF_SCOPE}"`);
         throw refuse('ssf_scope_missing', `the access token was not issued with scope ${SSF_SCOPE}`);
       }

@@ -28,7 +28,7 @@ export const subjectIdOf = (issuer: string, chainId: number, identity: Address) 
 const GRANT_END: Record<GrantEndReason, { initiating_entity: string; en: string }> = {
   key_removed: { initiating_entity: 'policy', en: 'The wallet that signed the consent no longer holds a key on the identity.' },
   owner_revoked: { initiating_entity: 'user', en: 'The owner revoked the grant.' },
-  erasure: { initiating_entity: 'user', en: "The owner erased their data at Signet." },
+  erasure: { initiating_entity: 'user', en: 'The owner erased their data at Signet.' },
   signed_out: { initiating_entity: 'user', en: 'The owner signed out.' },
 };
 

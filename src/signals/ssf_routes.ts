@@ -37,7 +37,13 @@ export type SsfRoutesDeps = {
 };
 
 type DeliveryInput = { method: string; endpoint_url?: string; authorization_header?: string };
-type TransmitterSupplied = { iss?: string; aud?: string | string[]; events_supported?: string[]; events_delivered?: string[]; min_verification_interval?: number };
+type TransmitterSupplied = {
+  iss?: string;
+  aud?: string | string[];
+  events_supported?: string[];
+  events_delivered?: string[];
+  min_verification_interval?: number;
+};
 
 /** The refusals of a route that takes a delivery (the endpoint check's among them). */
 const DELIVERY_REFUSALS = ['ssf_delivery_unsupported', 'webhook_url_not_public', 'webhook_url_unresolvable', 'dns_unavailable'] as const;
@@ -98,7 +104,9 @@ export function ssfRoutes(deps: SsfRoutesDeps): AnyRoute[] {
       aud !== undefined && !sameSet(aud, [current.aud]) ? 'aud' : undefined,
       body.events_supported !== undefined && !sameSet(body.events_supported, current.events_supported) ? 'events_supported' : undefined,
       body.events_delivered !== undefined && !sameSet(body.events_delivered, current.events_delivered) ? 'events_delivered' : undefined,
-      body.min_verification_interval !== undefined && body.min_verification_interval !== current.min_verification_interval ? 'min_verification_interval' : undefined,
+      body.min_verification_interval !== undefined && body.min_verification_interval !== current.min_verification_interval
+        ? 'min_verification_interval'
+        : undefined,
     ].find(Boolean);
     if (mismatched) throw refuse('ssf_property_mismatch', `"${mismatched}" is Signet's to set, and differs from the stream's`);
   };

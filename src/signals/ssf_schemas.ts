@@ -9,7 +9,10 @@ const eventType = z.string().min(1).max(512);
 /** What a receiver supplies (SSF 1.0 "Stream Configuration"); other members are ignored. */
 const delivery = z.object({
   method: z.string({ error: 'is required' }).max(512),
-  endpoint_url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048).optional(),
+  endpoint_url: z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+    .max(2048)
+    .optional(),
   /** Sent as the Authorization header of every push to endpoint_url; never shown back. */
   authorization_header: z.string().min(1).max(4096).optional(),
 });
@@ -57,9 +60,7 @@ export const streamConfiguration = z
   })
   .meta({ id: 'SsfStreamConfiguration' });
 
-export const streamStatus = z
-  .object({ stream_id: z.string(), status: z.enum(STATUSES), reason: z.string().optional() })
-  .meta({ id: 'SsfStreamStatus' });
+export const streamStatus = z.object({ stream_id: z.string(), status: z.enum(STATUSES), reason: z.string().optional() }).meta({ id: 'SsfStreamStatus' });
 
 export const transmitterConfiguration = z
   .object({

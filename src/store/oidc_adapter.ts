@@ -7,14 +7,7 @@ import { keys } from './keys.js';
 import type { Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all.
-const GRANTABLE = new Set([
-  'AccessToken',
-  'AuthorizationCode',
-  'RefreshToken',
-  'DeviceCode',
-  'BackchannelAuthenticationRequest',
-  'Grant',
-]);
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'Grant']);
 
 // Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
 // a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so

@@ -58,11 +58,9 @@ function parseMessage(text: string): SiweMessage {
   }
 }
 
-const burnt = () =>
-  refuse('challenge_burnt', 'the challenge was refused after too many wrong signatures; request a new one');
+const burnt = () => refuse('challenge_burnt', 'the challenge was refused after too many wrong signatures; request a new one');
 
-const expiredAt = (iso: string) =>
-  refuse('challenge_expired', `the challenge expired at ${iso}; request a new one`);
+const expiredAt = (iso: string) => refuse('challenge_expired', `the challenge expired at ${iso}; request a new one`);
 
 /** What the signed text names on its Nonce and Expiration Time lines (only to find its record). */
 type SignedLines = { nonce: string; expirationTime?: string };

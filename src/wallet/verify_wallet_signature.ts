@@ -13,15 +13,14 @@ import { recoverMessageSigner } from './recover_message_signer.js';
  * computation only (no Redis, no chain), so the catch hides no outage; the chain read that may
  * follow keeps its 503.
  */
-const recoveredSigner = (message: string, signature: Hex): Promise<Address | undefined> =>
-  recoverMessageSigner(message, signature).catch(() => undefined);
+const recoveredSigner = (message: string, signature: Hex): Promise<Address | undefined> => recoverMessageSigner(message, signature).catch(() => undefined);
 
 export async function verifyWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<boolean> {
   if (!isErc6492Signature(signature)) {
     const signer = await recoveredSigner(message, signature);
     if (signer && isAddressEqual(signer, wallet)) return true;
     // Not the wallet's key: only a contract at the address could still accept the signature.
-    const code = await readChain<Hex | undefined>('getCode', () => client.getCode({ address: wallet }));
+    const code = await readChain('getCode', () => client.getCode({ address: wallet }));
     if (!code || code === '0x') return false;
   }
   let valid: boolean;

@@ -70,7 +70,9 @@ export function watchedEventOf(log: DecodedLog, from: { identities: ReadonlySet<
   const address = log.address.toLowerCase();
   const args = log.args;
   if (log.eventName === 'ClaimRevoked') {
-    return from.issuers.has(address) ? { type: 'claim_revoked', event: { ...place, issuer: getAddress(address), signatureHash: args.signature as Hex } } : undefined;
+    return from.issuers.has(address)
+      ? { type: 'claim_revoked', event: { ...place, issuer: getAddress(address), signatureHash: args.signature as Hex } }
+      : undefined;
   }
   if (!from.identities.has(address)) return undefined;
   const identity = getAddress(address);
@@ -91,4 +93,5 @@ export function watchedEventOf(log: DecodedLog, from: { identities: ReadonlySet<
 }
 
 /** Chain order: by block, then by the log's place in its block. */
-export const inChainOrder = (a: EventPlace, b: EventPlace) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1);
+export const inChainOrder = (a: EventPlace, b: EventPlace) =>
+  a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1;

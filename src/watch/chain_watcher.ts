@@ -135,13 +135,16 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   };
 
   /** The watched events of blocks from..to, in chain order: one eth_getLogs per address chunk. */
-  const eventsIn = async (range: { from: bigint; to: bigint }, addresses: Address[], from: { identities: Set<string>; issuers: Set<string> }, count: { getLogs: number }) => {
+  const eventsIn = async (
+    range: { from: bigint; to: bigint },
+    addresses: Address[],
+    from: { identities: Set<string>; issuers: Set<string> },
+    count: { getLogs: number },
+  ) => {
     const found: WatchedEvent[] = [];
     for (const chunk of chunks(addresses, perCall)) {
       count.getLogs++;
-      const logs = await at('chain', () =>
-        client.getLogs({ address: chunk, events: watchedEvents, fromBlock: range.from, toBlock: range.to, strict: true }),
-      );
+      const logs = await at('chain', () => client.getLogs({ address: chunk, events: watchedEvents, fromBlock: range.from, toBlock: range.to, strict: true }));
       for (const log of logs as unknown as DecodedLog[]) {
         const watched = watchedEventOf(log, from);
         if (watched) found.push(watched);
@@ -214,7 +217,10 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
       metrics?.chainWatchErrors.inc({ stage });
       // Once per outage, not once per poll.
       if (!failing) {
-        deps.logger?.error(`the chain watcher round failed (${stage}); the cursor stays, the range is read again every ${settings.pollMs} ms`, error instanceof StageError ? error.cause : error);
+        deps.logger?.error(
+          `the chain watcher round failed (${stage}); the cursor stays, the range is read again every ${settings.pollMs} ms`,
+          error instanceof StageError ? error.cause : error,
+        );
       }
       failing = true;
       return result;

@@ -12,7 +12,6 @@ let identity: Address;
 /** The three processes' base URLs: the first is the issuer's own address. */
 let processes: [string, string, string];
 
-
 async function post(base: string, path: string, fields: Record<string, string>) {
   const response = await fetch(`${base}${path}`, {
     method: 'POST',
@@ -93,7 +92,12 @@ test('a token issued by one process is revoked through the third and refused by 
   const signed = await signChallenge(started, owner);
   const answer = await submitSignature(started, { signature: signed.signature, message: signed.message });
   const callback = await followOn(a, started, answer.json.redirect_to as string);
-  const form = { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: WEBSITE.redirect_uris[0]!, code_verifier: started.verifier };
+  const form = {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code')!,
+    redirect_uri: WEBSITE.redirect_uris[0]!,
+    code_verifier: started.verifier,
+  };
   // Issued by the second process.
   const tokens = (await post(b, '/token', form)).json as { access_token: string; refresh_token: string };
   for (const process of processes) expect(await userinfoStatus(process, tokens.access_token)).toBe(200);

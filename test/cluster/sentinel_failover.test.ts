@@ -111,13 +111,15 @@ async function loginLoad(stop: () => boolean): Promise<Answer[]> {
 }
 
 /** A store on the same Sentinel group that WAITs for one replica, with the adapter over it. */
-function waitingAdapter() {
-  const store = createRedisStore(redisConnectionOf(h.config)!, { ...h.config.redis, waitReplicas: 1 });
+function waitingAdapter(commandTimeoutMs = h.config.redis.commandTimeoutMs) {
+  const store = createRedisStore(redisConnectionOf(h.config)!, { ...h.config.redis, commandTimeoutMs, waitReplicas: 1 });
   return { store, Adapter: createOidcAdapter(store) };
 }
 
 test('WAIT with the replica up: a redemption and a revocation are answered once the replica holds them', async () => {
-  const { store, Adapter } = waitingAdapter();
+  // A long deadline (WAIT gets half of it): the proof is that the answer comes once the replica
+  // holds the write, not how fast a loaded host's replica acknowledges it.
+  const { store, Adapter } = waitingAdapter(5000);
   try {
     const codes = new Adapter('AuthorizationCode');
     await codes.upsert('wait-code', { grantId: 'wait-grant', kind: 'AuthorizationCode' }, 60);
@@ -232,7 +234,12 @@ test('a login completes on the new master, through code and tokens', async () =>
   const callback = await followToCallback(login, answer.json.redirect_to as string);
   const redeemed = await fetch(
     `${h.issuer}/token`,
-    form({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: WEBSITE.redirect_uris[0]!, code_verifier: login.verifier }),
+    form({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: WEBSITE.redirect_uris[0]!,
+      code_verifier: login.verifier,
+    }),
   );
   expect(redeemed.status).toBe(200);
 });

@@ -84,13 +84,15 @@ const refused = (status: string, path: string) => `console: Failed to load resou
 const problemLines = (problems: PageProblems) => problems.all.map((problem) => `${problem.kind}: ${problem.text}`);
 /** Each wallet row: its full address, whether it is the signed-in wallet, and its key in words. */
 const walletRows = (page: Page) =>
-  page.locator('tbody tr').evaluateAll((rows) =>
-    rows.map((row) => [
-      row.querySelector('.addr-full')?.textContent,
-      row.querySelector('.tag')?.textContent === 'this wallet',
-      row.querySelectorAll('td')[1]?.textContent,
-    ]),
-  );
+  page
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [
+        row.querySelector('.addr-full')?.textContent,
+        row.querySelector('.tag')?.textContent === 'this wallet',
+        row.querySelectorAll('td')[1]?.textContent,
+      ]),
+    );
 
 /** Signs in at /account with the injected wallet and waits for the page it leads to. */
 async function signIn({ page }: OwnerPage, landing: 'Your identity' | 'Create your identity') {
@@ -203,9 +205,7 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
 
   // Profile: an invalid email is refused with a summary and the field's own error.
   await openTab(page, 'Profile', '/account/profile');
-  expect(await page.locator('form input').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(
-    Array(10).fill(''),
-  );
+  expect(await page.locator('form input').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(Array(10).fill(''));
   await page.getByLabel('First name').fill('Ada');
   await page.getByLabel('Last name').fill('Lovelace');
   await page.getByLabel('Email').fill('ada.example.org');
@@ -333,7 +333,12 @@ test('wallets: a second wallet added as an ACTION key logs in; the last MANAGEME
     [owner.address, true, MANAGEMENT],
     [second.address, false, ACTION],
   ]);
-  expect(await rows.nth(1).getByRole('button', { name: `Remove ACTION key of ${second.address}` }).isVisible()).toBe(true);
+  expect(
+    await rows
+      .nth(1)
+      .getByRole('button', { name: `Remove ACTION key of ${second.address}` })
+      .isVisible(),
+  ).toBe(true);
   await screenshot(page, 'account-wallets');
 
   // The second wallet logs in to the website for the identity.
@@ -365,9 +370,7 @@ test('claims: the owner removes a claim a website was given, and its userinfo st
   const { tokens } = await logIn(login, owner);
   const sub = subjectOf(identity);
   const before = await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
-  expect((before.onchain_claims as { claim_id: string; valid: boolean }[]).map((claim) => [claim.claim_id, claim.valid])).toEqual([
-    [issued.claim_id, true],
-  ]);
+  expect((before.onchain_claims as { claim_id: string; valid: boolean }[]).map((claim) => [claim.claim_id, claim.valid])).toEqual([[issued.claim_id, true]]);
 
   const session = await openPage(owner);
   const { page, problems, wallet } = session;
@@ -433,7 +436,14 @@ test('inbox: the owner approves one lasting-access request and denies another', 
   expect(wallet.signed.at(-1)).toBe(first.challenge);
   expect(await grantAsService(first.id)).toEqual({
     status: 200,
-    json: expect.objectContaining({ id: first.id, kind: 'persistent', status: 'active', service: 'analytics', signer: owner.address, fields: ['given_name', 'email'] }),
+    json: expect.objectContaining({
+      id: first.id,
+      kind: 'persistent',
+      status: 'active',
+      service: 'analytics',
+      signer: owner.address,
+      fields: ['given_name', 'email'],
+    }),
   });
   const firstRow = page.locator(`tr[id="grant-${first.id}"]`);
   expect((await cells(firstRow)).filter((_, i) => i !== 2 && i !== 3 && i !== 4 && i !== 6)).toEqual(['Analytics Co', 'lasting access', 'active']);
@@ -442,10 +452,7 @@ test('inbox: the owner approves one lasting-access request and denies another', 
   expect(await read.json()).toEqual({ identity, fields: ['given_name', 'email'], values: { given_name: 'Grace', email: 'grace@example.org' } });
 
   // Deny the other: the page says so, and the service sees it denied.
-  await Promise.all([
-    page.waitForURL(`${h.issuer}/account/accesses?done=denied`),
-    secondRequest.getByRole('button', { name: 'Deny' }).click(),
-  ]);
+  await Promise.all([page.waitForURL(`${h.issuer}/account/accesses?done=denied`), secondRequest.getByRole('button', { name: 'Deny' }).click()]);
   expect(await shown(page.getByRole('status').first())).toBe('The request is denied.');
   expect(await page.getByText('No requests are waiting.').isVisible()).toBe(true);
   expect((await cells(page.locator(`tr[id="grant-${second.id}"]`)))[5]).toBe('denied');
@@ -537,7 +544,18 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await openTab(page, 'Your data', '/account/data');
   await check('your data');
 
-  expect(checked).toEqual(['sign in', 'sign in, text to sign', 'create', 'overview', 'profile', 'profile with errors', 'wallets', 'claims', 'accesses', 'your data']);
+  expect(checked).toEqual([
+    'sign in',
+    'sign in, text to sign',
+    'create',
+    'overview',
+    'profile',
+    'profile with errors',
+    'wallets',
+    'claims',
+    'accesses',
+    'your data',
+  ]);
 
   // Readable on a phone: at 375 px wide no page scrolls sideways.
   await page.setViewportSize({ width: 375, height: 800 });

@@ -141,20 +141,13 @@ test('the owner unticks a field, signs with the injected wallet, and the website
 
   const challenge = page.locator('#challenge');
   await challenge.waitFor({ state: 'visible' });
-  await page.waitForFunction(
-    (expected) => document.getElementById('challenge')?.textContent === expected,
-    answer.challenge,
-  );
+  await page.waitForFunction((expected) => document.getElementById('challenge')?.textContent === expected, answer.challenge);
   const shown = await challenge.textContent();
   expect(shown).toBe(answer.challenge);
-  expect(shown).toContain(
-    `Test Website asks you to sign in with your identity. By signing you share: first name, last name, email address.`,
-  );
+  expect(shown).toContain(`Test Website asks you to sign in with your identity. By signing you share: first name, last name, email address.`);
   expect(shown).toContain(`\n${owner.address}\n`);
   const profile = `${h.issuer}/identities/${identity}/profile`;
-  expect(shown).toContain(
-    `\nResources:\n- eip155:${h.chain.anvil.chainId}:${identity}\n- ${profile}#given_name\n- ${profile}#family_name\n- ${profile}#email`,
-  );
+  expect(shown).toContain(`\nResources:\n- eip155:${h.chain.anvil.chainId}:${identity}\n- ${profile}#given_name\n- ${profile}#family_name\n- ${profile}#email`);
   expect(shown!.trimEnd().endsWith(`- ${profile}#email`)).toBe(true);
   expect(shown).not.toContain('#website');
   // window.ethereum, the fallback when no wallet announces itself (EIP-6963), shown shortened.
@@ -171,10 +164,7 @@ test('the owner unticks a field, signs with the injected wallet, and the website
   await page.screenshot({ path: join(outputDir, 'consent-page.png'), fullPage: true });
 
   // Sign: the browser goes back through the engine to the website with a code.
-  await Promise.all([
-    page.waitForURL((url) => isCallback(url), { waitUntil: 'load' }),
-    page.getByRole('button', { name: 'Sign and continue' }).click(),
-  ]);
+  await Promise.all([page.waitForURL((url) => isCallback(url), { waitUntil: 'load' }), page.getByRole('button', { name: 'Sign and continue' }).click()]);
   expect(wallet.signed).toEqual([answer.challenge]);
   const callback = new URL(page.url());
   expect(callback.origin + callback.pathname).toBe(CALLBACK);
@@ -218,15 +208,10 @@ test('without a wallet, the page says so, and "Cancel" sends the browser back wi
   expect(await page.evaluate(() => 'ethereum' in window)).toBe(false);
 
   await page.getByRole('button', { name: 'Connect wallet' }).click();
-  expect(await page.locator('#status').textContent()).toBe(
-    'No browser wallet found. Install one, or use the demo wallet where offered.',
-  );
+  expect(await page.locator('#status').textContent()).toBe('No browser wallet found. Install one, or use the demo wallet where offered.');
   expect(await page.locator('#challenge-box').isHidden()).toBe(true);
 
-  await Promise.all([
-    page.waitForURL((url) => isCallback(url), { waitUntil: 'load' }),
-    page.getByRole('button', { name: 'Cancel' }).click(),
-  ]);
+  await Promise.all([page.waitForURL((url) => isCallback(url), { waitUntil: 'load' }), page.getByRole('button', { name: 'Cancel' }).click()]);
   const callback = new URL(page.url());
   expect(callback.origin + callback.pathname).toBe(CALLBACK);
   expect(Object.fromEntries(callback.searchParams)).toEqual({
@@ -384,9 +369,7 @@ test('a wallet that cannot switch to the chain is not asked to sign, and the pag
   await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
   await page.getByRole('button', { name: 'Sign and continue' }).click();
   await page.locator('#status.error').waitFor();
-  expect(await page.locator('#status').textContent()).toBe(
-    `Your wallet does not know chain ${h.chain.anvil.chainId}: add that network to it, then try again.`,
-  );
+  expect(await page.locator('#status').textContent()).toBe(`Your wallet does not know chain ${h.chain.anvil.chainId}: add that network to it, then try again.`);
   expect(wallet.signed).toEqual([]);
   expect(await page.getByRole('button', { name: 'Sign and continue' }).isEnabled()).toBe(true);
   expect(problems.all).toEqual([]);

@@ -163,9 +163,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
     'MANAGEMENT full control: adds and removes keys and claims',
     'ACTION signs in and approves sharing, nothing more',
   ]);
-  expect(
-    await chain.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(added), KeyPurpose.ACTION] }),
-  ).toBe(true);
+  expect(await chain.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(added), KeyPurpose.ACTION] })).toBe(true);
   await look('/account/wallets', 'demo-account-wallets');
 
   // Remove the KYC claim: the demo wallet sends removeClaim to the identity.
@@ -240,7 +238,6 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   await context.close();
 }, 120_000);
 
-
 test('beside a browser wallet, an account page that needs a wallet offers the demo wallet too', async () => {
   expect(added).toBeDefined();
   const issuer = running.config.issuer;
@@ -251,9 +248,14 @@ test('beside a browser wallet, an account page that needs a wallet offers the de
   const browserWallet = await injectWallet(page, privateKeyToAccount(DEMO_OWNER_KEY), running.chainId);
   await page.goto(`${issuer}/account/wallets`);
   await page.getByRole('button', { name: 'Connect wallet and sign in' }).click();
-  await page.getByRole('button', { name: 'Sign', exact: true }).click({ timeout: 20_000 }).catch(async (error) => {
-    throw new Error(`no Sign button; the page says: ${await page.locator('body').textContent()}; problems: ${JSON.stringify(problems.all)}`, { cause: error });
-  });
+  await page
+    .getByRole('button', { name: 'Sign', exact: true })
+    .click({ timeout: 20_000 })
+    .catch(async (error) => {
+      throw new Error(`no Sign button; the page says: ${await page.locator('body').textContent()}; problems: ${JSON.stringify(problems.all)}`, {
+        cause: error,
+      });
+    });
   await page.waitForURL(`${issuer}/account/wallets`);
   // A new tab remembers no choice: the page asks.
   await page.evaluate(() => sessionStorage.clear());

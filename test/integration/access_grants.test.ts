@@ -129,14 +129,20 @@ describe('persistent grants', () => {
     const [event] = await receiver.waitFor((events) => events.some((e) => e.type === 'access_grant.granted' && (e.data.grant as { id: string }).id === id));
     const granted = receiver.events.find((e) => e.type === 'access_grant.granted' && (e.data.grant as { id: string }).id === id)!;
     expect(event).toBeDefined();
-    expect(granted).toMatchObject({ service: 'analytics', data: { grant: { id, status: 'active', kind: 'persistent', identity, fields: ['given_name', 'email'] } } });
+    expect(granted).toMatchObject({
+      service: 'analytics',
+      data: { grant: { id, status: 'active', kind: 'persistent', identity, fields: ['given_name', 'email'] } },
+    });
     expect((granted.data.grant as Record<string, unknown>).signature).toBeUndefined();
 
     const read = await api('GET', `/identities/${identity}/profile`, { key: analyticsKey });
     expect(read.json).toEqual({ identity, fields: ['given_name', 'email'], values: { given_name: 'Ada', email: 'ada@example.org' } });
     // Updatable data is read fresh.
     await h.signet.profiles.set(identity, { given_name: 'Augusta', family_name: 'Lovelace', email: 'augusta@example.org' });
-    expect((await api('GET', `/identities/${identity}/profile`, { key: analyticsKey })).json.values).toEqual({ given_name: 'Augusta', email: 'augusta@example.org' });
+    expect((await api('GET', `/identities/${identity}/profile`, { key: analyticsKey })).json.values).toEqual({
+      given_name: 'Augusta',
+      email: 'augusta@example.org',
+    });
     const token = approved.json.access_token as string;
     expect((await api('GET', `/identities/${identity}/profile`, { token })).status).toBe(200);
     expect((await api('GET', `/identities/${identity}/profile`, { token })).status).toBe(200);
@@ -256,7 +262,10 @@ describe('refusals, each with its exact error', () => {
   });
 
   test('a request for fields the resource does not have', async () => {
-    const answer = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'immediate', fields: ['phone_number'] } });
+    const answer = await api('POST', `/identities/${identity}/profile/access-requests`, {
+      key: analyticsKey,
+      body: { kind: 'immediate', fields: ['phone_number'] },
+    });
     expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'field_unknown' } });
     const badKind = await api('POST', `/identities/${identity}/profile/access-requests`, { key: analyticsKey, body: { kind: 'forever' } });
     expect(badKind).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'invalid_body' } });
@@ -265,7 +274,9 @@ describe('refusals, each with its exact error', () => {
   test('a signature by a wallet not linked to the identity', async () => {
     const request = await requestGrant(identity, 'immediate');
     const stranger = h.chain.accounts[8]!;
-    const answer = await api('POST', `/access-grants/${request.json.id}/validations`, { body: { signature: await stranger.signMessage({ message: request.json.challenge }) } });
+    const answer = await api('POST', `/access-grants/${request.json.id}/validations`, {
+      body: { signature: await stranger.signMessage({ message: request.json.challenge }) },
+    });
     expect(answer).toMatchObject({
       status: 403,
       json: { error: 'access_denied', reason: 'wallet_not_linked' },

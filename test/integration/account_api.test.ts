@@ -50,7 +50,12 @@ test('a wallet without identity signs in, creates one once, and a second click c
   const identity = await h.chain.factoryIdentityOf(fresh.address);
   expect(deployed.json).toMatchObject({ status: 'deployed', identity, wallet: fresh.address });
   // The wallet holds the MANAGEMENT key of its new identity.
-  const purposes = (await h.chain.client.readContract({ address: identity, abi: identityAbi, functionName: 'getKeyPurposes', args: [keyOf(fresh.address)] })) as bigint[];
+  const purposes = (await h.chain.client.readContract({
+    address: identity,
+    abi: identityAbi,
+    functionName: 'getKeyPurposes',
+    args: [keyOf(fresh.address)],
+  })) as bigint[];
   expect(purposes).toEqual([KeyPurpose.MANAGEMENT]);
   // The session now acts for the identity; creating again is refused.
   expect((await agent.getJson(`${h.issuer}/account/inbox`)).status).toBe(200);
@@ -90,7 +95,9 @@ test('wallet changes are prepared for the owner to send, and the last MANAGEMENT
     data: encodeFunctionData({ abi: identityAbi, functionName: 'addKey', args: [keyOf(other), KeyPurpose.ACTION, KeyType.ECDSA] }),
     description: `Add ${other} as a ACTION key`,
   });
-  const hash = await h.chain.as(owner).wallet.sendTransaction({ to: add.json.to as Hex, data: add.json.data as Hex, account: owner, chain: h.chain.deployer.wallet.chain });
+  const hash = await h.chain
+    .as(owner)
+    .wallet.sendTransaction({ to: add.json.to as Hex, data: add.json.data as Hex, account: owner, chain: h.chain.deployer.wallet.chain });
   await h.chain.client.waitForTransactionReceipt({ hash });
   expect(await agent.getJson(`${h.issuer}/account/transactions/${hash}`)).toEqual({ status: 200, json: { hash, status: 'confirmed' } });
 
@@ -151,12 +158,18 @@ test('a creation already under way elsewhere (its lock held, no record yet) is 4
   const fresh = privateKeyToAccount(generatePrivateKey());
   const { agent } = await signIn(fresh);
   expect(await h.store.setIfAbsent(keys.identityCreationLock(fresh.address), '1', 60)).toBe(true);
-  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({ status: 409, json: { error: 'conflict', reason: 'identity_creation_in_progress' } });
+  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
+    status: 409,
+    json: { error: 'conflict', reason: 'identity_creation_in_progress' },
+  });
   expect(await h.store.get(keys.identityCreation(fresh.address))).toBeUndefined();
   expect(await h.chain.factoryIdentityOf(fresh.address)).toBe('0x0000000000000000000000000000000000000000');
 });
 
 test('a transaction hash that is not 32 bytes of hex is 400 invalid_path', async () => {
   const { agent } = await signIn(h.chain.accounts[2]!);
-  expect(await agent.getJson(`${h.issuer}/account/transactions/0x1234`)).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'invalid_path' } });
+  expect(await agent.getJson(`${h.issuer}/account/transactions/0x1234`)).toMatchObject({
+    status: 400,
+    json: { error: 'invalid_request', reason: 'invalid_path' },
+  });
 });

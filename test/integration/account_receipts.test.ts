@@ -106,7 +106,10 @@ test('without a deployer key, a fresh wallet has no identity to read (404 identi
   const { agent, challenge } = await signInToAccount(h.issuer, fresh);
   expect(challenge.identity).toBeNull();
   expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_not_created' } });
-  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_deployment_off' } });
+  expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
+    status: 404,
+    json: { error: 'not_found', reason: 'identity_deployment_off' },
+  });
   expect(await h.chain.factoryIdentityOf(fresh.address)).toBe('0x0000000000000000000000000000000000000000');
 });
 

@@ -88,7 +88,11 @@ test('without the admin token, or with a wrong one: 401, and nothing about the s
   const refused = refusal('invalid_token', 'admin_token_invalid');
   expect(await call('GET', '/admin/services/billing/api-keys', { token: null })).toEqual({ status: 401, cacheControl: 'no-store', body: refused });
   expect(await call('POST', '/admin/services/nope/api-keys', { token: 'wrong', body: '{}' })).toEqual({ status: 401, cacheControl: 'no-store', body: refused });
-  expect(await call('DELETE', '/admin/services/billing/api-keys/AAAAAAAAAAAA', { token: `${ADMIN_TOKEN}x` })).toEqual({ status: 401, cacheControl: 'no-store', body: refused });
+  expect(await call('DELETE', '/admin/services/billing/api-keys/AAAAAAAAAAAA', { token: `${ADMIN_TOKEN}x` })).toEqual({
+    status: 401,
+    cacheControl: 'no-store',
+    body: refused,
+  });
 });
 
 test('with no ADMIN_TOKEN configured the admin API is off', async () => {
@@ -184,7 +188,13 @@ test('create, list, rotate, revoke over HTTP; the keys work as X-API-Key until r
     body: refusal('not_found', 'api_key_not_found'),
   });
   const listed = await call('GET', '/admin/services/billing/api-keys');
-  expect((listed.body.api_keys as { id: string; revoked_at?: string; replaced_by?: string }[]).map(({ id, revoked_at, replaced_by }) => ({ id, revoked_at, replaced_by }))).toEqual([
+  expect(
+    (listed.body.api_keys as { id: string; revoked_at?: string; replaced_by?: string }[]).map(({ id, revoked_at, replaced_by }) => ({
+      id,
+      revoked_at,
+      replaced_by,
+    })),
+  ).toEqual([
     { id: fresh.id, revoked_at: at(T0 + 3_000), replaced_by: undefined },
     { id: key.id, revoked_at: at(T0 + 2_000), replaced_by: fresh.id },
   ]);

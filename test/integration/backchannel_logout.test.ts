@@ -144,7 +144,16 @@ test('a receiver that fails is retried with the same jti, each attempt signed af
   const { identity, claims, grantId } = await loggedIn(SHOP(withSid.url), 2);
   const before = withSid.requests.length;
   withSid.failNext(2, 503);
-  await h.signet.signals.emit({ type: 'grant_ended', identity, client_id: 'shop', grant_id: grantId, kind: 'login', sid: claims.sid as string, reason: 'erasure', at: Date.now() });
+  await h.signet.signals.emit({
+    type: 'grant_ended',
+    identity,
+    client_id: 'shop',
+    grant_id: grantId,
+    kind: 'login',
+    sid: claims.sid as string,
+    reason: 'erasure',
+    at: Date.now(),
+  });
   await waitUntil('three attempts were made', () => withSid.requests.length - before === 3);
   await waitUntil('the queue is empty', async () => (await h.webhooks.depth()) === 0);
   const attempts = await Promise.all(withSid.requests.slice(before).map((request) => verify(logoutTokenOf(request), 'shop')));
@@ -160,7 +169,16 @@ test('Signet restarts between the end and the delivery: the logout token still a
   await h.webhooks.stop();
   let restarted: ReturnType<typeof createWebhookQueueFor> | undefined;
   try {
-    await h.signet.signals.emit({ type: 'grant_ended', identity, client_id: 'shop', grant_id: grantId, kind: 'login', sid: claims.sid as string, reason: 'owner_revoked', at: Date.now() });
+    await h.signet.signals.emit({
+      type: 'grant_ended',
+      identity,
+      client_id: 'shop',
+      grant_id: grantId,
+      kind: 'login',
+      sid: claims.sid as string,
+      reason: 'owner_revoked',
+      at: Date.now(),
+    });
     // Durable once emit resolves: it waits in Redis with no worker running.
     expect(await h.webhooks.depth()).toBe(1);
     expect(withSid.requests.length).toBe(before);

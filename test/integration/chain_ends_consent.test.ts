@@ -66,7 +66,10 @@ beforeAll(async () => {
   const token = (await oidc.clientCredentialsGrant(config, { scope: 'ssf' })).access_token;
   const stream = await api('POST', '/ssf/streams', {
     token,
-    body: { delivery: { method: 'urn:ietf:rfc:8935', endpoint_url: events.url }, events_requested: [SESSION_REVOKED, CREDENTIAL_CHANGE, `${h.issuer}/event-types/claim-ended`] },
+    body: {
+      delivery: { method: 'urn:ietf:rfc:8935', endpoint_url: events.url },
+      events_requested: [SESSION_REVOKED, CREDENTIAL_CHANGE, `${h.issuer}/event-types/claim-ended`],
+    },
   });
   expect(stream.status).toBe(201);
 }, 60_000);
@@ -79,16 +82,18 @@ afterAll(async () => {
 const logoutToken = (request: ReceivedRequest) => new URLSearchParams(request.body).get('logout_token')!;
 const verifiedLogout = async (request: ReceivedRequest) =>
   (await jwtVerify(logoutToken(request), jwks, { issuer: h.issuer, audience: 'shop', typ: 'logout+jwt' })).payload;
-const verifiedEvent = async (request: ReceivedRequest) => (await jwtVerify(request.body, jwks, { issuer: h.issuer, audience: 'shop', typ: 'secevent+jwt' })).payload;
+const verifiedEvent = async (request: ReceivedRequest) =>
+  (await jwtVerify(request.body, jwks, { issuer: h.issuer, audience: 'shop', typ: 'secevent+jwt' })).payload;
 
 /** The first request after `from` (an index into the receiver's requests) that holds what `match` wants. */
-async function arrival(receiver: SignalReceiver, from: number, verify: (request: ReceivedRequest) => Promise<JWTPayload>, match: (payload: JWTPayload) => boolean) {
+async function arrival(
+  receiver: SignalReceiver,
+  from: number,
+  verify: (request: ReceivedRequest) => Promise<JWTPayload>,
+  match: (payload: JWTPayload) => boolean,
+) {
   let found: { payload: JWTPayload; at: number } | undefined;
-  await receiver.waitFor(
-    'the signal',
-    (requests) => requests.length > from,
-    BOUND_MS + 5000,
-  );
+  await receiver.waitFor('the signal', (requests) => requests.length > from, BOUND_MS + 5000);
   const deadline = Date.now() + BOUND_MS + 5000;
   while (!found && Date.now() < deadline) {
     for (const request of receiver.requests.slice(from)) {
@@ -173,14 +178,22 @@ test('a claim the website was given is revoked by its issuer: the website gets a
   // Signet's issuer key may add claims to the identity as a CLAIM key.
   await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const issued = await fetch(`${h.issuer}/admin/claims`, { method: 'POST', headers: admin, body: JSON.stringify({ identity, topic: 'kyc', data: { level: 'basic' } }) });
+  const issued = await fetch(`${h.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ identity, topic: 'kyc', data: { level: 'basic' } }),
+  });
   expect(issued.status).toBe(201);
   const claimId = ((await issued.json()) as Json).claim_id as string;
   const login = await startLogin(h.issuer, SHOP(logouts.url), { scope: 'openid claim:kyc' });
   await logIn(login, owner);
   const before = events.requests.length;
 
-  const revoked = await fetch(`${h.issuer}/admin/claims/revocations`, { method: 'POST', headers: admin, body: JSON.stringify({ identity, claim_id: claimId }) });
+  const revoked = await fetch(`${h.issuer}/admin/claims/revocations`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ identity, claim_id: claimId }),
+  });
   expect(revoked.status).toBe(200);
   const mined = Date.now();
   const ended = await arrival(events, before, verifiedEvent, (payload) => `${h.issuer}/event-types/claim-ended` in (payload.events as Json));

@@ -97,7 +97,6 @@ const json = (method: string, body?: unknown, headers: Record<string, string> = 
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
-
 /** The kiosk asks for a login by the identity's address (OpenID CIBA). */
 const cibaStart = (): RequestInit => ({
   method: 'POST',
@@ -163,44 +162,39 @@ async function prepareOnce() {
 function chainReadingRoutes(ready: Awaited<ReturnType<typeof prepare>>): Record<string, () => Promise<Answer>> {
   const unknownHash = `0x${'ab'.repeat(32)}`;
   return {
-    'POST /interaction/:uid/challenge': () => timed(`${ready.forChallenge.interactionUrl}/challenge`, json('POST', { address: owner.address }), ready.forChallenge.agent),
-    'POST /interaction/:uid/signature': () => timed(
-      `${ready.forSignature.interactionUrl}/signature`,
-      json('POST', { signature: ready.signed.signature, message: ready.signed.message }),
-      ready.forSignature.agent,
-    ),
+    'POST /interaction/:uid/challenge': () =>
+      timed(`${ready.forChallenge.interactionUrl}/challenge`, json('POST', { address: owner.address }), ready.forChallenge.agent),
+    'POST /interaction/:uid/signature': () =>
+      timed(
+        `${ready.forSignature.interactionUrl}/signature`,
+        json('POST', { signature: ready.signed.signature, message: ready.signed.message }),
+        ready.forSignature.agent,
+      ),
     'POST /account/challenge': () => timed(`${h.issuer}/account/challenge`, json('POST', { address: owner.address })),
     'POST /account/session': () => timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn),
     'GET /account/wallets (page)': () => timed(`${h.issuer}/account/wallets`, { headers: { accept: 'text/html' } }, ownerAgent),
     'GET /account/identity': () => timed(`${h.issuer}/account/identity`, json('GET'), bareAgent),
     'POST /account/identity': () => timed(`${h.issuer}/account/identity`, json('POST', {}), bareAgent),
-    'POST /account/wallets/transactions': () => timed(
-      `${h.issuer}/account/wallets/transactions`,
-      json('POST', { address: h.chain.accounts[6]!.address, purpose: 'action', action: 'add' }),
-      ownerAgent,
-    ),
-    'POST /account/claims/transactions (add)': () => timed(
-      `${h.issuer}/account/claims/transactions`,
-      json('POST', { action: 'add', claim: { topic: 1, scheme: 1, issuer: h.chain.suite.claimIssuer, signature: '0x1234', data: '0x5678', uri: '' } }),
-      ownerAgent,
-    ),
-    'POST /account/claims/transactions (remove)': () => timed(`${h.issuer}/account/claims/transactions`, json('POST', { action: 'remove', claim_id: claimId }), ownerAgent),
+    'POST /account/wallets/transactions': () =>
+      timed(`${h.issuer}/account/wallets/transactions`, json('POST', { address: h.chain.accounts[6]!.address, purpose: 'action', action: 'add' }), ownerAgent),
+    'POST /account/claims/transactions (add)': () =>
+      timed(
+        `${h.issuer}/account/claims/transactions`,
+        json('POST', { action: 'add', claim: { topic: 1, scheme: 1, issuer: h.chain.suite.claimIssuer, signature: '0x1234', data: '0x5678', uri: '' } }),
+        ownerAgent,
+      ),
+    'POST /account/claims/transactions (remove)': () =>
+      timed(`${h.issuer}/account/claims/transactions`, json('POST', { action: 'remove', claim_id: claimId }), ownerAgent),
     'GET /account/transactions/:hash': () => timed(`${h.issuer}/account/transactions/${unknownHash}`, json('GET'), ownerAgent),
-    'POST <resource>/access-requests': () => timed(
-      `${h.issuer}/identities/${identity}/profile/access-requests`,
-      json('POST', { kind: 'immediate' }, { 'x-api-key': apiKey }),
-    ),
-    'POST /access-grants/:id/validations': () => timed(`${h.issuer}/access-grants/${ready.grant.id}/validations`, json('POST', { signature: ready.grantSignature })),
-    'GET /identities/:identity/claims/:claimId': () => timed(
-      `${h.issuer}/identities/${identity}/claims/${claimId}`,
-      json('GET', undefined, { authorization: `Bearer ${tokens.access_token}` }),
-    ),
+    'POST <resource>/access-requests': () =>
+      timed(`${h.issuer}/identities/${identity}/profile/access-requests`, json('POST', { kind: 'immediate' }, { 'x-api-key': apiKey })),
+    'POST /access-grants/:id/validations': () =>
+      timed(`${h.issuer}/access-grants/${ready.grant.id}/validations`, json('POST', { signature: ready.grantSignature })),
+    'GET /identities/:identity/claims/:claimId': () =>
+      timed(`${h.issuer}/identities/${identity}/claims/${claimId}`, json('GET', undefined, { authorization: `Bearer ${tokens.access_token}` })),
     'POST /backchannel (CIBA start)': () => timed(website.serverMetadata().backchannel_authentication_endpoint!, cibaStart()),
-    'POST /account/backchannel/:id/approvals': () => timed(
-      `${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`,
-      json('POST', { signature: ready.backchannel.signature }),
-      ownerAgent,
-    ),
+    'POST /account/backchannel/:id/approvals': () =>
+      timed(`${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`, json('POST', { signature: ready.backchannel.signature }), ownerAgent),
   };
 }
 
@@ -225,8 +219,7 @@ async function answersOf(routes: Record<string, () => Promise<Answer>>): Promise
  * After the chain is back, a 503 chain_unavailable is sent once more: reads here have the
  * file's 1 s chain budget, which a stall can use up on its own; a chain still down fails twice.
  */
-const onceMoreIfStalled = (send: () => Promise<Answer>) =>
-  onceMoreIf(send, (first) => first.status === 503 && first.json.reason === 'chain_unavailable');
+const onceMoreIfStalled = (send: () => Promise<Answer>) => onceMoreIf(send, (first) => first.status === 503 && first.json.reason === 'chain_unavailable');
 
 describe.each<ChainProxyMode>(['refuse', 'fail', 'silent'])('with the chain RPC %s-ing', (mode) => {
   test('every route that reads the chain answers 503 chain_unavailable within 2 s', async () => {
@@ -257,7 +250,15 @@ describe.each<ChainProxyMode>(['refuse', 'fail', 'silent'])('with the chain RPC 
     expect(userinfo).toMatchObject({ given_name: 'Ada', email: 'ada@example.org' });
     // Nothing is released unchecked, and the claim is not silently dropped either.
     expect(userinfo.onchain_claims).toEqual([
-      { claim_id: claimId.toLowerCase(), topic: 1, topic_name: 'kyc', issuer: h.chain.suite.claimIssuer, trusted: true, valid: false, status: 'chain_unavailable' },
+      {
+        claim_id: claimId.toLowerCase(),
+        topic: 1,
+        topic_name: 'kyc',
+        issuer: h.chain.suite.claimIssuer,
+        trusted: true,
+        valid: false,
+        status: 'chain_unavailable',
+      },
     ]);
     const introspected = await within(() => oidc.tokenIntrospection(website, refreshed.access_token));
     expect(introspected).toMatchObject({ active: true, client_id: WEBSITE.client_id });
@@ -274,7 +275,11 @@ test('service resumes as soon as the chain answers again, and a signature refuse
   expect(refused.status).toBe(503);
   const sessionRefused = await timed(`${h.issuer}/account/session`, json('POST', ready.accountSession), ready.accountSignIn);
   expect(sessionRefused.status).toBe(503);
-  const approvalRefused = await timed(`${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`, json('POST', { signature: ready.backchannel.signature }), ownerAgent);
+  const approvalRefused = await timed(
+    `${h.issuer}/account/backchannel/${ready.backchannel.id}/approvals`,
+    json('POST', { signature: ready.backchannel.signature }),
+    ownerAgent,
+  );
   expect(approvalRefused.status).toBe(503);
 
   await h.chainProxy!.set('pass');
@@ -313,10 +318,12 @@ test("with the chain up, the chain's own 'no' keeps its 4xx (or an honest pendin
     json: { hash: unknownHash, status: 'pending' },
   });
   // An identity the IdFactory does not know is the service's 404.
-  expect(await timed(`${h.issuer}/identities/${stranger}/profile/access-requests`, json('POST', { kind: 'immediate' }, { 'x-api-key': apiKey }))).toMatchObject({
-    status: 404,
-    json: { error: 'not_found', reason: 'identity_not_found' },
-  });
+  expect(await timed(`${h.issuer}/identities/${stranger}/profile/access-requests`, json('POST', { kind: 'immediate' }, { 'x-api-key': apiKey }))).toMatchObject(
+    {
+      status: 404,
+      json: { error: 'not_found', reason: 'identity_not_found' },
+    },
+  );
   // And to the CIBA client, the engine's unknown_user_id.
   const ciba = await timed(website.serverMetadata().backchannel_authentication_endpoint!, {
     ...cibaStart(),

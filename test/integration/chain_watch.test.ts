@@ -27,7 +27,12 @@ const LEASE_SECONDS = 1;
 const MAX_BLOCK_RANGE = 5;
 const KYC = 1;
 
-type Seen = { process: number; type: keyof ChainConsentHandlers; event: Record<string, unknown> & { transactionHash: Hex; logIndex: number; blockNumber: bigint }; at: number };
+type Seen = {
+  process: number;
+  type: keyof ChainConsentHandlers;
+  event: Record<string, unknown> & { transactionHash: Hex; logIndex: number; blockNumber: bigint };
+  at: number;
+};
 const seen: Seen[] = [];
 /** Throws once for the event that matches, as a handler whose process died mid-range would. */
 let failOnce: ((seen: Seen) => boolean) | undefined;
@@ -55,10 +60,12 @@ const metrics = createMetrics({ processMetrics: false });
 /** eth_getLogs calls Signet's chain client made (both processes share it). */
 let getLogsCalls = 0;
 
-const countingFetch = (fetchFn: typeof fetch): typeof fetch => async (input, init) => {
-  if (typeof init?.body === 'string' && init.body.includes('"eth_getLogs"')) getLogsCalls++;
-  return fetchFn(input, init);
-};
+const countingFetch =
+  (fetchFn: typeof fetch): typeof fetch =>
+  async (input, init) => {
+    if (typeof init?.body === 'string' && init.body.includes('"eth_getLogs"')) getLogsCalls++;
+    return fetchFn(input, init);
+  };
 
 beforeAll(async () => {
   h = await startSignet({
@@ -135,7 +142,8 @@ async function newOwner(): Promise<{ owner: LocalAccount; identity: Address }> {
 test('the event ABIs the watcher filters by are those of the ONCHAINID artifacts', () => {
   const artifactEvent = (abi: readonly unknown[], name: string) =>
     (abi as { type: string; name: string; inputs: { type: string; indexed: boolean }[] }[]).find((item) => item.type === 'event' && item.name === name)!;
-  const shape = (item: { inputs: readonly { type: string; indexed?: boolean }[] }) => item.inputs.map((input) => `${input.type}${input.indexed ? ' indexed' : ''}`);
+  const shape = (item: { inputs: readonly { type: string; indexed?: boolean }[] }) =>
+    item.inputs.map((input) => `${input.type}${input.indexed ? ' indexed' : ''}`);
   for (const event of identityEvents) {
     const real = artifactEvent(identityArtifact.abi, event.name);
     expect([event.name, toEventSelector(event), shape(event)]).toEqual([real.name, toEventSelector(real as never), shape(real)]);
@@ -224,7 +232,9 @@ test('(a) a key removed by the management wallet on the chain reaches onKeyRemov
     transactionHash: receipt.transactionHash,
     logIndex: expect.any(Number),
   });
-  console.log(`(a) key removed: handler called ${removed!.at - mined} ms after the transaction's receipt (${removed!.at - sent} ms after it was sent); poll ${POLL_MS} ms`);
+  console.log(
+    `(a) key removed: handler called ${removed!.at - mined} ms after the transaction's receipt (${removed!.at - sent} ms after it was sent); poll ${POLL_MS} ms`,
+  );
   expect(removed!.at - mined).toBeLessThan(CHAIN_EVENT_HANDLED_MS);
 });
 
@@ -267,7 +277,9 @@ test('(e) the claim events: ClaimChanged and ClaimRemoved on a watched identity,
     expect.objectContaining({ issuer, signatureHash: keccak256(first.claim.signature) }),
     expect.objectContaining({ issuer, signatureHash: keccak256(second.claim.signature) }),
   ]);
-  expect(byType('onClaimRemoved')).toEqual([expect.objectContaining({ identity, claimId: second.claim_id, topic: BigInt(KYC), issuer, transactionHash: removal.transactionHash })]);
+  expect(byType('onClaimRemoved')).toEqual([
+    expect.objectContaining({ identity, claimId: second.claim_id, topic: BigInt(KYC), issuer, transactionHash: removal.transactionHash }),
+  ]);
   expect(byType('onKeyAdded')[0]).toEqual(expect.objectContaining({ identity, key: keyOf(spare.address), purpose: KeyPurpose.ACTION }));
   // Chain order: by block, then by log index.
   const places = recorded.map((entry) => [entry.event.blockNumber, entry.event.logIndex] as const);
@@ -345,7 +357,9 @@ test('(d) a chain outage: rounds fail and are counted, the cursor stays; after i
   await h.chainProxy!.set('pass');
   const back = Date.now();
   await waitForSeen('the removal mined during the outage is delivered', removed.transactionHash);
-  console.log(`(d) outage: ${(await counter(metrics.chainWatchErrors, { stage: 'chain' })) - errorsBefore} failed rounds counted; events delivered ${Date.now() - back} ms after the chain came back`);
+  console.log(
+    `(d) outage: ${(await counter(metrics.chainWatchErrors, { stage: 'chain' })) - errorsBefore} failed rounds counted; events delivered ${Date.now() - back} ms after the chain came back`,
+  );
   expect(seenIn(added.transactionHash).map((entry) => entry.type)).toEqual(['onKeyAdded']);
   expect(seenIn(removed.transactionHash).map((entry) => entry.type)).toEqual(['onKeyRemoved']);
   await followed();
@@ -368,7 +382,14 @@ test('confirmations: an event counts once its block is that many under the head;
   const watchlist = createWatchlist(memory, Date.now);
   const handled: Hex[] = [];
   const handlers = { ...recorder(8), onKeyAdded: async (event: { transactionHash: Hex }) => void handled.push(event.transactionHash) };
-  const confirmed = createChainWatcher({ store: memory, client: h.chain.client, watchlist, issuers: [], handlers, settings: { ...h.config.chainWatch, confirmations: 2 } });
+  const confirmed = createChainWatcher({
+    store: memory,
+    client: h.chain.client,
+    watchlist,
+    issuers: [],
+    handlers,
+    settings: { ...h.config.chainWatch, confirmations: 2 },
+  });
   await confirmed.round();
   const { owner, identity } = await newOwner();
   await watchlist.watch(identity, 0);
@@ -429,14 +450,17 @@ async function costRounds() {
   let listed = (await h.signet.watchlist.identities()).length;
   for (const target of [0, 1000, 10_000]) {
     const added = Array.from({ length: target - listed }, () => privateKeyToAccount(generatePrivateKey()).address);
-    for (let i = 0; i < added.length; i += 500) await Promise.all(added.slice(i, i + 500).map((identity) => h.signet.watchlist.watch(identity, Date.now() + 600_000)));
+    for (let i = 0; i < added.length; i += 500)
+      await Promise.all(added.slice(i, i + 500).map((identity) => h.signet.watchlist.watch(identity, Date.now() + 600_000)));
     listed = (await h.signet.watchlist.identities()).length;
     expect(listed).toBe(target);
     const results = await measure(10);
     expect(results.map((one) => one.getLogs)).toEqual(Array(10).fill(chunksFor(target)));
     expect(results.map((one) => one.calls)).toEqual(Array(10).fill(chunksFor(target)));
     const ms = results.map((one) => one.ms);
-    report.push(`${target} watched: ${chunksFor(target)} eth_getLogs per round, round median ${median(ms).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`);
+    report.push(
+      `${target} watched: ${chunksFor(target)} eth_getLogs per round, round median ${median(ms).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`,
+    );
     expect(Math.max(...ms)).toBeLessThan(3000);
   }
   // No new block: no eth_getLogs, however many are watched.
@@ -455,13 +479,25 @@ async function costRounds() {
   });
   const memory = createMemoryStore();
   const own = createMetrics({ processMetrics: false });
-  const empty = createChainWatcher({ store: memory, client, watchlist: createWatchlist(memory, Date.now), issuers: [], handlers: recorder(9), settings: h.config.chainWatch, metrics: own });
+  const empty = createChainWatcher({
+    store: memory,
+    client,
+    watchlist: createWatchlist(memory, Date.now),
+    issuers: [],
+    handlers: recorder(9),
+    settings: h.config.chainWatch,
+    metrics: own,
+  });
   const start = await empty.round();
   await mine(3 * MAX_BLOCK_RANGE);
   const after = await empty.round();
   expect([start.getLogs, after.getLogs, alone]).toEqual([0, 0, 0]);
   expect(empty.report()?.lag_blocks).toBe(0);
-  expect([await counter(own.chainWatchLeaseHeld, {}), await counter(own.chainWatchLag, {}), await counter(own.chainWatchRounds, { outcome: 'followed' })]).toEqual([1, 0, 2]);
+  expect([
+    await counter(own.chainWatchLeaseHeld, {}),
+    await counter(own.chainWatchLag, {}),
+    await counter(own.chainWatchRounds, { outcome: 'followed' }),
+  ]).toEqual([1, 0, 2]);
   report.push('nothing watched, no issuer: 0 eth_getLogs over 15 new blocks');
   console.log(`(f) cost:\n  ${report.join('\n  ')}`);
 }
@@ -478,7 +514,9 @@ test('(c) two processes, one follows: its store gone, the other takes over withi
   await dying.close();
   await waitUntil('the other process takes over', () => processes()[other]!.watcher.report() !== undefined, 5000);
   const tookOver = Date.now() - died;
-  console.log(`(c) takeover: process ${other} follows the chain ${tookOver} ms after process ${first}'s store closed (lease ${LEASE_SECONDS} s, poll ${POLL_MS} ms)`);
+  console.log(
+    `(c) takeover: process ${other} follows the chain ${tookOver} ms after process ${first}'s store closed (lease ${LEASE_SECONDS} s, poll ${POLL_MS} ms)`,
+  );
   expect(tookOver).toBeLessThanOrEqual(LEASE_SECONDS * 1000 + POLL_MS + TAKEOVER_SLACK_MS);
 
   // It goes on from the cursor: an event now reaches the new holder's handlers.

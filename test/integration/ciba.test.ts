@@ -36,7 +36,12 @@ test('the owner approves from the inbox: the client polls and gets tokens for ex
   const agent = await signIn();
   const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
   const [request] = inbox.json.backchannel as { id: string; client_name: string; fields: string[]; challenge: string; binding_message: string }[];
-  expect(request).toMatchObject({ id: started.auth_req_id, client_name: 'Bank Kiosk', fields: ['given_name', 'family_name', 'website', 'email'], binding_message: 'W4SCT' });
+  expect(request).toMatchObject({
+    id: started.auth_req_id,
+    client_name: 'Bank Kiosk',
+    fields: ['given_name', 'family_name', 'website', 'email'],
+    binding_message: 'W4SCT',
+  });
   expect(request!.challenge).toContain('Bank Kiosk asks you to sign in with your identity and share: first name, last name, website, email address.');
   expect(request!.challenge).toContain('Binding message: W4SCT');
 
@@ -66,9 +71,10 @@ test('the owner denies: the client gets access_denied', async () => {
 
 test('refusals: an unknown identity, a signature by an unlinked wallet', async () => {
   const config = await discover(h.issuer, KIOSK);
-  await expect(
-    oidc.initiateBackchannelAuthentication(config, { scope: 'openid', login_hint: h.chain.accounts[5]!.address }),
-  ).rejects.toMatchObject({ error: 'unknown_user_id', error_description: 'the identity is not registered with the IdFactory' });
+  await expect(oidc.initiateBackchannelAuthentication(config, { scope: 'openid', login_hint: h.chain.accounts[5]!.address })).rejects.toMatchObject({
+    error: 'unknown_user_id',
+    error_description: 'the identity is not registered with the IdFactory',
+  });
 
   const started = await oidc.initiateBackchannelAuthentication(config, { scope: 'openid', login_hint: identity });
   const agent = await signIn();

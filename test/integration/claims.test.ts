@@ -181,9 +181,7 @@ test('private data stops at once when the issuer revokes, whatever the cache hol
   expect(await resource(identity, issued.claim_id, tokens.access_token)).toEqual(refused(403, 'access_denied', 'claim_not_confirmed'));
   const sub = tokens.claims()!.sub;
   const userinfo = await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
-  expect(userinfo.onchain_claims).toEqual([
-    expect.objectContaining({ claim_id: issued.claim_id, valid: false, status: 'not_confirmed_by_issuer' }),
-  ]);
+  expect(userinfo.onchain_claims).toEqual([expect.objectContaining({ claim_id: issued.claim_id, valid: false, status: 'not_confirmed_by_issuer' })]);
   expect((userinfo.onchain_claims as Record<string, unknown>[])[0]!.data).toBeUndefined();
 });
 
@@ -209,8 +207,12 @@ test('re-issuing the same topic replaces the claim', async () => {
   expect(second.claim.data).not.toBe(first.claim.data);
   // The replaced claim's signature is revoked: a copy of it can never be added back.
   expect((second as { replaced?: { signature: Hex } }).replaced?.signature).toBe(first.claim.signature);
-  expect(await h.chain.client.readContract({ address: signetIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [first.claim.signature] })).toBe(true);
-  expect(await h.chain.client.readContract({ address: signetIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [second.claim.signature] })).toBe(false);
+  expect(await h.chain.client.readContract({ address: signetIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [first.claim.signature] })).toBe(
+    true,
+  );
+  expect(
+    await h.chain.client.readContract({ address: signetIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [second.claim.signature] }),
+  ).toBe(false);
   const ids = (await h.chain.client.readContract({
     address: identity,
     abi: identityAbi,
@@ -349,8 +351,14 @@ describe('the admin API', () => {
   test('refuses a wrong token, an unknown topic, a bad expiry, a bad body, and changes nothing', async () => {
     const identity = await h.chain.createIdentityFor(h.chain.accounts[7]!.address);
     const recordsBefore = await h.store.get(keys.claimRecord(identity, claimIdOf(signetIssuer, KYC)));
-    expect(await admin('/claims', { identity, topic: 'kyc', data: {} }, 'wrong-token')).toEqual({ ...refused(401, 'invalid_token', 'admin_token_invalid'), location: null });
-    expect(await admin('/claims', { identity, topic: 'shoe-size', data: {} })).toEqual({ ...refused(400, 'invalid_request', 'claim_topic_unknown'), location: null });
+    expect(await admin('/claims', { identity, topic: 'kyc', data: {} }, 'wrong-token')).toEqual({
+      ...refused(401, 'invalid_token', 'admin_token_invalid'),
+      location: null,
+    });
+    expect(await admin('/claims', { identity, topic: 'shoe-size', data: {} })).toEqual({
+      ...refused(400, 'invalid_request', 'claim_topic_unknown'),
+      location: null,
+    });
     expect(await admin('/claims', { identity, topic: 'kyc', data: {}, expires_at: 'next tuesday' })).toEqual({
       ...refused(400, 'invalid_request', 'claim_expiry_invalid'),
       location: null,
@@ -396,7 +404,14 @@ describe('the admin API', () => {
     expect(issued.json).toEqual({
       claim_id: claimIdOf(signetIssuer, KYC),
       added: false,
-      claim: { topic: KYC, scheme: 1, issuer: signetIssuer, signature: expect.stringMatching(/^0x[0-9a-f]{130}$/), data: expect.stringMatching(/^0x[0-9a-f]{64}$/), uri: `${h.issuer}/identities/${identity}/claims/${claimIdOf(signetIssuer, KYC)}` },
+      claim: {
+        topic: KYC,
+        scheme: 1,
+        issuer: signetIssuer,
+        signature: expect.stringMatching(/^0x[0-9a-f]{130}$/),
+        data: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        uri: `${h.issuer}/identities/${identity}/claims/${claimIdOf(signetIssuer, KYC)}`,
+      },
     });
     // The owner adds it; the identity contract checks it with the issuer.
     const claim = issued.json.claim as { topic: number; scheme: number; issuer: Address; signature: Hex; data: Hex; uri: string };

@@ -40,7 +40,20 @@ async function cli(...argv: string[]) {
 }
 
 test('claims issue, then claims revoke', async () => {
-  const issued = await cli('claims', 'issue', '--url', h.issuer, '--token', ADMIN_TOKEN, '--identity', identity, '--topic', 'kyc', '--data', '{"level":"basic"}');
+  const issued = await cli(
+    'claims',
+    'issue',
+    '--url',
+    h.issuer,
+    '--token',
+    ADMIN_TOKEN,
+    '--identity',
+    identity,
+    '--topic',
+    'kyc',
+    '--data',
+    '{"level":"basic"}',
+  );
   expect(issued.code).toBe(0);
   const result = JSON.parse(issued.out) as { claim_id: Hex; added: boolean };
   expect(result.claim_id).toBe(claimIdOf(h.chain.suite.claimIssuer, 1));

@@ -43,7 +43,7 @@ async function lastingGrant(identity: `0x${string}`, signer: { signMessage(args:
   return request.json.id as string;
 }
 
-test('a refresh reads the signing wallet\'s key live: removed on chain, the refresh fails and the grant is gone; the other wallet\'s login stands', async () => {
+test("a refresh reads the signing wallet's key live: removed on chain, the refresh fails and the grant is gone; the other wallet's login stands", async () => {
   const { owner, identity, phone } = await identityWithSecondWallet(0);
   const byPhone = await startLogin(h.issuer, WEBSITE, { scope: 'openid email offline_access' });
   const phoneLogin = await logIn(byPhone, phone, { identity });

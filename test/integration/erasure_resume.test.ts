@@ -93,18 +93,26 @@ test('Redis crashes mid-erasure: once it is back, the sweep finishes the job fro
 
   // What the job had recorded before the crash is still there: it stopped after its first two steps.
   let interrupted: Json = {};
-  await waitUntil('the store answers again', async () => {
-    interrupted = await stateAt(peer.url, location);
-    return interrupted.status !== undefined;
-  }, 10_000);
+  await waitUntil(
+    'the store answers again',
+    async () => {
+      interrupted = await stateAt(peer.url, location);
+      return interrupted.status !== undefined;
+    },
+    10_000,
+  );
   expect(interrupted).toMatchObject({ status: 'running', steps_done: ['sessions', 'requests'] });
 
   peer.signet.erasures.start();
   let done: Json = {};
-  await waitUntil('the job is finished', async () => {
-    done = await stateAt(peer.url, location);
-    return done.status === 'done';
-  }, 10_000);
+  await waitUntil(
+    'the job is finished',
+    async () => {
+      done = await stateAt(peer.url, location);
+      return done.status === 'done';
+    },
+    10_000,
+  );
   console.log(`erasure finished ${Date.now() - crashedAt} ms after Redis was killed mid-way (lease ${LEASE_SECONDS} s, sweep ${SWEEP_MS} ms)`);
   expect(done.steps_done).toEqual(ALL_STEPS);
   expect(await refreshAt(peer.url, tokens.refresh_token!)).toEqual({ status: 400, error: 'invalid_grant' });
@@ -127,10 +135,14 @@ test('a process that dies mid-erasure: the other process finishes the job once t
   const location = await askErasure(h.issuer, agent, owner);
   // The other process is sweeping already (the test above started it): it takes over once the lease lapses.
   let done: Json = {};
-  await waitUntil('the other process finished the job', async () => {
-    done = await stateAt(peer.url, location);
-    return done.status === 'done';
-  }, 10_000);
+  await waitUntil(
+    'the other process finished the job',
+    async () => {
+      done = await stateAt(peer.url, location);
+      return done.status === 'done';
+    },
+    10_000,
+  );
   const tookMs = Date.now() - diedAt;
   console.log(`erasure finished by the other process ${tookMs} ms after the first one died (lease ${LEASE_SECONDS} s, sweep ${SWEEP_MS} ms)`);
   expect(done.steps_done).toEqual(ALL_STEPS);

@@ -30,7 +30,12 @@ async function startSecondProcess() {
   const signet = createApp({
     config: h.config,
     store,
-    chain: { client: createChainClient(anvil.rpcUrl, anvil.chainId, { pollingInterval: 50 }), rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, identityFactory: suite.identityFactory },
+    chain: {
+      client: createChainClient(anvil.rpcUrl, anvil.chainId, { pollingInterval: 50 }),
+      rpcUrl: anvil.rpcUrl,
+      chainId: anvil.chainId,
+      identityFactory: suite.identityFactory,
+    },
     webhooks,
   });
   const server = createServer(signet.app.callback());
@@ -61,7 +66,10 @@ test('a deployment sent by a process that is then dropped is finished by another
     await first.drop();
 
     // Not mined yet: the chain answered "no receipt", so pending is the truth.
-    expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 200, json: { status: 'pending', transaction: started.json.transaction } });
+    expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({
+      status: 200,
+      json: { status: 'pending', transaction: started.json.transaction },
+    });
 
     await anvil.mine({ blocks: 1 });
     const identity = await h.chain.factoryIdentityOf(wallet.address);

@@ -47,7 +47,11 @@ describe('Signet JSON routes', () => {
     // At the limit the body is parsed; its one string is then too long for the route class.
     const atLimit = await refused('/account/challenge', { headers: json, body: jsonOfSize(limit) });
     expect(atLimit.status).toBe(400);
-    expect(atLimit.json).toEqual({ error: 'invalid_request', error_description: `a string in the request body is longer than ${BODY_LIMITS.api.stringLength} characters`, reason: 'string_too_long' });
+    expect(atLimit.json).toEqual({
+      error: 'invalid_request',
+      error_description: `a string in the request body is longer than ${BODY_LIMITS.api.stringLength} characters`,
+      reason: 'string_too_long',
+    });
 
     const over = await refused('/account/challenge', { headers: json, body: jsonOfSize(limit + 1) });
     expect(over.status).toBe(413);
@@ -111,7 +115,11 @@ describe('Signet JSON routes', () => {
     for (const depth of [BODY_LIMITS.api.depth + 1, 8000]) {
       const answer = await refused('/account/challenge', { headers: json, body: `${'['.repeat(depth)}${']'.repeat(depth)}` });
       expect(answer.status).toBe(400);
-      expect(answer.json).toEqual({ error: 'invalid_request', error_description: `the request body nests deeper than ${BODY_LIMITS.api.depth} levels`, reason: 'json_too_deep' });
+      expect(answer.json).toEqual({
+        error: 'invalid_request',
+        error_description: `the request body nests deeper than ${BODY_LIMITS.api.depth} levels`,
+        reason: 'json_too_deep',
+      });
     }
   });
 
@@ -132,7 +140,11 @@ describe('the account pages forms', () => {
     const body = `given_name=${'A'.repeat(57 * 1024)}`;
     const answer = await refused('/account/profile', { headers: { ...form, ...session() }, body });
     expect(answer.status).toBe(413);
-    expect(answer.json).toEqual({ error: 'payload_too_large', error_description: `the request body is larger than ${BODY_LIMITS.form.bytes} bytes`, reason: 'body_too_large' });
+    expect(answer.json).toEqual({
+      error: 'payload_too_large',
+      error_description: `the request body is larger than ${BODY_LIMITS.form.bytes} bytes`,
+      reason: 'body_too_large',
+    });
     expect(await t.h.signet.profiles.get(t.identity)).toEqual({ given_name: 'Ada' });
   });
 
@@ -140,13 +152,20 @@ describe('the account pages forms', () => {
     const headers = { ...form, ...session() };
     const many = await refused('/account/profile', { headers, body: fieldsOf(BODY_LIMITS.form.fields + 1) });
     expect(many.status).toBe(400);
-    expect(many.json).toEqual({ error: 'invalid_request', error_description: `the form has more than ${BODY_LIMITS.form.fields} fields`, reason: 'form_too_many_fields' });
+    expect(many.json).toEqual({
+      error: 'invalid_request',
+      error_description: `the form has more than ${BODY_LIMITS.form.fields} fields`,
+      reason: 'form_too_many_fields',
+    });
     const long = await refused('/account/profile', { headers, body: `given_name=${'A'.repeat(BODY_LIMITS.form.stringLength + 1)}` });
     expect(long).toMatchObject({ status: 400, json: { reason: 'string_too_long' } });
     const zipped = await refused('/account/profile', { headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync('given_name=Ada') });
     expect(zipped).toMatchObject({ status: 415, json: { reason: 'content_encoding_unsupported' } });
     const asJson = await refused('/account/profile', { headers: { ...json, ...session() }, body: '{"given_name":"Ada"}' });
-    expect(asJson).toMatchObject({ status: 415, json: { error_description: 'send the body as application/x-www-form-urlencoded', reason: 'content_type_unsupported' } });
+    expect(asJson).toMatchObject({
+      status: 415,
+      json: { error_description: 'send the body as application/x-www-form-urlencoded', reason: 'content_type_unsupported' },
+    });
   });
 
   test('a form within the limits still saves the profile', async () => {
@@ -177,14 +196,22 @@ describe('admin claim data', () => {
       body: `{"identity":"${t.identity}","topic":"kyc","data":${deepText}}`,
     });
     expect(veryDeep.status).toBe(400);
-    expect(veryDeep.json).toEqual({ error: 'invalid_request', error_description: `the request body nests deeper than ${BODY_LIMITS.admin.depth} levels`, reason: 'json_too_deep' });
+    expect(veryDeep.json).toEqual({
+      error: 'invalid_request',
+      error_description: `the request body nests deeper than ${BODY_LIMITS.admin.depth} levels`,
+      reason: 'json_too_deep',
+    });
   });
 
   test('data over 16 KiB as canonical JSON is 400 claim_data_too_large', async () => {
     const data = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, 'x'.repeat(500)]));
     const answer = await issue(data);
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_request', error_description: '"data" is larger than 16384 bytes as canonical JSON', reason: 'claim_data_too_large' });
+    expect(answer.json).toEqual({
+      error: 'invalid_request',
+      error_description: '"data" is larger than 16384 bytes as canonical JSON',
+      reason: 'claim_data_too_large',
+    });
   });
 });
 
@@ -196,7 +223,11 @@ describe('the engine endpoints', () => {
     async (path) => {
       const over = await refused(path, { headers: tokenForm, body: `token=${'x'.repeat(BODY_LIMITS.engine.bytes)}` });
       expect(over.status).toBe(413);
-      expect(over.json).toEqual({ error: 'payload_too_large', error_description: `the request body is larger than ${BODY_LIMITS.engine.bytes} bytes`, reason: 'body_too_large' });
+      expect(over.json).toEqual({
+        error: 'payload_too_large',
+        error_description: `the request body is larger than ${BODY_LIMITS.engine.bytes} bytes`,
+        reason: 'body_too_large',
+      });
       const zipped = await refused(path, { headers: { ...tokenForm, 'content-encoding': 'gzip' }, body: gzipSync('grant_type=authorization_code') });
       expect(zipped.status).toBe(415);
       expect(zipped.json).toMatchObject({ error: 'unsupported_media_type', reason: 'content_encoding_unsupported' });

@@ -44,7 +44,12 @@ function dataTable(): Row[] {
       const pattern = cells[1]!.replace(/`/g, '');
       const lifetime = cells[4]!;
       const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const matches = new RegExp(`^${pattern.split(/<[^>]+>/).map(literal).join('.+')}$`);
+      const matches = new RegExp(
+        `^${pattern
+          .split(/<[^>]+>/)
+          .map(literal)
+          .join('.+')}$`,
+      );
       return { pattern, matches, lifetime, keptUntilAction: /^until\b/i.test(lifetime) };
     });
 }
@@ -171,11 +176,14 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
   // Access grants: a one-time grant used, a lasting one read then revoked, one denied, one left pending.
   const { agent } = await signInToAccount(h.issuer, owner);
   const once = await requestGrant(identity, 'immediate', apiKey);
-  const onceToken = (await api('POST', `/access-grants/${once.id}/validations`, { body: { signature: await owner.signMessage({ message: once.challenge }) } })).json
-    .access_token as string;
+  const onceToken = (await api('POST', `/access-grants/${once.id}/validations`, { body: { signature: await owner.signMessage({ message: once.challenge }) } }))
+    .json.access_token as string;
   expect((await api('GET', `/identities/${identity}/profile`, { token: onceToken })).status).toBe(200);
   const lasting = await requestGrant(identity, 'persistent', apiKey);
-  expect((await api('POST', `/access-grants/${lasting.id}/validations`, { agent, body: { signature: await owner.signMessage({ message: lasting.challenge }) } })).status).toBe(200);
+  expect(
+    (await api('POST', `/access-grants/${lasting.id}/validations`, { agent, body: { signature: await owner.signMessage({ message: lasting.challenge }) } }))
+      .status,
+  ).toBe(200);
   expect((await api('GET', `/identities/${identity}/profile`, { key: apiKey })).status).toBe(200);
   expect((await api('POST', `/access-grants/${lasting.id}/revocations`, { agent, body: {} })).status).toBe(200);
   const denied = await requestGrant(identity, 'persistent', apiKey);
@@ -263,7 +271,10 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
   const { agent } = await signInToAccount(h.issuer, owner);
   const challenge = await api('POST', '/account/erasure/challenge', { agent });
   const message = challenge.json.challenge as string;
-  const accepted = await api('POST', '/account/erasure', { agent, body: { signature: await owner.signMessage({ message }), message, revoke_issued_claims: true } });
+  const accepted = await api('POST', '/account/erasure', {
+    agent,
+    body: { signature: await owner.signMessage({ message }), message, revoke_issued_claims: true },
+  });
   expect(accepted.status).toBe(202);
   await waitUntil('the erasure is done', async () => (await api('GET', `/account/erasures/${accepted.json.id}`)).json.status === 'done', 20_000);
 
@@ -274,7 +285,13 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
   for (const [key, pttl] of await everyKey()) {
     const type = await redis.type(key);
     const value =
-      type === 'string' ? ((await redis.get(key)) ?? '') : type === 'zset' ? (await redis.zrange(key, '0', '-1')).join(' ') : type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : '';
+      type === 'string'
+        ? ((await redis.get(key)) ?? '')
+        : type === 'zset'
+          ? (await redis.zrange(key, '0', '-1')).join(' ')
+          : type === 'hash'
+            ? JSON.stringify(await redis.hgetall(key))
+            : '';
     if (!`${key} ${value}`.toLowerCase().includes(needle)) continue;
     const row = dataTable().find((candidate) => candidate.matches.test(key))!;
     naming.push(`${row.pattern === 'signet:oidc:{<Model>:<id>}' ? key.replace(/:[^:}]+\}$/, ':<id>}') : row.pattern}${pttl > 0 ? '' : ' (no TTL)'}`);
@@ -401,7 +418,12 @@ test("a claim's data is kept while it stands; revoked, or found removed by a fre
 
   // Put back by its owner: a read that finds it kept without end again.
   const { topic, signature, data, uri } = kyc.claim;
-  await send(h.chain.as(owner), { address: identity, abi: identityAbi, functionName: 'addClaim', args: [BigInt(topic), 1n, h.chain.suite.claimIssuer, signature, data, uri] });
+  await send(h.chain.as(owner), {
+    address: identity,
+    abi: identityAbi,
+    functionName: 'addClaim',
+    args: [BigInt(topic), 1n, h.chain.suite.claimIssuer, signature, data, uri],
+  });
   expect((await h.signet.claims.release(identity, kyc.claim_id)).data).toEqual({ level: 'basic' });
   expect(await ttlOf(kycKey)).toBe(Number.POSITIVE_INFINITY);
   expect((JSON.parse((await h.store.get(kycKey))!) as ClaimRecord).gone_at).toBeUndefined();

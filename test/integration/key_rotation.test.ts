@@ -76,8 +76,12 @@ test('JWKS rotation: the new first key signs, a token of the old key verifies un
 
 test('several signing keys need distinct key ids', () => {
   const { kid: _kid, ...withoutKid } = KEY_B;
-  expect(() => validateConfig({ ...h.config, jwks: { keys: [KEY_A, withoutKid] } })).toThrow('configuration: JWKS needs a distinct "kid" on each key when it holds several');
-  expect(() => validateConfig({ ...h.config, jwks: { keys: [KEY_A, KEY_A] } })).toThrow('configuration: JWKS needs a distinct "kid" on each key when it holds several');
+  expect(() => validateConfig({ ...h.config, jwks: { keys: [KEY_A, withoutKid] } })).toThrow(
+    'configuration: JWKS needs a distinct "kid" on each key when it holds several',
+  );
+  expect(() => validateConfig({ ...h.config, jwks: { keys: [KEY_A, KEY_A] } })).toThrow(
+    'configuration: JWKS needs a distinct "kid" on each key when it holds several',
+  );
 });
 
 test('COOKIE_KEYS rotation: a cookie signed with the old key is accepted while that key is second, refused once removed', async () => {

@@ -30,8 +30,16 @@ let apiKey: string;
 const written: string[] = [];
 /** Every value a flow handled that no log line may hold, by name. */
 const personal = new Map<string, string>();
-const lines = () => written.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
-const requests = () => lines().filter((line) => line.msg === 'request').map((line) => `${line.method} ${line.route} ${line.status}`);
+const lines = () =>
+  written
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line);
+const requests = () =>
+  lines()
+    .filter((line) => line.msg === 'request')
+    .map((line) => `${line.method} ${line.route} ${line.status}`);
 const nonceOf = (text: string) => /Nonce: (\S+)/.exec(text)?.[1] ?? '';
 
 beforeAll(async () => {
@@ -126,7 +134,10 @@ test("an account sign-in, the owner's webhook, an access grant requested, valida
   const lastingChallenge = lasting.json.challenge as string;
   const lastingSignature = await owner.signMessage({ message: lastingChallenge });
   expect((await api('POST', `/access-grants/${lasting.json.id}/validations`, {}, { signature: lastingSignature })).status).toBe(200);
-  expect(await api('GET', `/identities/${identity}/profile`, { 'x-api-key': apiKey })).toMatchObject({ status: 200, json: { values: { given_name: PROFILE.given_name } } });
+  expect(await api('GET', `/identities/${identity}/profile`, { 'x-api-key': apiKey })).toMatchObject({
+    status: 200,
+    json: { values: { given_name: PROFILE.given_name } },
+  });
   const grantValues = {
     'grant challenge': grantChallenge,
     'grant nonce': nonceOf(grantChallenge),
@@ -147,9 +158,11 @@ test("an account sign-in, the owner's webhook, an access grant requested, valida
       identity_hash: createLogHash(LOG_HASH_KEY)(identity),
     }),
   );
-  expect(lines().filter((line) => line.msg.includes('to an owner: attempt')).map((line) => line.identity_hash)).toEqual(
-    Array(4).fill(createLogHash(LOG_HASH_KEY)(identity)),
-  );
+  expect(
+    lines()
+      .filter((line) => line.msg.includes('to an owner: attempt'))
+      .map((line) => line.identity_hash),
+  ).toEqual(Array(4).fill(createLogHash(LOG_HASH_KEY)(identity)));
   expect(requests()).toEqual(
     expect.arrayContaining([
       'POST /account/challenge 200',
@@ -174,9 +187,15 @@ test('public reads, and a chain outage answered 503 and logged as an error', asy
     await h.chainProxy!.set('pass');
   }
   const errors = lines().filter((line) => line.level === 'error' && line.msg !== 'request');
-  expect(errors.map((line) => line.msg)).toContain('GET /identities/:identity/claims/:claimId: the chain could not be read (Identity.getClaim); try again shortly');
+  expect(errors.map((line) => line.msg)).toContain(
+    'GET /identities/:identity/claims/:claimId: the chain could not be read (Identity.getClaim); try again shortly',
+  );
   expect(requests()).toEqual(
-    expect.arrayContaining(['GET /identities/:identity/profile 200', 'GET /identities/:identity/claims/:claimId 404', 'GET /identities/:identity/claims/:claimId 503']),
+    expect.arrayContaining([
+      'GET /identities/:identity/profile 200',
+      'GET /identities/:identity/claims/:claimId 404',
+      'GET /identities/:identity/claims/:claimId 503',
+    ]),
   );
 });
 

@@ -32,7 +32,14 @@ test('discovery announces PKCE S256 only, iss in responses, and the standard end
   expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
   expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   expect(metadata.response_types_supported).toEqual(['code']);
-  for (const endpoint of ['token_endpoint', 'userinfo_endpoint', 'introspection_endpoint', 'revocation_endpoint', 'end_session_endpoint', 'jwks_uri'] as const) {
+  for (const endpoint of [
+    'token_endpoint',
+    'userinfo_endpoint',
+    'introspection_endpoint',
+    'revocation_endpoint',
+    'end_session_endpoint',
+    'jwks_uri',
+  ] as const) {
     expect(metadata[endpoint]).toMatch(new RegExp(`^${h.issuer}/`));
   }
   const jwks = (await (await fetch(metadata.jwks_uri!)).json()) as { keys: { kid: string; d?: string }[] };
@@ -61,7 +68,9 @@ test('login → tokens → userinfo with exactly the kept fields → refresh rot
   const { tokens, callback, signed } = await logIn(login, owner, { fields: ['given_name', 'email'] });
   expect(callback.searchParams.get('iss')).toBe(h.issuer);
   expect(signed.answer.identity).toBe(identity);
-  expect(signed.message).toContain(`Resources:\n- eip155:31337:${identity}\n- ${h.issuer}/identities/${identity}/profile#given_name\n- ${h.issuer}/identities/${identity}/profile#email`);
+  expect(signed.message).toContain(
+    `Resources:\n- eip155:31337:${identity}\n- ${h.issuer}/identities/${identity}/profile#given_name\n- ${h.issuer}/identities/${identity}/profile#email`,
+  );
 
   const sub = `eip155:31337:${getAddress(identity)}`;
   const claims = tokens.claims()!;

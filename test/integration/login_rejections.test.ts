@@ -5,14 +5,7 @@ import { KeyPurpose } from '../../src/chain/contracts.js';
 import { keys } from '../../src/store/keys.js';
 import { createChallengeIssuer } from '../../src/wallet/challenge.js';
 import { addKey, deployLooseIdentity, removeKey } from '../../src/chain/deploy_onchainid.js';
-import {
-  followToCallback,
-  logIn,
-  requestChallenge,
-  signChallenge,
-  startLogin,
-  submitSignature,
-} from '../support/login_driver.js';
+import { followToCallback, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 
@@ -51,19 +44,28 @@ async function signedEdit(from: (m: string) => string, to: (m: string) => string
 
 describe('the signed message must be exactly the challenge Signet issued', () => {
   test('wrong domain', async () => {
-    const answer = await signedEdit(() => `${new URL(h.issuer).host} wants`, () => 'evil.example wants');
+    const answer = await signedEdit(
+      () => `${new URL(h.issuer).host} wants`,
+      () => 'evil.example wants',
+    );
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"domain" does not match the challenge' });
   });
 
   test('wrong chain id', async () => {
-    const answer = await signedEdit(() => 'Chain ID: 31337', () => 'Chain ID: 1');
+    const answer = await signedEdit(
+      () => 'Chain ID: 31337',
+      () => 'Chain ID: 1',
+    );
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"chainId" does not match the challenge' });
   });
 
   test('wrong uri', async () => {
-    const answer = await signedEdit(() => `URI: ${h.issuer}`, () => 'URI: https://evil.example');
+    const answer = await signedEdit(
+      () => `URI: ${h.issuer}`,
+      () => 'URI: https://evil.example',
+    );
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"uri" does not match the challenge' });
   });
@@ -78,7 +80,10 @@ describe('the signed message must be exactly the challenge Signet issued', () =>
   });
 
   test('a statement edited after Signet issued it', async () => {
-    const answer = await signedEdit(() => 'By signing you share', () => 'By signing you share nothing but');
+    const answer = await signedEdit(
+      () => 'By signing you share',
+      () => 'By signing you share nothing but',
+    );
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'message_mismatch', error_description: '"statement" does not match the challenge' });
   });
@@ -255,7 +260,7 @@ describe('the authorization code flow refuses what OAuth 2.0 security asks it to
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     const html = await response.text();
-    expect(html).toContain("redirect_uri did not match any of the client&#39;s registered redirect_uris");
+    expect(html).toContain('redirect_uri did not match any of the client&#39;s registered redirect_uris');
     expect(html).toContain('<code>invalid_redirect_uri</code>');
   });
 
@@ -410,7 +415,14 @@ test('a challenge that names no identity cannot end a login', async () => {
   const login = await startLogin(h.issuer, WEBSITE);
   // Only an account sign-in's challenge names no identity; one bound to this login is refused all the same.
   const issue = createChallengeIssuer(h.store, { issuer: h.issuer, chainId: h.chain.anvil.chainId, ttlSeconds: 300 }, h.clock.now);
-  const challenge = await issue({ binding: `interaction:${login.uid}`, wallet: owner().address, identity: null, statement: 'Sign in.', fields: [], resources: [h.issuer] });
+  const challenge = await issue({
+    binding: `interaction:${login.uid}`,
+    wallet: owner().address,
+    identity: null,
+    statement: 'Sign in.',
+    fields: [],
+    resources: [h.issuer],
+  });
   const signature = await owner().signMessage({ message: challenge.message });
   const answer = await submitSignature(login, { signature, message: challenge.message });
   expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'challenge_identity_missing' } });

@@ -17,7 +17,11 @@ const metrics = createMetrics({ processMetrics: false });
 const EMAIL = 'grace.hopper@example.org';
 
 function lines(): Line[] {
-  return written.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+  return written
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line);
 }
 
 beforeAll(async () => {
@@ -74,13 +78,7 @@ test('a login: JSON lines with request ids, and no code, token, signature, cooki
   for (const line of requests) expect(line.event).toBeUndefined();
   const routes = requests.map((line) => `${line.method} ${line.route} ${line.status}`);
   expect(routes).toEqual(
-    expect.arrayContaining([
-      'GET /auth 303',
-      'POST /interaction/:uid/challenge 200',
-      'POST /interaction/:uid/signature 200',
-      'POST /token 200',
-      'GET /me 200',
-    ]),
+    expect.arrayContaining(['GET /auth 303', 'POST /interaction/:uid/challenge 200', 'POST /interaction/:uid/signature 200', 'POST /token 200', 'GET /me 200']),
   );
   expect(lines().some((line) => line.msg === 'engine grant.success' && line.client_id === 'website')).toBe(true);
 });
@@ -125,7 +123,12 @@ test('a reused code: the refusal is a warning and the revoked grant an info line
       authorization: `Basic ${Buffer.from(`${WEBSITE.client_id}:${WEBSITE.client_secret}`).toString('base64')}`,
       'x-request-id': 'reuse-1',
     },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: WEBSITE.redirect_uris[0]!, code_verifier: login.verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: WEBSITE.redirect_uris[0]!,
+      code_verifier: login.verifier,
+    }),
   });
   expect(reused.status).toBe(400);
   const events = lines().filter((line) => line.msg.startsWith('engine '));

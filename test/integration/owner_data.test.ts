@@ -91,7 +91,13 @@ describe('access history', () => {
     });
     expect(userinfo).toMatchObject({ door: 'userinfo', grant_id: grantId, fields: ['given_name', 'email'], outcome: 'released' });
     expect(resource).toMatchObject({ door: 'profile_resource', grant_id: grantId, fields: ['given_name', 'email'] });
-    expect(grantRead).toMatchObject({ door: 'access_grant', client_id: 'analytics', client_name: 'Analytics Co', grant_id: accessGrantId, fields: ['family_name'] });
+    expect(grantRead).toMatchObject({
+      door: 'access_grant',
+      client_id: 'analytics',
+      client_name: 'Analytics Co',
+      grant_id: accessGrantId,
+      fields: ['family_name'],
+    });
 
     // Filtered by service, and paged with the cursor the API gives.
     const website = await historyOf(agent, 3, '&client_id=website');
@@ -161,7 +167,13 @@ describe('export', () => {
       pending_logins: [],
     });
     expect(document.grants).toHaveLength(1);
-    expect(document.grants[0]).toMatchObject({ kind: 'login', service: 'website', challenge: signed.message, signature: signed.signature, kept_until: expect.any(String) });
+    expect(document.grants[0]).toMatchObject({
+      kind: 'login',
+      service: 'website',
+      challenge: signed.message,
+      signature: signed.signature,
+      kept_until: expect.any(String),
+    });
     expect(document.access_history.map((entry: Json) => entry.door)).toEqual(['userinfo', 'id_token']);
 
     const text = JSON.stringify(document);
@@ -200,11 +212,15 @@ async function erase(agent: UserAgent, owner: LocalAccount, body: Json = {}) {
 
 async function untilDone(location: string, timeoutMs = 10_000): Promise<Json> {
   let state: Json = {};
-  await waitUntil('the erasure is done', async () => {
-    const answer = await fetch(location, { headers: { accept: 'application/json' } });
-    state = (await answer.json()) as Json;
-    return state.status === 'done';
-  }, timeoutMs);
+  await waitUntil(
+    'the erasure is done',
+    async () => {
+      const answer = await fetch(location, { headers: { accept: 'application/json' } });
+      state = (await answer.json()) as Json;
+      return state.status === 'done';
+    },
+    timeoutMs,
+  );
   return state;
 }
 

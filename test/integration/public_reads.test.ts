@@ -19,7 +19,12 @@ let h: Harness;
 let identity: Address;
 const written: string[] = [];
 const metrics = createMetrics({ processMetrics: false });
-const lines = () => written.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+const lines = () =>
+  written
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line);
 
 beforeAll(async () => {
   const destination = new Writable({
@@ -94,10 +99,11 @@ test('an unreachable chain is still 503 chain_unavailable, with Retry-After and 
   } finally {
     await h.chainProxy!.set('pass');
   }
-  expect(lines().filter((line) => line.msg === 'request').map((line) => `${line.level} ${line.status} ${line.reason}`)).toEqual([
-    'error 503 chain_unavailable',
-    'error 503 chain_unavailable',
-  ]);
+  expect(
+    lines()
+      .filter((line) => line.msg === 'request')
+      .map((line) => `${line.level} ${line.status} ${line.reason}`),
+  ).toEqual(['error 503 chain_unavailable', 'error 503 chain_unavailable']);
 });
 
 test('anonymous reads are limited per address; reads with a credential are not counted', async () => {
@@ -114,7 +120,11 @@ test('anonymous reads are limited per address; reads with a credential are not c
     expect(over).toEqual({
       status: 429,
       retryAfter: expect.stringMatching(/^[1-9]\d*$/),
-      json: { error: 'rate_limited', error_description: expect.stringContaining(`at most ${LIMIT} reads without a credential from one address every 60 s`), reason: 'rate_limited' },
+      json: {
+        error: 'rate_limited',
+        error_description: expect.stringContaining(`at most ${LIMIT} reads without a credential from one address every 60 s`),
+        reason: 'rate_limited',
+      },
     });
     expect(Number(over.retryAfter)).toBeLessThanOrEqual(60);
   }

@@ -113,7 +113,11 @@ test('wrong signatures: 5 cost one check each (recovered locally, one getCode to
     const refused = await signature({ signature: forged, message });
     expect(refused).toMatchObject({
       status: 422,
-      json: { error: 'invalid_signature', error_description: `the signature was not made by wallet ${owner().address} over the challenge`, reason: 'signature_invalid' },
+      json: {
+        error: 'invalid_signature',
+        error_description: `the signature was not made by wallet ${owner().address} over the challenge`,
+        reason: 'signature_invalid',
+      },
     });
     expect(chainCalls - before).toBe(1);
   }

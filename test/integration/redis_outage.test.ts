@@ -96,7 +96,10 @@ test('Redis killed under load: 503 store_unavailable within 1 s everywhere; back
   for (const answer of await Promise.all(probes.map(run))) expect({ name: answer.name, ok: isSuccess(answer) }).toEqual({ name: answer.name, ok: true });
 
   // The refresh is sent only while Redis is down: had one been consumed, it would fail later.
-  const refresh: Probe = { name: 'refresh', send: () => fetch(`${h.issuer}/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })) };
+  const refresh: Probe = {
+    name: 'refresh',
+    send: () => fetch(`${h.issuer}/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })),
+  };
   let over = false;
   const before = load(probes, 4, () => over);
   await pause(200);

@@ -122,7 +122,9 @@ async function accessGrant(i: number) {
     expect((await api('POST', `/access-grants/${id}/denials`, { agent, body: {} })).status).toBe(200);
     return;
   }
-  const validated = await api('POST', `/access-grants/${id}/validations`, { body: { signature: await wallet.signMessage({ message: request.json.challenge }) } });
+  const validated = await api('POST', `/access-grants/${id}/validations`, {
+    body: { signature: await wallet.signMessage({ message: request.json.challenge }) },
+  });
   expect(validated.status).toBe(200);
   if (kind === 'immediate') {
     lastThirtySecondKeyAt = Date.now();
@@ -196,7 +198,8 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
     // Every period ends by itself: the last challenge and one-time token 30 s after they were issued,
     // the receipts 27 s after their login, the last refresh token 10 s after the last refresh.
     const settled =
-      Math.max(lastThirtySecondKeyAt + CHALLENGE_SECONDS * 1000, loginsDone + (TTL.grant + RECEIPT_SECONDS) * 1000, refreshesDone + TTL.refreshToken * 1000) + 1000;
+      Math.max(lastThirtySecondKeyAt + CHALLENGE_SECONDS * 1000, loginsDone + (TTL.grant + RECEIPT_SECONDS) * 1000, refreshesDone + TTL.refreshToken * 1000) +
+      1000;
     await sleep(Math.max(0, settled - Date.now()));
     const bound = { keys: start.keys + REVOKED_LOGINS, memory: start.memory + REVOKED_LOGINS * REVOKED_GRANT_MARK_BYTES + MEMORY_SLACK_BYTES };
     // Redis reclaims expired keys in the background: poll until it has, with a bound.
@@ -242,21 +245,36 @@ test('then every owner erases their data: within the proof period nothing of the
     }),
   );
   const erased = Date.now();
-  await waitUntil('every erasure is done', async () => {
-    const states = await Promise.all(erasures.map(async (id) => (await api('GET', `/account/erasures/${id}`)).json.status));
-    return states.every((status) => status === 'done');
-  }, 15_000);
+  await waitUntil(
+    'every erasure is done',
+    async () => {
+      const states = await Promise.all(erasures.map(async (id) => (await api('GET', `/account/erasures/${id}`)).json.status));
+      return states.every((status) => status === 'done');
+    },
+    15_000,
+  );
   // The receipts kept as proof and the ended access grants live 2 s here.
   await sleep(Math.max(0, erased + (RECEIPT_SECONDS + 1) * 1000 - Date.now()));
   const naming: Record<string, number> = {};
   for (const key of await redis.keys('*')) {
     const type = await redis.type(key);
-    const text = type === 'string' ? ((await redis.get(key)) ?? '') : type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'set' ? (await redis.smembers(key)).join(' ') : type === 'zset' ? (await redis.zrange(key, '0', '-1')).join(' ') : '';
+    const text =
+      type === 'string'
+        ? ((await redis.get(key)) ?? '')
+        : type === 'hash'
+          ? JSON.stringify(await redis.hgetall(key))
+          : type === 'set'
+            ? (await redis.smembers(key)).join(' ')
+            : type === 'zset'
+              ? (await redis.zrange(key, '0', '-1')).join(' ')
+              : '';
     const haystack = `${key} ${text}`.toLowerCase();
     if (owners.some(({ identity }) => haystack.includes(identity.slice(2).toLowerCase()))) naming[key] = await redis.ttl(key);
   }
   const kinds = [...new Set(Object.keys(naming).map((key) => key.replace(/\{challenge:[^}]+\}/, '{challenge:<nonce>}')))];
-  console.info(`erasure soak: ${owners.length} owners erased; keys naming them ${RECEIPT_SECONDS + 1} s later: ${Object.keys(naming).length} (${kinds.join(', ') || 'none'})`);
+  console.info(
+    `erasure soak: ${owners.length} owners erased; keys naming them ${RECEIPT_SECONDS + 1} s later: ${Object.keys(naming).length} (${kinds.join(', ') || 'none'})`,
+  );
   expect(kinds.filter((kind) => kind !== 'signet:{challenge:<nonce>}')).toEqual([]);
   for (const [key, ttl] of Object.entries(naming)) expect([key, ttl > 0 && ttl <= CHALLENGE_SECONDS]).toEqual([key, true]);
 }, 60_000);

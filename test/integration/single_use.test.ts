@@ -13,7 +13,6 @@ const ROUNDS = 4;
 
 type TokenAnswer = { status: number; json: Record<string, unknown> };
 
-
 async function postToken(issuer: string, client: ClientConfig, form: Record<string, string>): Promise<TokenAnswer> {
   const response = await fetch(`${issuer}/token`, {
     method: 'POST',
@@ -59,7 +58,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('single use under %i para
     await h.close();
   });
 
-  test('an authorization code gives tokens once; the losers revoke the grant, the winner\'s tokens included', async () => {
+  test("an authorization code gives tokens once; the losers revoke the grant, the winner's tokens included", async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile email offline_access' });
       const signed = await signChallenge(login, owner);

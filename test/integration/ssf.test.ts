@@ -257,7 +257,10 @@ describe('stream management', () => {
       token: riskToken,
       body: { stream_id: streamId, iss: h.issuer, events_delivered: [CREDENTIAL_CHANGE], events_requested: [CREDENTIAL_CHANGE, SESSION_REVOKED] },
     });
-    expect(patched).toMatchObject({ status: 200, json: { ...configuration, events_requested: [CREDENTIAL_CHANGE, SESSION_REVOKED], events_delivered: [SESSION_REVOKED, CREDENTIAL_CHANGE] } });
+    expect(patched).toMatchObject({
+      status: 200,
+      json: { ...configuration, events_requested: [CREDENTIAL_CHANGE, SESSION_REVOKED], events_delivered: [SESSION_REVOKED, CREDENTIAL_CHANGE] },
+    });
     expectValid(STREAM_CONFIGURATION, patched.json);
     const mismatch = await api('PATCH', '/ssf/streams', { token: riskToken, body: { stream_id: streamId, iss: 'https://elsewhere.example' } });
     expect(mismatch).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'ssf_property_mismatch' } });
@@ -267,7 +270,10 @@ describe('stream management', () => {
     });
 
     // PUT: what the body leaves out (the description) is removed.
-    const replaced = await api('PUT', '/ssf/streams', { token: riskToken, body: { stream_id: streamId, delivery: pushTo(other), events_requested: [CREDENTIAL_CHANGE] } });
+    const replaced = await api('PUT', '/ssf/streams', {
+      token: riskToken,
+      body: { stream_id: streamId, delivery: pushTo(other), events_requested: [CREDENTIAL_CHANGE] },
+    });
     const { description: _removed, ...withoutDescription } = configuration;
     expect(replaced).toMatchObject({ status: 200 });
     expect(replaced.json).toEqual({ ...withoutDescription, events_requested: [CREDENTIAL_CHANGE] });
@@ -278,7 +284,11 @@ describe('stream management', () => {
     const paused = await api('POST', '/ssf/status', { token: riskToken, body: { stream_id: streamId, status: 'paused', reason: 'maintenance' } });
     expect(paused).toMatchObject({ status: 200, json: { stream_id: streamId, status: 'paused', reason: 'maintenance' } });
     expectValid(STREAM_STATUS, paused.json);
-    expect((await api('GET', `/ssf/status?stream_id=${streamId}`, { token: riskToken })).json).toEqual({ stream_id: streamId, status: 'paused', reason: 'maintenance' });
+    expect((await api('GET', `/ssf/status?stream_id=${streamId}`, { token: riskToken })).json).toEqual({
+      stream_id: streamId,
+      status: 'paused',
+      reason: 'maintenance',
+    });
     expect(await api('POST', '/ssf/status', { token: riskToken, body: { stream_id: streamId, status: 'asleep' } })).toMatchObject({
       status: 400,
       json: { reason: 'invalid_body' },
@@ -286,8 +296,14 @@ describe('stream management', () => {
 
     const deleted = await api('DELETE', `/ssf/streams?stream_id=${streamId}`, { token: riskToken });
     expect(deleted.status).toBe(204);
-    expect(await api('GET', `/ssf/streams?stream_id=${streamId}`, { token: riskToken })).toMatchObject({ status: 404, json: { reason: 'ssf_stream_not_found' } });
-    expect(await api('DELETE', `/ssf/streams?stream_id=${streamId}`, { token: riskToken })).toMatchObject({ status: 404, json: { reason: 'ssf_stream_not_found' } });
+    expect(await api('GET', `/ssf/streams?stream_id=${streamId}`, { token: riskToken })).toMatchObject({
+      status: 404,
+      json: { reason: 'ssf_stream_not_found' },
+    });
+    expect(await api('DELETE', `/ssf/streams?stream_id=${streamId}`, { token: riskToken })).toMatchObject({
+      status: 404,
+      json: { reason: 'ssf_stream_not_found' },
+    });
     expect((await api('GET', '/ssf/streams', { token: riskToken })).json).toEqual([]);
   });
 
@@ -328,7 +344,10 @@ describe('stream management', () => {
 
 describe('security events', () => {
   test('verification: the receiver gets a SET echoing its state; a second request within the interval is refused', async () => {
-    const stream = await createStream(riskToken, { delivery: pushTo(other, { authorization_header: 'Bearer receiver-secret' }), events_requested: [SESSION_REVOKED] });
+    const stream = await createStream(riskToken, {
+      delivery: pushTo(other, { authorization_header: 'Bearer receiver-secret' }),
+      events_requested: [SESSION_REVOKED],
+    });
     const before = other.requests.length;
     expect((await api('POST', '/ssf/verify', { token: riskToken, body: { stream_id: stream.stream_id, state: 'state-123' } })).status).toBe(204);
     const [request] = (await other.waitFor('the verification arrives', (all) => all.length > before)).slice(before);
@@ -382,7 +401,11 @@ describe('security events', () => {
     // The shop's other stream did not ask for it, and the risk engine's is not the shop's.
     expect(other.requests.length).toBe(otherBefore);
     expect(fast.requests.length - fastBefore).toBe(1);
-    for (const [token, stream] of [[shopToken, wants], [shopToken, doesNot], [riskToken, elsewhere]] as const) {
+    for (const [token, stream] of [
+      [shopToken, wants],
+      [shopToken, doesNot],
+      [riskToken, elsewhere],
+    ] as const) {
       expect((await api('DELETE', `/ssf/streams?stream_id=${stream.stream_id}`, { token })).status).toBe(204);
     }
   });
@@ -402,7 +425,13 @@ describe('security events', () => {
     const set = await setOf(request!, 'shop');
     expect(set.sub_id).toEqual({ format: 'iss_sub', iss: h.issuer, sub: subjectOf(h.chain.anvil.chainId, identity) });
     expect(set.events).toEqual({
-      [CREDENTIAL_CHANGE]: { credential_type: 'app', change_type: 'delete', event_timestamp: Math.floor(at / 1000), initiating_entity: 'user', wallet_key: walletKey },
+      [CREDENTIAL_CHANGE]: {
+        credential_type: 'app',
+        change_type: 'delete',
+        event_timestamp: Math.floor(at / 1000),
+        initiating_entity: 'user',
+        wallet_key: walletKey,
+      },
     });
     await queueEmpty();
     expect(other.requests.length).toBe(otherBefore);
@@ -422,7 +451,9 @@ describe('security events', () => {
     await h.signet.signals.emit({ type: 'claim_ended', identity, claim_id: claimId, topic: 7, issuer, change: 'revoked', client_ids: ['risk', 'risk'], at });
     const [request] = (await other.waitFor('the SET arrives', (all) => all.length > before)).slice(before);
     const set = await setOf(request!, 'risk');
-    expect(set.events).toEqual({ [claimEnded]: { event_timestamp: Math.floor(at / 1000), claim_id: claimId, topic: 7, claim_issuer: issuer, change: 'revoked' } });
+    expect(set.events).toEqual({
+      [claimEnded]: { event_timestamp: Math.floor(at / 1000), claim_id: claimId, topic: 7, claim_issuer: issuer, change: 'revoked' },
+    });
     await queueEmpty();
     // Listed twice, told once.
     expect(other.requests.length - before).toBe(1);
@@ -435,7 +466,15 @@ describe('security events', () => {
     await api('POST', '/ssf/status', { token: shopToken, body: { stream_id: stream.stream_id, status: 'paused' } });
     await queueEmpty();
     const before = fast.requests.length;
-    const ended = { type: 'grant_ended', identity, client_id: 'shop', grant_id: 'grant-4', kind: 'immediate', reason: 'owner_revoked', at: Date.now() } as const;
+    const ended = {
+      type: 'grant_ended',
+      identity,
+      client_id: 'shop',
+      grant_id: 'grant-4',
+      kind: 'immediate',
+      reason: 'owner_revoked',
+      at: Date.now(),
+    } as const;
     await h.signet.signals.emit(ended);
     // Nothing was queued for it.
     expect(await h.webhooks.depth()).toBe(0);
@@ -457,7 +496,15 @@ describe('security events', () => {
       await queueEmpty();
       const before = fast.requests.length;
       const started = Date.now();
-      await h.signet.signals.emit({ type: 'grant_ended', identity, client_id: 'shop', grant_id: 'grant-5', kind: 'persistent', reason: 'owner_revoked', at: started });
+      await h.signet.signals.emit({
+        type: 'grant_ended',
+        identity,
+        client_id: 'shop',
+        grant_id: 'grant-5',
+        kind: 'persistent',
+        reason: 'owner_revoked',
+        at: started,
+      });
       await stalling.waitFor('the stalled receiver is called', (all) => all.length === 1);
       await fast.waitFor('the other receiver gets its SET', (all) => all.length > before, 2000);
       // Within a fraction of the delivery timeout (5 s), while the stalled call is still open.
@@ -479,7 +526,15 @@ describe('security events', () => {
     const wrong = await startSignalReceiver(200);
     const stream = await createStream(shopToken, { delivery: pushTo(wrong), events_requested: [SESSION_REVOKED] });
     try {
-      await h.signet.signals.emit({ type: 'grant_ended', identity, client_id: 'shop', grant_id: 'grant-6', kind: 'persistent', reason: 'owner_revoked', at: Date.now() });
+      await h.signet.signals.emit({
+        type: 'grant_ended',
+        identity,
+        client_id: 'shop',
+        grant_id: 'grant-6',
+        kind: 'persistent',
+        reason: 'owner_revoked',
+        at: Date.now(),
+      });
       const service = `ssf:${stream.stream_id}`;
       await waitUntil('the SET is a dead letter', async () => (await h.webhooks.deadLetters()).some((letter) => letter.event.service === service));
       const letter = (await h.webhooks.deadLetters()).find((each) => each.event.service === service)!;

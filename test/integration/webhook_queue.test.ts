@@ -99,12 +99,19 @@ function anEvent(service = 'wallet-app', type = 'access_grant.granted'): Webhook
     type,
     service,
     created_at: '2030-01-01T00:00:00.000Z',
-    data: { grant_id: `grant-${eventCount}`, identity: '0x1111111111111111111111111111111111111111', scopes: ['openid', 'claim:kyc'], nested: { n: 1.5, empty: {} } },
+    data: {
+      grant_id: `grant-${eventCount}`,
+      identity: '0x1111111111111111111111111111111111111111',
+      scopes: ['openid', 'claim:kyc'],
+      nested: { n: 1.5, empty: {} },
+    },
   };
 }
 
-const to = (receiver: Receiver, secret = SECRET) => (service: string): WebhookTarget | undefined =>
-  service === 'wallet-app' ? { url: receiver.url, secret } : undefined;
+const to =
+  (receiver: Receiver, secret = SECRET) =>
+  (service: string): WebhookTarget | undefined =>
+    service === 'wallet-app' ? { url: receiver.url, secret } : undefined;
 
 function collectingLogger() {
   const lines: string[] = [];
@@ -202,9 +209,7 @@ function testClock(start = 1_800_000_000_000) {
 
 describe('webhook signature', () => {
   test('signWebhook gives t=<seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")> (known vector)', () => {
-    expect(signWebhook(SECRET, '{"id":"evt_1"}', 1_700_000_000)).toBe(
-      't=1700000000,v1=7e9a82a20098cf01f04d9c09f5a7459669bfecf51392ce3adb1445906fceff61',
-    );
+    expect(signWebhook(SECRET, '{"id":"evt_1"}', 1_700_000_000)).toBe('t=1700000000,v1=7e9a82a20098cf01f04d9c09f5a7459669bfecf51392ce3adb1445906fceff61');
   });
 
   test('verifyWebhookSignature accepts the signed body within tolerance and refuses anything else', () => {
@@ -281,7 +286,10 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     queue.start();
     const event = anEvent();
     await queue.enqueue(event);
-    await waitUntil('the third attempt succeeded', clock.ticking(() => receiver.requests[2]?.status === 200));
+    await waitUntil(
+      'the third attempt succeeded',
+      clock.ticking(() => receiver.requests[2]?.status === 200),
+    );
     await settled(queue);
 
     expect(receiver.requests.map((r) => r.status)).toEqual([500, 500, 200]);

@@ -123,7 +123,7 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
     expect(await h.store.get(keys.ownerWebhook(identity))).toBeUndefined();
   });
 
-  test('a name that does not resolve is the URL\'s fault (400); a failing resolver is an outage (503)', async () => {
+  test("a name that does not resolve is the URL's fault (400); a failing resolver is an outage (503)", async () => {
     expect(await put('https://nowhere.example/hooks')).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'webhook_url_unresolvable' } });
     dns.answers.set('flaky.example', () => Object.assign(new Error('queryA ETIMEOUT flaky.example'), { code: 'ETIMEOUT' }));
     expect(await put('https://flaky.example/hooks')).toMatchObject({ status: 503, json: { error: 'temporarily_unavailable', reason: 'dns_unavailable' } });
@@ -156,8 +156,7 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
     const grantId = ((await response.json()) as { id: string }).id;
 
     // The harness retries after 50, 100 and 200 ms: four refused attempts, then a dead letter.
-    const letterOf = async () =>
-      (await h.webhooks.deadLetters()).find((letter) => (letter.event.data.grant as { id: string }).id === grantId);
+    const letterOf = async () => (await h.webhooks.deadLetters()).find((letter) => (letter.event.data.grant as { id: string }).id === grantId);
     await waitUntil('the owner event is a dead letter', async () => (await letterOf()) !== undefined);
     expect(await letterOf()).toEqual({
       event: expect.objectContaining({ type: 'access_request.created', service: `owner:${identity}` }),

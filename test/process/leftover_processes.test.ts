@@ -32,11 +32,14 @@ test('a run whose suites fail in set-up, leak an anvil or lose their worker leav
       process.execPath,
       [
         join(projectRoot, 'node_modules', 'jest', 'bin', 'jest.js'),
-        '--selectProjects', 'suite',
-        '--testMatch', '<rootDir>/test/process/fixtures/*.fixture.ts',
+        '--selectProjects',
+        'suite',
+        '--testMatch',
+        '<rootDir>/test/process/fixtures/*.fixture.ts',
         // Two workers (a fresh cache has no timings that would run the files in band).
         '--maxWorkers=2',
-        '--cacheDirectory', join(dir, 'cache'),
+        '--cacheDirectory',
+        join(dir, 'cache'),
       ],
       { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -51,7 +51,9 @@ function alive(pid: number): boolean {
 
 beforeAll(async () => {
   rmSync(buildDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', buildDir], { cwd: projectRoot });
+  execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', buildDir], {
+    cwd: projectRoot,
+  });
   [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
 }, 120_000);
 

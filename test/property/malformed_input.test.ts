@@ -24,7 +24,11 @@ const STACK_TRACE = /\n\s+at |node_modules|\.ts:\d+|Error: /;
 
 const mediaTypeOf = (target: Target) => (target.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded');
 const limitsOf = (target: Target) =>
-  target.path.startsWith('/interaction/') || target.path === '/demo/wallet' ? BODY_LIMITS.interaction : target.path.startsWith('/admin/claims') ? BODY_LIMITS.admin : BODY_LIMITS.api;
+  target.path.startsWith('/interaction/') || target.path === '/demo/wallet'
+    ? BODY_LIMITS.interaction
+    : target.path.startsWith('/admin/claims')
+      ? BODY_LIMITS.admin
+      : BODY_LIMITS.api;
 
 const allTargets = () => t.targets;
 const signetTargets = () => t.targets.filter((target) => target.kind !== 'engine');
@@ -92,7 +96,16 @@ test('any Content-Encoding but identity, on gzip or plain bytes: 415 content_enc
 });
 
 const otherMediaTypes = fc.oneof(
-  fc.constantFrom('text/plain', 'text/html', 'application/xml', 'application/octet-stream', 'multipart/form-data; boundary=x', 'application/json-patch', 'json', '*/*'),
+  fc.constantFrom(
+    'text/plain',
+    'text/html',
+    'application/xml',
+    'application/octet-stream',
+    'multipart/form-data; boundary=x',
+    'application/json-patch',
+    'json',
+    '*/*',
+  ),
   fc.tuple(fc.stringMatching(/^[a-z]{1,12}$/), fc.stringMatching(/^[a-z0-9.+-]{1,20}$/)).map(([type, subtype]) => `${type}/${subtype}`),
 );
 
@@ -151,12 +164,20 @@ test('text that is not JSON: 400 invalid_json', async () => {
 
 test('nesting past the route class depth, up to thousands of levels: 400 json_too_deep', async () => {
   await fc.assert(
-    fc.asyncProperty(target(jsonTargets), fc.integer({ min: 1, max: 2500 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), async (to, extra, kinds) => {
-      const depth = limitsOf(to).depth + extra;
-      const levels = Array.from({ length: depth }, (_, i) => kinds[i % kinds.length]);
-      const body = `${levels.map((array) => (array ? '[' : '{"k":')).join('')}1${levels.reverse().map((array) => (array ? ']' : '}')).join('')}`;
-      await refusedBy(to, { headers: { 'content-type': 'application/json' }, body }, 400, 'json_too_deep');
-    }),
+    fc.asyncProperty(
+      target(jsonTargets),
+      fc.integer({ min: 1, max: 2500 }),
+      fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+      async (to, extra, kinds) => {
+        const depth = limitsOf(to).depth + extra;
+        const levels = Array.from({ length: depth }, (_, i) => kinds[i % kinds.length]);
+        const body = `${levels.map((array) => (array ? '[' : '{"k":')).join('')}1${levels
+          .reverse()
+          .map((array) => (array ? ']' : '}'))
+          .join('')}`;
+        await refusedBy(to, { headers: { 'content-type': 'application/json' }, body }, 400, 'json_too_deep');
+      },
+    ),
     { numRuns: RUNS },
   );
 });

@@ -11,7 +11,11 @@ import { createSignerRecovery, recoverMessageSigner, signatureRecoveryBackend } 
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /** Either the address or "refused": the two implementations must agree on which, and on the address. */
-const outcome = (recovery: Promise<string>) => recovery.then((address) => address, () => 'refused');
+const outcome = (recovery: Promise<string>) =>
+  recovery.then(
+    (address) => address,
+    () => 'refused',
+  );
 
 async function sameAnswer(message: string, signature: Hex) {
   const [native, viem] = await Promise.all([outcome(recoverMessageSigner(message, signature)), outcome(recoverMessageAddress({ message, signature }))]);
@@ -21,9 +25,7 @@ async function sameAnswer(message: string, signature: Hex) {
 
 const hex32 = (value: bigint) => value.toString(16).padStart(64, '0');
 
-const privateKey = fc
-  .bigInt({ min: 1n, max: CURVE_ORDER - 1n })
-  .map((key) => `0x${hex32(key)}` as Hex);
+const privateKey = fc.bigInt({ min: 1n, max: CURVE_ORDER - 1n }).map((key) => `0x${hex32(key)}` as Hex);
 // Any text a signer could be asked to sign, ASCII and beyond (EIP-191 prefixes the byte length).
 const message = fc.oneof(fc.string({ maxLength: 800 }), fc.string({ unit: 'grapheme', maxLength: 200 }));
 
@@ -84,7 +86,12 @@ test('corrupted signatures: flipped bytes, wrong lengths, random bytes', async (
         await sameAnswer(text, `0x${bytes.subarray(0, 64).toString('hex')}`);
         await sameAnswer(text, `0x${bytes.toString('hex')}00`);
         await sameAnswer(text, `0x${Buffer.from(noise).toString('hex')}`);
-        await sameAnswer(text, `0x${Buffer.concat([Buffer.from(noise).subarray(0, 64), Buffer.alloc(64)]).subarray(0, 64).toString('hex')}1b`);
+        await sameAnswer(
+          text,
+          `0x${Buffer.concat([Buffer.from(noise).subarray(0, 64), Buffer.alloc(64)])
+            .subarray(0, 64)
+            .toString('hex')}1b`,
+        );
       },
     ),
     { numRuns: 150 },

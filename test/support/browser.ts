@@ -48,10 +48,7 @@ export async function watchProblems(page: Page): Promise<PageProblems> {
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       const report = (window as unknown as { signetTestCspViolation?: (url: string, text: string) => void }).signetTestCspViolation;
-      report?.(
-        document.location.href,
-        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
-      );
+      report?.(document.location.href, `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
     });
   });
   return {
@@ -100,12 +97,7 @@ type WalletAnswer = { result: unknown } | { error: { code: number; message: stri
  * answered in Node: signatures by the viem account, transactions sent with a viem wallet
  * client for it, so the wallet can switch accounts while the page stays open.
  */
-export async function injectWallet(
-  page: Page,
-  account: LocalAccount,
-  chainId: number,
-  options: InjectWalletOptions = {},
-): Promise<InjectedWallet> {
+export async function injectWallet(page: Page, account: LocalAccount, chainId: number, options: InjectWalletOptions = {}): Promise<InjectedWallet> {
   let current = account;
   let onChain = options.startChainId ?? chainId;
   const signed: string[] = [];
@@ -181,7 +173,12 @@ export async function injectWallet(
       if (windowEthereum) (window as unknown as { ethereum: unknown }).ethereum = provider;
       if (announce) {
         // EIP-6963: announce now, and again whenever a page asks.
-        const info = Object.freeze({ uuid: crypto.randomUUID(), name: announce.name, rdns: announce.rdns, icon: 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E' });
+        const info = Object.freeze({
+          uuid: crypto.randomUUID(),
+          name: announce.name,
+          rdns: announce.rdns,
+          icon: 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E',
+        });
         const detail = Object.freeze({ info, provider });
         const send = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
         window.addEventListener('eip6963:requestProvider', send);
@@ -220,7 +217,8 @@ export async function fakeWebsite(page: Page, origin: string): Promise<{ visits:
   const cdp = await page.context().newCDPSession(page);
   cdp.on('Fetch.requestPaused', (event) => {
     if (event.resourceType === 'Document') visits.push(new URL(event.request.url));
-    const body = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Website</title><link rel="icon" href="data:,"></head><body><p>Back on the website.</p></body></html>';
+    const body =
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Website</title><link rel="icon" href="data:,"></head><body><p>Back on the website.</p></body></html>';
     cdp
       .send('Fetch.fulfillRequest', {
         requestId: event.requestId,

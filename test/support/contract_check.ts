@@ -11,7 +11,17 @@ import type { AnyRoute } from '../../src/http/route.js';
 import { openApiValidator } from './openapi_validator.js';
 
 /** The engine's own endpoints: described by OIDC discovery, not by /openapi.json. */
-const ENGINE_PATHS = [/^\/auth(\/|$)/i, /^\/token(\/|$)/i, /^\/me$/i, /^\/jwks$/i, /^\/\.well-known\//i, /^\/session\//i, /^\/backchannel$/i, /^\/request$/i, /^\/reg(\/|$)/i];
+const ENGINE_PATHS = [
+  /^\/auth(\/|$)/i,
+  /^\/token(\/|$)/i,
+  /^\/me$/i,
+  /^\/jwks$/i,
+  /^\/\.well-known\//i,
+  /^\/session\//i,
+  /^\/backchannel$/i,
+  /^\/request$/i,
+  /^\/reg(\/|$)/i,
+];
 
 export type ContractCheck = { middleware: Middleware; violations: string[] };
 

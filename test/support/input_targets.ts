@@ -38,7 +38,6 @@ export type InputTargets = {
   close(): Promise<void>;
 };
 
-
 export async function startInputTargets(): Promise<InputTargets> {
   const h = await startSignet({
     clients: [WEBSITE, ANALYTICS, KIOSK],
@@ -115,14 +114,16 @@ export async function startInputTargets(): Promise<InputTargets> {
       ['/backchannel', KIOSK],
       ['/me', WEBSITE],
       ['/session/end', WEBSITE],
-    ].map(([path, client]): Target => ({
-      method: 'POST',
-      path: path as string,
-      kind: 'engine',
-      bytes: engine.bytes,
-      headers: { authorization: basicAuth(client as ClientConfig) },
-      fields: [],
-    })),
+    ].map(
+      ([path, client]): Target => ({
+        method: 'POST',
+        path: path as string,
+        kind: 'engine',
+        bytes: engine.bytes,
+        headers: { authorization: basicAuth(client as ClientConfig) },
+        fields: [],
+      }),
+    ),
   ];
 
   const redis = new Redis(h.redis.url, { lazyConnect: false });

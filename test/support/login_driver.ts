@@ -22,11 +22,7 @@ export async function discover(issuer: string, client: ClientConfig): Promise<oi
 }
 
 /** Sends the browser to the authorization endpoint and lands on the interaction. */
-export async function startLogin(
-  issuer: string,
-  client: ClientConfig,
-  params: { scope?: string; claims?: unknown } = {},
-): Promise<LoginStart> {
+export async function startLogin(issuer: string, client: ClientConfig, params: { scope?: string; claims?: unknown } = {}): Promise<LoginStart> {
   const config = await discover(issuer, client);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();

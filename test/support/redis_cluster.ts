@@ -21,9 +21,13 @@ export function redisNode(args: string[], port: number, dir: string, configFile?
   const start = async () => {
     const head = configFile ? [configFile] : [];
     // set-proc-title no: see redis_server.ts.
-    const started = spawn('redis-server', [...head, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--protected-mode', 'no', '--set-proc-title', 'no', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const started = spawn(
+      'redis-server',
+      [...head, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--protected-mode', 'no', '--set-proc-title', 'no', ...args],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child = started;
     await new Promise<void>((resolve, reject) => {
       let seen = '';
@@ -62,7 +66,20 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
     await run('mkdir', ['-p', nodeDir]);
     nodes.push(
       redisNode(
-        ['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000', '--save', '', '--appendonly', 'no'],
+        [
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          '2000',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+        ],
         port,
         nodeDir,
       ),

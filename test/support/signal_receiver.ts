@@ -31,7 +31,13 @@ export async function startSignalReceiver(status: number): Promise<SignalReceive
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString(), at: Date.now() });
+      requests.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      });
       if (hang) {
         hanging.add(response);
         response.on('close', () => hanging.delete(response));

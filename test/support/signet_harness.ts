@@ -277,7 +277,12 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
   const startProcess = (on: Server) => {
     const index = processes++;
     const store = connection ? createRedisStore(connection, config.redis) : createMemoryStore();
-    const webhooks = createWebhookQueueFor(config, store, { retryDelaysMs: [50, 100, 200], pollMs: 20, resolveHost: options.resolveHost, logger: options.logger });
+    const webhooks = createWebhookQueueFor(config, store, {
+      retryDelaysMs: [50, 100, 200],
+      pollMs: 20,
+      resolveHost: options.resolveHost,
+      logger: options.logger,
+    });
     webhooks.start();
     const signet = createApp({
       config,

@@ -4,12 +4,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { type Anvil, startAnvil } from '../../src/chain/anvil.js';
 import { chainDefinition, createChainClient } from '../../src/chain/chain_client.js';
 import { idFactoryAbi } from '../../src/chain/contracts.js';
-import {
-  createIdentity,
-  type Deployer,
-  deployOnchainId,
-  type OnchainIdSuite,
-} from '../../src/chain/deploy_onchainid.js';
+import { createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../../src/chain/deploy_onchainid.js';
 
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 

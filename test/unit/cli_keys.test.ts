@@ -44,8 +44,13 @@ test('signet keys --previous rotates: the new key first, the current ones after 
   const current = settingsOf((await cli('keys', '--kid', 'old', '--alg', 'ES256')).out).jwks;
   const rotated = settingsOf((await cli('keys', '--kid', 'new', '--previous', current)).out).jwks;
   const config = loadConfig({ ...PRODUCTION, JWKS: rotated, COOKIE_KEYS: 'a-production-cookie-key-0123456789' });
-  expect(config.jwks!.keys.map((key) => [key.kid, key.kty])).toEqual([['new', 'RSA'], ['old', 'EC']]);
-  expect(await cli('keys', '--alg', 'HS256')).toEqual(expect.objectContaining({ code: 2, err: expect.stringMatching(/^signet: --alg must be RS256 or ES256\n/) }));
+  expect(config.jwks!.keys.map((key) => [key.kid, key.kty])).toEqual([
+    ['new', 'RSA'],
+    ['old', 'EC'],
+  ]);
+  expect(await cli('keys', '--alg', 'HS256')).toEqual(
+    expect.objectContaining({ code: 2, err: expect.stringMatching(/^signet: --alg must be RS256 or ES256\n/) }),
+  );
   expect((await cli('keys', '--previous', '{')).err.split('\n')[0]).toBe('signet: --previous must be the current JWKS as JSON');
 });
 

@@ -173,7 +173,12 @@ test('the Redis client settings come from REDIS_COMMAND_TIMEOUT_MS and REDIS_REC
 describe('loadConfig: Redis Cluster and Sentinel', () => {
   test('REDIS_CLUSTER lists the seed nodes, with a password and TLS', () => {
     const { REDIS_URL: _url, ...env } = productionEnv();
-    const config = loadConfig({ ...env, REDIS_CLUSTER: '10.0.0.1:6379, 10.0.0.2:6379,redis-3.internal:7000', REDIS_PASSWORD: 'cluster-pass', REDIS_TLS: 'true' });
+    const config = loadConfig({
+      ...env,
+      REDIS_CLUSTER: '10.0.0.1:6379, 10.0.0.2:6379,redis-3.internal:7000',
+      REDIS_PASSWORD: 'cluster-pass',
+      REDIS_TLS: 'true',
+    });
     expect(config.redisUrl).toBe(undefined);
     expect(config.redisServers).toEqual({
       cluster: ['10.0.0.1:6379', '10.0.0.2:6379', 'redis-3.internal:7000'],
@@ -224,14 +229,34 @@ describe('loadConfig: Redis Cluster and Sentinel', () => {
   });
 
   test.each<[string, Env, string]>([
-    ['two ways at once', { REDIS_URL: 'redis://a:6379', REDIS_CLUSTER: 'b:6379' }, 'configuration: REDIS_CLUSTER cannot be set with REDIS_URL: choose one way to reach Redis'],
-    ['cluster and sentinels', { REDIS_CLUSTER: 'b:6379', REDIS_SENTINELS: 'c:26379', REDIS_SENTINEL_NAME: 'm' }, 'configuration: REDIS_SENTINELS cannot be set with REDIS_CLUSTER: choose one way to reach Redis'],
+    [
+      'two ways at once',
+      { REDIS_URL: 'redis://a:6379', REDIS_CLUSTER: 'b:6379' },
+      'configuration: REDIS_CLUSTER cannot be set with REDIS_URL: choose one way to reach Redis',
+    ],
+    [
+      'cluster and sentinels',
+      { REDIS_CLUSTER: 'b:6379', REDIS_SENTINELS: 'c:26379', REDIS_SENTINEL_NAME: 'm' },
+      'configuration: REDIS_SENTINELS cannot be set with REDIS_CLUSTER: choose one way to reach Redis',
+    ],
     ['a seed without a port', { REDIS_CLUSTER: '10.0.0.1' }, 'configuration: REDIS_CLUSTER must list host:port entries, comma separated'],
-    ['a sentinel that is a URL', { REDIS_SENTINELS: 'redis://s:26379', REDIS_SENTINEL_NAME: 'm' }, 'configuration: REDIS_SENTINELS must list host:port entries, comma separated'],
+    [
+      'a sentinel that is a URL',
+      { REDIS_SENTINELS: 'redis://s:26379', REDIS_SENTINEL_NAME: 'm' },
+      'configuration: REDIS_SENTINELS must list host:port entries, comma separated',
+    ],
     ['sentinels without a name', { REDIS_SENTINELS: 's:26379' }, 'configuration: REDIS_SENTINEL_NAME is required with REDIS_SENTINELS'],
     ['a name without sentinels', { REDIS_CLUSTER: 'b:6379', REDIS_SENTINEL_NAME: 'm' }, 'configuration: REDIS_SENTINEL_NAME is only used with REDIS_SENTINELS'],
-    ['a Sentinel password without sentinels', { REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_PASSWORD: 'p' }, 'configuration: REDIS_SENTINEL_PASSWORD is only used with REDIS_SENTINELS'],
-    ['REDIS_TLS with a URL', { REDIS_URL: 'redis://a:6379', REDIS_TLS: 'true' }, 'configuration: REDIS_TLS is for REDIS_CLUSTER and REDIS_SENTINELS: give REDIS_URL as rediss://'],
+    [
+      'a Sentinel password without sentinels',
+      { REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_PASSWORD: 'p' },
+      'configuration: REDIS_SENTINEL_PASSWORD is only used with REDIS_SENTINELS',
+    ],
+    [
+      'REDIS_TLS with a URL',
+      { REDIS_URL: 'redis://a:6379', REDIS_TLS: 'true' },
+      'configuration: REDIS_TLS is for REDIS_CLUSTER and REDIS_SENTINELS: give REDIS_URL as rediss://',
+    ],
     ['REDIS_TLS not a boolean', { REDIS_CLUSTER: 'b:6379', REDIS_TLS: 'yes' }, 'configuration: REDIS_TLS must be true or false'],
     ['a password and no Redis', { REDIS_PASSWORD: 'p' }, 'configuration: REDIS_PASSWORD needs REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS'],
   ])('%s is refused', (_name, env, message) => {
@@ -256,13 +281,17 @@ describe('loadConfig: a bad value names the setting', () => {
     ['REDIS_URL of another scheme', { REDIS_URL: 'http://x' }, 'configuration: REDIS_URL must start with redis:// or rediss://'],
     ['REDIS_COMMAND_TIMEOUT_MS too short', { REDIS_COMMAND_TIMEOUT_MS: '10' }, 'configuration: REDIS_COMMAND_TIMEOUT_MS Too small: expected number to be >=50'],
     ['REDIS_WAIT_REPLICAS too many', { REDIS_WAIT_REPLICAS: '9' }, 'configuration: REDIS_WAIT_REPLICAS Too big: expected number to be <=5'],
-    ['REDIS_RECONNECT_MAX_DELAY_MS not a number', { REDIS_RECONNECT_MAX_DELAY_MS: 'soon' }, 'configuration: REDIS_RECONNECT_MAX_DELAY_MS Invalid input: expected number, received NaN'],
     [
-      'IDENTITY_FACTORY not an address',
-      { IDENTITY_FACTORY: '0x1234' },
-      'configuration: IDENTITY_FACTORY must be a 0x-prefixed 20-byte address',
+      'REDIS_RECONNECT_MAX_DELAY_MS not a number',
+      { REDIS_RECONNECT_MAX_DELAY_MS: 'soon' },
+      'configuration: REDIS_RECONNECT_MAX_DELAY_MS Invalid input: expected number, received NaN',
     ],
-    ['CHAIN_RPC_URL without CHAIN_ID', { CHAIN_RPC_URL: 'http://127.0.0.1:8545', IDENTITY_FACTORY: FACTORY }, 'configuration: CHAIN_ID is required with CHAIN_RPC_URL'],
+    ['IDENTITY_FACTORY not an address', { IDENTITY_FACTORY: '0x1234' }, 'configuration: IDENTITY_FACTORY must be a 0x-prefixed 20-byte address'],
+    [
+      'CHAIN_RPC_URL without CHAIN_ID',
+      { CHAIN_RPC_URL: 'http://127.0.0.1:8545', IDENTITY_FACTORY: FACTORY },
+      'configuration: CHAIN_ID is required with CHAIN_RPC_URL',
+    ],
     [
       'CHAIN_RPC_URL without IDENTITY_FACTORY',
       { CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '31337' },
@@ -274,7 +303,11 @@ describe('loadConfig: a bad value names the setting', () => {
     ['a short cookie key', { COOKIE_KEYS: 'long-enough-cookie-key,short' }, 'configuration: cookieKeys.1 each key needs at least 16 characters'],
     ['NODE_ENV staging', { NODE_ENV: 'staging' }, 'configuration: NODE_ENV must be development, test or production'],
     ['CHAIN_DEADLINE_MS under 100 ms', { CHAIN_DEADLINE_MS: '50' }, 'configuration: CHAIN_DEADLINE_MS Too small: expected number to be >=100'],
-    ['CHAIN_CALL_TIMEOUT_MS not a number', { CHAIN_CALL_TIMEOUT_MS: 'soon' }, 'configuration: CHAIN_CALL_TIMEOUT_MS Invalid input: expected number, received NaN'],
+    [
+      'CHAIN_CALL_TIMEOUT_MS not a number',
+      { CHAIN_CALL_TIMEOUT_MS: 'soon' },
+      'configuration: CHAIN_CALL_TIMEOUT_MS Invalid input: expected number, received NaN',
+    ],
     ['WEBHOOKS_ALLOW_PRIVATE not a boolean', { WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'configuration: WEBHOOKS_ALLOW_PRIVATE must be true or false'],
     ['WEBHOOKS_TIMEOUT_MS too short', { WEBHOOKS_TIMEOUT_MS: '10' }, 'configuration: WEBHOOKS_TIMEOUT_MS Too small: expected number to be >=100'],
     ['WEBHOOKS_CONCURRENCY zero', { WEBHOOKS_CONCURRENCY: '0' }, 'configuration: WEBHOOKS_CONCURRENCY Too small: expected number to be >=1'],
@@ -291,9 +324,7 @@ describe('loadConfig: a bad value names the setting', () => {
   test('duplicate client ids', () => {
     expect.assertions(3);
     const clients = [...CLIENTS, { ...CLIENTS[0]!, client_name: 'Website again' }];
-    expect(configErrorOf(() => loadConfig({ CLIENTS: JSON.stringify(clients) }))).toBe(
-      'configuration: clients.1.client_id "website" is listed twice',
-    );
+    expect(configErrorOf(() => loadConfig({ CLIENTS: JSON.stringify(clients) }))).toBe('configuration: clients.1.client_id "website" is listed twice');
   });
 
   test('a confidential client without a secret', () => {
@@ -305,9 +336,7 @@ describe('loadConfig: a bad value names the setting', () => {
   });
 
   test('a public client needs no secret', () => {
-    const clients = [
-      { client_id: 'spa', client_name: 'SPA', redirect_uris: ['https://spa.example.com/cb'], token_endpoint_auth_method: 'none' },
-    ];
+    const clients = [{ client_id: 'spa', client_name: 'SPA', redirect_uris: ['https://spa.example.com/cb'], token_endpoint_auth_method: 'none' }];
     const config = loadConfig({ CLIENTS: JSON.stringify(clients) });
     expect(config.clients).toEqual([
       {
@@ -388,9 +417,7 @@ describe('loadConfig: production', () => {
   test('one demo cookie key among others is refused', () => {
     expect.assertions(3);
     const env = { ...productionEnv(), COOKIE_KEYS: `production-cookie-key-one,${DEMO_COOKIE_KEY_PREFIX}but-long-enough` };
-    expect(configErrorOf(() => loadConfig(env))).toBe(
-      'configuration: COOKIE_KEYS must be set in production (the demo cookie keys are refused)',
-    );
+    expect(configErrorOf(() => loadConfig(env))).toBe('configuration: COOKIE_KEYS must be set in production (the demo cookie keys are refused)');
   });
 
   test('production needs an https issuer', () => {
@@ -403,9 +430,7 @@ describe('loadConfig: production', () => {
   test('a signing key without its private part is refused', () => {
     expect.assertions(3);
     const publicOnly = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b', kid: 'pub' }] });
-    expect(configErrorOf(() => loadConfig({ ...productionEnv(), JWKS: publicOnly }))).toBe(
-      'configuration: jwks.keys.0.d is missing: the key must be private',
-    );
+    expect(configErrorOf(() => loadConfig({ ...productionEnv(), JWKS: publicOnly }))).toBe('configuration: jwks.keys.0.d is missing: the key must be private');
   });
 
   test('the configuration is frozen all the way down', () => {
@@ -430,9 +455,7 @@ describe('loadConfig: production', () => {
 
   test('the demo cannot be switched on in production', () => {
     expect.assertions(3);
-    expect(configErrorOf(() => loadConfig(productionEnv(), { demo: { enabled: true } }))).toBe(
-      'configuration: demo.enabled must be false in production',
-    );
+    expect(configErrorOf(() => loadConfig(productionEnv(), { demo: { enabled: true } }))).toBe('configuration: demo.enabled must be false in production');
   });
 });
 
@@ -497,7 +520,11 @@ describe('validateConfig', () => {
     ['an unknown mode', { mode: 'staging' }, 'configuration: mode Invalid option: expected one of "development"|"test"|"production"'],
     ['a challenge TTL under 30 s', { challengeTtlSeconds: 10 }, 'configuration: challengeTtlSeconds Too small: expected number to be >=30'],
     ['a challenge TTL over 300 s', { challengeTtlSeconds: 301 }, 'configuration: challengeTtlSeconds Too big: expected number to be <=300'],
-    ['a zero token TTL', { ttl: { accessToken: 0, idToken: 600, refreshToken: 3600, grant: 3600, session: 3600, interaction: 600 } }, 'configuration: ttl.accessToken Too small: expected number to be >0'],
+    [
+      'a zero token TTL',
+      { ttl: { accessToken: 0, idToken: 600, refreshToken: 3600, grant: 3600, session: 3600, interaction: 600 } },
+      'configuration: ttl.accessToken Too small: expected number to be >0',
+    ],
     ['no cookie keys', { cookieKeys: [] }, 'configuration: COOKIE_KEYS Too small: expected array to have >=1 items'],
     [
       'a client redirect URI that is not a URL',
@@ -516,9 +543,7 @@ describe('validateConfig', () => {
 
   test('a missing object is refused at the root', () => {
     expect.assertions(3);
-    expect(configErrorOf(() => validateConfig(undefined))).toBe(
-      'configuration: (root) Invalid input: expected object, received undefined',
-    );
+    expect(configErrorOf(() => validateConfig(undefined))).toBe('configuration: (root) Invalid input: expected object, received undefined');
   });
 });
 
@@ -539,10 +564,22 @@ describe('loadConfig: display names', () => {
   });
 
   test.each<[string, unknown, string]>([
-    ['a topic that is not configured', { topics: [{ topic: 'aml', name: 'AML' }] }, 'configuration: displayNames.topics.0.topic names "aml", which is not a configured topic'],
-    ['an issuer that is not an address', { issuers: [{ address: '0x12', name: 'X' }] }, 'configuration: displayNames.issuers.0.address must be a 0x-prefixed 20-byte address'],
+    [
+      'a topic that is not configured',
+      { topics: [{ topic: 'aml', name: 'AML' }] },
+      'configuration: displayNames.topics.0.topic names "aml", which is not a configured topic',
+    ],
+    [
+      'an issuer that is not an address',
+      { issuers: [{ address: '0x12', name: 'X' }] },
+      'configuration: displayNames.issuers.0.address must be a 0x-prefixed 20-byte address',
+    ],
     ['an empty name', { issuers: [{ address: FACTORY, name: '  ' }] }, 'configuration: displayNames.issuers.0.name must not be empty'],
-    ['a name longer than 60 characters', { topics: [{ topic: 'kyc', name: 'x'.repeat(61) }] }, 'configuration: displayNames.topics.0.name must be at most 60 characters'],
+    [
+      'a name longer than 60 characters',
+      { topics: [{ topic: 'kyc', name: 'x'.repeat(61) }] },
+      'configuration: displayNames.topics.0.name must be at most 60 characters',
+    ],
   ])('%s is refused, naming the setting', (_case, names, message) => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig({ DISPLAY_NAMES: JSON.stringify(names) }))).toBe(message);

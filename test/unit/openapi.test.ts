@@ -23,8 +23,25 @@ const routes = [
     refusals: ['grant_not_found'],
     handle: async () => ({}),
   }),
-  route({ method: 'delete', path: '/things/{owner}', summary: 'Drop', tag: 'Things', auth: anyone, responses: { 204: { description: 'Gone' } }, handle: async () => ({}) }),
-  route({ method: 'post', path: '/form', summary: 'A form', tag: 'Pages', auth: anyone, undocumented: true, responses: { 303: { description: 'Back' } }, handle: async () => ({}) }),
+  route({
+    method: 'delete',
+    path: '/things/{owner}',
+    summary: 'Drop',
+    tag: 'Things',
+    auth: anyone,
+    responses: { 204: { description: 'Gone' } },
+    handle: async () => ({}),
+  }),
+  route({
+    method: 'post',
+    path: '/form',
+    summary: 'A form',
+    tag: 'Pages',
+    auth: anyone,
+    undocumented: true,
+    responses: { 303: { description: 'Back' } },
+    handle: async () => ({}),
+  }),
 ];
 // biome-ignore lint/suspicious/noExplicitAny: the test reads into the generated JSON freely.
 type Operation = Record<string, any>;
@@ -35,7 +52,9 @@ const made = { id: 'a', at: '2026-11-22T00:00:00.000Z' };
 test('each declared route is one operation; undocumented ones (forms, pages) are left out', () => {
   expect(Object.keys(document.paths)).toEqual(['/things/{owner}']);
   const operation = document.paths['/things/{owner}']!.post as Operation;
-  expect(operation.parameters).toEqual([expect.objectContaining({ name: 'owner', in: 'path', required: true, schema: expect.objectContaining({ pattern: '^0x[0-9a-fA-F]{40}$' }) })]);
+  expect(operation.parameters).toEqual([
+    expect.objectContaining({ name: 'owner', in: 'path', required: true, schema: expect.objectContaining({ pattern: '^0x[0-9a-fA-F]{40}$' }) }),
+  ]);
   expect(operation.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['name'] });
   expect(operation['x-rate-limits']).toEqual(['accessRequestsPerService']);
   expect(operation.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Thing' });
@@ -57,7 +76,9 @@ test('the answer check passes what the document says, and fails on anything else
   expect(() => check.assertMatches('POST', '/things/0xabc', 404, { error: 'not_found', error_description: 'x', reason: 'grant_not_found' })).not.toThrow();
   expect(() => check.assertMatches('DELETE', '/things/0xabc', 204, undefined)).not.toThrow();
   // A reason the route does not declare, a missing reason, an extra field, a wrong type.
-  expect(() => check.assertMatches('POST', '/things/0xabc', 404, { error: 'not_found', error_description: 'x', reason: 'claim_not_found' })).toThrow(/does not match/);
+  expect(() => check.assertMatches('POST', '/things/0xabc', 404, { error: 'not_found', error_description: 'x', reason: 'claim_not_found' })).toThrow(
+    /does not match/,
+  );
   expect(() => check.assertMatches('POST', '/things/0xabc', 404, { error: 'not_found', error_description: 'x' })).toThrow(/does not match/);
   expect(() => check.assertMatches('POST', '/things/0xabc', 201, { ...made, secret: 1 })).toThrow(/must NOT have additional properties/);
   expect(() => check.assertMatches('POST', '/things/0xabc', 201, { ...made, at: 'yesterday' })).toThrow(/does not match/);

@@ -3,7 +3,12 @@
 import { loadConfig } from '../../src/config.js';
 import { workerCount } from '../../src/process/run_signet.js';
 
-const SHARED = { REDIS_URL: 'redis://127.0.0.1:6379', CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '31337', IDENTITY_FACTORY: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' };
+const SHARED = {
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+  CHAIN_ID: '31337',
+  IDENTITY_FACTORY: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+};
 
 test('defaults: one process, metrics off, info logs, 10 s to drain', () => {
   expect(loadConfig({}).ops).toEqual({ workers: 1, logLevel: 'info', shutdownGraceMs: 10000 });

@@ -18,7 +18,9 @@ function reach(entry: string) {
     if (files.has(file)) return;
     files.add(file);
     const source = readFileSync(file, 'utf8');
-    for (const [, specifier] of Array.from(source.matchAll(/(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)).map((m: RegExpExecArray) => [m[0], m[1] ?? m[2] ?? m[3]] as const)) {
+    for (const [, specifier] of Array.from(source.matchAll(/(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)).map(
+      (m: RegExpExecArray) => [m[0], m[1] ?? m[2] ?? m[3]] as const,
+    )) {
       if (!specifier) continue;
       if (specifier.startsWith('.')) {
         const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));

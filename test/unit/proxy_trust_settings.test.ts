@@ -41,7 +41,12 @@ function seen(signet: ReturnType<typeof productionApp>, socket: string, headers:
   return { address: clientAddress(ctx), protocol: ctx.protocol, host: ctx.host };
 }
 
-const forged = { 'x-forwarded-for': '6.6.6.6, 10.0.0.9, 198.51.100.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', host: 'id.example.com' };
+const forged = {
+  'x-forwarded-for': '6.6.6.6, 10.0.0.9, 198.51.100.7',
+  'x-forwarded-proto': 'https',
+  'x-forwarded-host': 'evil.example',
+  host: 'id.example.com',
+};
 
 test('production without TRUST_PROXY: no X-Forwarded-* header is trusted', () => {
   const signet = productionApp();
@@ -49,13 +54,13 @@ test('production without TRUST_PROXY: no X-Forwarded-* header is trusted', () =>
   expect(seen(signet, '192.0.2.1', forged)).toEqual({ address: '192.0.2.1', protocol: 'http', host: 'id.example.com' });
 });
 
-test('TRUST_PROXY=1: the rightmost entry, and the proxy\'s Proto and Host', () => {
+test("TRUST_PROXY=1: the rightmost entry, and the proxy's Proto and Host", () => {
   const signet = productionApp({ TRUST_PROXY: '1' });
   expect([signet.app.proxy, signet.provider.proxy, signet.app.maxIpsCount, signet.provider.maxIpsCount]).toEqual([true, true, 1, 1]);
   expect(seen(signet, '192.0.2.1', forged)).toEqual({ address: '198.51.100.7', protocol: 'https', host: 'evil.example' });
 });
 
-test('behind TLS with TRUST_PROXY=0, Signet\'s cookies are still set, and Secure', async () => {
+test("behind TLS with TRUST_PROXY=0, Signet's cookies are still set, and Secure", async () => {
   const server = createServer(productionApp().app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -108,5 +113,7 @@ test('RATE_LIMITS overrides one class and keeps the others', () => {
   expect(config.rateLimits.challengesPerAddress).toEqual({ points: 50, seconds: 30 });
   expect(config.rateLimits.identityCreationsPerAddress).toEqual({ points: 5, seconds: 3600 });
   expect(config.rateLimits.failedSignaturesPerChallenge).toBe(5);
-  expect(() => loadConfig({ RATE_LIMITS: '{"challengesPerAddress":{"points":0,"seconds":30}}' })).toThrow(/^configuration: rateLimits\.challengesPerAddress\.points /);
+  expect(() => loadConfig({ RATE_LIMITS: '{"challengesPerAddress":{"points":0,"seconds":30}}' })).toThrow(
+    /^configuration: rateLimits\.challengesPerAddress\.points /,
+  );
 });

@@ -3,12 +3,7 @@
 import { refusedRange } from '../../src/notify/public_address.js';
 
 describe('refusedRange', () => {
-  test.each([
-    ['8.8.8.8'],
-    ['93.184.215.14'],
-    ['2606:4700::1111'],
-    ['::ffff:8.8.8.8'],
-  ])('%s is public', (address) => {
+  test.each([['8.8.8.8'], ['93.184.215.14'], ['2606:4700::1111'], ['::ffff:8.8.8.8']])('%s is public', (address) => {
     expect(refusedRange(address, false)).toBeUndefined();
     expect(refusedRange(address, true)).toBeUndefined();
   });

@@ -21,5 +21,7 @@ test('claim data: 8 levels and 16 KiB pass; one more level or byte is refused wi
   expect(() => assertClaimDataBounds(nested(9))).toThrow(expect.objectContaining({ status: 400, reason: 'claim_data_too_deep' }));
   const frame = canonicalJson({ v: '' }).length;
   expect(() => assertClaimDataBounds({ v: 'x'.repeat(16 * 1024 - frame) })).not.toThrow();
-  expect(() => assertClaimDataBounds({ v: 'x'.repeat(16 * 1024 - frame + 1) })).toThrow(expect.objectContaining({ status: 400, reason: 'claim_data_too_large' }));
+  expect(() => assertClaimDataBounds({ v: 'x'.repeat(16 * 1024 - frame + 1) })).toThrow(
+    expect.objectContaining({ status: 400, reason: 'claim_data_too_large' }),
+  );
 });

@@ -6,17 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  type Address,
-  createPublicClient,
-  custom,
-  decodeFunctionData,
-  encodeFunctionResult,
-  getAddress,
-  type Hex,
-  type PublicClient,
-  zeroAddress,
-} from 'viem';
+import { type Address, createPublicClient, custom, decodeFunctionData, encodeFunctionResult, getAddress, type Hex, type PublicClient, zeroAddress } from 'viem';
 import { identityAbi } from '../../../src/chain/contracts.js';
 import { CLAIM_CACHE_BOUNDS, createClaimReader } from '../../../src/claims/claim_reader.js';
 
@@ -133,6 +123,8 @@ test('80,000 reads of made-up claim ids grow the heap by less than 10 MiB', asyn
   const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
   const heapGrowth = mib(after.heapUsed - before.heapUsed);
   const rssGrowth = mib(after.rss - before.rss);
-  console.log(`claim reader, 80,000 reads of made-up claim ids: heap ${heapGrowth >= 0 ? '+' : ''}${heapGrowth} MiB, RSS ${rssGrowth >= 0 ? '+' : ''}${rssGrowth} MiB`);
+  console.log(
+    `claim reader, 80,000 reads of made-up claim ids: heap ${heapGrowth >= 0 ? '+' : ''}${heapGrowth} MiB, RSS ${rssGrowth >= 0 ? '+' : ''}${rssGrowth} MiB`,
+  );
   expect(heapGrowth).toBeLessThan(10);
 }, 30_000);

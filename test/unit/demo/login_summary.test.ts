@@ -38,7 +38,16 @@ test('fields, claims and sub in words', () => {
       { label: 'Postal address', value: '12 St James Square, London, GB' },
     ],
     claims: [
-      { topic: 'KYC check', issuer: 'Example Issuer', issuerAddress: NAMED, validity: 'valid, no expiry', data: [{ key: 'level', value: 'basic' }, { key: 'checked by', value: 'X' }] },
+      {
+        topic: 'KYC check',
+        issuer: 'Example Issuer',
+        issuerAddress: NAMED,
+        validity: 'valid, no expiry',
+        data: [
+          { key: 'level', value: 'basic' },
+          { key: 'checked by', value: 'X' },
+        ],
+      },
       { topic: 'KYC check', issuer: null, issuerAddress: UNNAMED, validity: 'valid until 2027-01-31', data: [] },
       { topic: 'topic 9', issuer: 'Example Issuer', issuerAddress: NAMED, validity: 'not valid: revoked by its issuer', data: [] },
       { topic: 'KYC check', issuer: 'Example Issuer', issuerAddress: NAMED, validity: 'not valid: expired', data: [] },

@@ -50,7 +50,7 @@ describe.each([
   ['redis', () => redisStore as Store],
   ['memory', () => createMemoryStore()],
 ])('on %s', (_kind, storeOf) => {
-  test('bounded by count and by age, newest first, with each grant\'s last read', async () => {
+  test("bounded by count and by age, newest first, with each grant's last read", async () => {
     const store = storeOf();
     await store.delete(keys.history(IDENTITY), keys.historyLastRead(IDENTITY));
     const clock = { now: Date.parse('2026-01-01T00:00:00Z') };

@@ -52,7 +52,10 @@ let base: string;
 beforeAll(async () => {
   const app = new Koa();
   app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
-  const router = mountRoutes([things, { ...things, path: '/limited/{owner}', rateLimits: [{ limit: 'accessRequestsPerService', key: () => 'service-b' }] }], limits);
+  const router = mountRoutes(
+    [things, { ...things, path: '/limited/{owner}', rateLimits: [{ limit: 'accessRequestsPerService', key: () => 'service-b' }] }],
+    limits,
+  );
   app.use(router.routes());
   server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -90,7 +93,10 @@ test('the body is read, bounded, before anyone is asked who calls', async () => 
 });
 
 test('the caller check comes before the limits and the input checks', async () => {
-  expect(await post('/things/not-an-address', '{}', { 'content-type': 'application/json' })).toMatchObject({ status: 401, json: { reason: 'api_key_invalid' } });
+  expect(await post('/things/not-an-address', '{}', { 'content-type': 'application/json' })).toMatchObject({
+    status: 401,
+    json: { reason: 'api_key_invalid' },
+  });
   expect(steps).toEqual(['auth']);
 });
 
@@ -105,6 +111,9 @@ test('path, query and body checks name their part and field', async () => {
     json: { reason: 'invalid_path', error_description: '"owner" in the path must be a 0x-prefixed 20-byte address' },
   });
   expect(await post(`/things/${OWNER}?n=0`, JSON.stringify({ name: 'x' }))).toMatchObject({ status: 400, json: { reason: 'invalid_query' } });
-  expect(await post(`/things/${OWNER}`, JSON.stringify({}))).toMatchObject({ status: 400, json: { reason: 'invalid_body', error_description: '"name" is required' } });
+  expect(await post(`/things/${OWNER}`, JSON.stringify({}))).toMatchObject({
+    status: 400,
+    json: { reason: 'invalid_body', error_description: '"name" is required' },
+  });
   expect(steps.filter((step) => step === 'handler')).toEqual([]);
 });

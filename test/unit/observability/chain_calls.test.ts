@@ -15,7 +15,9 @@ beforeAll(async () => {
   answering = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: '0x7a69' })));
+    req.on('end', () =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: '0x7a69' })),
+    );
   });
   silent = createServer(() => {});
   await Promise.all([answering, silent].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));

@@ -15,7 +15,16 @@ function capture() {
       done();
     },
   });
-  return { logger: createLogger({ level: 'debug', destination }), text: () => chunks.join(''), lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    logger: createLogger({ level: 'debug', destination }),
+    text: () => chunks.join(''),
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJlaXAxNTUifQ.c2lnbmF0dXJlLWJ5dGVz';
@@ -33,7 +42,8 @@ test('tokens, signatures, e-mail and account addresses are blanked wherever they
   logger.error('chain call failed', viemLike);
   logger.info(`GET /identities/${ADDRESS.toLowerCase()}/profile`, { grant: GRANT_TOKEN, key: API_KEY });
   const out = text();
-  for (const secret of [JWT, SIGNATURE, 'ada@example.org', 'Raw Call Arguments', ADDRESS, ADDRESS.toLowerCase(), GRANT_TOKEN, API_KEY]) expect(out).not.toContain(secret);
+  for (const secret of [JWT, SIGNATURE, 'ada@example.org', 'Raw Call Arguments', ADDRESS, ADDRESS.toLowerCase(), GRANT_TOKEN, API_KEY])
+    expect(out).not.toContain(secret);
   expect(out).toContain(TX_HASH);
   const [first, second, third, fourth] = lines();
   expect(first!.msg).toBe('token [jwt] from [email]');

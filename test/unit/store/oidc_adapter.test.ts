@@ -166,12 +166,23 @@ describe.each([
       await codes.upsert('code-2', { jti: 'code-2', grantId: 'g-2' }, 600);
       await tokens.upsert('at-2', { jti: 'at-2', grantId: 'g-2' }, 600);
       const first = 1_900_000_000;
-      await withDateNow(() => first * 1000, () => codes.consume('code-2'));
+      await withDateNow(
+        () => first * 1000,
+        () => codes.consume('code-2'),
+      );
       expect(await codes.find('code-2')).toEqual({ jti: 'code-2', grantId: 'g-2', consumed: first });
       expect.assertions(6);
       await withDateNow(
         () => (first + 3600) * 1000,
-        () => codes.consume('code-2').catch((error) => expect(error).toMatchObject({ statusCode: 400, error: 'invalid_grant', error_description: 'grant request is invalid', error_detail: 'authorization code already consumed' })),
+        () =>
+          codes.consume('code-2').catch((error) =>
+            expect(error).toMatchObject({
+              statusCode: 400,
+              error: 'invalid_grant',
+              error_description: 'grant request is invalid',
+              error_detail: 'authorization code already consumed',
+            }),
+          ),
       );
       // The loser revoked the grant: its records and the grant are gone, and none can be written under it.
       expect(await codes.find('code-2')).toBe(undefined);
@@ -281,11 +292,7 @@ describe.each([
       await accessTokens.upsert('at-g2', { grantId: 'g2' }, 600);
 
       expect((await backend.store.indexMembers(keys.grantIndex('g1'))).sort()).toEqual(
-        [
-          keys.model('AccessToken', 'at-g1'),
-          keys.model('AuthorizationCode', 'code-g1'),
-          keys.model('RefreshToken', 'rt-g1'),
-        ].sort(),
+        [keys.model('AccessToken', 'at-g1'), keys.model('AuthorizationCode', 'code-g1'), keys.model('RefreshToken', 'rt-g1')].sort(),
       );
 
       await accessTokens.revokeByGrantId('g1');
@@ -392,12 +399,7 @@ describe.each([
       expect((await backend.store.indexMembers(index)).sort()).toEqual([keys.model('Grant', 'G-rot'), keys.model('RefreshToken', 'rt-30')].sort());
       await rotate(Windowed, 'G-rot', 'rt-30', 'rt-31', 1);
       expect((await backend.store.indexMembers(index)).sort()).toEqual(
-        [
-          keys.model('Grant', 'G-rot'),
-          keys.model('RefreshToken', 'rt-31'),
-          keys.model('AccessToken', 'at-rt-31'),
-          keys.model('RefreshToken', 'rt-30'),
-        ].sort(),
+        [keys.model('Grant', 'G-rot'), keys.model('RefreshToken', 'rt-31'), keys.model('AccessToken', 'at-rt-31'), keys.model('RefreshToken', 'rt-30')].sort(),
       );
       const left = await backend.store.ttl(index);
       expect(left).toBeGreaterThanOrEqual(595);

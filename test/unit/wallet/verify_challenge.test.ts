@@ -46,7 +46,10 @@ test('the signed challenge passes once; the same signature again is challenge_us
   const { verify, challenge, chainCalls } = setUp();
   const issued = await challenge();
   const signature = await wallet.signMessage({ message: issued.message });
-  await expect(verify({ binding: 'interaction:one', signature, message: issued.message })).resolves.toMatchObject({ nonce: issued.nonce, wallet: wallet.address });
+  await expect(verify({ binding: 'interaction:one', signature, message: issued.message })).resolves.toMatchObject({
+    nonce: issued.nonce,
+    wallet: wallet.address,
+  });
   await expect(verify({ binding: 'interaction:one', signature, message: issued.message })).rejects.toEqual(refusal('challenge_used'));
   // An EOA's signature is recovered locally: the chain was not asked.
   expect(chainCalls).toEqual([]);
@@ -78,7 +81,9 @@ test('a nonce Signet did not issue is nonce_unknown; a nonce of another binding 
   const { verify, challenge } = setUp();
   const issued = await challenge();
   const forged = issued.message.replace(`Nonce: ${issued.nonce}`, 'Nonce: abcdefgh12345678');
-  await expect(verify({ binding: 'interaction:one', signature: await wallet.signMessage({ message: forged }), message: forged })).rejects.toEqual(refusal('nonce_unknown'));
+  await expect(verify({ binding: 'interaction:one', signature: await wallet.signMessage({ message: forged }), message: forged })).rejects.toEqual(
+    refusal('nonce_unknown'),
+  );
   const other = await challenge('interaction:two');
   const signature = await wallet.signMessage({ message: other.message });
   await expect(verify({ binding: 'interaction:one', signature, message: other.message })).rejects.toEqual(refusal('nonce_other_binding'));
