@@ -21,10 +21,10 @@ const ACCESS_GRANTS = 300;
 const OWNERS = 4;
 const DAY = 86_400;
 // Lives in seconds: an access token (and so a consumed refresh token's reuse window) 2 s, a
-// refresh token 10 s, a login's grant and session 25 s (the refreshes must fit in them), a wallet
+// refresh token 10 s, a login's grant and session 30 s (the refreshes must fit in them), a wallet
 // challenge 30 s (the least the settings allow: the longest tail), retention periods 2 to 3 s.
 const ACCESS_TOKEN_SECONDS = 2;
-const TTL = { accessToken: ACCESS_TOKEN_SECONDS, idToken: 2, refreshToken: 10, grant: 25, session: 25, interaction: 10 };
+const TTL = { accessToken: ACCESS_TOKEN_SECONDS, idToken: 2, refreshToken: 10, grant: 30, session: 30, interaction: 10 };
 const RECEIPT_SECONDS = 2;
 const CHALLENGE_SECONDS = 30;
 // A revoked login grant leaves a 1-hour mark that refuses records written under it (oidc_adapter.ts).
@@ -177,7 +177,10 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
     const finished: number[] = [];
     let largest = 0;
     let boundHeld = true;
-    for (let i = 0; i < REFRESHES; i++) {
+    // The rotating grant lives TTL.grant from its login: on a slow host the refreshes stop 3 s
+    // before that (a refresh past it is refused by design), and at least half of them must fit.
+    const refreshUntil = loginsDone + (TTL.grant - 3) * 1000;
+    for (let i = 0; i < REFRESHES && Date.now() < refreshUntil; i++) {
       refresh = (await oidc.refreshTokenGrant(rotating!.config, refresh)).refresh_token!;
       finished.push(Date.now());
       if (i % 50 === 49) {
@@ -193,10 +196,12 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
     }
     await revocations;
     const refreshesDone = Date.now();
-    const rate = Math.round(REFRESHES / ((refreshesDone - loginsDone) / 1000));
+    const refreshed = finished.length;
+    expect(refreshed).toBeGreaterThanOrEqual(REFRESHES / 2);
+    const rate = Math.round(refreshed / ((refreshesDone - loginsDone) / 1000));
 
     // Every period ends by itself: the last challenge and one-time token 30 s after they were issued,
-    // the receipts 27 s after their login, the last refresh token 10 s after the last refresh.
+    // the receipts 32 s after their login, the last refresh token 10 s after the last refresh.
     const settled =
       Math.max(lastThirtySecondKeyAt + CHALLENGE_SECONDS * 1000, loginsDone + (TTL.grant + RECEIPT_SECONDS) * 1000, refreshesDone + TTL.refreshToken * 1000) +
       1000;
@@ -213,10 +218,10 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
 
     console.info(
       [
-        `retention soak: ${LOGINS} logins and ${ACCESS_GRANTS} access grants in ${seconds(began, loginsDone)} s, ${REFRESHES} refreshes of one grant (${rate}/s) and ${REVOKED_LOGINS} revocations in ${seconds(loginsDone, refreshesDone)} s, all ended ${seconds(began, Date.now())} s after the start`,
+        `retention soak: ${LOGINS} logins and ${ACCESS_GRANTS} access grants in ${seconds(began, loginsDone)} s, ${refreshed} refreshes of one grant (${rate}/s) and ${REVOKED_LOGINS} revocations in ${seconds(loginsDone, refreshesDone)} s, all ended ${seconds(began, Date.now())} s after the start`,
         `keys: start ${start.keys}, peak ${peak.keys}, end ${end.keys} (bound ${bound.keys}: the start + ${REVOKED_LOGINS} revoked-grant marks of 1 h; ${end.keys - marks.length} besides the marks)`,
         `used_memory: start ${start.memory}, peak ${peak.memory}, end ${end.memory} (bound ${bound.memory})`,
-        `grant record index: largest ${largest} members over ${REFRESHES} refreshes (without pruning it would hold ${2 * REFRESHES + 2})`,
+        `grant record index: largest ${largest} members over ${refreshed} refreshes (without pruning it would hold ${2 * refreshed + 2})`,
       ].join('\n'),
     );
     expect(boundHeld).toBe(true);
