@@ -233,6 +233,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   let queue: Promise<unknown> = Promise.resolve();
   const round = (active: () => boolean = () => true): Promise<RoundResult> => {
     const next = queue.then(() => runRound(active));
+    // Rounds run one after another; the caller gets this round's failure from `next`, the chain only waits for it.
     queue = next.catch(() => {});
     return next;
   };

@@ -6,7 +6,6 @@
 // signed text or its nonce. Where an owner must be told apart (the dead webhook), the line
 // carries the keyed hash of the identity under LOG_HASH_KEY.
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -17,6 +16,7 @@ import { freePort } from '../support/free_port.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
+import { captureLogs } from '../support/log_capture.js';
 
 type Line = Record<string, unknown> & { level: string; msg: string; route?: string; method?: string; status?: number };
 
@@ -27,15 +27,9 @@ let h: Harness;
 let owner: LocalAccount;
 let identity: Address;
 let apiKey: string;
-const written: string[] = [];
+const { written, destination, lines } = captureLogs<Line>();
 /** Every value a flow handled that no log line may hold, by name. */
 const personal = new Map<string, string>();
-const lines = () =>
-  written
-    .join('')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Line);
 const requests = () =>
   lines()
     .filter((line) => line.msg === 'request')
@@ -43,12 +37,6 @@ const requests = () =>
 const nonceOf = (text: string) => /Nonce: (\S+)/.exec(text)?.[1] ?? '';
 
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      written.push(chunk.toString());
-      done();
-    },
-  });
   h = await startSignet({
     clients: [WEBSITE, ANALYTICS],
     logger: createLogger({ level: 'debug', destination }),

@@ -2,35 +2,21 @@
 // request id, an incoming X-Request-Id is kept and returned, the engine's refusals are logged
 // as warnings, and nothing secret or personal reaches the log: not the code, the tokens, the
 // signature, the cookies or the e-mail. The metrics count the login by outcome and reason.
-import { Writable } from 'node:stream';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { logIn, startLogin, submitSignature } from '../support/login_driver.js';
+import { captureLogs } from '../support/log_capture.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 type Line = Record<string, unknown> & { level: string; msg: string; request_id?: string };
 
 let h: Harness;
 let identity: `0x${string}`;
-const written: string[] = [];
+const { written, destination, lines } = captureLogs<Line>();
 const metrics = createMetrics({ processMetrics: false });
 const EMAIL = 'grace.hopper@example.org';
 
-function lines(): Line[] {
-  return written
-    .join('')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Line);
-}
-
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      written.push(chunk.toString());
-      done();
-    },
-  });
   h = await startSignet({ logger: createLogger({ level: 'debug', destination }), metrics });
   identity = await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
   await h.signet.profiles.set(identity, { given_name: 'Grace', email: EMAIL });

@@ -3,13 +3,13 @@
 // error; an unreachable chain is still 503 chain_unavailable; anonymous reads are counted per
 // client address (publicReadsPerAddress), reads with a credential are not.
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createChainClient } from '../../src/chain/chain_client.js';
 import { observeChainCalls } from '../../src/observability/chain_calls.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
+import { captureLogs } from '../support/log_capture.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
 type Line = Record<string, unknown> & { level: string; msg: string };
@@ -17,22 +17,10 @@ type Line = Record<string, unknown> & { level: string; msg: string };
 const LIMIT = 4;
 let h: Harness;
 let identity: Address;
-const written: string[] = [];
+const { written, destination, lines } = captureLogs<Line>();
 const metrics = createMetrics({ processMetrics: false });
-const lines = () =>
-  written
-    .join('')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Line);
 
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      written.push(chunk.toString());
-      done();
-    },
-  });
   h = await startSignet({
     logger: createLogger({ level: 'debug', destination }),
     metrics,
