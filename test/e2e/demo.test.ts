@@ -261,6 +261,8 @@ test('beside a browser wallet, an account page that needs a wallet offers the de
   await page.evaluate(() => sessionStorage.clear());
   await page.getByRole('button', { name: `Remove ACTION key of ${added}` }).click();
   const picker = page.getByRole('group', { name: 'Choose a wallet:' });
+  // allInnerTexts does not wait: the picker is drawn after the click's handler runs.
+  await picker.getByRole('button', { name: 'Demo wallet (built into this demo)' }).waitFor();
   expect(await picker.getByRole('button').allInnerTexts()).toEqual(['Browser wallet', 'Demo wallet (built into this demo)']);
   await picker.getByRole('button', { name: 'Demo wallet (built into this demo)' }).click();
   await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
