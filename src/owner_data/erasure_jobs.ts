@@ -64,10 +64,13 @@ export function createErasureJobs(deps: {
   };
   const save = (job: ErasureJob) => store.set(keys.erasure(job.id), JSON.stringify(job), job.status === 'done' ? settings.doneSeconds : undefined);
 
+  /** Takes the job's lease for this process; false when another process holds it. */
+  const claim = (id: string) => store.setIfAbsent(keys.erasureLease(id), runner, settings.leaseSeconds);
+
   /** Runs the job's remaining steps under the lease; false when another process holds it. */
-  const execute = async (id: string): Promise<boolean> => {
+  const execute = async (id: string, leased = false): Promise<boolean> => {
     if (running.has(id)) return false;
-    if (!(await store.setIfAbsent(keys.erasureLease(id), runner, settings.leaseSeconds))) return false;
+    if (!leased && !(await claim(id))) return false;
     running.add(id);
     try {
       let job = await find(id);
@@ -94,7 +97,7 @@ export function createErasureJobs(deps: {
   };
 
   const runInBackground = (id: string) => {
-    execute(id).catch((error: unknown) => deps.onFailure?.(error));
+    execute(id, true).catch((error: unknown) => deps.onFailure?.(error));
   };
 
   const resumeOpen = async (): Promise<void> => {
@@ -117,6 +120,9 @@ export function createErasureJobs(deps: {
         finished_at: null,
       };
       await save(job);
+      // The lease is taken before the job is listed as open, so another process's sweep finds
+      // it held and leaves the job to this one until the lease lapses.
+      await claim(job.id);
       await store.addToIndex(keys.openErasures(), job.id, 0);
       runInBackground(job.id);
       return job;

@@ -57,7 +57,21 @@ async function clusterState(port: number): Promise<string> {
   return /cluster_state:(\w+)/.exec(stdout)?.[1] ?? 'unknown';
 }
 
+/**
+ * A port found free can be taken by another test process before redis-server binds it: the
+ * cluster is then made again on new ports (three tries at most).
+ */
 export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisClusterOnce(masters);
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startRedisClusterOnce(masters: number): Promise<RedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'signet-cluster-'));
   const nodes: RedisNode[] = [];
   for (let i = 0; i < masters; i++) {

@@ -57,10 +57,19 @@ function ended(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise
 }
 
 export async function startRedisServer(options: { appendOnly?: boolean } = {}): Promise<RedisServer> {
-  const port = await freePort();
   // Append-only: what was written survives a kill, as on a production Redis with AOF.
   const dataDir = options.appendOnly ? mkdtempSync(join(tmpdir(), 'signet-redis-')) : undefined;
-  let child: ChildProcess | undefined = await spawnRedis(port, dataDir);
+  // A port found free can be taken by another test process before Redis binds it: a new one then.
+  let port = await freePort();
+  let child: ChildProcess | undefined;
+  for (let attempt = 1; !child; attempt++) {
+    try {
+      child = await spawnRedis(port, dataDir);
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes('Address already in use')) throw error;
+      port = await freePort();
+    }
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
