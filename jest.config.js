@@ -5,17 +5,18 @@
 //
 // Two projects. "timing": the files that assert how fast Signet answers (an outage answered
 // within a bound, a takeover within lease + poll); those bounds are its promises, each stated once
-// in test/support/bounds.ts. "suite": everything else, which waits for events or injects a clock
-// and asserts no wall-clock bound (a lower bound that only a wrong Signet can break is allowed).
-// `npm test` runs both; `jest --selectProjects timing` runs the timing files alone.
+// in test/support/bounds.ts and imported from there. "suite": everything else, which waits for
+// events or injects a clock and asserts no wall-clock bound (a lower bound that only a wrong
+// Signet can break is allowed). `npm test` runs the suite on two workers, then the timing files
+// one at a time (scripts/test.mjs: a bound must not depend on what another file loads the
+// machine with; Jest's worker count is per run, not per project); `jest --selectProjects timing
+// --runInBand` runs the timing files alone.
 const TIMING_FILES = [
-  // Bounds from test/support/bounds.ts.
   'test/integration/chain_faults.test.ts',
   'test/integration/chain_ends_consent.test.ts',
   'test/integration/chain_watch.test.ts',
   'test/integration/health.test.ts',
   'test/integration/redis_outage.test.ts',
-  // Bounds still stated in the file itself.
   'test/integration/contract_wallets.test.ts',
   'test/integration/erasure_resume.test.ts',
   'test/integration/input_limits.test.ts',

@@ -88,7 +88,7 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
       `    and ${results.parts.rawEthCallCpuMs} ms the HTTP request itself (Floors of the parts); under load the profile counts more for both;`,
       `  - Redis: ${results.redisTrace.signet.roundTripsPerLogin} round trips against the floor's ${results.redisTrace.floor.roundTripsPerLogin}; ioredis ${part(signetProfile, 'Redis client (ioredis)')} ms per login`,
       `    (floor ${part(floorProfile, 'Redis client (ioredis)')} ms), of which socket-write syscalls ${part(signetProfile, 'Redis socket writes (syscalls)')} ms (floor ${part(floorProfile, 'Redis socket writes (syscalls)')} ms):`,
-      '    each awaited command is one write. Signet adds, per login: the Interaction read and one counters script at the',
+      '    each awaited command is one write. Signet adds, per login: the Interaction read and two counter scripts at the',
       '    challenge and at the signature, the challenge write, the challenge read, the attempt counter, the retire, and the',
       '    consent receipt with its index join (sent together, one round trip). What could still merge: the challenge read',
       '    with the attempt counter (−1), at a price: the counter would be created before the record is found, for nonces',

@@ -1,5 +1,6 @@
-// The consent page: pick a wallet, ask Signet for the exact text to sign (naming the fields
-// and claims kept), show it, and sign it with personal_sign once the person presses Sign.
+// The consent page: pick a wallet, ask Signet for the exact text to sign (naming the fields,
+// claims and verified claims kept), show it, and sign it with personal_sign once the person
+// presses Sign.
 // It uses only the interaction's JSON routes, the same ones any wallet SDK can call.
 (() => {
   const page = document.getElementById('consent');
@@ -8,7 +9,7 @@
   const issuerNames = JSON.parse(page.dataset.issuerNames || '{}');
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const $ = (id) => document.getElementById(id);
-  const state = { wallet: null, address: null, challenge: null, claimsShown: false };
+  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false };
   const STATUS_WORDS = {
     valid: 'valid',
     untrusted_issuer: 'issuer not trusted: cannot be shared',
@@ -33,14 +34,25 @@
     return json;
   };
 
-  // Profile fields the person kept, and every claim topic asked for: the claims chosen decide
-  // which topics stay (a topic left with no claim is dropped by Signet).
+  // Profile fields the person kept, and every claim topic and verified field asked for: the
+  // claims chosen decide which stay (one left with no claim is dropped by Signet).
   const keptFields = () => [
     ...Array.from(document.querySelectorAll('input[name="fields"]'))
       .filter((box) => box.checked)
       .map((box) => box.value),
     ...Array.from(document.querySelectorAll('.claim-topic')).map((topic) => topic.dataset.scope),
+    ...Array.from(document.querySelectorAll('.verified-field')).map((field) => field.dataset.field),
   ];
+
+  // The verified claims kept, claim by claim: [{ claim_id, claims: [names] }].
+  const keptVerified = () => {
+    const byClaim = new Map();
+    for (const box of document.querySelectorAll('input[name="verified"]')) {
+      if (!box.checked) continue;
+      byClaim.set(box.dataset.claimId, [...(byClaim.get(box.dataset.claimId) ?? []), box.dataset.claim]);
+    }
+    return Array.from(byClaim, ([claimId, claims]) => ({ claim_id: claimId, claims }));
+  };
 
   const keptClaims = () =>
     Array.from(document.querySelectorAll('input[name="claims"]'))
@@ -89,6 +101,60 @@
     state.claimsShown = true;
   };
 
+  // Each verified field in its place: one checkbox per claim that holds it, named by who verified
+  // it under which rules ("date of birth, verified by Acme KYC under the German AML rules").
+  const showVerified = (offers) => {
+    for (const list of document.querySelectorAll('.verified-list')) {
+      const name = list.dataset.claim;
+      const holders = offers.filter((offer) => offer.claims.some((claim) => claim.name === name));
+      list.replaceChildren();
+      if (holders.length === 0) {
+        const none = document.createElement('p');
+        none.className = 'muted';
+        none.textContent = 'None of your claims holds this verified: nothing to share.';
+        list.append(none);
+      }
+      for (const offer of holders) {
+        const claim = offer.claims.find((each) => each.name === name);
+        const row = document.createElement('div');
+        row.className = 'field';
+        const box = document.createElement('input');
+        box.type = 'checkbox';
+        box.name = 'verified';
+        box.id = `verified-${offer.claim_id}-${name}`;
+        box.dataset.claimId = offer.claim_id;
+        box.dataset.claim = name;
+        box.checked = claim.kept;
+        box.disabled = claim.required;
+        box.addEventListener('change', prepare);
+        const label = document.createElement('label');
+        label.htmlFor = box.id;
+        const what = claim.label.charAt(0).toUpperCase() + claim.label.slice(1);
+        const under = ` under ${offer.trust_framework_name}`;
+        const text = document.createElement('div');
+        text.className = 'field-text';
+        if (offer.issuer_name) {
+          label.textContent = `${what}, verified by ${offer.issuer_name}${under}`;
+          text.append(label);
+        } else {
+          // An issuer without a configured name: its address, shortened (in full for screen readers).
+          label.textContent = `${what}, verified by`;
+          box.setAttribute('aria-label', `${what}, verified by ${offer.issuer}${under}`);
+          text.append(label, ' ', window.signetAddress(offer.issuer), under);
+        }
+        if (claim.required) {
+          const tag = document.createElement('span');
+          tag.className = 'tag';
+          tag.textContent = 'required';
+          text.append(' ', tag);
+        }
+        row.append(box, text);
+        list.append(row);
+      }
+    }
+    state.verifiedShown = document.querySelector('.verified-list') !== null;
+  };
+
   const resetChallenge = () => {
     state.challenge = null;
     $('challenge-box').hidden = true;
@@ -124,8 +190,10 @@
         ...(identity ? { identity } : {}),
         fields: keptFields(),
         ...(state.claimsShown ? { claims: keptClaims() } : {}),
+        ...(state.verifiedShown ? { verified: keptVerified() } : {}),
       });
       showClaims(answer.claims ?? []);
+      showVerified(answer.verified ?? []);
       state.challenge = answer.challenge;
       $('identity').value = answer.identity;
       $('challenge').textContent = answer.challenge;

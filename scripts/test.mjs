@@ -1,6 +1,10 @@
 // `npm test`: what the tests need (scripts/test_prerequisites.mjs: Node 22, redis-server,
 // Chromium; provided where it can be, else one line and exit 1 before any test), the type
-// check, then Jest on two workers. Arguments go to Jest: `npm test -- test/unit`.
+// check, then Jest twice (jest.config.js): the "suite" project on two workers, then the "timing"
+// project one file at a time, so no other file's load stands between a bound and its answer.
+// Both run whatever the first's outcome; the run fails if either does. Arguments go to Jest:
+// `npm test -- test/unit` (a project the arguments leave without a file passes), and
+// `npm test -- --selectProjects timing` runs only the projects named.
 //
 // Nothing outlives the run, however it ends. Jest runs with SIGNET_TEST_RUN=<a new id> in its
 // environment, which its workers and every process a test starts inherit
@@ -73,5 +77,36 @@ const typecheck = await (npmCli?.endsWith('js')
   : step('npm', ['run', 'typecheck', '--silent']));
 if (typecheck !== 0 || interrupted) await finish(typecheck || 1);
 
+/** The projects named by --selectProjects (all when none is), and the other arguments. */
+function projectsIn(args) {
+  const rest = [];
+  let named;
+  for (let i = 0; i < args.length; i++) {
+    const [flag, value] = args[i].split('=', 2);
+    if (flag !== '--selectProjects') {
+      rest.push(args[i]);
+      continue;
+    }
+    named ??= [];
+    if (value !== undefined) named.push(value);
+    else while (i + 1 < args.length && !args[i + 1].startsWith('-')) named.push(args[++i]);
+  }
+  return { named, rest };
+}
+
+const { named, rest } = projectsIn(process.argv.slice(2));
+const runs = [
+  { project: 'suite', workers: ['--maxWorkers=2'] },
+  { project: 'timing', workers: ['--runInBand'] },
+].filter((run) => !named || named.includes(run.project));
+if (runs.length === 0) stop(`no such project: ${named.join(', ')} (the projects are suite and timing)`);
+// Files or patterns given: a project they leave without a file is not a failure.
+const filtered = rest.some((arg) => !arg.startsWith('-')) ? ['--passWithNoTests'] : [];
 const nodeOptions = [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ');
-await finish(await step(node, [jest, '--maxWorkers=2', ...process.argv.slice(2)], { ...env, NODE_OPTIONS: nodeOptions }));
+let status = 0;
+for (const { project, workers } of runs) {
+  const code = await step(node, [jest, '--selectProjects', project, ...workers, ...filtered, ...rest], { ...env, NODE_OPTIONS: nodeOptions });
+  if (interrupted) await finish(code || 1);
+  status ||= code;
+}
+await finish(status);

@@ -4,17 +4,26 @@
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import { createAccountFeature } from './account/account_feature.js';
-import { type ChainDeps, createAppParts, silentLogger } from './app_parts.js';
+import { type ChainDeps, createAppParts } from './app_parts.js';
 import { createCibaFeature } from './ciba/ciba_feature.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
 import { createClaimsFeature } from './claims/claims_feature.js';
 import type { ClaimsService } from './claims/claims_service.js';
+import { clientsAdminRoutes } from './clients/clients_admin_routes.js';
+import type { ClientRegistry } from './clients/client_registry.js';
+import { createClientRemoval, type RemoveClient } from './clients/client_removal.js';
+import { createClientRules } from './clients/client_rules.js';
+import { seedConfiguredClients } from './clients/client_seeding.js';
+import { engineValidation } from './clients/engine_validation.js';
+import { registeredClients } from './clients/registered_clients.js';
 import type { DisplayNames } from './claims/display_names.js';
 import type { SignetIssuer } from './claims/signet_issuer.js';
 import type { Config } from './config.js';
 import type { ConsentReceipts } from './consent/consent_receipts.js';
 import { allFields } from './fields/fields.js';
 import type { AccessGrants } from './grants/access_grants.js';
+import { createDpopCheck } from './dpop/dpop_proof.js';
+import { createDpopNonces, dpopNonceSecret } from './dpop/dpop_nonces.js';
 import { createGrantsFeature } from './grants/grants_feature.js';
 import { healthRoutes } from './health/health.js';
 import { createHttpApp } from './http/http_app.js';
@@ -26,7 +35,7 @@ import type { IdentityRegistry } from './identity/identity_registry.js';
 import { createInteractionFeature } from './interaction/interaction_feature.js';
 import { createLandingFeature } from './landing/landing_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
-import type { ResolveHost } from './notify/webhook_url_guard.js';
+import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createWebhooksFeature } from './notify/webhooks_feature.js';
 import { createProvider } from './oidc/provider.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
@@ -51,7 +60,7 @@ import { type ChainConsentHandlers, type ChainWatcher, claimIssuersOf, createCha
 import type { Watchlist } from './watch/watchlist.js';
 import type { Store } from './store/store.js';
 
-export { type ChainDeps, silentLogger };
+export type { ChainDeps };
 
 export type AppDeps = {
   config: Config;
@@ -69,7 +78,7 @@ export type AppDeps = {
   /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames }) => AnyRoute[];
+  extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];
   /** Erasure job timing (tests shorten the lease and the sweep). */
   erasureSettings?: Partial<ErasureSettings>;
   /** Called before each erasure step (tests cut a process there). */
@@ -93,6 +102,12 @@ export type SignetApp = {
   chainConsentEnds: ChainConsentEnds;
   /** Tells the websites that consent ended: back-channel logout tokens and SSF events (src/signals/). */
   signals: Signals;
+  /** The clients, CLIENTS' and those added at run time (src/clients/). */
+  clients: ClientRegistry;
+  /** Writes CLIENTS to the client records (decision 23); a process runs it before it serves. */
+  seedClients(): Promise<void>;
+  /** Deletes a client and ends what it held (decision 24), as the admin API's DELETE does. */
+  removeClient: RemoveClient;
   /** Erasure jobs: start() resumes open ones and sweeps for those whose process died; stop() ends the sweep. */
   erasures: ErasureJobs;
   /** Every Signet route, as declared (the router and /openapi.json are made from it). */
@@ -107,12 +122,19 @@ export type SignetApp = {
 export function createApp(deps: AppDeps): SignetApp {
   const parts = createAppParts(deps);
   const { config, store, chain, backchannel, now } = parts;
-  const claims = createClaimsFeature({ config, client: chain.client, store, registry: parts.registry, now });
+  const claims = createClaimsFeature({ config, client: chain.client, store, registry: parts.registry, chainId: chain.chainId, now });
   // What the login, the account and CIBA read of claims.
-  const claimParts = { claims: claims.claims, topics: claims.topics, names: claims.names, reader: claims.reader, claimRequests: claims.claimRequests };
+  const claimParts = {
+    claims: claims.claims,
+    verified: claims.verified,
+    topics: claims.topics,
+    names: claims.names,
+    reader: claims.reader,
+    claimRequests: claims.claimRequests,
+  };
   const fields = allFields(claims.topics);
   const ciba = cibaFeature({ ...parts, inbox: backchannel, fields: () => fields });
-  const services = createServicesFeature({ config, store, now });
+  const services = createServicesFeature({ config, clients: parts.clients, store, now });
   const history = createAccessHistory({
     log: createHistoryLog(store, now),
     settings: config.retention,
@@ -142,12 +164,30 @@ export function createApp(deps: AppDeps): SignetApp {
     else await revokeLoginGrant(grantId);
   };
   const mayRefresh = createRefreshKeyCheck({ receipts: parts.receipts, registry: parts.registry, endLoginGrant, whenChainDown: config.refreshWhenChainDown });
-  const provider = createProvider({ ...parts, ...claimParts, ciba, history, mayRefresh });
+  // Clients added at run time meet Signet's rules (src/clients/client_rules.ts); deleting one
+  // ends what it held, through the grants, services and signals built below (removeClientOnceBuilt).
+  const clientRules = createClientRules({
+    production: config.mode === 'production',
+    guard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+  });
+  const removeClientOnceBuilt: RemoveClient = (clientId) => removeClient(clientId);
+  const provider = createProvider({
+    ...parts,
+    ...claimParts,
+    ciba,
+    history,
+    mayRefresh,
+    registeredClients: registeredClients({ rules: clientRules, remove: removeClientOnceBuilt, isConfigured: parts.clients.isConfigured }),
+  });
+  const validateClient = engineValidation(provider);
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts });
+  // Signet's routes check DPoP proofs as the engine does, with its nonces and its replay record.
+  const checkDpop = createDpopCheck({ provider, nonces: createDpopNonces(dpopNonceSecret(config.cookieKeys)) });
   // The owner sessions are the parts' (src/owner_sessions/): the grants read them, the account opens them.
   const grants = createGrantsFeature({
     ...parts,
     provider,
+    checkDpop,
     claims: claimParts.claims,
     services: services.services,
     service: services.service,
@@ -192,6 +232,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const signalsFeature = createSignalsFeature({
     ...parts,
     provider,
+    checkDpop,
     queue: deps.webhooks,
     resolveHost: deps.resolveHost,
     // The clients holding a live grant of an identity: told when its wallets' keys change.
@@ -201,6 +242,15 @@ export function createApp(deps: AppDeps): SignetApp {
     },
   });
   const signals: Signals = signalsFeature.signals;
+  const removeClient = createClientRemoval({
+    loginGrantIdsOf: parts.receipts.grantIdsOf,
+    forgetLoginGrantsOf: parts.receipts.forgetClient,
+    revokeLoginGrant,
+    endAccessGrantsOf: grants.endAccessGrantsOf,
+    removeApiKeysOf: services.apiKeys.removeAll,
+    removeSsfStreamsOf: signalsFeature.removeStreamsOf,
+    deleteRecord: parts.clientRecords.delete,
+  });
   // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts).
   const chainConsentEnds = createChainConsentEnds({
     client: chain.client,
@@ -245,10 +295,19 @@ export function createApp(deps: AppDeps): SignetApp {
     ...backchannelRoutes,
     ...claims.routes,
     ...services.routes,
+    ...clientsAdminRoutes({
+      issuer: config.issuer,
+      adminToken: config.adminToken,
+      records: parts.clientRecords,
+      registry: parts.clients,
+      validate: validateClient,
+      rules: clientRules,
+      remove: removeClient,
+    }),
     ...createWebhooksFeature({ queue: deps.webhooks, config }).routes,
     ...signalsFeature.routes,
     ...createLandingFeature({ ...parts, demo: config.demo.enabled }).routes,
-    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.names }) ?? []),
+    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.names, clients: parts.clients }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
@@ -266,6 +325,9 @@ export function createApp(deps: AppDeps): SignetApp {
     history,
     chainConsentEnds,
     signals,
+    clients: parts.clients,
+    seedClients: () => seedConfiguredClients({ store, records: parts.clientRecords, configured: config.clients, validate: validateClient }),
+    removeClient,
     erasures: ownerData.erasures,
     routes,
     openApi,

@@ -1,20 +1,23 @@
 // The parts several features share, built once per app from its deps: the clock, logs, pages,
-// the profile and receipt stores, the identity registry, the rate limits, the wallet's
+// the profile and receipt stores, the identity registry, the clients (their records, which the
+// engine reads too, and Signet's registry of them), the rate limits, the wallet's
 // challenge and signature checks, the owner sessions (the account signs owners in; the grants,
 // the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
 import { join } from 'node:path';
 import type { Address, PublicClient } from 'viem';
 import { createBackchannelInbox } from './backchannel/backchannel_inbox.js';
+import { createClientRegistry } from './clients/client_registry.js';
 import type { Config } from './config.js';
 import { createConsentReceipts } from './consent/consent_receipts.js';
 import { createPageRenderer } from './http/pages.js';
 import { createIdentityRegistry } from './identity/identity_registry.js';
-import type { Logger } from './observability/logger.js';
+import { type Logger, silentLogger } from './observability/logger.js';
 import { createAccountSessions } from './owner_sessions/account_sessions.js';
 import { sessionCallers } from './owner_sessions/session_callers.js';
 import { projectRoot } from './project_root.js';
 import { createProfileStore } from './profile/profile.js';
 import { createRateLimits } from './rate_limits/rate_limits.js';
+import { createClientRecords } from './store/client_records.js';
 import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
 import { createChallengeVerifier } from './wallet/verify_challenge.js';
@@ -23,14 +26,14 @@ import { createWatchlist } from './watch/watchlist.js';
 
 export type ChainDeps = { client: PublicClient; rpcUrl: string; chainId: number; identityFactory: Address };
 
-export const silentLogger: Logger = { error: () => {}, info: () => {} };
-
 export function createAppParts(deps: { config: Config; store: Store; chain: ChainDeps; logger?: Logger; now?: () => number; demoWallet?: boolean }) {
   const { config, store, chain } = deps;
   const now = deps.now ?? Date.now;
   const registry = createIdentityRegistry(chain.client, chain.identityFactory);
   const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
   const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
+  // One cache of client records per process, shared by the engine's adapter and the registry.
+  const clientRecords = createClientRecords(store);
   return {
     config,
     store,
@@ -44,6 +47,12 @@ export function createAppParts(deps: { config: Config; store: Store; chain: Chai
     profiles: createProfileStore(store),
     receipts: createConsentReceipts(store),
     registry,
+    /** The engine's client records (src/store/client_records.ts) and Signet's registry of them (src/clients/). */
+    clientRecords,
+    clients: createClientRegistry(
+      clientRecords,
+      config.clients.map((client) => client.client_id),
+    ),
     limits,
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(store, chain.client, limits, now),

@@ -1,7 +1,7 @@
 // The `signet` command line: operator tasks beside the running server.
 //   signet keys [--kid <id>] [--alg RS256|ES256] [--previous '<JWKS>']
 //   signet deploy-onchainid --rpc <url> [--key <deployer private key>]
-//   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--expires-at <iso>] [--uri <url>]
+//   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--verified-claims '<json>'] [--expires-at <iso>] [--uri <url>]
 //   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…>
 //   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
@@ -22,9 +22,13 @@ const DEPLOY_USAGE = `  signet deploy-onchainid --rpc <url> [--key <0x private k
       Without --key it uses anvil's account #0, which only exists on a local chain.
       --wait retries until the chain answers, for that many seconds (default 0).`;
 const CLAIMS_USAGE = `  signet claims issue --url <signet url> --token <admin token> --identity <0x…>
-                      --topic <name> --data '<json object>' [--expires-at <ISO date>] [--uri <url>]
+                      --topic <name> --data '<json object>' [--verified-claims '<json object>']
+                      [--expires-at <ISO date>] [--uri <url>]
       Signet issues a claim as its ClaimIssuer: stores the data, signs the hash, and adds
       the claim to the identity when it holds a CLAIM key there (else prints it to add).
+      --verified-claims puts what the issuer verified, as OpenID Identity Assurance's
+      { "verification": {…}, "claims": {…} }, in the data as "verified_claims" (or write it
+      in --data yourself); Signet checks it against the standard's schema.
   signet claims revoke --url <signet url> --token <admin token> --identity <0x…> --claim-id <0x…>
       Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).`;
 const API_KEYS_USAGE = `  signet api-keys create --url <signet url> --token <admin token> --service <client_id> [--label <text>]
@@ -137,7 +141,7 @@ function actionAndFlags(args: string[], names: string[]) {
 }
 
 async function claimsCommand(args: string[], io: CliOutput) {
-  const { action, values } = actionAndFlags(args, ['url', 'token', 'identity', 'topic', 'data', 'expires-at', 'uri', 'claim-id']);
+  const { action, values } = actionAndFlags(args, ['url', 'token', 'identity', 'topic', 'data', 'verified-claims', 'expires-at', 'uri', 'claim-id']);
   if (action === 'issue') {
     required(values, ['url', 'token', 'identity', 'topic', 'data']);
     let data: unknown;
@@ -145,6 +149,16 @@ async function claimsCommand(args: string[], io: CliOutput) {
       data = JSON.parse(values.data!);
     } catch {
       throw new UsageError('--data must be a JSON object');
+    }
+    if (values['verified-claims'] !== undefined) {
+      let verified: unknown;
+      try {
+        verified = JSON.parse(values['verified-claims']);
+      } catch {
+        throw new UsageError('--verified-claims must be a JSON object: { "verification": {…}, "claims": {…} }');
+      }
+      if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data must be a JSON object');
+      data = { ...data, verified_claims: verified };
     }
     return adminCall(
       values.url!,

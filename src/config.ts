@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import { clientProblem, clientSchema, type ClientMetadata } from './clients/client_metadata.js';
 import { defaultOf, ENV_NAMES, fromEnv, LIST_PATHS } from './config_settings.js';
 import { ConfigError } from './errors.js';
 import { projectRoot } from './project_root.js';
@@ -25,28 +26,6 @@ const address = z
   .refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address')
   .transform((v) => getAddress(v));
 
-const clientSchema = z.object({
-  client_id: z.string().min(1),
-  client_secret: z.string().min(8).optional(),
-  client_name: z.string().min(1),
-  logo_uri: z.url().optional(),
-  redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
-  post_logout_redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
-  grant_types: z
-    .array(z.enum(['authorization_code', 'refresh_token', 'urn:openid:params:grant-type:ciba', 'client_credentials']))
-    .default(['authorization_code', 'refresh_token']),
-  /** OpenID Connect Back-Channel Logout: where Signet posts a logout token when a login grant ends. */
-  backchannel_logout_uri: z.url({ error: 'must be an absolute URL' }).optional(),
-  /** The logout token then carries the login session's `sid` (and the ID token does too). */
-  backchannel_logout_session_required: z.boolean({ error: 'must be true or false' }).optional(),
-  /** CIBA clients: Signet supports the poll mode. */
-  backchannel_token_delivery_mode: z.enum(['poll']).optional(),
-  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_basic'),
-  /** Where Signet sends this service's access-grant notifications, signed with webhook_secret. */
-  webhook_url: z.url({ error: 'must be an absolute URL' }).optional(),
-  webhook_secret: z.string().min(16, 'needs at least 16 characters').optional(),
-});
-
 // Signing keys: private JWKs (the engine publishes their public halves at /jwks).
 const jwkSchema = z
   .object({ kty: z.enum(['RSA', 'EC', 'OKP']), kid: z.string().optional(), d: z.string({ error: 'is missing: the key must be private' }) })
@@ -67,7 +46,21 @@ const claimsSchema = z.object({
       }),
     )
     .default([]),
-  trustedIssuers: z.array(z.object({ address, topics: z.array(z.string()).min(1) })).default([]),
+  trustedIssuers: z
+    .array(
+      z.object({
+        address,
+        topics: z.array(z.string()).min(1),
+        /**
+         * The OpenID Identity Assurance trust framework (e.g. "de_aml") the issuer's checks follow,
+         * by topic name: only claims of a topic named here are released as `verified_claims`.
+         */
+        trustFrameworks: z
+          .record(z.string(), z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be a trust framework identifier (printable ASCII, no spaces)'))
+          .default({}),
+      }),
+    )
+    .default([]),
 });
 
 // host:port, host a name, an IPv4 address or a bracketed IPv6 address.
@@ -100,6 +93,8 @@ const displayNamesSchema = z.object({
   issuers: z.array(z.object({ address, name: displayName })).default([]),
   /** A claim topic's name, by the topic's configured name (claims.topics[].name). */
   topics: z.array(z.object({ topic: z.string(), name: displayName })).default([]),
+  /** A trust framework in words ("the German AML rules"), by its identifier (de_aml). */
+  trustFrameworks: z.array(z.object({ trust_framework: z.string(), name: displayName })).default([]),
 });
 
 const schema = z.object({
@@ -186,6 +181,10 @@ const schema = z.object({
     .prefault({}),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
+  /** Dynamic client registration (RFC 7591, 7592): off, behind a fixed initial access token, or open (decision 25). */
+  clientRegistration: z.enum(['off', 'initial_access_token', 'open']).default('off'),
+  /** The fixed initial access token registrations bring when clientRegistration is initial_access_token. */
+  registrationAccessToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Operations: processes sharing the port, the metrics listener, logs, shutdown. */
   ops: z
     .object({
@@ -201,7 +200,7 @@ const schema = z.object({
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
   trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(count('trustProxy')),
   rateLimits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
-  displayNames: displayNamesSchema.default({ issuers: [], topics: [] }),
+  displayNames: displayNamesSchema.default({ issuers: [], topics: [], trustFrameworks: [] }),
   /** How long Signet keeps what it holds about owners once it is no longer in use (docs/data.md). Days may be fractions (tests run them in seconds). */
   retention: z
     .object({
@@ -241,7 +240,8 @@ const schema = z.object({
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
-export type ClientConfig = z.infer<typeof clientSchema>;
+/** A client of CLIENTS (src/clients/client_metadata.ts). */
+export type ClientConfig = ClientMetadata;
 
 type Env = Record<string, string | undefined>;
 
@@ -471,6 +471,11 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
       for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
         const unknown = trusted.topics.find((name) => !topicNames.has(name));
         if (unknown) throw new ConfigError(`claims.trustedIssuers.${i}.topics`, `names "${unknown}", which is not a configured topic`);
+        // A trust framework is the issuer's for a topic it is trusted for, never beside it.
+        const untrusted = Object.keys(trusted.trustFrameworks).find((name) => !trusted.topics.includes(name));
+        if (untrusted) {
+          throw new ConfigError(`claims.trustedIssuers.${i}.trustFrameworks`, `names "${untrusted}", which is not one of this issuer's topics`);
+        }
       }
     },
   },
@@ -484,6 +489,18 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    name: 'registrationTokenGoesWithItsMode',
+    check(config) {
+      const withToken = config.clientRegistration === 'initial_access_token';
+      if (withToken && !config.registrationAccessToken) {
+        throw new ConfigError('REGISTRATION_ACCESS_TOKEN', 'is required with CLIENT_REGISTRATION=initial_access_token');
+      }
+      if (!withToken && config.registrationAccessToken) {
+        throw new ConfigError('REGISTRATION_ACCESS_TOKEN', `is only used with CLIENT_REGISTRATION=initial_access_token (it is ${config.clientRegistration})`);
+      }
+    },
+  },
+  {
     // Client by client, each rule in turn: the first client with a problem is the one named.
     name: 'clientsAreComplete',
     check(config) {
@@ -491,21 +508,9 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
       for (const [i, client] of config.clients.entries()) {
         if (ids.has(client.client_id)) throw new ConfigError(`clients.${i}.client_id`, `"${client.client_id}" is listed twice`);
         ids.add(client.client_id);
-        if (client.grant_types.includes('authorization_code') && client.redirect_uris.length === 0) {
-          throw new ConfigError(`clients.${i}.redirect_uris`, 'needs at least one URI for the authorization_code grant');
-        }
-        if (client.grant_types.includes('urn:openid:params:grant-type:ciba') && !client.backchannel_token_delivery_mode) {
-          throw new ConfigError(`clients.${i}.backchannel_token_delivery_mode`, 'must be "poll" for a CIBA client');
-        }
-        if (client.webhook_url && !client.webhook_secret) {
-          throw new ConfigError(`clients.${i}.webhook_secret`, 'is required with webhook_url');
-        }
-        if (client.backchannel_logout_session_required !== undefined && !client.backchannel_logout_uri) {
-          throw new ConfigError(`clients.${i}.backchannel_logout_session_required`, 'needs backchannel_logout_uri');
-        }
-        if (client.token_endpoint_auth_method !== 'none' && !client.client_secret) {
-          throw new ConfigError(`clients.${i}.client_secret`, 'is required unless token_endpoint_auth_method is "none"');
-        }
+        // The rules every client meets, configured or added at run time (src/clients/client_metadata.ts).
+        const broken = clientProblem(client);
+        if (broken) throw new ConfigError(`clients.${i}.${broken.field}`, broken.problem);
       }
     },
   },

@@ -157,7 +157,7 @@ export const SETTINGS: readonly Setting[] = [
     errorsByPath: true,
     defaultText: 'the `demo` client',
     meaning:
-      'JSON list of clients: `client_id`, `client_secret`, `client_name`, `redirect_uris`, `post_logout_redirect_uris`, `token_endpoint_auth_method` (`client_secret_basic`, `client_secret_post` or `none`)',
+      'JSON list of clients: `client_id`, `client_secret`, `client_name`, `redirect_uris`, `post_logout_redirect_uris`, `token_endpoint_auth_method` (`client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none`). Written to Redis at every start, over any change made at run time; clients added at run time (the admin API, dynamic registration) are kept beside them ([operations](docs/operations.md#clients))',
   },
   {
     env: 'CLAIM_TOPICS',
@@ -171,7 +171,8 @@ export const SETTINGS: readonly Setting[] = [
     path: 'claims.trustedIssuers',
     parse: 'json',
     defaultText: 'none (the demo trusts its ClaimIssuer)',
-    meaning: 'JSON list of `{ address, topics: [names] }`: the ClaimIssuer contracts trusted for each topic',
+    meaning:
+      'JSON list of `{ address, topics: [names], trustFrameworks?: { <topic name>: <trust framework> } }`: the ClaimIssuer contracts trusted for each topic, and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
   },
   {
     env: 'SIGNET_ISSUER_ADDRESS',
@@ -188,6 +189,20 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'private key holding a MANAGEMENT key on that ClaimIssuer (it signs and revokes claims, and sends `addClaim`)',
   },
   { env: 'ADMIN_TOKEN', path: 'adminToken', defaultText: 'none: admin API off', meaning: 'bearer token of the admin API (at least 24 characters)' },
+  {
+    env: 'CLIENT_REGISTRATION',
+    path: 'clientRegistration',
+    default: 'off',
+    meaning:
+      'dynamic client registration (RFC 7591, managed by RFC 7592) at `/reg`: `off`, `initial_access_token` (a registration must bring `REGISTRATION_ACCESS_TOKEN`) or `open` (anyone may register) ([operations](docs/operations.md#clients))',
+  },
+  {
+    env: 'REGISTRATION_ACCESS_TOKEN',
+    path: 'registrationAccessToken',
+    defaultText: 'none',
+    meaning:
+      'the initial access token a dynamic registration brings as a bearer token (at least 24 characters); required with `CLIENT_REGISTRATION=initial_access_token`, refused otherwise',
+  },
   {
     env: 'IDENTITY_DEPLOYER_KEY',
     path: 'identityDeployerKey',
@@ -307,7 +322,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: '`kyc` "KYC check", `accredited` "Accredited investor"; the demo names its issuer "Signet demo issuer"',
     meaning:
-      'JSON `{ "issuers": [{ address, name }], "topics": [{ topic, name }] }`: names the pages and the demo website show instead of issuer addresses and topic codes (1 to 60 characters; `topic` is a configured topic\'s name). Issuers without a name are shown by their address, shortened',
+      'JSON `{ "issuers": [{ address, name }], "topics": [{ topic, name }], "trustFrameworks": [{ trust_framework, name }] }`: names the pages and the demo website show instead of issuer addresses, topic codes and trust framework identifiers (1 to 60 characters; `topic` is a configured topic\'s name). Issuers without a name are shown by their address, shortened; a few well-known trust frameworks (`de_aml`, `eidas`, `nist_800_63A`, `jp_aml`) have words already',
   },
   {
     env: 'WEBHOOKS_ALLOW_PRIVATE',

@@ -3,6 +3,8 @@
 export type ErrorCode =
   | 'invalid_request'
   | 'invalid_token'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   | 'invalid_client'
   | 'access_denied'
   | 'insufficient_scope'
@@ -20,6 +22,8 @@ export type ErrorCode =
 const statusOf: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_token: 401,
+  invalid_dpop_proof: 401,
+  use_dpop_nonce: 401,
   invalid_client: 401,
   access_denied: 403,
   insufficient_scope: 403,

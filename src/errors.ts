@@ -10,6 +10,8 @@ export type SignetErrorOptions = {
   cause?: unknown;
   /** Seconds after which trying again may succeed: sent as `Retry-After` (429, 503). */
   retryAfterSeconds?: number;
+  /** Response headers the refusal needs (WWW-Authenticate, DPoP-Nonce). */
+  headers?: Record<string, string>;
 };
 
 export class SignetError extends Error {
@@ -17,6 +19,7 @@ export class SignetError extends Error {
   readonly status: number;
   readonly reason: Reason;
   readonly retryAfterSeconds?: number;
+  readonly headers?: Record<string, string>;
 
   /** A refusal by its stable reason: the catalog gives its error code and HTTP status. */
   constructor(reason: Reason, description: string, options?: SignetErrorOptions) {
@@ -26,6 +29,7 @@ export class SignetError extends Error {
     this.code = REASONS[reason].error;
     this.status = statusOfCode(this.code);
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.headers = options?.headers;
   }
 
   toJSON(): ErrorBody {

@@ -82,6 +82,11 @@ const claimReasons = {
   claim_data_mismatch: { error: 'conflict', meaning: 'The claim’s off-chain data does not match its onchain hash.' },
   claim_data_too_deep: { error: 'invalid_request', meaning: 'The claim’s data document nests too deep.' },
   claim_data_too_large: { error: 'invalid_request', meaning: 'The claim’s data document is too large.' },
+  claim_verified_claims_invalid: {
+    error: 'invalid_request',
+    meaning:
+      'The claim’s `data.verified_claims` is not one `{ verification, claims }` element of OpenID Identity Assurance; the sentence names the first problem.',
+  },
   claim_topic_unknown: { error: 'invalid_request', meaning: '"topic" names no configured claim topic.' },
   claim_expiry_invalid: { error: 'invalid_request', meaning: '"expires_at" is not an ISO-8601 date.' },
   issued_claim_not_found: { error: 'not_found', meaning: 'Signet issued no claim with this id to the identity.' },
@@ -117,9 +122,16 @@ const grantReasons = {
   resource_empty: { error: 'not_found', meaning: 'The resource has no data to share.' },
   fields_empty: { error: 'invalid_request', meaning: '"fields" names no field.' },
   field_unknown: { error: 'invalid_request', meaning: '"fields" names a field the resource does not have.' },
-  authorization_malformed: { error: 'invalid_token', meaning: 'The Authorization header is not "Bearer <token>".' },
+  authorization_malformed: { error: 'invalid_token', meaning: 'The Authorization header is not "Bearer <token>" or "DPoP <token>".' },
   token_invalid: { error: 'invalid_token', meaning: 'The access token is invalid, expired or revoked.' },
   token_scope_insufficient: { error: 'insufficient_scope', meaning: 'The token’s grant does not cover this resource.' },
+  token_dpop_bound: { error: 'invalid_token', meaning: 'The access token is DPoP-bound: send it as "Authorization: DPoP <token>" with a DPoP proof.' },
+  token_not_dpop_bound: { error: 'invalid_token', meaning: 'The access token is not DPoP-bound: send it as "Authorization: Bearer <token>".' },
+  dpop_proof_invalid: {
+    error: 'invalid_dpop_proof',
+    meaning: 'The DPoP proof is missing, malformed, for another request, key or token, too old, or replayed.',
+  },
+  dpop_nonce_required: { error: 'use_dpop_nonce', meaning: 'Sign a new DPoP proof with the nonce in the DPoP-Nonce header.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** The owner's account: sign-in, identity creation, keys, claims and consents. */
@@ -144,15 +156,26 @@ const loginReasons = {
   consent_field_not_requested: { error: 'invalid_request', meaning: '"fields" names a field the website did not ask for.' },
   consent_field_required: { error: 'invalid_request', meaning: '"fields" leaves out a field the website requires.' },
   consent_claim_not_shareable: { error: 'invalid_request', meaning: '"claims" names a claim that is not a valid claim of a kept topic.' },
+  consent_verified_not_offered: {
+    error: 'invalid_request',
+    meaning: '"verified" names a claim or a verified field the consent page does not offer: not a kept verified field, or not held verified by that claim.',
+  },
   challenge_identity_missing: { error: 'invalid_request', meaning: 'The signed challenge names no identity: it is not a login challenge.' },
   backchannel_request_not_found: { error: 'not_found', meaning: 'No CIBA login request with this id is waiting for this owner.' },
   backchannel_request_decided: { error: 'conflict', meaning: 'The CIBA login request was already approved or denied.' },
 } satisfies Record<string, ReasonEntry>;
 
-/** The admin API: claims Signet issues, services' API keys. */
+/** The admin API: claims Signet issues, clients, services' API keys. */
 const adminReasons = {
   claim_issuer_off: { error: 'not_found', meaning: 'Signet is not a claim issuer here: SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY are not set.' },
-  service_not_found: { error: 'not_found', meaning: 'No service (configured client) has this id.' },
+  client_not_found: { error: 'not_found', meaning: 'No client has this client_id.' },
+  client_configured: {
+    error: 'conflict',
+    meaning: 'The client is listed in CLIENTS: change or remove it there (the next start would undo a change made through the API).',
+  },
+  client_id_taken: { error: 'conflict', meaning: 'A client with this client_id already exists.' },
+  client_metadata_invalid: { error: 'invalid_request', meaning: 'The client’s metadata breaks a rule of the engine or of Signet; the sentence says which.' },
+  service_not_found: { error: 'not_found', meaning: 'No service (client) has this id.' },
   api_key_not_found: { error: 'not_found', meaning: 'The service has no API key with this id.' },
   api_key_revoked: { error: 'conflict', meaning: 'The API key is already revoked: it cannot be rotated or revoked again.' },
   api_key_id_taken: { error: 'conflict', meaning: 'A new API key drew an id already in use; trying again draws another.' },
@@ -161,6 +184,7 @@ const adminReasons = {
 /** The embedded demo's website (its OIDC login) and its built-in wallet. */
 const demoReasons = {
   demo_login_missing: { error: 'invalid_request', meaning: 'The demo website’s login cookie is missing: start again from /demo.' },
+  demo_client_missing: { error: 'not_found', meaning: 'The demo website’s client "demo" is not registered (CLIENTS).' },
   demo_wallet_method_unsupported: { error: 'invalid_request', meaning: 'The demo wallet does not offer this JSON-RPC method.' },
   demo_wallet_params_invalid: { error: 'invalid_request', meaning: 'The method’s "params" are not of the form it takes.' },
 } satisfies Record<string, ReasonEntry>;

@@ -93,6 +93,8 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       demoWallet: options.demoWallet ?? false,
       extraRoutes: options.extraRoutes,
     });
+    // CLIENTS into the client records before the first request (decision 23).
+    await signet.seedClients();
     await options.seed?.(signet);
     if (options.metrics) {
       options.metrics.sources.webhookDeadLetters = async () => (await webhooks.deadLetters()).length;

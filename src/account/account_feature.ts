@@ -54,7 +54,7 @@ export type AccountFeatureDeps = {
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
   renderPage: RenderPage;
   names: DisplayNames;
-  serviceName: (service: string) => string;
+  serviceName: (service: string) => Promise<string>;
   /** Grant id -> when it last released data (the access history's). */
   lastReads: (identity: Address) => Promise<Record<string, string>>;
   demoWallet: boolean;

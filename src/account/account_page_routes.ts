@@ -40,7 +40,7 @@ export type AccountPagesDeps = {
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
   creator: IdentityCreator;
   claimRequests?: ClaimRequests;
-  serviceName: (service: string) => string;
+  serviceName: (service: string) => Promise<string>;
   demoWallet: boolean;
   /** Issuer, topic and field names the pages show instead of addresses and codes. */
   names: DisplayNames;
@@ -297,12 +297,15 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         deps.lastReads(session.identity),
       ]);
       const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
+      // Names from the client registry, read before the page is drawn (a deleted client reads as such).
+      const services = [...new Set(items.map((grant) => grant.service))];
+      const names = new Map(await Promise.all(services.map(async (service) => [service, await deps.serviceName(service)] as const)));
       return page(ctx, 'accesses', 'Accesses', session, {
         grants: items.filter((grant) => grant.status !== 'pending'),
         pending: items.filter((grant) => grant.status === 'pending'),
         backchannel,
         lastReads,
-        serviceName: deps.serviceName,
+        serviceName: (service: string) => names.get(service) ?? service,
         kindWords: KIND_WORDS,
         fieldWords: (fields: string[]) => fields.map((field) => deps.names.field(field)).join(', '),
         notice: notices[query.done ?? ''],

@@ -90,6 +90,10 @@ export const consentReceipt = z
     wallet: address,
     fields: z.array(z.string()),
     claims: z.array(bytes32),
+    verified: z
+      .array(z.strictObject({ claim_id: bytes32, claims: z.array(z.string()) }))
+      .optional()
+      .meta({ description: 'The verified claims shared as verified_claims, claim by claim; the text names each as a resource' }),
     message: z.string().meta({ description: 'The exact text the owner signed' }),
     signature: z.string(),
     signed_at: dateTime,

@@ -1,5 +1,6 @@
-// The claim topics Signet knows (name ↔ number, words for the consent page) and which issuers
-// are trusted for each, as ONCHAINID's trusted-issuers registry would say.
+// The claim topics Signet knows (name ↔ number, words for the consent page), which issuers
+// are trusted for each, as ONCHAINID's trusted-issuers registry would say, and the trust
+// framework each trusted issuer's checks of a topic follow (for `verified_claims`).
 import { type Address, getAddress } from 'viem';
 import type { Config } from '../config.js';
 import { claimIdOf } from './claim_reader.js';
@@ -15,6 +16,12 @@ export type ClaimTopics = {
   /** The topic a claim:<name> scope names, if it is one. */
   topicOfScope(scope: string): ClaimTopic | undefined;
   isTrusted(issuer: Address, topic: number): boolean;
+  /** The trust framework a trusted issuer's checks of a topic follow (claims.trustedIssuers[].trustFrameworks), if configured. */
+  trustFramework(issuer: Address, topic: number): string | undefined;
+  /** The topics some trusted issuer has a trust framework for: where verified data can come from. */
+  verifiedTopics: readonly number[];
+  /** Every configured trust framework, once each. */
+  trustFrameworks: readonly string[];
   /** The trusted issuer and topic a claim id stands for (claimId = keccak256(issuer, topic)), read without the chain. */
   trustedClaim(claimId: string): { issuer: Address; topic: ClaimTopic } | undefined;
 };
@@ -26,13 +33,17 @@ export function createClaimTopics(claims: Config['claims']): ClaimTopics {
   const byNumber = new Map(claims.topics.map((topic) => [topic.topic, topic]));
   const trusted = new Set<string>();
   const byClaimId = new Map<string, { issuer: Address; topic: ClaimTopic }>();
+  const frameworks = new Map<string, string>();
   for (const issuer of claims.trustedIssuers) {
     for (const name of issuer.topics) {
       const topic = byName.get(name)!;
       trusted.add(`${getAddress(issuer.address)}:${topic.topic}`);
       byClaimId.set(claimIdOf(issuer.address, topic.topic).toLowerCase(), { issuer: getAddress(issuer.address), topic });
+      const framework = issuer.trustFrameworks?.[name];
+      if (framework) frameworks.set(`${getAddress(issuer.address)}:${topic.topic}`, framework);
     }
   }
+  const verifiedTopics = [...new Set([...frameworks.keys()].map((key) => Number(key.split(':')[1])))];
   return {
     all: claims.topics,
     byName: (name) => byName.get(name),
@@ -40,6 +51,9 @@ export function createClaimTopics(claims: Config['claims']): ClaimTopics {
     scopeOf: (topic) => `${CLAIM_SCOPE_PREFIX}${topic.name}`,
     topicOfScope: (scope) => (scope.startsWith(CLAIM_SCOPE_PREFIX) ? byName.get(scope.slice(CLAIM_SCOPE_PREFIX.length)) : undefined),
     isTrusted: (issuer, topic) => trusted.has(`${getAddress(issuer)}:${topic}`),
+    trustFramework: (issuer, topic) => frameworks.get(`${getAddress(issuer)}:${topic}`),
+    verifiedTopics,
+    trustFrameworks: [...new Set(frameworks.values())],
     trustedClaim: (claimId) => byClaimId.get(claimId.toLowerCase()),
   };
 }

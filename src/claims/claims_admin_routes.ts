@@ -5,6 +5,7 @@ import { refuse } from '../errors.js';
 import { adminToken, type Authenticator } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { assertClaimDataBounds } from './claim_document.js';
+import { assertVerifiedClaimsData } from './verified_claims_schema.js';
 import * as forms from './claim_admin_schemas.js';
 import type { SignetIssuer } from './signet_issuer.js';
 
@@ -29,7 +30,8 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
     route({
       method: 'post',
       path: '/admin/claims',
-      summary: 'Issue a claim signed by Signet (it replaces the one Signet issued before on this topic)',
+      summary:
+        'Issue a claim signed by Signet (it replaces the one Signet issued before on this topic); `data.verified_claims` holds verified data in the OpenID Identity Assurance shape',
       tag: TAG,
       auth: issuerAdmin,
       body: forms.issueBody,
@@ -41,9 +43,19 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
           headers: { Location: 'The claim: {issuer}/identities/{identity}/claims/{claim_id}' },
         },
       },
-      refusals: ['claim_data_too_deep', 'claim_data_too_large', 'claim_topic_unknown', 'claim_expiry_invalid', 'identity_not_registered', 'chain_unavailable'],
+      refusals: [
+        'claim_data_too_deep',
+        'claim_data_too_large',
+        'claim_verified_claims_invalid',
+        'claim_topic_unknown',
+        'claim_expiry_invalid',
+        'identity_not_registered',
+        'chain_unavailable',
+      ],
       async handle({ body, caller: issuer }) {
         assertClaimDataBounds(body.data);
+        // Verified data is checked before Signet signs its hash: what it signs, it can release.
+        assertVerifiedClaimsData(body.data);
         const result = await issuer.issue({ identity: body.identity, topic: body.topic, data: body.data, expiresAt: body.expires_at, uri: body.uri });
         return { status: 201, headers: { Location: `${deps.baseUrl}/identities/${body.identity}/claims/${result.claim_id}` }, body: result };
       },

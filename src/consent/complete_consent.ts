@@ -4,6 +4,7 @@
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import type { RequestedField } from '../fields/fields.js';
+import type { VerifiedPick } from '../fields/verified_fields.js';
 import { subjectOf } from '../identity/subject.js';
 import type { Watchlist } from '../watch/watchlist.js';
 import { saveConsentGrant } from './consent_grant.js';
@@ -21,6 +22,8 @@ export type SignedConsent = {
   fields: string[];
   /** Ids of the onchain claims shared. */
   claims: string[];
+  /** The verified claims shared, claim by claim (logins only: CIBA offers none). */
+  verified?: VerifiedPick[];
   message: string;
   signature: string;
 };
@@ -49,6 +52,7 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
       scope: consent.scope,
       requested: consent.requested,
       kept: consent.fields,
+      verified: consent.verified ?? [],
     });
     await deps.receipts.save(
       {
@@ -58,6 +62,7 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
         wallet: consent.wallet,
         fields: consent.fields,
         claims: consent.claims,
+        ...(consent.verified?.length ? { verified: consent.verified } : {}),
         message: consent.message,
         signature: consent.signature,
         signed_at: new Date(deps.now()).toISOString(),

@@ -1,13 +1,16 @@
 // Turns the fields an owner signed for into the engine's Grant: kept fields are granted,
 // unticked ones are recorded as rejected so the engine neither asks again nor releases them.
+// Verified fields are kept claim by claim (`verified`); any one kept grants `verified_claims`.
 import type Provider from 'oidc-provider';
 import type { RequestedField } from '../fields/fields.js';
+import { VERIFIED_CLAIMS, type VerifiedPick, verifiedFieldName } from '../fields/verified_fields.js';
 
 export async function saveConsentGrant(
   provider: Provider,
-  request: { accountId: string; clientId: string; scope: string; requested: RequestedField[]; kept: string[] },
+  request: { accountId: string; clientId: string; scope: string; requested: RequestedField[]; kept: string[]; verified?: VerifiedPick[] },
 ): Promise<string> {
-  const kept = new Set(request.kept);
+  const keptVerified = (request.verified ?? []).flatMap((pick) => pick.claims.map(verifiedFieldName));
+  const kept = new Set([...request.kept, ...keptVerified]);
   const fieldScopes = new Set(request.requested.map((field) => field.scope));
   const keptScopes = new Set(request.requested.filter((field) => kept.has(field.name)).map((field) => field.scope));
   // Scopes that carry no field (openid, offline_access) pass through as requested.
@@ -23,5 +26,9 @@ export async function saveConsentGrant(
   const dropped = profile.filter((field) => !kept.has(field.name)).map((field) => field.name);
   if (keptProfile.length) grant.addOIDCClaims(keptProfile);
   if (dropped.length) grant.rejectOIDCClaims(dropped);
+  // What the owner kept of it is in the receipt; the account model releases only that.
+  const verified = request.requested.filter((field) => field.kind === 'verified');
+  if (verified.some((field) => kept.has(field.name))) grant.addOIDCClaims([VERIFIED_CLAIMS]);
+  else if (verified.length) grant.rejectOIDCClaims([VERIFIED_CLAIMS]);
   return grant.save();
 }

@@ -1,8 +1,10 @@
 // Consent receipts: the exact message an owner signed and the signature, kept with the
 // engine's Grant (same id) so the owner can read what they approved, and after it for
 // retention.receiptDays as proof (the caller gives the whole life). The identity's index lists
-// each receipt as long as it lives.
+// each receipt as long as it lives, and so does the client's: deleting a client ends its login
+// grants (src/clients/client_removal.ts).
 import type { Address } from 'viem';
+import type { VerifiedPick } from '../fields/verified_fields.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
@@ -14,6 +16,8 @@ export type ConsentReceipt = {
   fields: string[];
   /** Ids of the onchain claims shared (lower-case hex). */
   claims: string[];
+  /** The verified claims shared as `verified_claims`, claim by claim (absent in receipts from before them). */
+  verified?: VerifiedPick[];
   message: string;
   signature: string;
   signed_at: string;
@@ -23,6 +27,10 @@ export type ConsentReceipts = {
   save(receipt: ConsentReceipt, ttlSeconds: number): Promise<void>;
   find(grantId: string): Promise<ConsentReceipt | undefined>;
   listFor(identity: Address): Promise<ConsentReceipt[]>;
+  /** The grant ids of a client's receipts: its login grants, live or ended. */
+  grantIdsOf(clientId: string): Promise<string[]>;
+  /** The client's index, once the client is deleted. */
+  forgetClient(clientId: string): Promise<void>;
 };
 
 export function createConsentReceipts(store: Store): ConsentReceipts {
@@ -32,11 +40,12 @@ export function createConsentReceipts(store: Store): ConsentReceipts {
   };
   return {
     async save(receipt, ttl) {
-      // Sent together, one round trip (two keys of different cluster slots, so no script). An
+      // Sent together, one round trip (keys of different cluster slots, so no script). An
       // index entry whose receipt did not land is skipped by listFor.
       await Promise.all([
         store.set(keys.consent(receipt.grant_id), JSON.stringify(receipt), ttl),
         store.addToIndex(keys.consentsOf(receipt.identity), receipt.grant_id, ttl),
+        store.addToIndex(keys.clientLogins(receipt.client_id), receipt.grant_id, ttl),
       ]);
     },
     find,
@@ -45,5 +54,7 @@ export function createConsentReceipts(store: Store): ConsentReceipts {
       const receipts = await Promise.all(ids.map(find));
       return receipts.filter((receipt): receipt is ConsentReceipt => receipt !== undefined).sort((a, b) => b.signed_at.localeCompare(a.signed_at));
     },
+    grantIdsOf: (clientId) => store.indexMembers(keys.clientLogins(clientId)),
+    forgetClient: (clientId) => store.delete(keys.clientLogins(clientId)),
   };
 }

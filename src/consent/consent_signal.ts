@@ -7,7 +7,7 @@ import type { Address, Hex } from 'viem';
  * Why a grant ended. A login grant that ends `signed_out` gets no logout token from emit():
  * the engine's RP-initiated logout sends that itself (through the same queue).
  */
-export type GrantEndReason = 'key_removed' | 'owner_revoked' | 'erasure' | 'signed_out';
+export type GrantEndReason = 'key_removed' | 'owner_revoked' | 'erasure' | 'signed_out' | 'client_deleted';
 
 export type ConsentSignal =
   /** A login grant or an access grant ended: its tokens no longer work. */

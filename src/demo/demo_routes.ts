@@ -16,7 +16,8 @@ import { summarizeLogin } from './login_summary.js';
 
 export type DemoRoutesDeps = {
   issuer: string;
-  client: { client_id: string; client_secret: string };
+  /** The demo website's client (client "demo" of the client registry), read when a login starts. */
+  client: () => Promise<{ client_id: string; client_secret: string } | undefined>;
   renderPage: RenderPage;
   /** The demo wallet's key, when the demo runs its own chain. */
   wallet?: LocalAccount;
@@ -72,15 +73,18 @@ export function demoRoutes(deps: DemoRoutesDeps): AnyRoute[] {
   const redirectUri = `${deps.issuer}/demo/callback`;
   let discovered: Promise<oidc.Configuration> | undefined;
   // Discovery waits for the first use: the server is not listening while routes are built.
+  const discover = async () => {
+    const client = await deps.client();
+    if (!client) throw refuse('demo_client_missing', 'the demo website has no client: add client "demo" to CLIENTS');
+    return oidc.discovery(new URL(deps.issuer), client.client_id, client.client_secret, undefined, {
+      execute: deps.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : [],
+    });
+  };
   const configuration = () => {
-    discovered ??= oidc
-      .discovery(new URL(deps.issuer), deps.client.client_id, deps.client.client_secret, undefined, {
-        execute: deps.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : [],
-      })
-      .catch((error) => {
-        discovered = undefined;
-        throw error;
-      });
+    discovered ??= discover().catch((error) => {
+      discovered = undefined;
+      throw error;
+    });
     return discovered;
   };
 
@@ -105,6 +109,7 @@ export function demoRoutes(deps: DemoRoutesDeps): AnyRoute[] {
       path: '/demo/login',
       summary: 'Starts a login at Signet (authorization code with PKCE)',
       responses: { 302: { description: 'To Signet' } },
+      refusals: ['demo_client_missing'],
       async handle({ ctx }) {
         const config = await configuration();
         const verifier = oidc.randomPKCECodeVerifier();
@@ -134,7 +139,7 @@ export function demoRoutes(deps: DemoRoutesDeps): AnyRoute[] {
       path: '/demo/callback',
       summary: 'Where Signet sends the browser back: the code is exchanged and the result shown',
       responses: { 200: { description: 'An HTML page' } },
-      refusals: ['demo_login_missing'],
+      refusals: ['demo_login_missing', 'demo_client_missing'],
       async handle({ ctx }) {
         const raw = ctx.cookies.get(FLOW_COOKIE, { signed: true });
         if (!raw) throw refuse('demo_login_missing', 'the demo login cookie is missing: start again from /demo');

@@ -8,10 +8,13 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { type RunningSignet, startServer } from '../server.js';
 import { type DemoChain, startDemoChain } from './demo_chain.js';
-import { DEMO_PROFILE, demoClaims } from './demo_profile.js';
+import { DEMO_PROFILE, DEMO_TRUST_FRAMEWORK, demoClaims } from './demo_profile.js';
 import { demoRoutes } from './demo_routes.js';
 
 export type RunningDemo = RunningSignet & { demo?: DemoChain };
+
+/** The demo website's client in config/default.json. */
+const DEMO_CLIENT_ID = 'demo';
 
 /** The demo chain as configuration: its IdFactory, and its ClaimIssuer trusted for every topic, Signet issues with its key, and deploys identities as the IdFactory owner. */
 function withDemoChain(config: Config, demo: DemoChain): Config {
@@ -21,7 +24,13 @@ function withDemoChain(config: Config, demo: DemoChain): Config {
     chain: { rpcUrl: demo.anvil.rpcUrl, chainId: demo.anvil.chainId, identityFactory: demo.suite.identityFactory },
     claims: {
       ...config.claims,
-      trustedIssuers: [...config.claims.trustedIssuers, ...(everyTopic.length ? [{ address: demo.suite.claimIssuer, topics: everyTopic }] : [])],
+      trustedIssuers: [
+        ...config.claims.trustedIssuers,
+        // Its KYC claims are released verified too (docs/verified-claims.md).
+        ...(everyTopic.length
+          ? [{ address: demo.suite.claimIssuer, topics: everyTopic, trustFrameworks: everyTopic.includes('kyc') ? { kyc: DEMO_TRUST_FRAMEWORK } : {} }]
+          : []),
+      ],
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
     // People read the demo issuer's name, not its address.
@@ -54,21 +63,24 @@ export async function startDemoServer(configured: Config, logger: Logger, metric
   const demo = configured.chain.rpcUrl ? undefined : await startDemoChain();
   const config = demo ? withDemoChain(configured, demo) : configured;
   const { rpcUrl, chainId } = config.chain as { rpcUrl: string; chainId: number };
-  const demoClient = config.clients.find((client) => client.client_id === 'demo');
   const running = await startServer(config, logger, {
     metrics,
     demoWallet: Boolean(demo),
-    extraRoutes: ({ renderPage, names }) =>
-      config.demo.enabled && demoClient?.client_secret
+    extraRoutes: ({ renderPage, names, clients }) =>
+      config.demo.enabled
         ? demoRoutes({
             issuer: config.issuer,
-            client: { client_id: demoClient.client_id, client_secret: demoClient.client_secret },
+            // Read from the client registry, as any website's login reads its client.
+            client: async () => {
+              const secret = (await clients.find(DEMO_CLIENT_ID))?.client_secret;
+              return typeof secret === 'string' ? { client_id: DEMO_CLIENT_ID, client_secret: secret } : undefined;
+            },
             renderPage,
             names,
             wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
             rpcUrl,
             chainId,
-            scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`)].join(' '),
+            scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`), 'verified_claims'].join(' '),
           })
         : [],
     seed: async (signet) => {

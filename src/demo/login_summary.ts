@@ -1,7 +1,10 @@
 // What the demo website learnt from a login, in words: who logged in, the fields shared, the
-// claims with their issuer and validity, and what `sub` is; the raw JSON stays folded below.
+// claims with their issuer and validity, the verified claims with who verified them under
+// which rules, and what `sub` is; the raw JSON stays folded below.
 import type { DisplayNames } from '../claims/display_names.js';
+import { ONCHAIN_RECORD_TYPE } from '../claims/onchain_evidence.js';
 import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
+import { isVerifiedClaimName, VERIFIED_CLAIMS, verifiedClaimLabel } from '../fields/verified_fields.js';
 
 export type LoginSummary = {
   name: string | null;
@@ -11,6 +14,13 @@ export type LoginSummary = {
   fields: { label: string; value: string }[];
   claims: { topic: string; issuer: string | null; issuerAddress: string; validity: string; data: { key: string; value: string }[] }[];
   claimsAsked: boolean;
+  /** Each verified_claims element: who verified (the onchain evidence's source), under which rules, when, and what. */
+  verified: { issuer: string | null; trustFramework: string; time: string | null; fields: { label: string; value: string }[] }[];
+};
+
+type VerifiedElement = {
+  verification?: { trust_framework?: string; time?: string; evidence?: { type?: string; record?: { type?: string; source?: { name?: string } } }[] };
+  claims?: Record<string, unknown>;
 };
 
 type SharedClaim = {
@@ -48,6 +58,19 @@ export function summarizeLogin(userinfo: Record<string, unknown>, names: Display
     value: words(userinfo[field.name]),
   }));
   const shared = Array.isArray(userinfo[ONCHAIN_CLAIMS]) ? (userinfo[ONCHAIN_CLAIMS] as SharedClaim[]) : [];
+  const elements = [userinfo[VERIFIED_CLAIMS] ?? []].flat() as VerifiedElement[];
+  const verified = elements.map((element) => {
+    const onchain = element.verification?.evidence?.find((evidence) => evidence.record?.type === ONCHAIN_RECORD_TYPE);
+    return {
+      issuer: onchain?.record?.source?.name ?? null,
+      trustFramework: names.trustFramework(element.verification?.trust_framework ?? ''),
+      time: element.verification?.time?.slice(0, 10) ?? null,
+      fields: Object.entries(element.claims ?? {}).map(([name, value]) => {
+        const label = isVerifiedClaimName(name) ? verifiedClaimLabel(name) : name.replaceAll('_', ' ');
+        return { label: label[0]!.toUpperCase() + label.slice(1), value: words(value) };
+      }),
+    };
+  });
   const claims = shared.map((claim) => ({
     topic: claim.topic_name ? names.topic(claim.topic_name) : `topic ${claim.topic}`,
     issuer: claim.issuer ? (names.issuer(claim.issuer) ?? null) : null,
@@ -55,8 +78,11 @@ export function summarizeLogin(userinfo: Record<string, unknown>, names: Display
     validity: claim.valid
       ? `valid${claim.expires_at ? ` until ${claim.expires_at.slice(0, 10)}` : ', no expiry'}`
       : (VALIDITY[claim.status ?? ''] ?? 'not valid'),
-    data: Object.entries(claim.data ?? {}).map(([key, value]) => ({ key: key.replaceAll('_', ' '), value: words(value) })),
+    // Verified data is summed up apart, as the website received it in verified_claims.
+    data: Object.entries(claim.data ?? {})
+      .filter(([key]) => key !== VERIFIED_CLAIMS)
+      .map(([key, value]) => ({ key: key.replaceAll('_', ' '), value: words(value) })),
   }));
   const name = [userinfo.given_name, userinfo.family_name].filter((part) => typeof part === 'string').join(' ');
-  return { name: name || null, subject, chainId, identity, fields, claims, claimsAsked: ONCHAIN_CLAIMS in userinfo };
+  return { name: name || null, subject, chainId, identity, fields, claims, claimsAsked: ONCHAIN_CLAIMS in userinfo, verified };
 }

@@ -6,7 +6,7 @@ export type GrantKind = 'immediate' | 'persistent';
 
 /** pending → active → used (immediate) or revoked (persistent); pending → expired | denied. */
 /** Why an access grant was revoked. */
-export type RevocationReason = 'owner_revoked' | 'key_removed' | 'erasure';
+export type RevocationReason = 'owner_revoked' | 'key_removed' | 'erasure' | 'client_deleted';
 
 export type GrantStatus = 'pending' | 'active' | 'used' | 'revoked' | 'expired' | 'denied';
 

@@ -37,7 +37,7 @@ export type AccessGrantDeps = {
   resources: GrantResources;
   registry: IdentityRegistry;
   verifyLinkedSignature: VerifyLinkedSignature;
-  serviceName: (service: string) => string;
+  serviceName: (service: string) => Promise<string>;
   notify: (event: GrantEvent) => Promise<void>;
   settings: AccessGrantSettings;
   /** The chain watcher follows the identity of an active grant: a one-time one for its token's life, a lasting one until revoked. */
@@ -120,7 +120,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
         fields,
         challenge: grantChallenge({
           issuer: settings.issuer,
-          serviceName: deps.serviceName(service),
+          serviceName: await deps.serviceName(service),
           kind,
           identitySubject: subjectOf(settings.chainId, ref.identity),
           resourceUrl: `${settings.issuer}${ref.path}`,

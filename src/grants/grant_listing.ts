@@ -18,6 +18,8 @@ export type LoginGrant = {
   resource: null;
   fields: string[];
   claims: string[];
+  /** The verified claims shared, claim by claim (released as verified_claims). */
+  verified: { claim_id: string; claims: string[] }[];
   challenge: string;
   signature: string;
   signer: Address;
@@ -41,6 +43,7 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
     resource: null,
     fields: receipt.fields,
     claims: receipt.claims,
+    verified: receipt.verified ?? [],
     challenge: receipt.message,
     signature: receipt.signature,
     signer: receipt.wallet,

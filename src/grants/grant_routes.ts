@@ -18,6 +18,7 @@ import { claimRef, profileRef, type ResourceRef } from './grant_resource.js';
 import * as forms from './grant_schemas.js';
 import type { RevokeAsOwner } from './owner_revocation.js';
 import type { GrantCredential, ResourceReader } from './resource_reader.js';
+import { presentationOf } from '../dpop/dpop_presentation.js';
 
 export type GrantRoutesDeps = {
   issuer: string;
@@ -33,7 +34,6 @@ export type GrantRoutesDeps = {
 };
 
 const TAG = 'Access grants';
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
 export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
   /** A service with its API key, or the owner with an account session. */
@@ -54,12 +54,8 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
     kind: 'grant_credential',
     refusals: ['authorization_malformed'],
     async authenticate(ctx) {
-      const header = ctx.get('authorization');
-      if (header) {
-        const token = BEARER.exec(header)?.[1];
-        if (!token) throw refuse('authorization_malformed', 'the Authorization header must be "Bearer <access token>"');
-        return { bearer: token };
-      }
+      const token = presentationOf(ctx);
+      if (token) return { token };
       const apiKey = ctx.get('x-api-key');
       return apiKey ? { apiKey } : {};
     },
@@ -109,10 +105,14 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       auth: credential,
       params,
       // Only anonymous reads: a token or an API key is checked against its grant instead.
-      rateLimits: [{ limit: 'publicReadsPerAddress', key: 'client_address', when: (caller) => !caller.bearer && !caller.apiKey }],
+      rateLimits: [{ limit: 'publicReadsPerAddress', key: 'client_address', when: (caller) => !caller.token && !caller.apiKey }],
       responses: { 200: { description: 'The public part, or the private part a credential covers', schema: publicForm.or(privateForm) } },
       refusals: [
         'token_invalid',
+        'token_dpop_bound',
+        'token_not_dpop_bound',
+        'dpop_proof_invalid',
+        'dpop_nonce_required',
         'api_key_invalid',
         'token_scope_insufficient',
         'grant_revoked',

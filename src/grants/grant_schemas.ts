@@ -55,7 +55,7 @@ export const accessGrant = z
     granted_at: dateTime.optional(),
     used_at: dateTime.optional(),
     revoked_at: dateTime.optional(),
-    revoked_reason: z.enum(['owner_revoked', 'key_removed', 'erasure']).optional(),
+    revoked_reason: z.enum(['owner_revoked', 'key_removed', 'erasure', 'client_deleted']).optional(),
     denied_at: dateTime.optional(),
   })
   .meta({ id: 'AccessGrant' });
@@ -70,6 +70,9 @@ export const loginGrant = z
     resource: z.null(),
     fields: z.array(z.string()),
     claims: z.array(bytes32),
+    verified: z
+      .array(z.object({ claim_id: bytes32, claims: z.array(z.string()) }))
+      .meta({ description: 'The verified claims shared as verified_claims, claim by claim (docs/verified-claims.md)' }),
     challenge: z.string(),
     signature: z.string(),
     signer: address,

@@ -13,6 +13,7 @@ import type { IdentityRegistry } from '../identity/identity_registry.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import type { ProfileStore } from '../profile/profile.js';
+import { SignetError } from '../errors.js';
 import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { Signals } from '../consent/consent_signal.js';
@@ -27,8 +28,12 @@ import { createGrantResources } from './grant_resource.js';
 import { grantRoutes } from './grant_routes.js';
 import { createOwnerRevocation } from './owner_revocation.js';
 import { createResourceReader } from './resource_reader.js';
+import { isFapiClient } from '../clients/fapi_profile.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
 
 export type GrantsFeatureDeps = {
+  /** The DPoP check of access tokens presented to the resource routes. */
+  checkDpop: DpopCheck;
   config: Pick<Config, 'retention'>;
   issuer: string;
   chainId: number;
@@ -44,7 +49,7 @@ export type GrantsFeatureDeps = {
   service: Authenticator<ServiceCaller>;
   backchannel: BackchannelInbox;
   verifyLinkedSignature: VerifyLinkedSignature;
-  serviceName: (service: string) => string;
+  serviceName: (service: string) => Promise<string>;
   webhooks: WebhookQueue;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   /** Told of every grant that ends, for the clients (back-channel logout, SSF). */
@@ -104,6 +109,8 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     resources,
     services: deps.services,
     history: deps.history,
+    checkDpop: deps.checkDpop,
+    requiresDpopNonce: async (clientId) => isFapiClient(await deps.provider.Client.find(clientId)),
   });
   const routes = grantRoutes({
     issuer: deps.issuer,
@@ -118,7 +125,22 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
   });
   /** The ids of an identity's access grants (ended ones included, while kept). */
   const accessGrantIdsOf = (identity: Address) => grants.listIds({ identity });
-  return { routes, accessGrants, listing, revokeAsOwner, accessGrantIdsOf };
+  /** Ends the access grants a service holds, its client being deleted: active ones revoked, requests denied. */
+  const endAccessGrantsOf = async (service: string) => {
+    for (const grant of await accessGrants.currentOf(await grants.listIds({ service }))) {
+      const end =
+        grant.status === 'active'
+          ? () => accessGrants.revoke(grant.id, { identity: grant.identity }, 'client_deleted')
+          : grant.status === 'pending'
+            ? () => accessGrants.deny(grant.id, grant.identity)
+            : undefined;
+      // One that ended meanwhile (a refusal, not an outage) needs nothing more.
+      await end?.().catch((error: unknown) => {
+        if (!(error instanceof SignetError && error.status < 500)) throw error;
+      });
+    }
+  };
+  return { routes, accessGrants, listing, revokeAsOwner, accessGrantIdsOf, endAccessGrantsOf };
 }
 
 export type GrantsFeature = ReturnType<typeof createGrantsFeature>;

@@ -1,6 +1,7 @@
 // Reads a shared resource for whoever asks: the public part for anyone; the private part for
-// an OIDC access token whose login kept it, a grant's bearer token (an immediate grant serves
-// exactly one read), or a service's X-API-Key holding an active persistent grant for it.
+// an OIDC access token whose login kept it (with its DPoP proof when the token is DPoP-bound),
+// a grant's bearer token (an immediate grant serves exactly one read), or a service's X-API-Key
+// holding an active persistent grant for it.
 import type Provider from 'oidc-provider';
 import { refuse, SignetError } from '../errors.js';
 import type { AccessHistory, Door } from '../history/access_history.js';
@@ -10,6 +11,7 @@ import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { AccessGrants } from './access_grants.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';
+import type { DpopCheck, DpopPresentation } from '../dpop/dpop_proof.js';
 
 export type ResourceReaderDeps = {
   provider: Provider;
@@ -21,6 +23,9 @@ export type ResourceReaderDeps = {
   services: ServiceAuth;
   /** Where each release (and each refusal of a grant's holder) is recorded for the owner. */
   history?: AccessHistory;
+  /** The DPoP check of a login's access token, and whether its client must use server nonces. */
+  checkDpop: DpopCheck;
+  requiresDpopNonce: (clientId: string) => Promise<boolean>;
 };
 
 /** Who is reading, once the credential names them: the service and the grant it reads under. */
@@ -28,8 +33,8 @@ type Reader = { client_id: string; grant_id: string | null; door: Door };
 
 const GRANT_TOKEN_PREFIX = 'sgt_';
 
-/** What a read presents (checked in form by the route's caller step): a bearer token, an API key, or nothing. */
-export type GrantCredential = { bearer?: string; apiKey?: string };
+/** What a read presents (checked in form by the route's caller step): an access token, an API key, or nothing. */
+export type GrantCredential = { token?: DpopPresentation; apiKey?: string };
 
 const insufficient = (what: string) => refuse('token_scope_insufficient', what);
 const tokenInvalid = () => refuse('token_invalid', 'the access token is invalid, expired or revoked');
@@ -49,9 +54,14 @@ export function createResourceReader(deps: ResourceReaderDeps) {
   };
 
   /** An OIDC access token: what the owner kept at login, for their own identity. */
-  const readWithLoginToken = async (ref: ResourceRef, token: string, reader: (who: Reader) => void) => {
-    const accessToken = await deps.provider.AccessToken.find(token);
-    if (!accessToken?.grantId) throw tokenInvalid();
+  const readWithLoginToken = async (ref: ResourceRef, presented: DpopPresentation, reader: (who: Reader) => void) => {
+    const accessToken = await deps.provider.AccessToken.find(presented.token);
+    if (!accessToken?.grantId || !accessToken.clientId) throw tokenInvalid();
+    const jkt = accessToken.jkt as string | undefined;
+    await deps.checkDpop(
+      { jkt, clientId: accessToken.clientId, requireNonce: Boolean(jkt) && (await deps.requiresDpopNonce(accessToken.clientId)) },
+      presented,
+    );
     const receipt = await deps.receipts.find(accessToken.grantId);
     const own = receipt && accessToken.accountId === subjectOf(deps.chainId, ref.identity) && receipt.identity === ref.identity;
     if (!own) throw insufficient(`the grant of this access token does not cover this ${ref.kind}`);
@@ -87,16 +97,20 @@ export function createResourceReader(deps: ResourceReaderDeps) {
   const released = (ref: ResourceRef, body: Record<string, unknown>) =>
     ref.kind === 'claim' ? { fields: [], claims: [ref.claimId] } : { fields: (body.fields as string[] | undefined) ?? [], claims: [] };
 
-  return async function read(ref: ResourceRef, { bearer, apiKey }: GrantCredential, from = 'unknown'): Promise<Record<string, unknown>> {
-    if (!bearer && !apiKey) return deps.resources.publicPart(ref);
+  return async function read(ref: ResourceRef, { token, apiKey }: GrantCredential, from = 'unknown'): Promise<Record<string, unknown>> {
+    if (!token && !apiKey) return deps.resources.publicPart(ref);
     let who: Reader | undefined;
     const reader = (found: Reader) => {
       who = found;
     };
     try {
       let body: Record<string, unknown>;
-      if (bearer?.startsWith(GRANT_TOKEN_PREFIX)) body = await readWithGrantToken(ref, bearer, reader);
-      else if (bearer) body = await readWithLoginToken(ref, bearer, reader);
+      if (token?.token.startsWith(GRANT_TOKEN_PREFIX)) {
+        // A grant's token is a bearer token of Signet's own, never DPoP-bound.
+        if (token.scheme !== 'Bearer')
+          throw refuse('token_not_dpop_bound', 'an access grant token is a bearer token: send it as "Authorization: Bearer <token>"');
+        body = await readWithGrantToken(ref, token.token, reader);
+      } else if (token) body = await readWithLoginToken(ref, token, reader);
       else body = await readWithApiKey(ref, apiKey!, reader);
       if (who) deps.history?.record(ref.identity, { ...who, ...released(ref, body), client_address: from });
       return body;

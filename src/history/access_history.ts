@@ -40,7 +40,8 @@ const DAY_MS = 86_400_000;
 export function createAccessHistory(deps: {
   log: HistoryLog;
   settings: HistorySettings;
-  clientName: (clientId: string) => string;
+  /** The name people read (the client registry's; a deleted client's reads as such). */
+  clientName: (clientId: string) => string | Promise<string>;
   now: () => number;
   /** Told of a record that could not be written (the release itself went ahead). */
   onLost?: (error: unknown) => void;
@@ -54,29 +55,35 @@ export function createAccessHistory(deps: {
     /** Records one release; returns at once (the write is not awaited by the caller's answer). */
     record(identity: Address, release: Release): void {
       const atMs = now();
-      const entry: HistoryEntry = {
-        id: randomBytes(8).toString('base64url'),
-        at: new Date(atMs).toISOString(),
-        client_id: release.client_id,
-        client_name: deps.clientName(release.client_id),
-        grant_id: release.grant_id,
-        door: release.door,
-        fields: release.fields,
-        claims: release.claims,
-        client_address: release.client_address,
-        outcome: release.outcome ?? 'released',
-        ...(release.reason ? { reason: release.reason } : {}),
-      };
-      log
-        .append(
-          identity,
-          { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at },
-          {
-            keepFromMs: keepFrom(),
-            maxEntries: settings.historyEntries,
-            ttlSeconds: settings.historyDays * 86_400,
-          },
-        )
+      const at = new Date(atMs).toISOString();
+      const id = randomBytes(8).toString('base64url');
+      // The client's name comes from the client registry (a cached read: the request that
+      // releases has just read the client), and the write still goes unawaited (decision 2).
+      Promise.resolve(deps.clientName(release.client_id))
+        .then((clientName) => {
+          const entry: HistoryEntry = {
+            id,
+            at,
+            client_id: release.client_id,
+            client_name: clientName,
+            grant_id: release.grant_id,
+            door: release.door,
+            fields: release.fields,
+            claims: release.claims,
+            client_address: release.client_address,
+            outcome: release.outcome ?? 'released',
+            ...(release.reason ? { reason: release.reason } : {}),
+          };
+          return log.append(
+            identity,
+            { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at },
+            {
+              keepFromMs: keepFrom(),
+              maxEntries: settings.historyEntries,
+              ttlSeconds: settings.historyDays * 86_400,
+            },
+          );
+        })
         .catch((error: unknown) => deps.onLost?.(error));
     },
 

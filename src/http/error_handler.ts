@@ -43,6 +43,7 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
       if (error.status >= 500) logger.error(`${ctx.method} ${routeOf(ctx)}: ${error.message}`, error.cause ?? thrown);
       ctx.status = error.status;
       if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
       if (wantsJson(ctx)) {
         ctx.body = error.toJSON();
       } else if (error.status === 503) {

@@ -9,7 +9,7 @@ import type Provider from 'oidc-provider';
 import { chainDeadline } from '../chain/chain_deadline.js';
 import type { Config } from '../config.js';
 import { observeEngine } from '../observability/engine_events.js';
-import { asAppLogger, type Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { observeRequests } from '../observability/request_observer.js';
 import { projectRoot } from '../project_root.js';
@@ -39,8 +39,8 @@ export function createHttpApp({ config, provider, routes, limits, renderPage, lo
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
   // Request id, access log line and HTTP metrics around everything else.
-  app.use(observeRequests(asAppLogger(logger), metrics));
-  observeEngine(provider, asAppLogger(logger), metrics);
+  app.use(observeRequests(logger, metrics));
+  observeEngine(provider, logger, metrics);
   app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));

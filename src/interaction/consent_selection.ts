@@ -1,9 +1,14 @@
 // What the owner keeps of a login request: a subset of the requested fields (required ones
-// stay) and, for each claim topic kept, the claims chosen among the valid ones.
+// stay), for each claim topic kept the claims chosen among the valid ones, and for each
+// verified field kept the claims it is released from, among those that hold it verified.
 import type { Hex } from 'viem';
 import type { ClaimView } from '../claims/claims_service.js';
+import { offeredClaims } from '../claims/verified_claims_answer.js';
+import type { VerifiedSource } from '../claims/verified_sources.js';
 import { refuse } from '../errors.js';
 import type { FieldDefinition, RequestedField } from '../fields/fields.js';
+import type { VerifiedRequest } from '../fields/verified_claims_request.js';
+import { verifiedClaimOf, type VerifiedClaimName, type VerifiedPick } from '../fields/verified_fields.js';
 
 export type ConsentSelection = { fields: RequestedField[]; claims: ClaimView[] };
 
@@ -42,4 +47,52 @@ export function keptClaims(fields: RequestedField[], available: ClaimView[], ask
   }
   const sharedTopics = new Set(claims.map((claim) => `claim:${claim.topic_name}`));
   return { fields: fields.filter((field) => field.kind !== 'claim' || sharedTopics.has(field.scope)), claims };
+}
+
+/** A claim that can give some of the kept verified fields, and which. */
+export type VerifiedOffer = { source: VerifiedSource; claims: VerifiedClaimName[] };
+
+/** The claims offering each kept verified field: those whose verified data some request element would release it from. */
+export function verifiedOffers(fields: RequestedField[], sources: VerifiedSource[], requests: readonly VerifiedRequest[], now: number): VerifiedOffer[] {
+  const wanted = new Set(fields.flatMap((field) => (field.kind === 'verified' ? (verifiedClaimOf(field.name) ?? []) : [])));
+  return sources
+    .map((source) => ({
+      source,
+      claims: offeredClaims(source.element, requests, now).filter((name): name is VerifiedClaimName => wanted.has(name as VerifiedClaimName)),
+    }))
+    .filter((offer) => offer.claims.length > 0);
+}
+
+/**
+ * The verified claims kept: by default every one offered; when the owner names them, each must
+ * be offered. A required field offered by some claim must stay; a verified field left with
+ * no claim is dropped, as a topic left with no claim is.
+ */
+export function keptVerified(
+  fields: RequestedField[],
+  offers: VerifiedOffer[],
+  asked: VerifiedPick[] | undefined,
+): { fields: RequestedField[]; picks: VerifiedPick[] } {
+  let picks: VerifiedPick[] = offers.map((offer) => ({ claim_id: offer.source.claim.claim_id, claims: [...offer.claims] }));
+  if (asked !== undefined) {
+    const byId = new Map(offers.map((offer) => [offer.source.claim.claim_id.toLowerCase(), offer]));
+    const merged = new Map<string, Set<string>>();
+    for (const pick of asked) {
+      const offer = byId.get(pick.claim_id.toLowerCase());
+      if (!offer) throw refuse('consent_verified_not_offered', `"verified" names ${pick.claim_id}, which holds none of the kept verified fields`);
+      const unoffered = pick.claims.find((name) => !offer.claims.includes(name as VerifiedClaimName));
+      if (unoffered) throw refuse('consent_verified_not_offered', `"verified" names "${unoffered}" of ${pick.claim_id}, which that claim does not offer`);
+      const claimId = offer.source.claim.claim_id;
+      merged.set(claimId, new Set([...(merged.get(claimId) ?? []), ...pick.claims]));
+    }
+    picks = [...merged].filter(([, names]) => names.size > 0).map(([claimId, names]) => ({ claim_id: claimId, claims: [...names] }));
+  }
+  const shared = new Set(picks.flatMap((pick) => pick.claims));
+  for (const field of fields) {
+    const claim = field.kind === 'verified' ? verifiedClaimOf(field.name) : undefined;
+    if (claim && field.required && !shared.has(claim) && offers.some((offer) => offer.claims.includes(claim))) {
+      throw refuse('consent_field_required', `"verified" must keep "${claim}" from one claim at least: this website requires it`);
+    }
+  }
+  return { fields: fields.filter((field) => field.kind !== 'verified' || shared.has(verifiedClaimOf(field.name) ?? '')), picks };
 }

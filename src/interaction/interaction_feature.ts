@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
+import type { VerifiedSources } from '../claims/verified_sources.js';
 import type { Config } from '../config.js';
 import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -26,6 +27,7 @@ export type InteractionFeatureDeps = {
   receipts: ConsentReceipts;
   topics: ClaimTopics;
   claims: ClaimsService;
+  verified: VerifiedSources;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   renderPage: RenderPage;

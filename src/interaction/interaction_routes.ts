@@ -1,23 +1,27 @@
 // The login interaction (docs/decisions.md, 17) as route declarations: one consent page and its JSON twin.
-// The owner picks the fields to share, gets the exact EIP-4361 text naming them, signs it with
-// a linked wallet, and Signet turns that signature into the engine's login and consent results.
+// The owner picks the fields to share (verified ones claim by claim, docs/verified-claims.md),
+// gets the exact EIP-4361 text naming them, signs it with a linked wallet, and Signet turns
+// that signature into the engine's login and consent results.
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
+import type { VerifiedSources } from '../claims/verified_sources.js';
 import { refuse } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { signatureBody } from '../http/schemas.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
-import { allFields, type RequestedField, requestedFields } from '../fields/fields.js';
+import { loginFields, type RequestedField, requestedFields } from '../fields/fields.js';
+import { parseClaimsParameter, verifiedRequestsOf } from '../fields/verified_claims_request.js';
+import { verifiedClaimLabel, verifiedFieldName } from '../fields/verified_fields.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wallet/verify_challenge.js';
-import { loginResources, loginStatement } from './challenge_text.js';
+import { loginResources, loginStatement, type VerifiedShare } from './challenge_text.js';
 import type { CompleteConsent } from '../consent/complete_consent.js';
-import { keptClaims, keptFields } from './consent_selection.js';
+import { keptClaims, keptFields, keptVerified, type VerifiedOffer, verifiedOffers } from './consent_selection.js';
 import { finishInteraction } from './finish_interaction.js';
 import { interactionCookie } from './interaction_cookie.js';
 import * as forms from './interaction_schemas.js';
@@ -29,13 +33,16 @@ export type InteractionRoutesDeps = {
   registry: IdentityRegistry;
   topics: ClaimTopics;
   claims: ClaimsService;
+  /** The identity's claims holding verified data (src/claims/verified_sources.ts). */
+  verified: VerifiedSources;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   completeConsent: CompleteConsent;
   renderPage: RenderPage;
   demoWallet: boolean;
-  /** Issuer and topic names the page shows instead of addresses and codes. */
+  /** Issuer, topic and trust framework names the page shows instead of addresses and codes. */
   names: DisplayNames;
+  now: () => number;
 };
 
 const TAG = 'Login';
@@ -45,21 +52,35 @@ const binding = (uid: string) => `interaction:${uid}`;
 
 export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   const { provider } = deps;
-  const known = allFields(deps.topics);
+  const known = loginFields(deps.topics);
   const auth = interactionCookie(provider);
 
-  const requestedOf = (details: Interaction): RequestedField[] => {
-    let claims: unknown;
-    const raw = details.params.claims;
-    if (typeof raw === 'string') {
-      try {
-        claims = JSON.parse(raw);
-      } catch {
-        claims = undefined;
-      }
-    }
-    return requestedFields(known, String(details.params.scope ?? ''), claims);
+  const requestedOf = (details: Interaction): RequestedField[] =>
+    requestedFields(known, String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
+
+  /** The request's `purpose` parameter (checked by the engine: 3 to 300 characters). */
+  const purposeOf = (details: Interaction) => (typeof details.params.purpose === 'string' ? { purpose: details.params.purpose } : {});
+
+  /** The claims offering the kept verified fields, read fresh: only what could be released is offered. */
+  const offersFor = async (details: Interaction, identity: `0x${string}`, fields: RequestedField[]): Promise<VerifiedOffer[]> => {
+    if (!fields.some((field) => field.kind === 'verified')) return [];
+    const requests = verifiedRequestsOf(String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
+    return verifiedOffers(fields, await deps.verified.of(identity), requests, deps.now());
   };
+
+  const sharesOf = (offers: VerifiedOffer[], picks: { claim_id: string; claims: string[] }[]): VerifiedShare[] =>
+    picks.flatMap((pick) => {
+      const offer = offers.find((each) => each.source.claim.claim_id === pick.claim_id)!;
+      const { claim, trustFramework } = offer.source;
+      return offer.claims
+        .filter((name) => pick.claims.includes(name))
+        .map((name) => ({
+          claim,
+          name,
+          issuerWords: deps.names.issuer(claim.issuer) ?? claim.issuer,
+          trustFrameworkWords: deps.names.trustFramework(trustFramework),
+        }));
+    });
 
   const clientOf = async (details: Interaction) => {
     const client = await provider.Client.find(String(details.params.client_id));
@@ -83,7 +104,14 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const view = {
           uid: details.uid,
           client: { client_id: client.clientId, name: client.clientName ?? client.clientId },
-          fields: requestedOf(details).map(({ name, scope, required, description }) => ({ name, scope, required, description })),
+          ...purposeOf(details),
+          fields: requestedOf(details).map(({ name, scope, required, description, purpose }) => ({
+            name,
+            scope,
+            required,
+            description,
+            ...(purpose === undefined ? {} : { purpose }),
+          })),
         };
         if (ctx.accepts('html', 'json') === 'json') return { body: view };
         deps.renderPage(ctx, 'interaction', {
@@ -94,6 +122,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           demoWallet: deps.demoWallet,
           issuerNames: deps.names.issuers,
           topicNames: deps.names.topics,
+          requestPurpose: view.purpose ?? null,
         });
         return {};
       },
@@ -120,6 +149,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         'consent_field_not_requested',
         'consent_field_required',
         'consent_claim_not_shareable',
+        'consent_verified_not_offered',
         'wallet_without_identity',
         ...LINK_REFUSALS,
       ],
@@ -130,21 +160,43 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
         const available = claimTopics.length ? await deps.claims.listForTopics(identity, claimTopics) : [];
         const kept = keptClaims(requested, available, body.claims);
+        const offers = await offersFor(details, identity, kept.fields);
+        const verified = keptVerified(kept.fields, offers, body.verified);
+        const shares = sharesOf(offers, verified.picks);
+        // Verified fields travel claim by claim in `verified`; `fields` stays what it was (profile fields and topics).
+        const fields = verified.fields.filter((field) => field.kind !== 'verified');
         const challenge = await deps.issueChallenge({
           binding: binding(details.uid),
           wallet: body.address,
           identity,
-          statement: loginStatement(client.clientName ?? client.clientId, kept.fields, kept.claims),
-          fields: kept.fields.map((field) => field.name),
+          statement: loginStatement(client.clientName ?? client.clientId, fields, kept.claims, shares),
+          fields: fields.map((field) => field.name),
           claims: kept.claims.map((claim) => claim.claim_id),
-          resources: loginResources(deps.issuer, deps.chainId, identity, kept.fields, kept.claims),
+          verified: verified.picks,
+          resources: loginResources(deps.issuer, deps.chainId, identity, fields, kept.claims, shares),
         });
         const keptIds = new Set(challenge.claims);
+        const required = new Set(requested.filter((field) => field.required).map((field) => field.name));
         return {
           body: {
             identity,
             fields: challenge.fields,
             claims: available.map((claim) => ({ ...claim, kept: keptIds.has(claim.claim_id) })),
+            verified: offers.map(({ source, claims }) => ({
+              claim_id: source.claim.claim_id,
+              topic_name: source.claim.topic_name,
+              issuer: source.claim.issuer,
+              issuer_name: deps.names.issuer(source.claim.issuer) ?? null,
+              trust_framework: source.trustFramework,
+              trust_framework_name: deps.names.trustFramework(source.trustFramework),
+              claims: claims.map((name) => ({
+                name,
+                field: verifiedFieldName(name),
+                label: verifiedClaimLabel(name),
+                required: required.has(verifiedFieldName(name)),
+                kept: shares.some((share) => share.claim.claim_id === source.claim.claim_id && share.name === name),
+              })),
+            })),
             challenge: challenge.message,
             expires_at: new Date(challenge.expiresAt).toISOString(),
           },
@@ -183,6 +235,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           requested: requestedOf(details),
           fields: verified.fields,
           claims: verified.claims,
+          verified: verified.verified ?? [],
           message: verified.message,
           signature: body.signature,
         });

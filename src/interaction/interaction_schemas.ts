@@ -2,7 +2,7 @@
 // /openapi.json.
 import { z } from 'zod';
 import { claimView } from '../claims/claim_schemas.js';
-import { address, addressField, dateTime } from '../http/schemas.js';
+import { address, addressField, bytes32, dateTime } from '../http/schemas.js';
 
 export const interactionPath = z.object({
   uid: z
@@ -22,15 +22,58 @@ export const challengeBody = z.object({
     .array(z.string({ error: 'must list claim ids' }), { error: 'must be a list of claim ids' })
     .optional()
     .meta({ description: 'The claims shared under the kept claim topics (default: every valid one)' }),
+  verified: z
+    .array(
+      z.object({
+        claim_id: z.string({ error: 'must be a claim id' }),
+        claims: z.array(z.string({ error: 'must list verified claim names' }), { error: 'must be a list of verified claim names' }),
+      }),
+      { error: 'must be a list of { claim_id, claims }' },
+    )
+    .optional()
+    .meta({ description: 'The verified claims shared, claim by claim, among those offered (default: every one offered)' }),
 });
+
+/** Why the website says it asks: shown as given (the drafts of OpenID Connect for Identity Assurance). */
+const purpose = z.string().meta({ description: 'Why the website says it asks, as it wrote it (3 to 300 characters)' });
 
 export const consentView = z
   .object({
     uid: z.string(),
     client: z.object({ client_id: z.string(), name: z.string() }),
-    fields: z.array(z.object({ name: z.string(), scope: z.string(), required: z.boolean(), description: z.string() })),
+    purpose: purpose.optional(),
+    fields: z.array(
+      z.object({
+        name: z.string().meta({ description: 'A profile field, claim:<topic>, or verified:<claim> for a claim an issuer verified' }),
+        scope: z.string(),
+        required: z.boolean(),
+        description: z.string(),
+        purpose: purpose.optional(),
+      }),
+    ),
   })
   .meta({ id: 'ConsentRequest' });
+
+/** A claim holding verified data the owner may share, with the verified fields it offers. */
+const offeredVerified = z
+  .object({
+    claim_id: bytes32,
+    topic_name: z.string().nullable(),
+    issuer: address,
+    issuer_name: z.string().nullable().meta({ description: "The issuer's display name, if it has one" }),
+    trust_framework: z.string(),
+    trust_framework_name: z.string().meta({ description: 'The trust framework in words' }),
+    claims: z.array(
+      z.object({
+        name: z.string().meta({ description: 'The claim inside verified_claims (birthdate)' }),
+        field: z.string().meta({ description: 'Its field (verified:birthdate)' }),
+        label: z.string(),
+        required: z.boolean(),
+        kept: z.boolean().meta({ description: 'Shared if the owner signs' }),
+      }),
+    ),
+  })
+  .meta({ id: 'OfferedVerifiedClaim' });
 
 /** The claims the consent page lists (the identity is the answer's own). */
 const offeredClaim = claimView.omit({ identity: true }).extend({ kept: z.boolean().meta({ description: 'Shared if the owner signs' }) });
@@ -40,6 +83,7 @@ export const loginChallenge = z
     identity: address,
     fields: z.array(z.string()).meta({ description: 'The fields the owner shares by signing' }),
     claims: z.array(offeredClaim),
+    verified: z.array(offeredVerified).meta({ description: 'The claims holding verified data for the kept verified fields' }),
     challenge: z.string().meta({ description: 'The EIP-4361 text to sign' }),
     expires_at: dateTime,
   })

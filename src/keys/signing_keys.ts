@@ -13,8 +13,15 @@ export type SigningJwks = { keys: SigningJwk[] };
 const built = new WeakMap<object, SigningJwks>();
 
 function developmentJwks(): SigningJwks {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { keys: [{ ...(privateKey.export({ format: 'jwk' }) as SigningJwk), kid: 'development', use: 'sig', alg: 'RS256' }] };
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  // An EC key beside the RSA one, so that FAPI 2.0 clients (ES256, PS256 or EdDSA) work in development too.
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  return {
+    keys: [
+      { ...(rsa.export({ format: 'jwk' }) as SigningJwk), kid: 'development', use: 'sig', alg: 'RS256' },
+      { ...(ec.export({ format: 'jwk' }) as SigningJwk), kid: 'development-es256', use: 'sig', alg: 'ES256' },
+    ],
+  };
 }
 
 /** The private signing JWKS of this configuration (the same object on every call). */
@@ -47,5 +54,15 @@ export function algorithmOf(jwk: SigningJwk): string | undefined {
   if (jwk.kty === 'RSA') return 'RS256';
   if (jwk.kty === 'EC') return ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as Record<string, string>)[jwk.crv ?? ''];
   if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
+  return undefined;
+}
+
+/** The algorithm a FAPI 2.0 client's ID tokens are signed with by default: the first key's that the profile allows. */
+export function fapiSigningAlgOf(jwks: SigningJwks): string | undefined {
+  for (const jwk of jwks.keys) {
+    if (jwk.kty === 'RSA' && (!jwk.alg || jwk.alg === 'PS256')) return 'PS256';
+    const alg = algorithmOf(jwk);
+    if (alg === 'ES256' || alg === 'EdDSA') return alg;
+  }
   return undefined;
 }

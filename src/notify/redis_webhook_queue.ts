@@ -7,7 +7,15 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
-import { createRedisClient, firstConnection, type RedisClient, type RedisClientTuning, type RedisConnection } from '../store/redis_connection.js';
+import {
+  createRedisClient,
+  firstConnection,
+  REDIS_CLIENT_DEFAULTS,
+  type RedisClient,
+  type RedisClientTuning,
+  type RedisConnection,
+} from '../store/redis_connection.js';
+import { redisGuard } from '../store/redis_guard.js';
 import { createDeliveryLanes } from './delivery_lanes.js';
 import { type AttemptOutcome, createWebhookDelivery, parseJob, type WebhookJob } from './webhook_delivery.js';
 import type { DeadLetter, WebhookQueue, WebhookQueueOptions } from './webhook_queue.js';
@@ -111,21 +119,16 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
   const redis = client as Redis;
   // Fail-fast clients have no offline queue: the first commands wait for the first connection.
   const waitForFirstConnection = firstConnection(client);
-  const connectWaitMs = Math.max(1000, options.redis?.commandTimeoutMs ?? 0);
+  const commandTimeoutMs = options.redis?.commandTimeoutMs ?? REDIS_CLIENT_DEFAULTS.commandTimeoutMs;
+  const connectWaitMs = Math.max(1000, commandTimeoutMs);
+  // The calls a request makes (enqueue, the admin's reads and replay) answer as the store's do:
+  // an outage is 503 store_unavailable, a refused command (a bug) is itself.
+  const guard = redisGuard(client, { commandTimeoutMs, firstConnectionMs: connectWaitMs });
   // Each delivery that ends makes room: the next waiting entry of any lane starts then.
   const lanes = createDeliveryLanes({ concurrency, perTarget: perTargetConcurrency, onEnd: () => startWaiting() });
   /** Entries this worker read and has not settled: running, or waiting for their lane. */
   const held = new Map<string, WebhookJob>();
   const waiting = new Map<string, string[]>();
-
-  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      await waitForFirstConnection(connectWaitMs);
-      return await work();
-    } catch (error) {
-      throw refuse('store_unavailable', 'the webhook queue (Redis) is unreachable', { cause: error });
-    }
-  };
 
   const ensureGroup = async () => {
     try {

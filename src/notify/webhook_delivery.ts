@@ -1,9 +1,10 @@
 // One delivery attempt of a webhook, shared by both queues: sign, POST, and decide what comes
 // next (delivered, a retry at a due time, or a dead letter).
 import { createLogHash } from '../observability/log_hash.js';
+import { type Logger, silentLogger } from '../observability/logger.js';
 import { OWNER_SERVICE_PREFIX } from './owner_webhooks.js';
 import { postPinned } from './pinned_post.js';
-import type { DeadLetter, ProtocolTarget, WebhookEvent, WebhookLogger, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
+import type { DeadLetter, ProtocolTarget, WebhookEvent, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
 import { signWebhook } from './webhook_signature.js';
 import { createWebhookUrlGuard } from './webhook_url_guard.js';
 
@@ -25,10 +26,8 @@ export type WebhookDelivery = {
   concurrency: number;
   perTargetConcurrency: number;
   now: () => number;
-  logger: WebhookLogger;
+  logger: Logger;
 };
-
-const silent: WebhookLogger = { info: () => {}, error: () => {} };
 
 /** The job a stream entry or retry holds (JSON), or undefined when it is not one. */
 export function parseJob(text: string): WebhookJob | undefined {
@@ -67,7 +66,7 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
   const stopTimeoutMs = options.stopTimeoutMs ?? timeoutMs;
   const concurrency = options.concurrency ?? 16;
   const perTargetConcurrency = options.perTargetConcurrency ?? 2;
-  const logger = options.logger ?? silent;
+  const logger = options.logger ?? silentLogger;
   const logHash = options.logHash ?? createLogHash();
   // A service by its client id; an owner ("owner:<identity>") by the keyed hash of the identity.
   const recipient = (service: string) =>

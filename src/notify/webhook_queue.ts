@@ -1,6 +1,7 @@
 // The contract of the webhook notification queue that tells services about access grants;
 // two backends keep it: Redis Streams (production) and memory (the demo).
 import type { LogHash } from '../observability/log_hash.js';
+import type { Logger } from '../observability/logger.js';
 import type { ResolveHost } from './webhook_url_guard.js';
 
 /** One notification; `service` is the client_id it goes to, `id` lets the receiver dedupe. */
@@ -47,8 +48,6 @@ export type WebhookQueue = {
   close(): Promise<void>;
 };
 
-export type WebhookLogger = { info(message: string, detail?: unknown): void; error(message: string, detail?: unknown): void };
-
 export type WebhookQueueOptions = {
   /** Where a service's events go; without a target an event is dropped as delivered (logged). */
   targetOf: (service: string) => WebhookTarget | undefined | Promise<WebhookTarget | undefined>;
@@ -69,7 +68,7 @@ export type WebhookQueueOptions = {
   allowPrivateTargets?: boolean;
   /** DNS for untrusted targets (default: the system resolver). */
   resolveHost?: ResolveHost;
-  logger?: WebhookLogger;
+  logger?: Logger;
   /** The keyed hash that names an owner in log lines instead of the identity (default: a per-process key). */
   logHash?: LogHash;
   /** Told the outcome of every delivery attempt (the metrics count them). */

@@ -1,19 +1,12 @@
-// Where each service's webhooks go: the webhook_url and webhook_secret of its client entry;
-// an owner's go where the owner asked (owner_webhooks.ts).
-import type { Config } from '../config.js';
-import type { WebhookTarget } from './webhook_queue.js';
+// Where each service's webhooks go: the webhook_url and webhook_secret of its client (from the
+// client registry, CLIENTS' or added at run time); an owner's go where the owner asked
+// (owner_webhooks.ts).
+import type { SignedTarget, WebhookTarget } from './webhook_queue.js';
 
-/** Services' targets from configuration, then the owners' own (from the store). */
+/** Services' targets (their clients'), then the owners' own (from the store). */
 export function webhookTargets(
-  clients: Config['clients'],
+  serviceTargetOf: (service: string) => Promise<SignedTarget | undefined>,
   ownerTargetOf?: (service: string) => Promise<WebhookTarget | undefined>,
-): (service: string) => WebhookTarget | undefined | Promise<WebhookTarget | undefined> {
-  const targets = new Map<string, WebhookTarget>();
-  for (const client of clients) {
-    if (client.webhook_url && client.webhook_secret) {
-      // The operator wrote these URLs: trusted, so they may point at an internal service.
-      targets.set(client.client_id, { url: client.webhook_url, secret: client.webhook_secret, trusted: true });
-    }
-  }
-  return (service) => targets.get(service) ?? ownerTargetOf?.(service);
+): (service: string) => Promise<WebhookTarget | undefined> {
+  return async (service) => (await serviceTargetOf(service)) ?? ownerTargetOf?.(service);
 }

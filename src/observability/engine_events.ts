@@ -4,7 +4,7 @@
 // token, a code or a claim value.
 import type { EventEmitter } from 'node:events';
 import type Provider from 'oidc-provider';
-import type { AppLogger } from './logger.js';
+import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
 // Events the engine emits as (ctx, error) when it refuses a request.
@@ -29,7 +29,7 @@ function clientOf(ctx: EngineContext): string | undefined {
   return ctx?.oidc?.client?.clientId;
 }
 
-export function observeEngine(engine: Provider, logger: AppLogger, metrics?: Metrics): void {
+export function observeEngine(engine: Provider, logger: Logger, metrics?: Metrics): void {
   // The engine's typings list only some of its events; it is a plain EventEmitter.
   const provider = engine as unknown as EventEmitter;
   provider.on('server_error', (ctx: EngineContext, error: EngineError) => {

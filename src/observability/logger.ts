@@ -6,19 +6,28 @@
 import pino, { type DestinationStream } from 'pino';
 import { requestContext } from './request_context.js';
 
-/** What a part that logs needs: errors with their detail, and lines of information (an AppLogger is one). */
-export type Logger = { error(message: string, detail?: unknown): void; info(message: string): void };
-
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-/** The Logger the rest of Signet uses, with the levels operations needs. */
-export type AppLogger = {
+/**
+ * The one logger every part is given: a line per call, with `detail` as its fields (an object),
+ * its error (an Error) or a `detail` field (anything else).
+ */
+export type Logger = {
   error(message: string, detail?: unknown): void;
-  info(message: string, detail?: unknown): void;
   warn(message: string, detail?: unknown): void;
+  info(message: string, detail?: unknown): void;
   debug(message: string, detail?: unknown): void;
   /** Lines with these fields added (a worker's number, a subsystem). */
-  child(bindings: Record<string, unknown>): AppLogger;
+  child(bindings: Record<string, unknown>): Logger;
+};
+
+/** Writes nothing: the logger of a part built without one (tests, tools). */
+export const silentLogger: Logger = {
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  child: () => silentLogger,
 };
 
 // What a secret or a personal value looks like in text: JWTs (tokens), Signet's grant tokens
@@ -61,7 +70,7 @@ function serializeError(error: unknown, depth = 0): Record<string, unknown> | st
   return out;
 }
 
-function adapt(log: pino.Logger): AppLogger {
+function adapt(log: pino.Logger): Logger {
   const at =
     (level: 'error' | 'warn' | 'info' | 'debug') =>
     (message: string, detail?: unknown): void => {
@@ -81,7 +90,7 @@ function adapt(log: pino.Logger): AppLogger {
   };
 }
 
-export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): AppLogger {
+export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): Logger {
   const log = pino(
     {
       level: options.level ?? 'info',
@@ -97,17 +106,4 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
     options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
   return adapt(log);
-}
-
-/** Any Logger (a test's silent one, the CLI's console) seen as an AppLogger. */
-export function asAppLogger(logger: Logger | AppLogger): AppLogger {
-  if ('child' in logger && 'warn' in logger) return logger;
-  const plain: AppLogger = {
-    error: (message, detail) => logger.error(message, detail),
-    warn: (message) => logger.info(message),
-    info: (message) => logger.info(message),
-    debug: () => {},
-    child: () => plain,
-  };
-  return plain;
 }

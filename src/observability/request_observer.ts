@@ -3,7 +3,7 @@
 // carries it, then writes one access line and the HTTP metrics. Lines name the route template,
 // never the raw path or query (they hold codes, states, identity addresses).
 import type { Context, Middleware } from 'koa';
-import type { AppLogger } from './logger.js';
+import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { requestContext, requestIdFrom } from './request_context.js';
 
@@ -34,7 +34,7 @@ const SIGNATURE_ROUTE = '/interaction/:uid/signature';
 // Probes arrive every few seconds from the container and the load balancer: debug when fine.
 const PROBES = new Set(['/healthz', '/readyz']);
 
-export function observeRequests(logger: AppLogger, metrics?: Metrics): Middleware {
+export function observeRequests(logger: Logger, metrics?: Metrics): Middleware {
   return (ctx, next) => {
     const requestId = requestIdFrom(ctx.get('x-request-id') || undefined);
     ctx.set('X-Request-Id', requestId);

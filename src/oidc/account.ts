@@ -1,13 +1,19 @@
 // The engine's account model: the subject is the identity's CAIP-10 id, the claims are the
-// owner's profile and, under claim:<topic> scopes, the onchain claims kept in the grant's
-// signed consent, read fresh. The engine then keeps only what the grant allows. When the chain
-// cannot be read, tokens and userinfo still answer: each kept claim is named with status
-// "chain_unavailable" and no data (nothing is released unchecked, nothing is silently dropped).
+// owner's profile, under claim:<topic> scopes the onchain claims kept in the grant's signed
+// consent, and, when the website asks for them (the claims parameter or the verified_claims
+// scope), `verified_claims` answered from the verified data of the claims the owner kept, all
+// read fresh. The engine then keeps only what the grant allows. When the chain cannot be read,
+// tokens and userinfo still answer: each kept claim is named with status "chain_unavailable"
+// and no data, and no verified_claims element is made (nothing is released unchecked, nothing
+// is silently dropped).
 import type { Context } from 'koa';
 import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
 import type { Address } from 'viem';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import { answerRequest } from '../claims/verified_claims_answer.js';
+import type { VerifiedClaimsElement } from '../claims/verified_claims_schema.js';
+import type { VerifiedSource, VerifiedSources } from '../claims/verified_sources.js';
 import { SignetError } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import { clientAddress } from '../http/client_address.js';
@@ -15,6 +21,8 @@ import { identityOfSubject } from '../identity/subject.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { Profile, ProfileStore } from '../profile/profile.js';
 import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
+import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../fields/verified_claims_request.js';
+import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../fields/verified_fields.js';
 
 export type AccountDeps = {
   chainId: number;
@@ -22,6 +30,10 @@ export type AccountDeps = {
   receipts: ConsentReceipts;
   claims: ClaimsService;
   topics: ClaimTopics;
+  /** The kept claims' verified data, for `verified_claims` (src/claims/verified_sources.ts). */
+  verified?: VerifiedSources;
+  /** The clock a request's `max_age` is measured on. */
+  now?: () => number;
   /** Where each release through the ID token or userinfo is recorded for the owner. */
   history?: AccessHistory;
   /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
@@ -48,7 +60,7 @@ function recordRelease(
   use: string,
   grantId: string | undefined,
   fields: string[],
-  shared: readonly SharedClaim[],
+  claimIds: readonly string[],
 ): void {
   const clientId = ctx.oidc?.client?.clientId;
   if (!deps.history || !clientId) return;
@@ -58,7 +70,7 @@ function recordRelease(
     grant_id: grantId ?? null,
     door,
     fields,
-    claims: shared.filter((claim) => claim.data !== undefined).map((claim) => claim.claim_id),
+    claims: [...claimIds],
     client_address: clientAddress(ctx as unknown as Context),
   });
 }
@@ -82,6 +94,56 @@ function unverifiedClaims(topics: ClaimTopics, claimIds: readonly string[]) {
   });
 }
 
+/** The kept onchain claims as they stand now; named unverified, without data, when the chain cannot be read. */
+async function sharedClaims(deps: AccountDeps, identity: Address, kept: readonly `0x${string}`[]): Promise<SharedClaim[]> {
+  try {
+    return await deps.claims.shared(identity, kept);
+  } catch (error) {
+    if (!(error instanceof SignetError && error.reason === 'chain_unavailable')) throw error;
+    return unverifiedClaims(deps.topics, kept);
+  }
+}
+
+/** What one token asks of verified claims: its part of the claims parameter, else the verified_claims scope's request. */
+function verifiedRequestsFor(scopes: Set<string>, requested: unknown, rejected: readonly string[]): VerifiedRequest[] {
+  if (rejected.includes(VERIFIED_CLAIMS)) return [];
+  const asked = verifiedRequestsIn(requested);
+  if (asked.length) return asked;
+  return scopes.has(VERIFIED_SCOPE) ? [SCOPE_REQUEST] : [];
+}
+
+/** One element per request and per kept claim that meets it, holding only the claims kept from that claim. */
+function answerVerified(requests: VerifiedRequest[], sources: VerifiedSource[], picks: readonly VerifiedPick[], now: number) {
+  const elements: VerifiedClaimsElement[] = [];
+  const fields = new Set<string>();
+  const claims = new Set<string>();
+  for (const request of requests) {
+    for (const source of sources) {
+      const pick = picks.find((each) => each.claim_id.toLowerCase() === source.claim.claim_id.toLowerCase());
+      const element = pick && answerRequest(source.element, request, new Set(pick.claims), now);
+      if (!element) continue;
+      elements.push(element);
+      for (const name of Object.keys(element.claims)) fields.add(verifiedFieldName(name));
+      claims.add(source.claim.claim_id);
+    }
+  }
+  return { elements, fields: [...fields], claims: [...claims] };
+}
+
+/** The kept claims' verified data as it stands now; none when the chain cannot be read (never unchecked). */
+async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: readonly VerifiedPick[]): Promise<VerifiedSource[]> {
+  if (!deps.verified || picks.length === 0) return [];
+  try {
+    return await deps.verified.among(
+      identity,
+      picks.map((pick) => pick.claim_id as `0x${string}`),
+    );
+  } catch (error) {
+    if (error instanceof SignetError && error.reason === 'chain_unavailable') return [];
+    throw error;
+  }
+}
+
 export function createFindAccount(deps: AccountDeps): FindAccount {
   return async (ctx, sub, token): Promise<Account | undefined> => {
     const identity = identityOfSubject(deps.chainId, sub);
@@ -96,24 +158,28 @@ export function createFindAccount(deps: AccountDeps): FindAccount {
         const topics = new Set(deps.topics.all.filter((topic) => scopes.has(deps.topics.scopeOf(topic))).map((topic) => topic.topic));
         const grantId = token?.grantId;
         const wantsClaims = topics.size > 0 && grantId !== undefined;
+        const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);
         // The profile and the receipt are read together: one round trip.
-        const [profile, receipt] = await Promise.all([deps.profiles.get(identity), wantsClaims ? deps.receipts.find(grantId) : undefined]);
+        const [profile, receipt] = await Promise.all([
+          deps.profiles.get(identity),
+          wantsClaims || verifiedRequests.length ? deps.receipts.find(grantId!) : undefined,
+        ]);
         const fields = releasedFields(profile, scopes, requested, rejected ?? []);
-        if (!wantsClaims) {
-          recordRelease(deps, ctx, identity, use, grantId, fields, []);
-          return { sub, ...profile };
-        }
-        const kept = (receipt?.claims ?? []) as `0x${string}`[];
-        let shared: SharedClaim[];
-        try {
-          shared = await deps.claims.shared(identity, kept);
-        } catch (error) {
-          if (!(error instanceof SignetError && error.reason === 'chain_unavailable')) throw error;
-          shared = unverifiedClaims(deps.topics, kept);
-        }
+        const answer: Record<string, unknown> & { sub: string } = { sub, ...profile };
+        const picks = verifiedRequests.length ? (receipt?.verified ?? []) : [];
+        // The onchain claims and the verified ones are read side by side.
+        const [shared, sources] = await Promise.all([
+          wantsClaims ? sharedClaims(deps, identity, (receipt?.claims ?? []) as `0x${string}`[]) : [],
+          verifiedSourcesOf(deps, identity, picks),
+        ]);
         const released = shared.filter((claim) => topics.has(claim.topic));
-        recordRelease(deps, ctx, identity, use, grantId, fields, released);
-        return { sub, ...profile, [ONCHAIN_CLAIMS]: released };
+        if (wantsClaims) answer[ONCHAIN_CLAIMS] = released;
+        const verified = answerVerified(verifiedRequests, sources, picks, (deps.now ?? Date.now)());
+        // One element is an object, several a list: both are the standard's forms.
+        if (verified.elements.length) answer[VERIFIED_CLAIMS] = verified.elements.length === 1 ? verified.elements[0] : verified.elements;
+        const releasedIds = new Set([...released.filter((claim) => claim.data !== undefined).map((claim) => claim.claim_id), ...verified.claims]);
+        recordRelease(deps, ctx, identity, use, grantId, [...fields, ...verified.fields], [...releasedIds]);
+        return answer;
       },
     };
   };

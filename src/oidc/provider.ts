@@ -1,23 +1,33 @@
 // Builds the oidc-provider engine: the standard endpoints with Signet's choices (PKCE S256
-// for every client, rotating refresh tokens, keys and clients from configuration) and
-// Signet's parts plugged in (adapter, account model, interaction URL, pages).
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+// for every client, rotating refresh tokens, keys from configuration, clients from Signet's
+// client records) and Signet's parts plugged in (adapter, account model, interaction URL, pages).
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { VerifiedSources } from '../claims/verified_sources.js';
 import type { AccessHistory } from '../history/access_history.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
-import type { Logger } from '../observability/logger.js';
+import { type Logger, silentLogger } from '../observability/logger.js';
 import type { RenderPage } from '../http/pages.js';
 import { keepSignetErrors } from './engine_signet_errors.js';
 import { reasonEngineErrors } from './engine_error_reasons.js';
 import { createFindAccount } from './account.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { scopeClaims } from '../fields/fields.js';
-import { signingKeysOf } from '../keys/signing_keys.js';
+import { VERIFIED_SCOPE } from '../fields/verified_fields.js';
+import { claimsParameterProblem, listsWrapped, purposeProblem } from '../fields/verified_claims_request.js';
+import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
+import { fapiSigningAlgOf, signingKeysOf } from '../keys/signing_keys.js';
+import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../clients/fapi_profile.js';
+import { dpopNonceSecret } from '../dpop/dpop_nonces.js';
+import { DPOP_ALGS } from '../dpop/dpop_proof.js';
+import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../clients/client_metadata.js';
+import type { RegisteredClients } from '../clients/registered_clients.js';
+import type { ClientRecords } from '../store/client_records.js';
 
 export type ProviderDeps = {
   config: Config;
@@ -27,6 +37,10 @@ export type ProviderDeps = {
   receipts: ConsentReceipts;
   claims: ClaimsService;
   topics: ClaimTopics;
+  /** The kept claims' verified data, released as `verified_claims` (docs/verified-claims.md). */
+  verified?: VerifiedSources;
+  /** Signet's clock (a request's `max_age` is measured on it). */
+  now?: () => number;
   renderPage: RenderPage;
   /** OpenID CIBA in poll mode, the owner's inbox as the authentication device (src/ciba/ciba_settings.ts). */
   ciba: NonNullable<NonNullable<Configuration['features']>['ciba']>;
@@ -36,32 +50,92 @@ export type ProviderDeps = {
   history?: AccessHistory;
   /** The live key check of a refresh (see src/consent_end/refresh_key_check.ts). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
+  /** Where the engine's clients live (src/store/client_records.ts), shared with Signet's client registry. */
+  clientRecords: ClientRecords;
+  /** Signet's checks of a client registered by RFC 7591 and what deleting one does (src/clients/registered_clients.ts). */
+  registeredClients?: RegisteredClients;
 };
 
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, renderPage } = deps;
+  const signingKeys = signingKeysOf(config);
+  const fapiAlg = fapiSigningAlgOf(signingKeys);
   const configuration: Configuration = {
     // A consumed refresh token stays for reuse detection as long as the access tokens issued with it.
-    adapter: createOidcAdapter(deps.store, { reuseWindowSeconds: config.ttl.accessToken }),
-    // The engine gets the OIDC metadata; webhook settings stay Signet's.
-    clients: config.clients.map(({ webhook_url: _url, webhook_secret: _secret, ...client }) => ({
-      ...client,
-      response_types: client.grant_types.includes('authorization_code') ? ['code'] : [],
-    })),
+    // Every client is a dynamic client of the engine, read from Signet's client records (CLIENTS
+    // written there at start, others added at run time: src/clients/, decisions 22 to 25).
+    adapter: createOidcAdapter(deps.store, {
+      reuseWindowSeconds: config.ttl.accessToken,
+      clients: deps.clientRecords,
+      registeredClients: deps.registeredClients,
+    }),
+    // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/clients/fapi_profile.ts).
+    extraClientMetadata: {
+      // webhook_url, webhook_secret: where a service's access-grant notifications go (src/clients/client_metadata.ts).
+      properties: ['fapi_profile', ...SIGNET_CLIENT_METADATA],
+      validator(_ctx, key, value, metadata) {
+        if (key === 'webhook_url' || key === 'webhook_secret') {
+          const problem = signetMetadataProblem(key, value);
+          if (problem) throw new errors.InvalidClientMetadata(problem);
+          return;
+        }
+        if (key !== 'fapi_profile') return;
+        const problem = fapiClientProblem(metadata);
+        if (problem) throw new errors.InvalidClientMetadata(problem);
+        if (metadata.fapi_profile !== FAPI_PROFILE) return;
+        if (!fapiAlg) throw new errors.InvalidClientMetadata('Signet has no signing key a FAPI 2.0 client accepts (PS256, ES256 or EdDSA)');
+        Object.assign(metadata, withFapiDefaults(metadata, fapiAlg));
+      },
+    },
     // The configured keys, or a development key (shared with the signals' signer: signing_keys.ts).
-    jwks: signingKeysOf(config) as Configuration['jwks'],
+    jwks: signingKeys as Configuration['jwks'],
     cookies: { keys: [...config.cookieKeys] },
     findAccount: createFindAccount(deps),
     claims: scopeClaims(deps.topics),
     // `ssf`: a client's token of the client credentials grant for its Shared Signals streams.
-    scopes: ['openid', 'offline_access', 'ssf', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic))],
+    // `verified_claims`: a verified name, date of birth and nationality (docs/verified-claims.md).
+    scopes: ['openid', 'offline_access', 'ssf', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic)), VERIFIED_SCOPE],
+    // OpenID Connect for Identity Assurance: what Signet releases in verified_claims.
+    discovery: identityAssuranceMetadata(deps.topics),
+    // The drafts' `purpose` parameter: why the website asks, shown to the owner as it is.
+    extraParams: {
+      purpose(_ctx, value) {
+        const problem = value === undefined ? undefined : purposeProblem(value, 'purpose');
+        if (problem) throw new errors.InvalidRequest(problem);
+      },
+    },
     // The ID token carries the fields kept too, not only userinfo.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
+    // One list of DPoP proof algorithms for the engine's endpoints and Signet's (src/dpop/dpop_proof.ts).
+    enabledJWA: { dPoPSigningAlgValues: [...DPOP_ALGS] as NonNullable<Configuration['enabledJWA']>['dPoPSigningAlgValues'] },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      claimsParameter: { enabled: true },
+      // FAPI 2.0 for the clients that ask for it; every other client as before.
+      fapi: { enabled: true, profile: (_ctx, client) => (isFapiClient(client) ? '2.0' : undefined) },
+      // RFC 9126 for any client that wants it; required of clients with require_pushed_authorization_requests.
+      pushedAuthorizationRequests: { enabled: true },
+      // RFC 9449 for any client that wants it; a server nonce is required of FAPI 2.0 clients.
+      // The nonce secret is shared by every process (src/dpop/dpop_nonces.ts).
+      dPoP: {
+        enabled: true,
+        nonceSecret: dpopNonceSecret(config.cookieKeys),
+        requireNonce: (ctx) => isFapiClient(ctx.oidc.client),
+      },
+      // Signed request objects (JAR, RFC 9101), by value or pushed; unsigned ones stay refused.
+      requestObjects: { enabled: true, requireSignedRequestObject: false },
+      // verified_claims in the standard's shape, and every `purpose` 3 to 300 characters (src/fields/verified_claims_request.ts).
+      claimsParameter: {
+        enabled: true,
+        assertClaimsParameter(ctx, claims) {
+          const problem = claimsParameterProblem(claims as Record<string, unknown>);
+          if (problem) throw new errors.InvalidRequest(problem);
+          // A list of verified_claims requests goes on wrapped: the engine drops a list.
+          const wrapped = listsWrapped(claims as Record<string, unknown>);
+          if (wrapped && ctx.oidc.params) ctx.oidc.params.claims = JSON.stringify(wrapped);
+        },
+      },
       // A client may introspect and revoke only the tokens issued to it.
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -81,10 +155,19 @@ export function createProvider(deps: ProviderDeps): Provider {
           renderPage(ctx, 'logged_out', { title: 'Signed out' });
         },
       },
+      // Dynamic client registration (RFC 7591) and its management (RFC 7592), when
+      // CLIENT_REGISTRATION opens it (decision 25); the adapter checks Signet's rules first.
+      registration: {
+        enabled: config.clientRegistration !== 'off',
+        initialAccessToken: config.clientRegistration === 'initial_access_token' ? (config.registrationAccessToken ?? false) : false,
+      },
+      registrationManagement: { enabled: config.clientRegistration !== 'off', rotateRegistrationAccessToken: true },
     },
     // A login grant is the owner's signed consent: it gets a refresh token, rotated on use.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: true,
+    // Rotated on use, except for FAPI 2.0 clients: the profile asks servers not to rotate, their
+    // refresh tokens being bound to the client's key authentication already.
+    rotateRefreshToken: (ctx) => !isFapiClient(ctx.oidc.client),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     ttl: {
       AccessToken: config.ttl.accessToken,
@@ -111,7 +194,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
   const provider = new Provider(config.issuer, configuration);
   // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
-  answerEngineOutages(provider, renderPage, deps.logger ?? { error: () => {}, info: () => {} });
+  answerEngineOutages(provider, renderPage, deps.logger ?? silentLogger);
   keepSignetErrors(provider);
   reasonEngineErrors(provider);
   return provider;

@@ -79,6 +79,8 @@ export function erasureSteps(deps: ErasureStepDeps): Record<ErasureStep, (target
       for (const receipt of await deps.receipts(identity)) {
         await deps.revokeLoginGrant(receipt.grant_id);
         await deps.keepReceipt(receipt, deps.receiptSeconds);
+        // The client's index of its logins lists this one no more: it has ended.
+        await store.removeFromIndex(keys.clientLogins(receipt.client_id), receipt.grant_id);
       }
       // After the grants: a website's logout token names the login session (its sid), read from it.
       await deps.endEngineSessions(identity);

@@ -3,7 +3,7 @@
 // serves the summed metrics of all workers, and on SIGTERM stops them and waits.
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
-import type { AppLogger } from '../observability/logger.js';
+import type { Logger } from '../observability/logger.js';
 import { startMetricsServer } from '../observability/metrics_server.js';
 
 export type ClusterOptions = { workers: number; metricsPort?: number; shutdownGraceMs: number };
@@ -12,7 +12,7 @@ export type ClusterOptions = { workers: number; metricsPort?: number; shutdownGr
 const CRASH_WINDOW_MS = 30_000;
 const MAX_RESTART_PAUSE_MS = 10_000;
 
-export async function runClusterPrimary(options: ClusterOptions, logger: AppLogger): Promise<void> {
+export async function runClusterPrimary(options: ClusterOptions, logger: Logger): Promise<void> {
   let stopping = false;
   let recentDeaths = 0;
   let lastDeath = 0;

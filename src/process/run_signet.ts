@@ -6,19 +6,19 @@ import { availableParallelism } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';
 import { type Config, loadConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { type AppLogger, createLogger } from '../observability/logger.js';
+import { type Logger, createLogger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { registryText, startMetricsServer } from '../observability/metrics_server.js';
 import type { RunningSignet } from '../server.js';
 import { runClusterPrimary } from './cluster_primary.js';
 
-export type StartSignet = (config: Config, logger: AppLogger, metrics: Metrics) => Promise<RunningSignet>;
+export type StartSignet = (config: Config, logger: Logger, metrics: Metrics) => Promise<RunningSignet>;
 
 export function workerCount(config: Config): number {
   return config.ops.workers === 'auto' ? availableParallelism() : config.ops.workers;
 }
 
-async function runProcess(config: Config, logger: AppLogger, start: StartSignet, options: { printSummary: boolean }) {
+async function runProcess(config: Config, logger: Logger, start: StartSignet, options: { printSummary: boolean }) {
   const inCluster = cluster.isWorker;
   const metrics = createMetrics();
   // A worker's metrics are read by the primary, which serves the sum. Constructing an

@@ -1,6 +1,7 @@
 // The webhook queue a Signet process runs: on Redis when one is configured (server, cluster or Sentinel), else in memory, with
-// the services' targets from configuration and the owners' from the store, and the signals'
+// the services' targets from their clients (the client registry) and the owners' from the store, and the signals'
 // (logout tokens to "bcl:<client_id>", SETs to "ssf:<stream_id>": src/signals/signal_targets.ts).
+import { createClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
 import { signingKeysOf } from '../keys/signing_keys.js';
 import { createMemoryWebhookQueue } from '../notify/memory_webhook_queue.js';
@@ -12,13 +13,18 @@ import { createLogHash } from '../observability/log_hash.js';
 import { createSignalSigner } from '../signals/signal_signer.js';
 import { isSignalService, signalTargets } from '../signals/signal_targets.js';
 import { createSsfStreams } from '../signals/ssf_streams.js';
+import { createClientRecords } from '../store/client_records.js';
 import { redisConnectionOf } from '../store/redis_connection.js';
 import type { Store } from '../store/store.js';
 
 export function createWebhookQueueFor(config: Config, store: Store, tuning: Partial<WebhookQueueOptions> = {}): WebhookQueue {
-  const webhooks = webhookTargets(config.clients, createOwnerWebhooks(store).targetOf);
+  const clients = createClientRegistry(
+    createClientRecords(store),
+    config.clients.map((client) => client.client_id),
+  );
+  const webhooks = webhookTargets(clients.webhookOf, createOwnerWebhooks(store).targetOf);
   const signals = signalTargets({
-    clients: config.clients,
+    clients,
     streams: createSsfStreams(store),
     signer: createSignalSigner(config.issuer, signingKeysOf(config)),
   });

@@ -1,13 +1,11 @@
 // The rate-limit classes (docs/operations.md, "Rate limits and proxy trust"), counted by
 // rate-limiter-flexible in Redis, shared by every process, or in memory for the demo.
-// Over a limit: 429 rate_limited with Retry-After; a counter Redis cannot reach: 503.
-// On one Redis server (or Sentinels) the counters of a step are counted by one script, the
-// library's own steps for each key in turn (one round trip instead of one per counter), and a
-// check reads its counter by one script (GET and PTTL, as the library's transaction does).
-import { Cluster } from 'ioredis';
+// Over a limit: 429 rate_limited with Retry-After; a counter Redis cannot reach: 503. The
+// library is Signet's only counter: every count with a window (a class, a challenge's failed
+// signatures) is its consume, get or penalty, with its own scripts and keys.
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../config.js';
-import { refuse, SignetError } from '../errors.js';
+import { refuse, type SignetError } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { RedisStore } from '../store/redis_store.js';
 import type { Store } from '../store/store.js';
@@ -48,43 +46,6 @@ export type RateLimits = {
 
 const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
 
-// rate-limiter-flexible's consume (RateLimiterRedis's incrTtl script, one point) for each key
-// in turn, stopping at the first over its limit. ARGV: per key, its limit then its window (s).
-// Returns the (1-based) key that was over, its count and its ms left, or {0} when none was.
-const CONSUME_ALL = `
-for i = 1, #KEYS do
-  local limit, window = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
-  redis.call('set', KEYS[i], 0, 'EX', window, 'NX')
-  local consumed = redis.call('incrby', KEYS[i], 1)
-  local ttl = redis.call('pttl', KEYS[i])
-  if ttl == -1 then
-    redis.call('expire', KEYS[i], window)
-    ttl = 1000 * window
-  end
-  if consumed > limit then return {i, consumed, ttl} end
-end
-return {0}
-`;
-
-// A counter's count and ms left, or nil when there is none (the library's get).
-const READ_COUNTER = `
-local consumed = redis.call('get', KEYS[1])
-if not consumed then return false end
-return {tonumber(consumed), redis.call('pttl', KEYS[1])}
-`;
-
-type CounterScripts = {
-  consumeRateLimits(numberOfKeys: number, ...args: string[]): Promise<number[]>;
-  readRateLimit(key: string): Promise<[number, number] | null>;
-};
-
-/** The store's client with the two scripts registered (sent as EVALSHA once loaded). */
-function counterScripts(store: RedisStore): CounterScripts {
-  store.client.defineCommand('consumeRateLimits', { lua: CONSUME_ALL });
-  store.client.defineCommand('readRateLimit', { numberOfKeys: 1, lua: READ_COUNTER });
-  return store.client as unknown as CounterScripts;
-}
-
 function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: number): SignetError {
   const { points, seconds } = settings[limit];
   const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
@@ -104,67 +65,39 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   }
   limiters.set('failedSignaturesPerChallenge', limiterFor('failedSignaturesPerChallenge', settings.failedSignaturesPerChallenge, challengeTtlSeconds));
   const limiterOf = (name: string) => limiters.get(name)!;
-  const scripts = isRedis(store) ? counterScripts(store) : undefined;
-  // On a cluster the counters of a step live in different slots, which one script cannot reach.
-  const oneScriptPerStep = scripts !== undefined && !(isRedis(store) && store.client instanceof Cluster);
 
-  // On Redis, every counter command runs under the store's own rules (first connection,
-  // deadline, an outage answered 503 store_unavailable) on the store's connection.
+  // On Redis, every counter command runs under the store's guard (src/store/redis_guard.ts: first
+  // connection, deadline, an outage answered 503 store_unavailable) on the store's connection.
   const run = <T>(work: () => Promise<T>): Promise<T> => (isRedis(store) ? store.guarded(work) : work());
-  const fault = (error: unknown) => (error instanceof SignetError ? error : refuse('store_unavailable', 'the store (Redis) is unreachable', { cause: error }));
 
   const consume = async (limit: LimitClass, who: string) => {
     try {
       await run(() => limiterOf(limit).consume(who));
     } catch (outcome) {
+      // The library rejects with its RateLimiterRes when over the limit, with the error otherwise.
       if (outcome instanceof RateLimiterRes) throw refusal(limit, settings, outcome.msBeforeNext);
-      throw fault(outcome);
+      throw outcome;
     }
   };
 
   return {
     consume,
 
+    // One consume after the other: the first over its limit stops the rest uncounted. Each is
+    // one script (EVALSHA) of the library's; on a cluster the keys are in different slots anyway.
     async consumeAll(counts) {
-      if (!oneScriptPerStep || !scripts) {
-        for (const [limit, who] of counts) await consume(limit, who);
-        return;
-      }
-      const counterKeys = counts.map(([limit, who]) => limiterOf(limit).getKey(who));
-      const limitsAndWindows = counts.flatMap(([limit]) => [String(settings[limit].points), String(settings[limit].seconds)]);
-      let over: number[];
-      try {
-        over = await run(() => scripts.consumeRateLimits(counterKeys.length, ...counterKeys, ...limitsAndWindows));
-      } catch (error) {
-        throw fault(error);
-      }
-      const [which = 0, , msBeforeNext = 0] = over;
-      if (which > 0) throw refusal(counts[which - 1]![0], settings, msBeforeNext);
+      for (const [limit, who] of counts) await consume(limit, who);
     },
 
     async check(limit, who) {
-      let current: { consumedPoints: number; msBeforeNext: number } | null;
-      try {
-        if (scripts) {
-          const counter = await run(() => scripts.readRateLimit(limiterOf(limit).getKey(who)));
-          current = counter && { consumedPoints: counter[0], msBeforeNext: counter[1] };
-        } else {
-          current = await run(() => limiterOf(limit).get(who));
-        }
-      } catch (error) {
-        throw fault(error);
-      }
+      const current = await run(() => limiterOf(limit).get(who));
       if (current && current.consumedPoints >= settings[limit].points) throw refusal(limit, settings, current.msBeforeNext);
     },
 
     async count(limit, who, windowSeconds) {
       const points = limit === 'failedSignaturesPerChallenge' ? settings.failedSignaturesPerChallenge : settings[limit].points;
-      try {
-        const { consumedPoints } = await run(() => limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {}));
-        return { within: consumedPoints <= points, last: consumedPoints === points };
-      } catch (error) {
-        throw fault(error);
-      }
+      const { consumedPoints } = await run(() => limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {}));
+      return { within: consumedPoints <= points, last: consumedPoints === points };
     },
   };
 }

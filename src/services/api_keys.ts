@@ -30,6 +30,8 @@ export type ApiKeys = {
   /** A new key with the same label; the old one is revoked with replaced_by = the new id. */
   rotate(serviceId: string, keyId: string): Promise<NewApiKey>;
   revoke(serviceId: string, keyId: string): Promise<ApiKeyInfo>;
+  /** Every key of the service, gone with their records (the service's client was deleted). */
+  removeAll(serviceId: string): Promise<void>;
   /** The X-API-Key header's value to the caller it names, or invalid_client. */
   authenticate(presented: string | undefined): Promise<ApiKeyCaller>;
 };
@@ -133,6 +135,11 @@ export function createApiKeys(store: Store, now: () => number): ApiKeys {
       const record = await ownKey(serviceId, keyId);
       if (!(await markRevoked(keyId))) throw await alreadyRevoked(keyId);
       return info(record);
+    },
+
+    async removeAll(serviceId) {
+      const ids = await store.indexMembers(keys.apiKeysOf(serviceId));
+      await store.delete(...ids.flatMap((id) => [keys.apiKey(id), keys.apiKeyRevoked(id), keys.apiKeyUsed(id)]), keys.apiKeysOf(serviceId));
     },
 
     async authenticate(presented) {

@@ -9,8 +9,8 @@ import * as forms from './api_key_schemas.js';
 
 export type ApiKeysRoutesDeps = {
   apiKeys: ApiKeys;
-  /** True when a client with this client_id is configured. */
-  serviceExists: (serviceId: string) => boolean;
+  /** True when a client with this client_id exists (from CLIENTS or added at run time). */
+  serviceExists: (serviceId: string) => boolean | Promise<boolean>;
   adminToken?: string;
 };
 
@@ -19,8 +19,8 @@ const TAG = 'Admin: API keys';
 export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
   // The token is checked first: without it nobody learns which services exist.
   const auth = adminToken(deps.adminToken);
-  const known = (serviceId: string): string => {
-    if (!deps.serviceExists(serviceId)) throw refuse('service_not_found', `no service "${serviceId}" is registered`);
+  const known = async (serviceId: string): Promise<string> => {
+    if (!(await deps.serviceExists(serviceId))) throw refuse('service_not_found', `no service "${serviceId}" is registered`);
     return serviceId;
   };
 
@@ -36,7 +36,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       responses: { 201: { description: 'The new key, shown this once', schema: forms.newApiKey } },
       refusals: ['service_not_found', 'api_key_id_taken'],
       async handle({ params, body }) {
-        return { body: await deps.apiKeys.create(known(params.serviceId), body.label) };
+        return { body: await deps.apiKeys.create(await known(params.serviceId), body.label) };
       },
     }),
 
@@ -50,7 +50,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The keys (never their secrets)', schema: forms.apiKeyList } },
       refusals: ['service_not_found'],
       async handle({ params }) {
-        return { body: { api_keys: await deps.apiKeys.list(known(params.serviceId)) } };
+        return { body: { api_keys: await deps.apiKeys.list(await known(params.serviceId)) } };
       },
     }),
 
@@ -64,7 +64,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       responses: { 201: { description: 'The new key, shown this once', schema: forms.newApiKey } },
       refusals: ['service_not_found', 'api_key_not_found', 'api_key_revoked', 'api_key_id_taken'],
       async handle({ params }) {
-        return { body: await deps.apiKeys.rotate(known(params.serviceId), params.keyId) };
+        return { body: await deps.apiKeys.rotate(await known(params.serviceId), params.keyId) };
       },
     }),
 
@@ -78,7 +78,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The revoked key', schema: forms.apiKey } },
       refusals: ['service_not_found', 'api_key_not_found', 'api_key_revoked'],
       async handle({ params }) {
-        return { body: await deps.apiKeys.revoke(known(params.serviceId), params.keyId) };
+        return { body: await deps.apiKeys.revoke(await known(params.serviceId), params.keyId) };
       },
     }),
   ];

@@ -1,5 +1,7 @@
-// The services feature: the configured clients as services, their API keys, the check of a
-// presented key (as a route's caller, and for the resource reads), and the admin API's routes.
+// The services feature: the clients as services (CLIENTS' and those added at run time), their
+// API keys, the check of a presented key (as a route's caller, and for the resource reads), and
+// the admin API's routes.
+import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import { createApiKeys } from './api_keys.js';
@@ -7,16 +9,16 @@ import { apiKeysRoutes } from './api_keys_routes.js';
 import { serviceAuth, serviceCaller } from './service_caller.js';
 
 export type ServicesFeatureDeps = {
-  config: Pick<Config, 'clients' | 'adminToken'>;
+  config: Pick<Config, 'adminToken'>;
+  clients: ClientRegistry;
   store: Store;
   now: () => number;
 };
 
-export function createServicesFeature({ config, store, now }: ServicesFeatureDeps) {
-  const serviceNames = new Map(config.clients.map((client) => [client.client_id, client.client_name]));
-  const serviceExists = (service: string) => serviceNames.has(service);
-  /** The name people read (the client's client_name), or the id when it has none. */
-  const serviceName = (service: string) => serviceNames.get(service) ?? service;
+export function createServicesFeature({ config, clients, store, now }: ServicesFeatureDeps) {
+  const serviceExists = async (service: string) => (await clients.find(service)) !== undefined;
+  /** The name people read (the client's client_name), its id when it has none, or that it was deleted. */
+  const serviceName = clients.nameOf;
   const apiKeys = createApiKeys(store, now);
   const services = serviceAuth(apiKeys, serviceExists);
   const routes = apiKeysRoutes({ apiKeys, serviceExists, adminToken: config.adminToken });

@@ -1,8 +1,9 @@
 // Where the webhook queue delivers the signals: services named "bcl:<client_id>" post logout
-// tokens to the client's backchannel_logout_uri (configured by the operator: trusted), and
-// "ssf:<stream_id>" push SETs to the stream's endpoint_url (given by the client: checked for a
-// public address at each attempt, as owners' webhooks are). Each body is signed at each attempt.
-import type { Config } from '../config.js';
+// tokens to the client's backchannel_logout_uri (read from the client registry at each attempt;
+// trusted when the operator configured it in CLIENTS, else checked for a public address as
+// owners' webhooks are), and "ssf:<stream_id>" push SETs to the stream's endpoint_url (given by
+// the client: checked the same way). Each body is signed at each attempt.
+import type { ClientRegistry } from '../clients/client_registry.js';
 import type { ProtocolTarget, WebhookEvent } from '../notify/webhook_queue.js';
 import type { SignalSigner, SetClaims } from './signal_signer.js';
 import type { SsfStreams } from './ssf_streams.js';
@@ -19,16 +20,14 @@ export type LogoutEventData = { sub: string; sid?: string };
 /** What an "ssf:" event holds: the SET's claims but `iss`. */
 export type SetEventData = SetClaims;
 
-export function signalTargets(deps: { clients: Config['clients']; streams: SsfStreams; signer: SignalSigner }) {
-  const logoutUris = new Map<string, string>();
-  for (const client of deps.clients) if (client.backchannel_logout_uri) logoutUris.set(client.client_id, client.backchannel_logout_uri);
-
-  const logoutTarget = (clientId: string): ProtocolTarget | undefined => {
-    const url = logoutUris.get(clientId);
-    if (!url) return undefined;
+export function signalTargets(deps: { clients: Pick<ClientRegistry, 'find' | 'isConfigured'>; streams: SsfStreams; signer: SignalSigner }) {
+  const logoutTarget = async (clientId: string): Promise<ProtocolTarget | undefined> => {
+    const url = (await deps.clients.find(clientId))?.backchannel_logout_uri;
+    // A client deleted, or without the URI by now, gets nothing (the event is dropped, logged).
+    if (typeof url !== 'string') return undefined;
     return {
       url,
-      trusted: true,
+      trusted: deps.clients.isConfigured(clientId),
       async render(event: WebhookEvent) {
         const { sub, sid } = event.data as LogoutEventData;
         const token = await deps.signer.logoutToken({ aud: clientId, sub, sid, jti: event.id });

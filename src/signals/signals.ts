@@ -5,7 +5,7 @@
 // per-receiver lanes, address checks and durability; the tokens are signed at delivery.
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
-import type { Config } from '../config.js';
+import type { ClientRegistry } from '../clients/client_registry.js';
 import type { WebhookEvent, WebhookQueue } from '../notify/webhook_queue.js';
 import type { ConsentSignal, Signals } from '../consent/consent_signal.js';
 import { bclService, type LogoutEventData, type SetEventData, ssfService } from './signal_targets.js';
@@ -17,8 +17,8 @@ export type SignalsDeps = {
   /** Signet's issuer: `iss` of every token, and the base of its own event types. */
   issuer: string;
   chainId: number;
-  /** The configured clients: who has a backchannel_logout_uri, and wants `sid`. */
-  clients: Config['clients'];
+  /** The clients (CLIENTS' and those added at run time): who has a backchannel_logout_uri, and wants `sid`. */
+  clients: Pick<ClientRegistry, 'find'>;
   /** Where each logout token and SET waits for delivery (durable once enqueue resolves). */
   queue: Pick<WebhookQueue, 'enqueue'>;
   streams: SsfStreams;
@@ -36,7 +36,6 @@ export type SignalsService = Signals & {
 
 export function createSignals(deps: SignalsDeps): SignalsService {
   const now = deps.now ?? Date.now;
-  const clients = new Map(deps.clients.map((client) => [client.client_id, client]));
   const job = (type: string, service: string, data: Record<string, unknown>, id = randomUUID()): WebhookEvent => ({
     id,
     type,
@@ -46,7 +45,7 @@ export function createSignals(deps: SignalsDeps): SignalsService {
   });
 
   const logout = async (clientId: string, sub: string, sid: string | undefined) => {
-    const client = clients.get(clientId);
+    const client = await deps.clients.find(clientId);
     if (!client?.backchannel_logout_uri) return;
     // `sid` only for a client that asked for it, as its ID tokens carry it only then.
     const data: LogoutEventData = { sub, ...(client.backchannel_logout_session_required && sid ? { sid } : {}) };

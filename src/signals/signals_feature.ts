@@ -4,12 +4,14 @@
 // "ssf:" services are built with the queue: src/process/webhook_queue_for.ts).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
+import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
 import type { Signals } from '../consent/consent_signal.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
 import type { Store } from '../store/store.js';
 import { createSignals } from './signals.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
 import { ssfRoutes } from './ssf_routes.js';
 import { createSsfStreams } from './ssf_streams.js';
 
@@ -17,6 +19,8 @@ export type SignalsFeatureDeps = {
   config: Config;
   store: Store;
   provider: Provider;
+  /** The clients: their back-channel logout URIs, and who may manage SSF streams. */
+  clients: ClientRegistry;
   chainId: number;
   /** The webhook queue (its worker delivers the logout tokens and SETs). */
   queue: Pick<WebhookQueue, 'enqueue'>;
@@ -24,6 +28,8 @@ export type SignalsFeatureDeps = {
   clientsOf(identity: Address): Promise<string[]>;
   /** DNS for receivers' endpoint URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
+  /** The DPoP check of SSF tokens bound to a key. */
+  checkDpop: DpopCheck;
   now: () => number;
 };
 
@@ -40,13 +46,18 @@ function sendEngineLogoutsThrough(provider: Provider, logout: (clientId: string,
   };
 }
 
-export function createSignalsFeature(deps: SignalsFeatureDeps): { signals: Signals; routes: ReturnType<typeof ssfRoutes> } {
+export function createSignalsFeature(deps: SignalsFeatureDeps): {
+  signals: Signals;
+  routes: ReturnType<typeof ssfRoutes>;
+  /** A deleted client's SSF streams go with it. */
+  removeStreamsOf(clientId: string): Promise<void>;
+} {
   const { config } = deps;
   const streams = createSsfStreams(deps.store);
   const signals = createSignals({
     issuer: config.issuer,
     chainId: deps.chainId,
-    clients: config.clients,
+    clients: deps.clients,
     queue: deps.queue,
     streams,
     clientsOf: deps.clientsOf,
@@ -56,10 +67,15 @@ export function createSignalsFeature(deps: SignalsFeatureDeps): { signals: Signa
   const routes = ssfRoutes({
     config,
     provider: deps.provider,
+    clients: deps.clients,
     streams,
     signals,
     guard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    checkDpop: deps.checkDpop,
     now: deps.now,
   });
-  return { signals: { emit: signals.emit }, routes };
+  const removeStreamsOf = async (clientId: string) => {
+    for (const stream of await streams.of(clientId)) await streams.remove(stream);
+  };
+  return { signals: { emit: signals.emit }, routes, removeStreamsOf };
 }

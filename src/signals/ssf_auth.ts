@@ -1,35 +1,48 @@
-// Who manages SSF streams: a configured client, with an access token the engine issued it by
-// the client credentials grant with scope `ssf` (RFC 6749 §4.4), sent as a bearer token
-// (RFC 6750). A missing or bad token is answered 401, a token without the scope 403, each with
-// the WWW-Authenticate header RFC 6750 §3 asks for.
+// Who manages SSF streams: a client, with an access token the engine issued it by the client
+// credentials grant with scope `ssf` (RFC 6749 §4.4), sent as a bearer token (RFC 6750) or, when
+// the token is DPoP-bound, with its DPoP proof (RFC 9449). A missing or bad token is answered 401,
+// a token without the scope 403, each with the WWW-Authenticate header the standards ask for.
 import type Provider from 'oidc-provider';
-import type { Config } from '../config.js';
 import { refuse } from '../errors.js';
 import type { Authenticator } from '../http/authenticators.js';
+import { isFapiClient } from '../clients/fapi_profile.js';
+import { presentationOf } from '../dpop/dpop_presentation.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
 
 export const SSF_SCOPE = 'ssf';
 
 export type SsfCaller = { client_id: string };
 
-export function ssfClient(provider: Provider, clients: Config['clients']): Authenticator<SsfCaller> {
-  const allowed = new Set(clients.filter((client) => client.grant_types.includes('client_credentials')).map((client) => client.client_id));
+/** `clientAllowed`: the client exists (CLIENTS' or added at run time) and may use the client credentials grant. */
+export function ssfClient(provider: Provider, clientAllowed: (clientId: string) => Promise<boolean>, checkDpop: DpopCheck): Authenticator<SsfCaller> {
   return {
     kind: 'ssf_token',
-    refusals: ['authorization_malformed', 'token_invalid', 'ssf_scope_missing'],
+    refusals: [
+      'authorization_malformed',
+      'token_invalid',
+      'token_dpop_bound',
+      'token_not_dpop_bound',
+      'dpop_proof_invalid',
+      'dpop_nonce_required',
+      'ssf_scope_missing',
+    ],
     async authenticate(ctx) {
       const header = ctx.get('authorization');
-      const token = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header)?.[1];
-      if (!token) {
+      const presented = header ? presentationOfOrUndefined(ctx) : undefined;
+      if (!presented) {
         // No credentials at all: the scheme and scope, no error code (RFC 6750 §3.1).
         ctx.set('WWW-Authenticate', header ? 'Bearer error="invalid_request"' : `Bearer scope="${SSF_SCOPE}"`);
-        throw refuse('authorization_malformed', 'send an access token of the client credentials grant as "Authorization: Bearer <token>"');
+        throw refuse('authorization_malformed', 'send an access token of the client credentials grant as "Authorization: Bearer <token>" or "DPoP <token>"');
       }
-      const found = await provider.ClientCredentials.find(token);
+      const found = await provider.ClientCredentials.find(presented.token);
       // A client removed from CLIENTS, or no longer allowed the grant, loses its tokens too.
-      if (!found?.clientId || !allowed.has(found.clientId)) {
+      if (!found?.clientId || !(await clientAllowed(found.clientId))) {
         ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
         throw refuse('token_invalid', 'the access token is invalid, expired or revoked');
       }
+      const jkt = found.jkt as string | undefined;
+      const requireNonce = Boolean(jkt) && isFapiClient(await provider.Client.find(found.clientId));
+      await checkDpop({ jkt, clientId: found.clientId, requireNonce }, presented);
       if (
         !String(found.scope ?? '')
           .split(' ')
@@ -41,4 +54,13 @@ export function ssfClient(provider: Provider, clients: Config['clients']): Authe
       return { client_id: found.clientId };
     },
   };
+}
+
+/** The presentation, or undefined when the header is not one the standards define. */
+function presentationOfOrUndefined(ctx: Parameters<typeof presentationOf>[0]) {
+  try {
+    return presentationOf(ctx);
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,7 @@ const GRANT_END: Record<GrantEndReason, { initiating_entity: string; en: string 
   owner_revoked: { initiating_entity: 'user', en: 'The owner revoked the grant.' },
   erasure: { initiating_entity: 'user', en: 'The owner erased their data at Signet.' },
   signed_out: { initiating_entity: 'user', en: 'The owner signed out.' },
+  client_deleted: { initiating_entity: 'admin', en: 'The operator deleted the client.' },
 };
 
 /** CAEP's change_type for each change of a wallet's key on the identity. */

@@ -3,6 +3,7 @@
 // credentials token (scope `ssf`): create, read, update, replace and delete its push streams,
 // read and set their status, and ask for a verification event.
 import type Provider from 'oidc-provider';
+import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
 import { refuse } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
@@ -10,6 +11,7 @@ import { type AnyRoute, route } from '../http/route.js';
 import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { SignalsService } from './signals.js';
 import { ssfClient, type SsfCaller } from './ssf_auth.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
 import { eventsSupported, SSF_PUSH } from './ssf_events.js';
 import {
   createStreamBody,
@@ -27,12 +29,16 @@ import { eventsDelivered, MAX_STREAMS_PER_CLIENT, MIN_VERIFICATION_INTERVAL, new
 const TAG = 'Shared Signals (SSF)';
 
 export type SsfRoutesDeps = {
-  config: Pick<Config, 'issuer' | 'clients'>;
+  config: Pick<Config, 'issuer'>;
   provider: Provider;
+  /** Who may manage streams: a client allowed the client credentials grant, read at each call. */
+  clients: Pick<ClientRegistry, 'find'>;
   streams: SsfStreams;
   signals: Pick<SignalsService, 'verify'>;
   /** The public-address check of a receiver's endpoint_url, as for owners' webhooks. */
   guard: WebhookUrlGuard;
+  /** The DPoP check of a DPoP-bound token (src/dpop/dpop_proof.ts). */
+  checkDpop: DpopCheck;
   now: () => number;
 };
 
@@ -50,7 +56,14 @@ const DELIVERY_REFUSALS = ['ssf_delivery_unsupported', 'webhook_url_not_public',
 
 export function ssfRoutes(deps: SsfRoutesDeps): AnyRoute[] {
   const { issuer } = deps.config;
-  const auth = ssfClient(deps.provider, deps.config.clients);
+  const auth = ssfClient(
+    deps.provider,
+    async (clientId) => {
+      const grants = (await deps.clients.find(clientId))?.grant_types;
+      return Array.isArray(grants) && grants.includes('client_credentials');
+    },
+    deps.checkDpop,
+  );
   const supported = eventsSupported(issuer);
   const at = () => new Date(deps.now()).toISOString();
 

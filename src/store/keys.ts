@@ -68,6 +68,12 @@
 // signet:ssf:streams-of:<clientId>    index of a client's SSF streams
 // signet:ssf:verified:<id>            a verification was just asked on the stream (min_verification_interval TTL)
 // signet:claim-records:<identity>     set of the ids of the claims Signet issued to an identity (with a record)
+// signet:client:<clientId>            a client's metadata (JSON): the engine's Client record, CLIENTS' or added at run time
+// signet:clients                      set of the ids of every client
+// signet:clients:configured           set of the ids the last start wrote from CLIENTS
+// signet:client-logins:<clientId>     set of the grant ids of a client's consent receipts (its login grants)
+// signet:registration-token:<id>      an RFC 7592 registration access token (the engine's RegistrationAccessToken, JSON)
+// signet:registration-tokens:<client> set of the keys of a client's registration access tokens
 
 const PREFIX = 'signet:';
 
@@ -122,4 +128,10 @@ export const keys = {
   ssfStreamsOf: (clientId: string) => `${PREFIX}ssf:streams-of:${clientId}`,
   ssfVerified: (id: string) => `${PREFIX}ssf:verified:${id}`,
   claimRecordsOf: (identity: string) => `${PREFIX}claim-records:${identity.toLowerCase()}`,
+  client: (clientId: string) => `${PREFIX}client:${clientId}`,
+  clients: () => `${PREFIX}clients`,
+  configuredClients: () => `${PREFIX}clients:configured`,
+  clientLogins: (clientId: string) => `${PREFIX}client-logins:${clientId}`,
+  registrationToken: (id: string) => `${PREFIX}registration-token:${id}`,
+  registrationTokensOf: (clientId: string) => `${PREFIX}registration-tokens:${clientId}`,
 };

@@ -77,12 +77,6 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       for (const member of members) index.delete(member);
       putIndex(key, index);
     },
-    increment: async (key, ttl) => {
-      const entry = live(key);
-      const count = Number(text(entry) ?? '0') + 1;
-      entries.set(key, { value: String(count), expiresAt: entry ? entry.expiresAt : expiry(ttl) });
-      return count;
-    },
     compareAndSet: async (key, expected, next, ttl) => {
       const entry = live(key);
       const current = text(entry);

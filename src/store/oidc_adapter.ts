@@ -3,6 +3,7 @@
 // Round trips: find is one read (record and consumed mark together), upsert one atomic write,
 // consume one atomic decision.
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
 import type { Store } from './store.js';
 
@@ -25,11 +26,23 @@ export type OidcAdapterOptions = {
    * the same). Signet uses the access token's life: the tokens issued with it live as long.
    */
   reuseWindowSeconds?: number;
+  /** The engine's Client model: Signet's client records (src/store/client_records.ts), shared with its registry. */
+  clients?: ClientRecords;
+  /**
+   * Dynamic registration (RFC 7591, 7592) is the only way the engine itself saves or deletes a
+   * client: what a client must pass before it is saved (throwing the engine's
+   * InvalidClientMetadata or InvalidRedirectUri), and what deleting one does besides.
+   */
+  registeredClients?: { check(record: ClientRecord): Promise<void>; remove(clientId: string): Promise<void> };
 };
 
 // A revoked grant refuses new records this long: enough for any request that was already
 // issuing tokens under it when it was revoked (a parallel redemption's winner) to finish.
 export const REVOKED_GRANT_MEMORY_SECONDS = 3600;
+
+// How long a replay mark lives before the engine's upsert sets its own expiry: longer than the
+// engine's acceptance window of a DPoP proof or client assertion (five minutes).
+const REPLAY_MARK_SECONDS = 600;
 
 // What the engine says when it finds a record already consumed, said by the loser of a race.
 const REFUSALS: Record<string, () => Error> = {
@@ -47,6 +60,7 @@ const REMEMBERED_GRANTS = 1000;
 
 export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
   const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
+  const clients = options.clients ?? createClientRecords(store);
   // The engine reads a single-use record (find), then consumes it by id alone, in the same
   // request of the same process. The grant read here names the index whose member the consume
   // re-times, with no read of its own (no round trip added to a refresh). Bounded: the oldest go.
@@ -71,10 +85,26 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     }
 
     private key(id: string) {
-      return keys.model(this.model, id);
+      // A registration access token lives until its client goes (docs/data.md): a key of its own.
+      return this.model === 'RegistrationAccessToken' ? keys.registrationToken(id) : keys.model(this.model, id);
+    }
+
+    /** The record indexes this model's records join. */
+    private indexesOf(payload: AdapterPayload, grantId: string | undefined): string[] {
+      if (grantId) return [keys.grantIndex(grantId)];
+      // A login session is found by its subject too, so that an erasure can end it.
+      if (this.model === 'Session' && payload.accountId) return [keys.engineSessionsOf(payload.accountId)];
+      // A client's registration access tokens go with the client.
+      if (this.model === 'RegistrationAccessToken' && payload.clientId) return [keys.registrationTokensOf(payload.clientId)];
+      return [];
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn = 0): Promise<void> {
+      if (this.model === 'Client') {
+        const record = { ...payload, client_id: id } as ClientRecord;
+        await options.registeredClients?.check(record);
+        return clients.save(record);
+      }
       const key = this.key(id);
       const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
       const aliases = [];
@@ -90,13 +120,21 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
         clear: [keys.consumed(key)],
         aliases,
-        // A login session is found by its subject too, so that an erasure can end it.
-        indexes: grantId ? [keys.grantIndex(grantId)] : this.model === 'Session' && payload.accountId ? [keys.engineSessionsOf(payload.accountId)] : [],
+        indexes: this.indexesOf(payload, grantId),
       });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return clients.find(id) as Promise<AdapterPayload | undefined>;
       const key = this.key(id);
+      // The engine asks "seen before?" (find) and then records the id (upsert): two steps, so two
+      // processes could both pass with the same DPoP proof or client assertion. Here the find is
+      // the decision: the first asker marks the id atomically and hears "never seen"; the
+      // engine's upsert then gives the mark its true expiry.
+      if (this.model === 'ReplayDetection') {
+        const first = await store.setIfAbsent(key, JSON.stringify({ jti: id }), REPLAY_MARK_SECONDS);
+        return first ? undefined : { jti: id };
+      }
       const [raw, consumed] = await store.getMany([key, keys.consumed(key)]);
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
@@ -137,8 +175,11 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     }
 
     async destroy(id: string): Promise<void> {
+      if (this.model === 'Client') return options.registeredClients ? options.registeredClients.remove(id) : clients.delete(id);
       const key = this.key(id);
+      const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
       await store.delete(key, keys.consumed(key));
+      if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -6,11 +6,9 @@
 // record and its grant index entry) are split here, in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
 // queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
-import { type SignetError, refuse } from '../errors.js';
 import {
   bySlot,
   createRedisClient,
-  firstConnection,
   REDIS_CLIENT_DEFAULTS,
   type RedisClient,
   type RedisClientTuning,
@@ -18,6 +16,7 @@ import {
   redisClientOptions,
   slotGroup,
 } from './redis_connection.js';
+import { type RedisGuard, redisGuard, storeUnavailable } from './redis_guard.js';
 import type { RecordWrite, Store } from './store.js';
 
 export type RedisStoreOptions = RedisClientTuning & {
@@ -165,12 +164,6 @@ for i = 3, #ARGV do
 end
 return {0, current}`;
 
-// INCR, and a TTL on the counter's first count only: a window never slides.
-const INCREMENT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count`;
-
 // On a cluster: the index joins of a record, refused (0) while the tombstone KEYS[1] exists.
 // The tombstone and the indexes share the grant's hash tag.
 const ADD_TO_INDEXES_UNLESS = `${INDEX_LUA}
@@ -190,7 +183,6 @@ type Scripted = Redis & {
   markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
   closeIndex(index: string, tombstone: string, ttl: string): Promise<string[]>;
   compareAndSet(key: string, next: string, life: string, ...expected: string[]): Promise<[number, string | null]>;
-  incrementOnce(key: string, ttl: string): Promise<number>;
 };
 
 function defineScripts(client: RedisClient): Scripted {
@@ -204,50 +196,7 @@ function defineScripts(client: RedisClient): Scripted {
   redis.defineCommand('markOnce', { lua: MARK_ONCE });
   redis.defineCommand('closeIndex', { numberOfKeys: 2, lua: CLOSE_INDEX });
   redis.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
-  redis.defineCommand('incrementOnce', { numberOfKeys: 1, lua: INCREMENT });
   return redis as Scripted;
-}
-
-/**
- * Fails `work` if it has not settled `ms` after it started. When the timer fires the verdict
- * waits one more turn of the event loop: after a stretch of busy CPU the timer runs before the
- * socket is read, and a reply that did arrive in time must not count as an outage.
- */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(() => {
-      setImmediate(() => {
-        if (!settled) reject(new Error(`Redis did not answer within ${ms} ms`));
-      });
-    }, ms);
-    work.then(
-      (value) => {
-        settled = true;
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        settled = true;
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** An answer from Redis that means it cannot serve now, not that the command was wrong. */
-const OUTAGE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|OOM|NOREPLICAS)\b/;
-
-function isOutage(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  // A reply error is Redis refusing the command: a bug here unless Redis says it is unwell.
-  if (error.name === 'ReplyError') return OUTAGE_REPLIES.test(error.message);
-  return true;
-}
-
-export function storeUnavailable(cause: unknown): SignetError {
-  return refuse('store_unavailable', 'the store (Redis) is unreachable: try again in a moment', { cause, retryAfterSeconds: 1 });
 }
 
 /** A Redis store, with its client and its guard for parts that bring their own Redis logic (rate limits). */
@@ -255,8 +204,8 @@ export type RedisStore = Store & {
   readonly kind: 'redis';
   /** A server's or a cluster's client (the command API is the same; keys of one step share a slot). */
   readonly client: Redis;
-  /** Runs commands on `client` under the store's rules: first connection, deadline, outage = 503. */
-  guarded<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs commands on `client` under the store's guard (redis_guard.ts): first connection, deadline, outage = 503. */
+  guarded: RedisGuard;
 };
 
 /** The store on a connection (a plain string is a REDIS_URL). */
@@ -271,21 +220,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
   // A cluster serves each slot from its own master: multi-key commands are split per slot.
   const sharded = client instanceof Cluster;
   const { commandTimeoutMs } = { ...REDIS_STORE_DEFAULTS, ...options };
-  // Without an offline queue a command sent before the first connection would fail: the very
-  // first commands wait for it, at most one command deadline. Later outages fail fast.
-  const waitForFirstConnection = firstConnection(client);
-  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      await waitForFirstConnection(commandTimeoutMs);
-      return await withDeadline(work(), commandTimeoutMs);
-    } catch (error) {
-      if (isOutage(error)) {
-        options.onError?.('command');
-        throw storeUnavailable(error);
-      }
-      throw error;
-    }
-  };
+  const guard = redisGuard(client, { commandTimeoutMs, onOutage: () => options.onError?.('command') });
   const waitReplicas = options.waitReplicas ?? 0;
   const waitTimeoutMs = Math.max(10, Math.floor(commandTimeoutMs / 2));
   /**
@@ -384,7 +319,6 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       guard(async () => {
         if (members.length) await redis.removeFromIndex(key, ...members);
       }),
-    increment: (key, ttl) => guard(async () => Number(await redis.incrementOnce(key, String(seconds(ttl))))),
     compareAndSet: (key, expected, next, ttl) =>
       guard(async () => {
         const life = ttl === undefined ? '-' : ttl > 0 ? String(seconds(ttl)) : '0';

@@ -26,8 +26,6 @@ export interface Store {
   indexMembers(key: string): Promise<string[]>;
   /** Removes members from an index; the index then expires with its latest remaining member, and goes with its last. */
   removeFromIndex(key: string, ...members: string[]): Promise<void>;
-  /** Adds one and returns the new count, atomically; a new counter expires after ttlSeconds. */
-  increment(key: string, ttlSeconds: number): Promise<number>;
   /**
    * Sets `next` only if the key now holds one of `expected`, atomically: the state-machine step.
    * The key keeps its TTL, or with ttlSeconds gets that life from now (0: no expiry).

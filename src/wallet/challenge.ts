@@ -17,6 +17,8 @@ export type IssuedChallenge = {
   fields: string[];
   /** Ids of the onchain claims the owner approves sharing. */
   claims: string[];
+  /** The verified claims the owner approves sharing, claim by claim (src/fields/verified_fields.ts). */
+  verified: { claim_id: string; claims: string[] }[];
   message: string;
   expiresAt: number;
 };
@@ -29,6 +31,7 @@ export type ChallengeRequest = {
   statement: string;
   fields: string[];
   claims?: string[];
+  verified?: { claim_id: string; claims: string[] }[];
   /** URIs naming the identity and each field; the owner approves exactly these. */
   resources: string[];
 };
@@ -63,6 +66,7 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       identity: request.identity,
       fields: request.fields,
       claims: request.claims ?? [],
+      verified: request.verified ?? [],
       message,
       expiresAt,
     };

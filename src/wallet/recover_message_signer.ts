@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { type Address, bytesToHex, type Hex, hashMessage, hexToBytes, recoverMessageAddress } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
+import type { Logger } from '../observability/logger.js';
 
 /** The one call of the addon's API that Signet uses. */
 type NativeSecp256k1 = {
@@ -39,7 +40,7 @@ export type SignerRecovery = {
    */
   recover(message: string, signature: Hex): Promise<Address>;
   /** Logs once that the addon did not load (logins work, at several ms of CPU more each). */
-  reportFallback(logger: { error(message: string, detail?: unknown): void }): void;
+  reportFallback(logger: Pick<Logger, 'error'>): void;
 };
 
 export function createSignerRecovery(load: LoadNative = loadAddon): SignerRecovery {

@@ -7,6 +7,7 @@ import { keys } from '../../src/store/keys.js';
 import { createOidcAdapter } from '../../src/store/oidc_adapter.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
+import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
 
 let cluster: RedisCluster;
@@ -28,7 +29,7 @@ test('a consume waited for on a master without replicas: 503 store_unavailable a
   const started = Date.now();
   const refused = await codes.consume('cluster-code').catch((error: unknown) => error as { code?: string; reason?: string });
   const ms = Date.now() - started;
-  expect({ code: refused?.code, reason: refused?.reason, afterTheWait: ms >= 240 && ms < 2000 }).toEqual({
+  expect({ code: refused?.code, reason: refused?.reason, afterTheWait: ms >= 240 && ms < OUTAGE_ANSWER_MS }).toEqual({
     code: 'temporarily_unavailable',
     reason: 'store_unavailable',
     afterTheWait: true,

@@ -40,7 +40,8 @@ beforeAll(async () => {
           { name: 'kyc', topic: 1, description: KYC_WORDS },
           { name: 'accredited_investor_status', topic: 7, description: ACCREDITED_WORDS },
         ],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc', 'accredited_investor_status'] }],
+        // Its KYC claims are released as verified_claims under the German AML rules.
+        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc', 'accredited_investor_status'], trustFrameworks: { kyc: 'de_aml' } }],
       },
       claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
     }),
@@ -372,5 +373,105 @@ test('a wallet that cannot switch to the chain is not asked to sign, and the pag
   expect(await page.locator('#status').textContent()).toBe(`Your wallet does not know chain ${h.chain.anvil.chainId}: add that network to it, then try again.`);
   expect(wallet.signed).toEqual([]);
   expect(await page.getByRole('button', { name: 'Sign and continue' }).isEnabled()).toBe(true);
+  expect(problems.all).toEqual([]);
+}, 60_000);
+
+test('verified data: listed apart from the profile, with the website’s purpose escaped, kept or unticked claim by claim', async () => {
+  const owner = h.chain.accounts[3]!;
+  const verifiedIdentity = await h.chain.createIdentityFor(owner.address);
+  await addKey(h.chain.as(owner), verifiedIdentity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  await h.signet.profiles.set(verifiedIdentity, { given_name: 'Eri' });
+  const issued = await fetch(`${h.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({
+      identity: verifiedIdentity,
+      topic: 'kyc',
+      data: {
+        verified_claims: {
+          verification: { trust_framework: 'de_aml', time: '2026-01-15T10:00:00Z' },
+          claims: { given_name: 'Erika', family_name: 'Mustermann', birthdate: '1964-08-12' },
+        },
+      },
+    }),
+  });
+  expect(issued.status).toBe(201);
+  const kyc = (await issued.json()) as { claim_id: string };
+
+  const page = await newPage();
+  const problems = await watchProblems(page);
+  const wallet = await injectWallet(page, owner, h.chain.anvil.chainId);
+  await fakeWebsite(page, WEBSITE_ORIGIN);
+  const config = await discover(h.issuer, WEBSITE);
+  const verifier = oidc.randomPKCECodeVerifier();
+  const why = 'We must know your age <b>by law</b> & "AML"';
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: CALLBACK,
+    scope: 'openid profile',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state: 'verified-state',
+    purpose: 'To open your account <i>today</i>',
+    claims: JSON.stringify({
+      userinfo: {
+        verified_claims: {
+          verification: { trust_framework: { value: 'de_aml' }, time: null },
+          claims: { family_name: { essential: true }, birthdate: { purpose: why } },
+        },
+      },
+    }),
+  });
+  await page.goto(url.href);
+
+  // The website's reason, as text (never markup), and the verified fields in their own list.
+  expect(await page.locator('#request-purpose').textContent()).toBe('Test Website says why it asks: To open your account <i>today</i>');
+  expect(await page.locator('#request-purpose i').count()).toBe(0);
+  expect(await page.getByRole('heading', { name: 'Verified data requested' }).isVisible()).toBe(true);
+  expect(await page.locator('fieldset.verified .verified-field > p:first-child').allTextContents()).toEqual([
+    'Your last name, as a claim issuer verified it required',
+    'Your date of birth, as a claim issuer verified it',
+  ]);
+  expect(await page.locator('.verified-field[data-claim="birthdate"] .purpose').textContent()).toBe(`Why Test Website asks: ${why}`);
+  expect(await page.locator('.verified-field b').count()).toBe(0);
+  // The self-asserted profile fields stay in the other list.
+  expect(await page.locator('fieldset.fields:not(.verified) label').allTextContents()).toEqual([
+    'Your first name',
+    'Your last name',
+    'The address of your website',
+  ]);
+
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
+  const issuer = h.chain.suite.claimIssuer;
+  const birthdate = page.getByRole('checkbox', { name: `Date of birth, verified by ${issuer} under the German AML rules`, exact: true });
+  const familyName = page.getByRole('checkbox', { name: `Last name, verified by ${issuer} under the German AML rules`, exact: true });
+  expect([await birthdate.isChecked(), await birthdate.isEnabled()]).toEqual([true, true]);
+  // Required by the website: it stays.
+  expect([await familyName.isChecked(), await familyName.isEnabled()]).toEqual([true, false]);
+  // An issuer without a display name: its address, shortened, between the words.
+  const birthdateText = page.locator('.verified-list[data-claim="birthdate"] .field-text');
+  expect(await birthdateText.locator('label').textContent()).toBe('Date of birth, verified by');
+  expect(await birthdateText.locator('.addr-cut').textContent()).toBe(`${issuer.slice(0, 6)}…${issuer.slice(-4)}`);
+  expect(await birthdateText.textContent()).toMatch(/ under the German AML rules$/);
+  expect(await page.locator('#challenge').textContent()).toContain('date of birth verified by');
+
+  // Untick the date of birth: the text no longer names it.
+  await birthdate.uncheck();
+  await page.locator('#challenge').filter({ hasNotText: 'date of birth' }).filter({ hasText: 'Resources:' }).waitFor();
+  const shown = (await page.locator('#challenge').textContent())!;
+  expect(shown).toContain(`last name verified by ${issuer} under the German AML rules`);
+  expect(shown).toContain(`- ${h.issuer}/identities/${verifiedIdentity}/claims/${kyc.claim_id}#/verified_claims/claims/family_name`);
+  expect(shown).not.toContain('#/verified_claims/claims/birthdate');
+  await page.screenshot({ path: join(outputDir, 'consent-page-verified.png'), fullPage: true });
+
+  await Promise.all([page.waitForURL((next) => isCallback(next), { waitUntil: 'load' }), page.getByRole('button', { name: 'Sign and continue' }).click()]);
+  expect(wallet.signed).toEqual([shown]);
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: 'verified-state' });
+  const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub);
+  expect(userinfo.verified_claims).toEqual({
+    verification: { trust_framework: 'de_aml', time: '2026-01-15T10:00:00Z' },
+    claims: { family_name: 'Mustermann' },
+  });
+  expect(userinfo.given_name).toBe('Eri');
   expect(problems.all).toEqual([]);
 }, 60_000);

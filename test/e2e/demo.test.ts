@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { type Address, createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEMO_OWNER_KEY } from '../../src/chain/anvil_accounts.js';
-import { silentLogger } from '../../src/app.js';
+import { silentLogger } from '../../src/observability/logger.js';
 import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { keyOf } from '../../src/chain/deploy_onchainid.js';
 import { loadConfig } from '../../src/config.js';
@@ -103,6 +103,10 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
     expect.stringMatching(/^Accredited investor \(valid, until \d{4}-\d{2}-\d{2}\), issued by Signet demo issuer$/),
   ]);
   expect(await page.locator('input[name="claims"]').count()).toBe(2);
+  // The KYC claim's verified data, apart from the profile, each field by its issuer under its rules.
+  expect(await page.locator('.verified-list label').allTextContents()).toEqual(
+    ['First name', 'Last name', 'Date of birth', 'Nationality'].map((what) => `${what}, verified by Signet demo issuer under the German AML rules`),
+  );
   expect(await page.locator('#prepare').isHidden()).toBe(true);
   await page.getByLabel('Your phone number').uncheck();
   await page.locator('#challenge').filter({ hasNotText: 'phone' }).filter({ hasText: 'Resources:' }).waitFor();
@@ -124,6 +128,11 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   expect(await page.locator('#shared-claims > li').allInnerTexts()).toEqual([
     expect.stringMatching(/^KYC check by Signet demo issuer: valid, no expiry\nlevel: basic; checked by: Signet demo issuer; checked on: \d{4}-\d{2}-\d{2}$/),
     expect.stringMatching(/^Accredited investor by Signet demo issuer: valid until \d{4}-\d{2}-\d{2}\naccredited investor: true; jurisdiction: GB$/),
+  ]);
+  expect(await page.locator('#shared-verified > li').allTextContents()).toEqual([
+    expect.stringMatching(
+      /^Verified by Signet demo issuer under the German AML rules, on \d{4}-\d{2}-\d{2}: First name: Ada; Last name: Lovelace; Date of birth: 1815-12-10; Nationality: GB$/,
+    ),
   ]);
   expect(await page.locator('#userinfo').isVisible()).toBe(false);
   const userinfo = JSON.parse((await page.locator('#userinfo').textContent())!) as Record<string, unknown>;
@@ -187,7 +196,7 @@ test('the whole demo with the demo wallet only, on a 375 px screen: log in, sign
   expect([service, kind, data!.split('\n')[0]]).toEqual([
     'Signet demo',
     'login',
-    'first name, last name, website, email address, postal address, KYC check, Accredited investor',
+    'first name, last name, website, email address, postal address, KYC check, Accredited investor, verified first name, verified last name, verified date of birth, verified nationality',
   ]);
   await look('/account/accesses', 'demo-account-accesses');
   const grantId = (await login.getAttribute('id'))!.replace(/^grant-/, '');

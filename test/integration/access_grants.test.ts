@@ -8,6 +8,7 @@ import { logIn, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { jsonApi } from '../support/json_api.js';
+import { waitUntil } from '../support/wait_until.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 
 let h: Harness;
@@ -178,12 +179,14 @@ describe('persistent grants', () => {
         service: `owner:${identity}`,
         data: { grant: { id: request.json.id, status: 'pending', service: 'analytics', fields: ['given_name'], challenge: request.json.challenge } },
       });
-      // Immediate requests go through the service to the owner: no owner webhook.
+      // Immediate requests go through the service to the owner: no owner webhook. A request's
+      // events are queued before it answers, so once the queue has settled everything, any
+      // owner webhook for it would have arrived.
       await requestGrant(identity, 'immediate');
+      await waitUntil('the webhook queue has settled every event', async () => (await h.webhooks.depth()) === 0);
+      expect(ownerReceiver.events).toHaveLength(1);
       expect((await api('DELETE', '/account/webhook', { agent })).status).toBe(204);
       expect((await api('GET', '/account/webhook', { agent })).json).toEqual({ url: null });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(ownerReceiver.events).toHaveLength(1);
     } finally {
       await ownerReceiver.close();
     }
@@ -219,7 +222,8 @@ describe('persistent grants', () => {
     const id = request.json.id as string;
     await h.webhooks.stop();
     await api('POST', `/access-grants/${id}/validations`, { body: { signature: await owner.signMessage({ message: request.json.challenge }) } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Queued before the validation answered, and not delivered: the stopped worker reads nothing.
+    expect(await h.webhooks.depth()).toBeGreaterThanOrEqual(1);
     expect(receiver.events.some((e) => (e.data.grant as { id: string }).id === id)).toBe(false);
     // A new process: a new queue on the same Redis.
     const restarted = createWebhookQueueFor(h.config, h.store, { retryDelaysMs: [50], pollMs: 20 });

@@ -9,6 +9,7 @@ import { keys } from '../../src/store/keys.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { waitFor } from '../support/wait_until.js';
 
 let h: Harness;
 
@@ -22,13 +23,11 @@ afterAll(async () => {
 
 const signIn = (wallet: LocalAccount) => signInToAccount(h.issuer, wallet);
 
-async function waitDeployed(agent: UserAgent) {
-  for (let i = 0; i < 100; i++) {
+function waitDeployed(agent: UserAgent) {
+  return waitFor('the identity was deployed', async () => {
     const status = await agent.getJson(`${h.issuer}/account/identity`);
-    if (status.json.status !== 'pending') return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the identity was not deployed');
+    return status.json.status !== 'pending' && status;
+  });
 }
 
 test('a wallet without identity signs in, creates one once, and a second click changes nothing', async () => {

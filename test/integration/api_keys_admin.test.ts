@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { runCli } from '../../src/cli.js';
 import { errorHandler } from '../../src/http/error_handler.js';
+import { silentLogger } from '../../src/observability/logger.js';
 import { mountRoutes } from '../../src/http/mount_routes.js';
 import { openApiDocumentOf } from '../../src/http/openapi.js';
 import type { Reason } from '../../src/reasons.js';
@@ -35,7 +36,7 @@ async function serve(adminToken: string | undefined): Promise<string> {
   const contract = contractCheck(openApiDocumentOf(routes));
   offContract.push(contract.violations);
   app.use(contract.middleware);
-  app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
+  app.use(errorHandler(() => {}, silentLogger));
   const admin = mountRoutes(routes, { consumeAll: async () => {} });
   const whoami = new Router().get('/whoami', async (ctx) => {
     ctx.body = await apiKeys.authenticate(ctx.get('x-api-key') || undefined);

@@ -66,6 +66,25 @@ test('claims issue, then claims revoke', async () => {
   expect((await h.signet.claims.publicView(identity, result.claim_id, { fresh: true })).status).toBe('not_confirmed_by_issuer');
 });
 
+test('claims issue with --verified-claims: the verified data goes in the claim, checked against the standard', async () => {
+  const verified = { verification: { trust_framework: 'de_aml', time: '2026-01-15T10:00:00Z' }, claims: { given_name: 'Erika', birthdate: '1964-08-12' } };
+  const base = ['claims', 'issue', '--url', h.issuer, '--token', ADMIN_TOKEN, '--identity', identity, '--topic', 'kyc', '--data', '{"level":"basic"}'];
+  const issued = await cli(...base, '--verified-claims', JSON.stringify(verified));
+  expect(issued.code).toBe(0);
+  const { claim_id: claimId } = JSON.parse(issued.out) as { claim_id: Hex };
+  expect((await h.signet.claims.release(identity, claimId)).data).toEqual({ level: 'basic', verified_claims: verified });
+
+  const invalid = await cli(...base, '--verified-claims', JSON.stringify({ ...verified, claims: { birthdate: '15/01/1964' } }));
+  expect(invalid).toEqual({
+    code: 1,
+    out: '',
+    err: 'signet: 400 invalid_request: "data.verified_claims.claims.birthdate" must be a date as YYYY-MM-DD (OpenID Identity Assurance, verified_claims)',
+  });
+  const notJson = await cli(...base, '--verified-claims', '{');
+  expect(notJson.code).toBe(2);
+  expect(notJson.err.split('\n')[0]).toBe('signet: --verified-claims must be a JSON object: { "verification": {…}, "claims": {…} }');
+});
+
 test('errors: a missing flag, bad JSON, a refusal from Signet', async () => {
   expect(await cli('claims', 'issue', '--url', h.issuer)).toMatchObject({ code: 2, err: expect.stringMatching(/^signet: --token is required\nusage:/) });
   const badJson = await cli('claims', 'issue', '--url', h.issuer, '--token', 'x', '--identity', identity, '--topic', 'kyc', '--data', '{');

@@ -5,7 +5,7 @@
 // flight, and when it ends, is decided by the test, not by how fast the machine is.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/app.js';
+import { silentLogger } from '../../src/observability/logger.js';
 import { type RunningSignet, startServer } from '../../src/server.js';
 import { freePort } from '../support/free_port.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';

@@ -3,6 +3,7 @@
 // content types, a 57 KB form, deeply nested claim data, and the engine's own endpoints.
 import { gzipSync } from 'node:zlib';
 import { BODY_LIMITS } from '../../src/http/body.js';
+import { INPUT_REFUSAL_MS } from '../support/bounds.js';
 import { type InputTargets, startInputTargets } from '../support/input_targets.js';
 import { type RawRequest, rawRequest } from '../support/raw_request.js';
 import { WEBSITE } from '../support/signet_harness.js';
@@ -56,7 +57,7 @@ describe('Signet JSON routes', () => {
     const over = await refused('/account/challenge', { headers: json, body: jsonOfSize(limit + 1) });
     expect(over.status).toBe(413);
     expect(over.json).toEqual({ error: 'payload_too_large', error_description: `the request body is larger than ${limit} bytes`, reason: 'body_too_large' });
-    expect(over.ms).toBeLessThan(1000);
+    expect(over.ms).toBeLessThan(INPUT_REFUSAL_MS);
   });
 
   test('an over-limit body without Content-Length (chunked) is cut at the limit: 413', async () => {

@@ -71,6 +71,7 @@ beforeAll(async () => {
       claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
       identityDeployerKey: DEPLOYER_KEY,
       adminToken: ADMIN_TOKEN,
+      clientRegistration: 'open',
       webhooks: { allowPrivate: true },
       retention: { receiptDays: RECEIPT_SECONDS / DAY, endedGrantDays: ENDED_GRANT_SECONDS / DAY, endedClaimDays: ENDED_CLAIM_SECONDS / DAY },
     }),
@@ -170,6 +171,21 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
   const ended = await startLogin(h.issuer, WEBSITE, { scope: 'openid email' });
   await oidc.tokenRevocation(ended.config, (await logIn(ended, owner)).tokens.refresh_token!);
 
+  // Clients at run time: one added through the admin API that logs in, one registered (RFC 7591)
+  // and updated (RFC 7592: its registration access token rotates).
+  const runTime = { client_id: 'run-time', client_secret: 'run-time-secret', client_name: 'Run Time', redirect_uris: ['https://run-time.example/cb'] };
+  expect((await api('POST', '/admin/clients', { admin: true, body: runTime })).status).toBe(201);
+  await logIn(await startLogin(h.issuer, { ...WEBSITE, ...runTime }, { scope: 'openid email' }), owner);
+  const registered = await api('POST', '/reg', { body: { client_name: 'Registered', redirect_uris: ['https://registered.example/cb'] } });
+  expect(registered.status).toBe(201);
+  const { client_id, registration_access_token, registration_client_uri } = registered.json as Record<string, string>;
+  const updated = await fetch(registration_client_uri!, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${registration_access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id, client_name: 'Registered Again', redirect_uris: ['https://registered.example/cb'] }),
+  });
+  expect(updated.status).toBe(200);
+
   // A CIBA login request left waiting in the owner's inbox.
   await oidc.initiateBackchannelAuthentication(await discover(h.issuer, KIOSK), { scope: 'openid email', login_hint: identity });
 
@@ -244,6 +260,12 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
     'signet:{api-key:<id>}',
     'signet:api-keys:<serviceId>',
     'signet:{webhooks}:stream',
+    'signet:client:<clientId>',
+    'signet:clients',
+    'signet:clients:configured',
+    'signet:client-logins:<clientId>',
+    'signet:registration-token:<id>',
+    'signet:registration-tokens:<clientId>',
   ];
   expect(reached.filter((pattern) => !seen.has(pattern))).toEqual([]);
 }, 60_000);

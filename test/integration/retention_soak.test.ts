@@ -204,6 +204,8 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
 
     // Every period ends by itself: the last challenge and one-time token 30 s after they were issued,
     // the receipts 32 s after their login, the last refresh token 10 s after the last refresh.
+    // The TTLs are the subject and Redis keeps them on its own clock: a real wait, until the last
+    // of them ends (each set as short as the load above allows), then a poll for Redis's reclaiming.
     const settled =
       Math.max(lastThirtySecondKeyAt + CHALLENGE_SECONDS * 1000, loginsDone + (TTL.grant + RECEIPT_SECONDS) * 1000, refreshesDone + TTL.refreshToken * 1000) +
       1000;
@@ -260,7 +262,8 @@ test('then every owner erases their data: within the proof period nothing of the
     },
     15_000,
   );
-  // The receipts kept as proof and the ended access grants live 2 s here.
+  // The receipts kept as proof and the ended access grants live 2 s here: the TTL is the subject,
+  // kept by Redis's clock, so a real wait until it has ended (and a second for EXPIRE's rounding).
   await sleep(Math.max(0, erased + (RECEIPT_SECONDS + 1) * 1000 - Date.now()));
   const naming: Record<string, number> = {};
   for (const key of await redis.keys('*')) {

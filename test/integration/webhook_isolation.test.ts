@@ -8,9 +8,12 @@ import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../sr
 import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import { keys } from '../../src/store/keys.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+import { ISOLATED_DELIVERY_MS, WORKER_RESTART_DELIVERY_MS, WORKER_STOP_SLACK_MS } from '../support/bounds.js';
 import { sleep, waitUntil } from '../support/wait_until.js';
 
 const SECRET = 'whsec_isolation_secret_0123';
+// How long the slow receiver takes to answer, and the stop bound of the worker that cuts one.
+const DELIVERY_MS = 300;
 let redisServer: RedisServer;
 let admin: Redis;
 const cleanups: (() => Promise<void>)[] = [];
@@ -110,9 +113,9 @@ describe.each(backends)('isolation ($name)', ({ make }) => {
     const enqueuedAt = Date.now();
     await queue.enqueue(granted);
 
-    await waitUntil('the service got its event', () => healthy.answered().includes(granted.id), 2000);
+    await waitUntil('the service got its event', () => healthy.answered().includes(granted.id), ISOLATED_DELIVERY_MS);
     const tookMs = healthy.seen[0]!.at - enqueuedAt;
-    expect(tookMs).toBeLessThan(2000);
+    expect(tookMs).toBeLessThan(ISOLATED_DELIVERY_MS);
     // The hanging owner holds at most its own lane (two deliveries by default), nothing more.
     expect(hanging.seen.length).toBeGreaterThanOrEqual(1);
     expect(hanging.seen.length).toBeLessThanOrEqual(2);
@@ -145,7 +148,7 @@ describe('stopping the Redis worker loses no entries', () => {
   };
 
   test('close waits for the delivery in flight; entries read but not started are back on the stream for the next worker', async () => {
-    const receiver = await startReceiver({ delayMs: 300 });
+    const receiver = await startReceiver({ delayMs: DELIVERY_MS });
     const targetOf = (): WebhookTarget => ({ url: receiver.url, secret: SECRET });
     const first = make({ targetOf, perTargetConcurrency: 1 });
     const events = [anEvent('analytics'), anEvent('analytics'), anEvent('analytics')];
@@ -158,9 +161,9 @@ describe('stopping the Redis worker loses no entries', () => {
     const closing = Date.now();
     await first.close();
     const closeMs = Date.now() - closing;
-    // It waited for the answer (300 ms after the request) and no longer.
+    // It waited for the answer (DELIVERY_MS after the request) and no longer.
     expect(receiver.answered()).toEqual([events[0]!.id]);
-    expect(closeMs).toBeLessThan(1000);
+    expect(closeMs).toBeLessThan(DELIVERY_MS + WORKER_STOP_SLACK_MS);
     expect(receiver.seen).toHaveLength(1);
     expect(await pending()).toBe(0);
     expect(await admin.xlen(keys.webhookStream)).toBe(2);
@@ -171,7 +174,7 @@ describe('stopping the Redis worker loses no entries', () => {
     const second = make({ targetOf, perTargetConcurrency: 1 });
     second.start();
     await waitUntil('the other two delivered', () => receiver.answered().length === 3, 3000);
-    expect(Date.now() - restartedAt).toBeLessThan(2000);
+    expect(Date.now() - restartedAt).toBeLessThan(WORKER_RESTART_DELIVERY_MS);
     expect(receiver.answered().sort()).toEqual(events.map((event) => event.id).sort());
     expect(receiver.seen).toHaveLength(3);
     expect(await second.deadLetters()).toEqual([]);
@@ -180,7 +183,7 @@ describe('stopping the Redis worker loses no entries', () => {
   test('a delivery that outlasts the stop bound is cut, counts for nothing, and is delivered after the restart', async () => {
     const receiver = await startReceiver('hang');
     const targetOf = (): WebhookTarget => ({ url: receiver.url, secret: SECRET });
-    const first = make({ targetOf, stopTimeoutMs: 300 });
+    const first = make({ targetOf, stopTimeoutMs: DELIVERY_MS });
     const event = anEvent('analytics');
     await first.enqueue(event);
     first.start();
@@ -189,8 +192,8 @@ describe('stopping the Redis worker loses no entries', () => {
     const closing = Date.now();
     await first.close();
     const closeMs = Date.now() - closing;
-    expect(closeMs).toBeGreaterThanOrEqual(290);
-    expect(closeMs).toBeLessThan(1000);
+    expect(closeMs).toBeGreaterThanOrEqual(DELIVERY_MS - 10);
+    expect(closeMs).toBeLessThan(DELIVERY_MS + WORKER_STOP_SLACK_MS);
     // Not acked, not a retry, not a dead letter: back on the stream as it was (attempts 0).
     expect(await pending()).toBe(0);
     const entries = (await admin.xrange(keys.webhookStream, '-', '+')) as [string, string[]][];
@@ -248,7 +251,7 @@ describe('stopping the memory worker', () => {
 
   test('a stop cuts a hanging delivery after the bound, counts no attempt, and the job is delivered once started again', async () => {
     const receiver = await startReceiver('hang');
-    const queue = make({ targetOf: () => ({ url: receiver.url, secret: SECRET }), stopTimeoutMs: 200, retryDelaysMs: [] });
+    const queue = make({ targetOf: () => ({ url: receiver.url, secret: SECRET }), stopTimeoutMs: DELIVERY_MS, retryDelaysMs: [] });
     const event = anEvent('analytics');
     await queue.enqueue(event);
     queue.start();
@@ -256,8 +259,8 @@ describe('stopping the memory worker', () => {
     const stopping = Date.now();
     await queue.stop();
     const stopMs = Date.now() - stopping;
-    expect(stopMs).toBeGreaterThanOrEqual(190);
-    expect(stopMs).toBeLessThan(1000);
+    expect(stopMs).toBeGreaterThanOrEqual(DELIVERY_MS - 10);
+    expect(stopMs).toBeLessThan(DELIVERY_MS + WORKER_STOP_SLACK_MS);
 
     receiver.set('answer');
     queue.start();

@@ -12,11 +12,13 @@ import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../sr
 import { mountRoutes } from '../../src/http/mount_routes.js';
 import { openApiDocumentOf } from '../../src/http/openapi.js';
 import { webhookAdminRoutes } from '../../src/notify/webhook_admin_routes.js';
+import { createLogger, silentLogger } from '../../src/observability/logger.js';
 import type { WebhookEvent, WebhookQueue, WebhookQueueOptions, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import { signWebhook, verifyWebhookSignature } from '../../src/notify/webhook_signature.js';
 import { keys } from '../../src/store/keys.js';
 import { contractCheck } from '../support/contract_check.js';
 import { freePort } from '../support/free_port.js';
+import { captureLogs } from '../support/log_capture.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
 import { RELAXED_DEADLINES } from '../support/relaxed_deadlines.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
@@ -113,9 +115,10 @@ const to =
   (service: string): WebhookTarget | undefined =>
     service === 'wallet-app' ? { url: receiver.url, secret } : undefined;
 
+/** A logger whose lines the test reads back as "<level> <message>". */
 function collectingLogger() {
-  const lines: string[] = [];
-  return { lines, logger: { info: (m: string) => lines.push(`info ${m}`), error: (m: string) => lines.push(`error ${m}`) } };
+  const { destination, lines } = captureLogs<{ level: string; msg: string }>();
+  return { lines: () => lines().map((line) => `${line.level} ${line.msg}`), logger: createLogger({ destination }) };
 }
 
 type Backend = {
@@ -381,7 +384,7 @@ describe.each([redisBackend, clusterBackend, memoryBackend])('webhook queue ($na
     await settled(queue);
 
     expect(receiver.requests.map((r) => r.headers['signet-event-id'])).toEqual([kept.id]);
-    expect(lines).toEqual([`info webhook ${orphan.id} (access_grant.granted): service no-webhook-service has no webhook URL, dropped`]);
+    expect(lines()).toEqual([`info webhook ${orphan.id} (access_grant.granted): service no-webhook-service has no webhook URL, dropped`]);
     expect(await queue.deadLetters()).toEqual([]);
     expect(await backend.leftovers()).toEqual(nothingLeft);
   });
@@ -565,11 +568,10 @@ describe('webhook admin routes', () => {
     const contract = contractCheck(openApiDocumentOf(routes));
     offContract.push(contract.violations);
     app.use(contract.middleware);
-    const silent = { info: () => {}, error: () => {} };
     const renderPage = (ctx: Koa.Context) => {
       ctx.body = 'an error page';
     };
-    app.use(errorHandler(renderPage, silent));
+    app.use(errorHandler(renderPage, silentLogger));
     const router = mountRoutes(routes, { consumeAll: async () => {} });
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -10,6 +10,7 @@ import { freePort } from '../support/free_port.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { testJwks } from '../support/signet_harness.js';
 import { startTestChain, type TestChain } from '../support/test_chain.js';
+import { waitFor } from '../support/wait_until.js';
 
 type Line = { msg: string; pid: number; worker_pid?: number; level: string };
 
@@ -19,15 +20,11 @@ let chain: TestChain;
 let primary: ChildProcess;
 const lines: Line[] = [];
 
-// Generous: each worker loads the whole app, and CI machines are shared.
-async function until<T>(what: string, check: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; log:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** What `check` gives once it gives something; failing, the processes' log. Generous: each worker loads the whole app, and CI machines are shared. */
+function until<T>(what: string, check: () => T | undefined): Promise<T> {
+  return waitFor(what, check, 60_000).catch((error: Error) => {
+    throw new Error(`${error.message}; log:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`);
+  });
 }
 
 /** A request on a new connection (so the cluster may hand it to either worker). */

@@ -6,6 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { BODY_LIMITS } from '../../src/http/body.js';
+import { INPUT_REFUSAL_MS } from '../support/bounds.js';
 import { type InputTargets, startInputTargets, type Target } from '../support/input_targets.js';
 import { type RawAnswer, type RawRequest, rawRequest } from '../support/raw_request.js';
 
@@ -50,7 +51,7 @@ async function refusedBy(target: Target, request: RawRequest, status: number, re
   expect({ context, status: answer.status }).toEqual({ context, status });
   expect(answer.json).toEqual({ error: expect.any(String), error_description: expect.any(String), reason });
   expect(answer.text).not.toMatch(STACK_TRACE);
-  expect(ms).toBeLessThan(1000);
+  expect(ms).toBeLessThan(INPUT_REFUSAL_MS);
   expect(await t.redisKeys()).toEqual(before);
   return answer;
 }

@@ -21,3 +21,24 @@ export const TAKEOVER_SLACK_MS = 400;
 
 /** Redis back with its data: every request answers as before within this of Redis accepting again. */
 export const STORE_RECOVERY_MS = 2000;
+
+/** A request refused for its input (too large, malformed, of the wrong shape) is answered within this, before any work. */
+export const INPUT_REFUSAL_MS = 1000;
+
+/** An aborted chain call ends within this (at once: the margin only keeps a stalled host out). */
+export const ABORTED_CALL_END_MS = 1000;
+
+/** A receiver that hangs delays only itself: another receiver's webhook or SET arrives within this of the event (the delivery timeout is 5 s). */
+export const ISOLATED_DELIVERY_MS = 2000;
+
+/** Beyond what it waits for (the delivery in flight, its stop bound), how late a stopping webhook worker ends. */
+export const WORKER_STOP_SLACK_MS = 700;
+
+/** A webhook worker started after a stop delivers what the stop put back within this (not after the 30 s claim delay). */
+export const WORKER_RESTART_DELIVERY_MS = 2000;
+
+/** Beyond its lease and two sweeps, how late another process finishes an erasure whose process died. */
+export const ERASURE_TAKEOVER_SLACK_MS = 2000;
+
+/** One round of the chain watcher, with 10,000 identities watched, takes less than this. */
+export const WATCH_ROUND_MS = 3000;

@@ -8,7 +8,7 @@ import { demoRoutes } from '../../src/demo/demo_routes.js';
 export const embeddedDemoRoutes: NonNullable<AppDeps['extraRoutes']> = ({ renderPage, names }) =>
   demoRoutes({
     issuer: 'http://demo.invalid',
-    client: { client_id: 'demo', client_secret: 'demo-secret' },
+    client: async () => ({ client_id: 'demo', client_secret: 'demo-secret' }),
     renderPage,
     names,
     wallet: privateKeyToAccount(DEMO_OWNER_KEY),

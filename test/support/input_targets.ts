@@ -79,7 +79,13 @@ export async function startInputTargets(): Promise<InputTargets> {
     fields,
   });
   const targets: Target[] = [
-    json('POST', `/interaction/${login.uid}/challenge`, interaction.bytes, { cookie: interactionCookie }, ['address', 'identity', 'fields', 'claims']),
+    json('POST', `/interaction/${login.uid}/challenge`, interaction.bytes, { cookie: interactionCookie }, [
+      'address',
+      'identity',
+      'fields',
+      'claims',
+      'verified',
+    ]),
     json('POST', `/interaction/${login.uid}/signature`, interaction.bytes, { cookie: interactionCookie }, ['signature', 'message']),
     json('POST', `/interaction/${login.uid}/abort`, interaction.bytes, { cookie: interactionCookie }),
     json('POST', '/account/challenge', api.bytes, {}, ['address', 'identity']),

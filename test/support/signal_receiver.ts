@@ -2,6 +2,7 @@
 // every request (back-channel logout tokens, pushed SETs), answers with a chosen status, can
 // fail the next N requests, or hang (never answer) to play a receiver that stalls.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { waitUntil } from './wait_until.js';
 
 export type ReceivedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: string; at: number };
 
@@ -69,11 +70,9 @@ export async function startSignalReceiver(status: number): Promise<SignalReceive
       for (const response of [...hanging]) response.writeHead(answer).end();
     },
     async waitFor(what, predicate, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while (!predicate(requests)) {
-        if (Date.now() > until) throw new Error(`timed out waiting until ${what}: ${requests.length} requests seen`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await waitUntil(what, () => predicate(requests), timeoutMs).catch((error: Error) => {
+        throw new Error(`${error.message}: ${requests.length} requests seen`);
+      });
       return requests;
     },
     close: () =>

@@ -317,6 +317,8 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     if (client.status !== 'ready') throw new Error(`Signet did not connect to its store within 30 s (client ${client.status})`);
   };
   await connected(store);
+  // As a process does before it serves (src/server.ts): CLIENTS written to the client records.
+  await signet.seedClients();
   const peers: Peer[] = [];
   for (let i = 0; i < (options.peers ?? 0); i++) {
     const peerServer = createServer();
@@ -324,6 +326,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     await new Promise<void>((resolve) => peerServer.listen(0, '127.0.0.1', resolve));
     peers.push({ url: `http://127.0.0.1:${(peerServer.address() as { port: number }).port}`, ...startProcess(peerServer) });
     await connected(peers.at(-1)!.store);
+    await peers.at(-1)!.signet.seedClients();
   }
   return {
     issuer,

@@ -6,6 +6,7 @@ import { createRedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
 import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
+import { sleep, waitUntil } from './wait_until.js';
 
 export interface StoreBackend {
   /** The store under test; replaced by reset(). */
@@ -13,12 +14,26 @@ export interface StoreBackend {
   start(): Promise<void>;
   /** Empties the store before each test. */
   reset(): Promise<void>;
-  /** Lets `seconds` pass as the store sees time (real time for Redis, the clock for memory). */
+  /**
+   * Lets `seconds` pass as the store sees time, for a test whose subject is a TTL: the memory
+   * store's clock moves on at once; Redis keeps time on its own clock, so there this is a real
+   * sleep, and the callers give the shortest span that shows what they test.
+   */
   elapse(seconds: number): Promise<void>;
+  /**
+   * Until `expired` holds, once a TTL of at most `seconds` has run out: the memory store's clock
+   * moves on by `seconds` and it must hold then; Redis is polled until it has expired the keys on
+   * its own clock (failing `seconds` + 5 s on).
+   */
+  expire(what: string, seconds: number, expired: () => Promise<boolean>): Promise<void>;
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+/** On Redis: a real wait for its own clock (see StoreBackend). */
+const redisTime = {
+  elapse: (seconds: number) => sleep(seconds * 1000),
+  expire: (what: string, seconds: number, expired: () => Promise<boolean>) => waitUntil(what, expired, seconds * 1000 + 5000),
+};
 
 export function redisBackend(): StoreBackend {
   let server: RedisServer | undefined;
@@ -36,7 +51,7 @@ export function redisBackend(): StoreBackend {
     async reset() {
       await admin!.flushall();
     },
-    elapse: (seconds) => sleep(seconds * 1000),
+    ...redisTime,
     async stop() {
       await store?.close();
       await admin?.quit();
@@ -74,7 +89,7 @@ export function clusterBackend(): StoreBackend {
     async reset() {
       await flushCluster(admin!);
     },
-    elapse: (seconds) => sleep(seconds * 1000),
+    ...redisTime,
     async stop() {
       await store?.close();
       await admin?.quit();
@@ -97,6 +112,10 @@ export function memoryBackend(): StoreBackend {
     },
     async elapse(seconds) {
       clock += seconds * 1000;
+    },
+    async expire(what, seconds, expired) {
+      clock += seconds * 1000;
+      if (!(await expired())) throw new Error(`not so ${seconds} s on: ${what}`);
     },
     async stop() {
       await store.close();

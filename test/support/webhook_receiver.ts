@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { verifyWebhookSignature } from '../../src/notify/webhook_signature.js';
 import type { WebhookEvent } from '../../src/notify/webhook_queue.js';
+import { waitUntil } from './wait_until.js';
 
 export type WebhookReceiver = {
   url: string;
@@ -57,11 +58,9 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
       failures = count;
     },
     async waitFor(predicate, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while (!predicate(receiver.events)) {
-        if (Date.now() > until) throw new Error(`no matching webhook within ${timeoutMs} ms: ${JSON.stringify(receiver.events)}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitUntil('a matching webhook', () => predicate(receiver.events), timeoutMs).catch(() => {
+        throw new Error(`no matching webhook within ${timeoutMs} ms: ${JSON.stringify(receiver.events)}`);
+      });
       return receiver.events;
     },
     close: () =>

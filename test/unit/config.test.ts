@@ -308,6 +308,26 @@ describe('loadConfig: a bad value names the setting', () => {
       { CHAIN_CALL_TIMEOUT_MS: 'soon' },
       'configuration: CHAIN_CALL_TIMEOUT_MS Invalid input: expected number, received NaN',
     ],
+    [
+      'CLIENT_REGISTRATION of another mode',
+      { CLIENT_REGISTRATION: 'sometimes' },
+      'configuration: CLIENT_REGISTRATION Invalid option: expected one of "off"|"initial_access_token"|"open"',
+    ],
+    [
+      'CLIENT_REGISTRATION=initial_access_token without its token',
+      { CLIENT_REGISTRATION: 'initial_access_token' },
+      'configuration: REGISTRATION_ACCESS_TOKEN is required with CLIENT_REGISTRATION=initial_access_token',
+    ],
+    [
+      'REGISTRATION_ACCESS_TOKEN with registration open',
+      { CLIENT_REGISTRATION: 'open', REGISTRATION_ACCESS_TOKEN: 'an-initial-access-token-long-enough' },
+      'configuration: REGISTRATION_ACCESS_TOKEN is only used with CLIENT_REGISTRATION=initial_access_token (it is open)',
+    ],
+    [
+      'REGISTRATION_ACCESS_TOKEN too short',
+      { CLIENT_REGISTRATION: 'initial_access_token', REGISTRATION_ACCESS_TOKEN: 'short' },
+      'configuration: REGISTRATION_ACCESS_TOKEN needs at least 24 characters',
+    ],
     ['WEBHOOKS_ALLOW_PRIVATE not a boolean', { WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'configuration: WEBHOOKS_ALLOW_PRIVATE must be true or false'],
     ['WEBHOOKS_TIMEOUT_MS too short', { WEBHOOKS_TIMEOUT_MS: '10' }, 'configuration: WEBHOOKS_TIMEOUT_MS Too small: expected number to be >=100'],
     ['WEBHOOKS_CONCURRENCY zero', { WEBHOOKS_CONCURRENCY: '0' }, 'configuration: WEBHOOKS_CONCURRENCY Too small: expected number to be >=1'],
@@ -331,7 +351,7 @@ describe('loadConfig: a bad value names the setting', () => {
     expect.assertions(3);
     const clients = [{ client_id: 'spa', client_name: 'SPA', redirect_uris: ['https://spa.example.com/cb'] }];
     expect(configErrorOf(() => loadConfig({ CLIENTS: JSON.stringify(clients) }))).toBe(
-      'configuration: clients.0.client_secret is required unless token_endpoint_auth_method is "none"',
+      'configuration: clients.0.client_secret is required unless token_endpoint_auth_method is "none" or "private_key_jwt"',
     );
   });
 
@@ -486,11 +506,12 @@ describe('validateConfig', () => {
       redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 },
       redisServers: { tls: false },
       chainTimeouts: { requestMs: 1500, callMs: 5000 },
-      displayNames: { issuers: [], topics: [] },
+      displayNames: { issuers: [], topics: [], trustFrameworks: [] },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
       retention: { historyDays: 90, historyEntries: 1000, receiptDays: 365, endedGrantDays: 30, endedClaimDays: 30 },
       chainWatch: { enabled: true, pollMs: 1000, confirmations: 0, maxBlockRange: 2000, leaseSeconds: 10 },
       refreshWhenChainDown: 'allow',
+      clientRegistration: 'off',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -555,11 +576,17 @@ describe('loadConfig: display names', () => {
         { topic: 'kyc', name: 'KYC check' },
         { topic: 'accredited', name: 'Accredited investor' },
       ],
+      trustFrameworks: [],
     });
-    const names = { issuers: [{ address: FACTORY.toLowerCase(), name: '  Example Issuer ' }], topics: [{ topic: 'kyc', name: 'Identity check' }] };
+    const names = {
+      issuers: [{ address: FACTORY.toLowerCase(), name: '  Example Issuer ' }],
+      topics: [{ topic: 'kyc', name: 'Identity check' }],
+      trustFrameworks: [{ trust_framework: 'uk_tfida', name: 'the UK trust framework' }],
+    };
     expect(loadConfig({ DISPLAY_NAMES: JSON.stringify(names) }).displayNames).toEqual({
       issuers: [{ address: FACTORY, name: 'Example Issuer' }],
       topics: [{ topic: 'kyc', name: 'Identity check' }],
+      trustFrameworks: [{ trust_framework: 'uk_tfida', name: 'the UK trust framework' }],
     });
   });
 
@@ -588,5 +615,29 @@ describe('loadConfig: display names', () => {
   test('DISPLAY_NAMES not JSON', () => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig({ DISPLAY_NAMES: '{' }))).toBe('configuration: DISPLAY_NAMES must be JSON');
+  });
+});
+
+describe('loadConfig: trust frameworks of trusted issuers', () => {
+  test('by topic name, for the topics the issuer is trusted for', () => {
+    const issuers = [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { kyc: 'de_aml' } }];
+    expect(loadConfig({ TRUSTED_ISSUERS: JSON.stringify(issuers) }).claims.trustedIssuers).toEqual(issuers);
+    expect(loadConfig({ TRUSTED_ISSUERS: JSON.stringify([{ address: FACTORY, topics: ['kyc'] }]) }).claims.trustedIssuers[0]!.trustFrameworks).toEqual({});
+  });
+
+  test.each<[string, unknown, string]>([
+    [
+      'a topic the issuer is not trusted for',
+      [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { accredited: 'de_aml' } }],
+      'configuration: claims.trustedIssuers.0.trustFrameworks names "accredited", which is not one of this issuer\'s topics',
+    ],
+    [
+      'an identifier with a space',
+      [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { kyc: 'de aml' } }],
+      'configuration: claims.trustedIssuers.0.trustFrameworks.kyc must be a trust framework identifier (printable ASCII, no spaces)',
+    ],
+  ])('%s is refused, naming the setting', (_case, issuers, message) => {
+    expect.assertions(3);
+    expect(configErrorOf(() => loadConfig({ TRUSTED_ISSUERS: JSON.stringify(issuers) }))).toBe(message);
   });
 });

@@ -53,6 +53,7 @@ test('fields, claims and sub in words', () => {
       { topic: 'KYC check', issuer: 'Example Issuer', issuerAddress: NAMED, validity: 'not valid: expired', data: [] },
     ],
     claimsAsked: true,
+    verified: [],
   });
 });
 
@@ -65,5 +66,40 @@ test('a login that shared only the identity', () => {
     fields: [],
     claims: [],
     claimsAsked: false,
+    verified: [],
   });
+});
+
+test('verified claims: who verified them (the onchain evidence), under which rules, and what', () => {
+  const summary = summarizeLogin(
+    {
+      sub: `eip155:31337:${IDENTITY}`,
+      onchain_claims: [
+        { topic: 1, topic_name: 'kyc', issuer: NAMED, valid: true, status: 'valid', expires_at: null, data: { level: 'basic', verified_claims: {} } },
+      ],
+      verified_claims: {
+        verification: {
+          trust_framework: 'de_aml',
+          time: '2026-01-15T10:00:00Z',
+          evidence: [{ type: 'electronic_record', record: { type: 'https://eips.ethereum.org/EIPS/eip-735', source: { name: 'Example Issuer' } } }],
+        },
+        claims: { given_name: 'Ada', birthdate: '1815-12-10', nationalities: ['GB'] },
+      },
+    },
+    names,
+  );
+  // The claim's data leaves verified_claims to the summary below.
+  expect(summary.claims[0]!.data).toEqual([{ key: 'level', value: 'basic' }]);
+  expect(summary.verified).toEqual([
+    {
+      issuer: 'Example Issuer',
+      trustFramework: 'the German AML rules',
+      time: '2026-01-15',
+      fields: [
+        { label: 'First name', value: 'Ada' },
+        { label: 'Date of birth', value: '1815-12-10' },
+        { label: 'Nationality', value: 'GB' },
+      ],
+    },
+  ]);
 });

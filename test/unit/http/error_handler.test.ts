@@ -4,10 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { errorHandler } from '../../../src/http/error_handler.js';
+import { silentLogger } from '../../../src/observability/logger.js';
 
 async function answerTo(thrown: unknown) {
   const app = new Koa();
-  app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
+  app.use(errorHandler(() => {}, silentLogger));
   app.use(() => {
     throw thrown;
   });

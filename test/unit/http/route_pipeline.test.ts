@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { refuse } from '../../../src/errors.js';
 import type { Authenticator } from '../../../src/http/authenticators.js';
 import { errorHandler } from '../../../src/http/error_handler.js';
+import { silentLogger } from '../../../src/observability/logger.js';
 import { mountRoutes } from '../../../src/http/mount_routes.js';
 import { route } from '../../../src/http/route.js';
 import { addressField } from '../../../src/http/schemas.js';
@@ -51,7 +52,7 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   const app = new Koa();
-  app.use(errorHandler(() => {}, { error: () => {}, info: () => {} }));
+  app.use(errorHandler(() => {}, silentLogger));
   const router = mountRoutes(
     [things, { ...things, path: '/limited/{owner}', rateLimits: [{ limit: 'accessRequestsPerService', key: () => 'service-b' }] }],
     limits,

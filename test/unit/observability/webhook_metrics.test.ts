@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { createMemoryWebhookQueue } from '../../../src/notify/memory_webhook_queue.js';
+import { waitUntil } from '../../support/wait_until.js';
 
 let receiver: Server;
 let url: string;
@@ -32,8 +33,7 @@ test('delivered, retried and dead attempts are counted', async () => {
   queue.start();
   await queue.enqueue(event('e1', 'ok'));
   await queue.enqueue(event('e2', 'failing'));
-  const deadline = Date.now() + 5000;
-  while ((await queue.deadLetters()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitUntil('the failing event is a dead letter', async () => (await queue.deadLetters()).length > 0);
   await queue.close();
   const values = Object.fromEntries((await metrics.webhookDeliveries.get()).values.map((v) => [v.labels.outcome, v.value]));
   expect(values).toEqual({ delivered: 1, retry: 2, dead: 1 });

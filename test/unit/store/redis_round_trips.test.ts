@@ -6,6 +6,7 @@ import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
 import { createRedisStore } from '../../../src/store/redis_store.js';
 import type { Store } from '../../../src/store/store.js';
 import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
+import { waitUntil } from '../../support/wait_until.js';
 
 let server: RedisServer;
 let store: Store;
@@ -36,20 +37,12 @@ async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
   // Cleared first: the PING that ended the previous count must not stand for this one's start.
   seen.length = 0;
   await store.ping();
-  await waitFor(() => seen.includes('ping'));
+  await waitUntil('MONITOR reported the PING', () => seen.includes('ping'));
   seen.length = 0;
   await work();
   await store.ping();
-  await waitFor(() => seen.at(-1) === 'ping');
+  await waitUntil('MONITOR reported the PING', () => seen.at(-1) === 'ping');
   return seen.slice(0, -1);
-}
-
-async function waitFor(condition: () => boolean) {
-  const deadline = Date.now() + 2000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('MONITOR did not report in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 test('upsert, find and consume cost one command each; scripts run by EVALSHA once loaded', async () => {

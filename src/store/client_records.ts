@@ -1,0 +1,68 @@
+// The clients' records: the engine's Client model (its dynamic clients) as Signet keeps it, one
+// key per client and an index of them all. The engine reads a client at every request that
+// names one; a short cache spares those reads, and since a change made through another process
+// must be in force everywhere within a second, nothing is cached longer than that (and a client
+// not found is never cached: one created elsewhere works here at once).
+import { LRUCache } from 'lru-cache';
+import { keys } from './keys.js';
+import type { Store } from './store.js';
+
+/** A client's metadata as stored: the engine's names (snake_case), Signet's own among them. */
+export type ClientRecord = { client_id: string; [field: string]: unknown };
+
+export type ClientRecords = {
+  find(clientId: string): Promise<ClientRecord | undefined>;
+  /** Every client, in no set order. */
+  list(): Promise<ClientRecord[]>;
+  save(record: ClientRecord): Promise<void>;
+  /** Saves a client whose id is new; false (nothing written) when a client already has it. */
+  create(record: ClientRecord): Promise<boolean>;
+  /** The client's record and its registration access tokens (RFC 7592). */
+  delete(clientId: string): Promise<void>;
+};
+
+/** The longest a process serves a client's record without reading it again (decision 22). */
+export const CLIENT_CACHE_MS = 1000;
+const CACHED_CLIENTS = 1000;
+
+export function createClientRecords(store: Store, options: { cacheMs?: number } = {}): ClientRecords {
+  // The JSON, not the object: each reader gets its own copy to build from.
+  const cache = new LRUCache<string, string>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
+  const parse = (raw: string | undefined) => (raw ? (JSON.parse(raw) as ClientRecord) : undefined);
+
+  return {
+    async find(clientId) {
+      const cached = cache.get(clientId);
+      if (cached) return parse(cached);
+      const raw = await store.get(keys.client(clientId));
+      if (raw) cache.set(clientId, raw);
+      return parse(raw);
+    },
+    async list() {
+      const ids = await store.indexMembers(keys.clients());
+      const raws = ids.length ? await store.getMany(ids.map((id) => keys.client(id))) : [];
+      // An index entry whose record is gone (a deletion cut half way) is skipped.
+      return raws.map(parse).filter((record): record is ClientRecord => record !== undefined);
+    },
+    async save(record) {
+      const raw = JSON.stringify(record);
+      // The index first: an entry without its record is skipped by list, never the other way.
+      await store.addToIndex(keys.clients(), record.client_id, 0);
+      await store.set(keys.client(record.client_id), raw);
+      cache.delete(record.client_id);
+    },
+    async create(record) {
+      // Of two creations of one id at once, one writes.
+      if (!(await store.setIfAbsent(keys.client(record.client_id), JSON.stringify(record)))) return false;
+      await store.addToIndex(keys.clients(), record.client_id, 0);
+      return true;
+    },
+    async delete(clientId) {
+      cache.delete(clientId);
+      const tokens = await store.indexMembers(keys.registrationTokensOf(clientId));
+      await store.delete(keys.client(clientId), ...tokens, keys.registrationTokensOf(clientId));
+      await store.removeFromIndex(keys.clients(), clientId);
+      cache.delete(clientId);
+    },
+  };
+}
