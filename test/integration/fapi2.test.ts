@@ -5,6 +5,9 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { KeyPurpose } from '../../src/chain/contracts.js';
+import { addKey } from '../../src/chain/deploy_onchainid.js';
 import type { ClientConfig } from '../../src/config.js';
 import { followToCallback, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, testJwks, WEBSITE } from '../support/signet_harness.js';
@@ -39,6 +42,7 @@ const RECEIVER: ClientConfig = {
 };
 
 const ADMIN_TOKEN = 'admin-token-for-the-fapi-tests';
+const KYC = 1;
 
 let h: Harness;
 /** The issuer host every process is reached under, through the trusted proxy's headers. */
@@ -51,7 +55,15 @@ beforeAll(async () => {
     trustProxy: 1,
     clients: [WEBSITE, BANK, RECEIVER],
     // RS256 for ordinary websites (OpenID Connect's default), ES256 for FAPI 2.0 clients.
-    configure: () => ({ adminToken: ADMIN_TOKEN, jwks: { keys: [...testJwks().keys, { ...signing, kid: 'signet-es256', use: 'sig', alg: 'ES256' }] } }),
+    configure: (chain) => ({
+      claims: {
+        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
+        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
+      },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      adminToken: ADMIN_TOKEN,
+      jwks: { keys: [...testJwks().keys, { ...signing, kid: 'signet-es256', use: 'sig', alg: 'ES256' }] },
+    }),
   });
   publicHost = new URL(h.issuer).host;
 }, 60_000);
@@ -67,10 +79,13 @@ async function bankConfiguration() {
 }
 
 /** A whole FAPI 2.0 login: PAR with a DPoP key, the owner's signature, the code exchanged with DPoP. */
-async function fapiLogin(walletIndex: number) {
+async function fapiLogin(walletIndex: number, options: { kyc?: boolean } = {}) {
   const wallet = h.chain.accounts[walletIndex]!;
   const identity = await h.chain.createIdentityFor(wallet.address);
   await h.signet.profiles.set(identity, { given_name: 'Ada', email: 'ada@example.org' });
+  // Signet, the claim's issuer, may add it once the owner gave its deployer a CLAIM key.
+  if (options.kyc) await addKey(h.chain.as(wallet), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const claimId = options.kyc ? await issueKyc(identity) : undefined;
   const config = await bankConfiguration();
   const dpopKey = await oidc.randomDPoPKeyPair('ES256');
   const DPoP = oidc.getDPoPHandle(config, dpopKey);
@@ -80,7 +95,7 @@ async function fapiLogin(walletIndex: number) {
     config,
     {
       redirect_uri: BANK.redirect_uris[0]!,
-      scope: 'openid profile email',
+      scope: options.kyc ? 'openid profile email claim:kyc' : 'openid profile email',
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
@@ -92,12 +107,23 @@ async function fapiLogin(walletIndex: number) {
   expect(response.status).toBe(303);
   const interactionUrl = new URL(response.headers.get('location')!, h.issuer).href;
   const login: LoginStart = { agent, config, uid: interactionUrl.split('/').pop()!, interactionUrl, verifier, state, nonce: '' };
-  const signed = await signChallenge(login, wallet, { fields: ['given_name', 'email'] });
+  const signed = await signChallenge(login, wallet, { fields: options.kyc ? ['given_name', 'email', 'claim:kyc'] : ['given_name', 'email'] });
   const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
   expect(answer.status).toBe(200);
   const callback = await followToCallback(login, answer.json.redirect_to as string);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, undefined, { DPoP });
-  return { config, DPoP, dpopKey, tokens, identity, callback };
+  return { config, DPoP, dpopKey, tokens, identity, callback, claimId };
+}
+
+/** Signet, as the KYC claim's issuer, puts a claim on the identity (through its admin API). */
+async function issueKyc(identity: string): Promise<string> {
+  const issued = await fetch(`${h.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ identity, topic: 'kyc', data: { level: 'basic', checked_by: 'Acme KYC' } }),
+  });
+  expect(issued.status).toBe(201);
+  return ((await issued.json()) as { claim_id: string }).claim_id;
 }
 
 /** A DPoP proof written by hand, so that each of its parts can be wrong. */
@@ -145,8 +171,8 @@ test('discovery advertises PAR, DPoP, RFC 9207 and private_key_jwt', async () =>
   expect(metadata.request_parameter_supported).toBe(true);
 });
 
-test('a FAPI 2.0 client logs in through PAR with DPoP and private_key_jwt, refreshes, and reads userinfo and the profile with proofs', async () => {
-  const { config, DPoP, tokens, identity, callback } = await fapiLogin(0);
+test('a FAPI 2.0 client logs in through PAR with DPoP and private_key_jwt, refreshes, and reads userinfo, the profile and a claim with proofs', async () => {
+  const { config, DPoP, tokens, identity, callback, claimId } = await fapiLogin(0, { kyc: true });
   // RFC 9207: the issuer in the authorization response.
   expect(callback.searchParams.get('iss')).toBe(h.issuer);
   expect(tokens.token_type).toBe('dpop');
@@ -170,6 +196,18 @@ test('a FAPI 2.0 client logs in through PAR with DPoP and private_key_jwt, refre
   );
   expect(read.status).toBe(200);
   expect(await read.json()).toMatchObject({ fields: expect.arrayContaining(['given_name', 'email']) });
+
+  const claim = await oidc.fetchProtectedResource(
+    config,
+    tokens.access_token,
+    new URL(`${h.issuer}/identities/${identity}/claims/${claimId}`),
+    'GET',
+    undefined,
+    undefined,
+    { DPoP },
+  );
+  expect(claim.status).toBe(200);
+  expect(await claim.json()).toMatchObject({ claim_id: claimId, data: { level: 'basic', checked_by: 'Acme KYC' } });
 
   // The refresh token is not rotated for a FAPI 2.0 client, and stays bound to the key.
   const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP });
