@@ -132,13 +132,14 @@ export async function runLogins(
 type LoginSide = { counters: Counters; idleRate: number; login: (index: number) => Promise<LoginOutcome> };
 
 /**
- * Logins on Signet and on the floor in alternating slices of equal size: a burst of other load
- * on the machine then falls on both sides alike instead of on one of them.
+ * Logins on each server (Signet, the floor, the bare engine) in alternating slices of equal
+ * size: a burst of other load on the machine then falls on every side alike.
  */
-export async function runLoginsInterleaved(sides: { signet: LoginSide; floor: LoginSide }, concurrency: number, total: number, slices = 4) {
-  const taken = { signet: [] as LoginSamples[], floor: [] as LoginSamples[] };
+export async function runLoginsInterleaved<K extends string>(sides: Record<K, LoginSide>, concurrency: number, total: number, slices = 4) {
+  const names = Object.keys(sides) as K[];
+  const taken = Object.fromEntries(names.map((name) => [name, [] as LoginSamples[]])) as Record<K, LoginSamples[]>;
   for (let slice = 0; slice < slices; slice++) {
-    for (const name of ['floor', 'signet'] as const) {
+    for (const name of [...names].reverse()) {
       const { counters, idleRate, login } = sides[name];
       taken[name].push(await collectLogins(counters, idleRate, concurrency, Math.ceil(total / slices), login));
     }
@@ -147,7 +148,7 @@ export async function runLoginsInterleaved(sides: { signet: LoginSide; floor: Lo
     const samples = joined(all);
     return { phase: phaseOf(concurrency, samples), tokens: samples.tokens };
   };
-  return { signet: runOf(taken.signet), floor: runOf(taken.floor) };
+  return Object.fromEntries(names.map((name) => [name, runOf(taken[name])])) as Record<K, ReturnType<typeof runOf>>;
 }
 
 /** Requests per second of `work` at `concurrency` for `seconds`, and the server's CPU per request. */
@@ -177,13 +178,14 @@ export async function runRate(
 type RateSide = { counters: Counters; concurrency: number; work: (worker: number) => Promise<void> };
 
 /**
- * runRate on Signet and on the floor in alternating slices, the same time each: a burst of
- * other load on the machine then falls on both sides alike instead of on one of them.
+ * runRate on each server in alternating slices, the same time each: a burst of other load on
+ * the machine then falls on every side alike.
  */
-export async function runRatesInterleaved(sides: { signet: RateSide; floor: RateSide }, seconds: number, slices = 4) {
-  const totals = { signet: { requests: 0, seconds: 0, cpuMs: 0 }, floor: { requests: 0, seconds: 0, cpuMs: 0 } };
+export async function runRatesInterleaved<K extends string>(sides: Record<K, RateSide>, seconds: number, slices = 4) {
+  const names = Object.keys(sides) as K[];
+  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, cpuMs: 0 }])) as Record<K, { requests: number; seconds: number; cpuMs: number }>;
   for (let slice = 0; slice < slices; slice++) {
-    for (const name of ['signet', 'floor'] as const) {
+    for (const name of names) {
       const { counters, concurrency, work } = sides[name];
       const run = await runRate(counters, concurrency, seconds / slices, work);
       totals[name].requests += run.requests;
@@ -191,9 +193,9 @@ export async function runRatesInterleaved(sides: { signet: RateSide; floor: Rate
       totals[name].cpuMs += run.cpuMs;
     }
   }
-  const rateOf = (total: (typeof totals)['signet']) => ({
+  const rateOf = (total: { requests: number; seconds: number; cpuMs: number }) => ({
     perSecond: round(total.requests / total.seconds, 1),
     serverCpuMsPerRequest: round(total.cpuMs / total.requests, 3),
   });
-  return { signet: rateOf(totals.signet), floor: rateOf(totals.floor) };
+  return Object.fromEntries(names.map((name) => [name, rateOf(totals[name])])) as Record<K, ReturnType<typeof rateOf>>;
 }

@@ -7,7 +7,7 @@
 // concurrency 8; BENCH_CPU_PROFILE=0 skips that.
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
@@ -27,6 +27,7 @@ import { idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLogins
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
 import { profileWhile } from './cpu_profiler.js';
 import { summarizeProfile } from './profile_summary.js';
+import { startRedisCountingProxy } from './redis_counting_proxy.js';
 import { traceRedis } from './redis_trace.js';
 import { type BenchResults, writeReport } from './report.js';
 import { startServerProcess } from './server_process.js';
@@ -81,9 +82,9 @@ async function main() {
   const profileDir = join(projectRoot, 'bench', 'results', 'profiles');
   const profiling = process.env.BENCH_CPU_PROFILE !== '0';
   try {
-    const [signetRedis, floorRedis, chain] = await Promise.all([startRedisServer(), startRedisServer(), startBenchChain(IDENTITIES)]);
-    stops.push(() => signetRedis.stop(), () => floorRedis.stop(), () => chain.anvil.stop());
-    log(`anvil with ONCHAINID and ${chain.users.length} identities; two redis-servers`);
+    const [signetRedis, floorRedis, bareRedis, chain] = await Promise.all([startRedisServer(), startRedisServer(), startRedisServer(), startBenchChain(IDENTITIES)]);
+    stops.push(() => signetRedis.stop(), () => floorRedis.stop(), () => bareRedis.stop(), () => chain.anvil.stop());
+    log(`anvil with ONCHAINID and ${chain.users.length} identities; three redis-servers`);
     const proxy = await startLatencyProxy(chain.anvil.rpcUrl);
     stops.push(() => proxy.close());
     await letIssuerAddClaims(chain, DEPLOYER_KEY, CLAIM_HOLDERS);
@@ -91,6 +92,8 @@ async function main() {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const env = (port: number, redisUrl: string): Record<string, string> => ({
       NODE_ENV: 'production',
+      // One process each, so /proc gives a server's whole CPU; the workers' gain is measured apart.
+      WORKERS: '1',
       PORT: String(port),
       ISSUER: 'https://signet.bench',
       TRUST_PROXY: '1',
@@ -128,13 +131,24 @@ async function main() {
       floorPort,
     );
     stops.push(() => floor.stop());
+    const barePort = await freePort();
+    const fixedIdentity = { BENCH_FIXED_IDENTITY: chain.users[0]!.identity };
+    const bareEntry = join(projectRoot, 'dist-bench', 'bench', 'bare_engine.js');
+    const bare = await startServerProcess('bare engine', [bareEntry], { ...env(barePort, bareRedis.url), ...fixedIdentity }, barePort);
+    stops.push(() => bare.stop());
     const signetRedisClient = new Redis(signetRedis.url);
     const floorRedisClient = new Redis(floorRedis.url);
+    const bareRedisClient = new Redis(bareRedis.url);
     stops.push(async () => {
       signetRedisClient.disconnect();
       floorRedisClient.disconnect();
+      bareRedisClient.disconnect();
     });
-    const counters = { signet: { server: signet, redis: signetRedisClient, proxy }, floor: { server: floor, redis: floorRedisClient, proxy } };
+    const counters = {
+      signet: { server: signet, redis: signetRedisClient, proxy },
+      floor: { server: floor, redis: floorRedisClient, proxy },
+      bare: { server: bare, redis: bareRedisClient, proxy },
+    };
     const memoryBefore = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
     log(`Signet (pid ${signet.pid}) and the engine floor (pid ${floor.pid}) are up`);
     const claimHolders = await issueClaims(signet.base, ADMIN_TOKEN, chain, CLAIM_TOPIC, CLAIM_HOLDERS).catch((error: Error) => {
@@ -145,10 +159,12 @@ async function main() {
     const nextWallet = () => chain.users[user++ % chain.users.length]!.wallet;
     const signetOnce = () => signetLogin(signet.base, CLIENT, SCOPE, nextWallet());
     const floorOnce = () => floorLogin(floor.base, CLIENT, SCOPE);
+    const bareOnce = () => floorLogin(bare.base, CLIENT, SCOPE);
 
     // Warm both (JIT, connections), then the parts' floors.
     await runLogins(counters.signet, 0, 4, 40, signetOnce);
     await runLogins(counters.floor, 0, 4, 40, floorOnce);
+    await runLogins(counters.bare, 0, 4, 40, bareOnce);
     const message = sampleChallengeText();
     const signature = await chain.users[0]!.wallet.signMessage({ message });
     const reader = createChainClient(proxy.rpcUrl, chain.anvil.chainId);
@@ -173,24 +189,71 @@ async function main() {
       rawEthCallCpuMs: chainReadCpu.rpcFetch!,
     };
     log(`parts: ${JSON.stringify(parts)}`);
-    const redisTrace = {
-      signet: await traceRedis(signetRedis.url, signetOnce),
-      floor: await traceRedis(floorRedis.url, floorOnce),
+    // Each path's Redis commands and round trips, and its chain round trips, on a process of each
+    // server started for it behind a counting proxy (the figures above and below go without one).
+    type TracedLogin = (base: string) => Promise<{ tokens: { access_token: string } }>;
+    const traced = async (name: string, entry: string, extraEnv: Record<string, string>, redisUrl: string, paths: Record<string, TracedLogin>) => {
+      const counting = await startRedisCountingProxy(redisUrl);
+      const port = await freePort();
+      const server = await startServerProcess(`${name} (traced)`, [entry], { ...env(port, counting.url), ...extraEnv }, port);
+      try {
+        const traces: Record<string, Awaited<ReturnType<typeof traceRedis>>> = {};
+        for (const [path, login] of Object.entries(paths)) {
+          for (let i = 0; i < 3; i++) await login(server.base);
+          traces[path] = await traceRedis(redisUrl, counting, proxy, () => login(server.base));
+        }
+        // And userinfo, with the token of the first path's login.
+        const { tokens } = await Object.values(paths)[0]!(server.base);
+        traces.userinfo = await traceRedis(redisUrl, counting, proxy, () => userinfo(server.base, tokens.access_token));
+        return traces;
+      } finally {
+        await server.stop();
+        await counting.close();
+      }
     };
-    const idle = { signet: await idleRedisRate(signetRedisClient), floor: await idleRedisRate(floorRedisClient) };
+    let nextUser = 0;
+    let nextHolder = 0;
+    const signetPaths = await traced('Signet', join(projectRoot, 'dist', 'main.js'), {}, signetRedis.url, {
+      page: (base) => signetLogin(base, CLIENT, SCOPE, nextWallet()),
+      walletSdk: (base) => {
+        const user = chain.users[nextUser++ % chain.users.length]!;
+        return signetLogin(base, CLIENT, SCOPE, user.wallet, user.identity);
+      },
+      claimScope: (base) => {
+        const holder = claimHolders[nextHolder++ % claimHolders.length]!;
+        return signetLogin(base, CLIENT, `${SCOPE} claim:${CLAIM_TOPIC}`, chain.users[holder.index]!.wallet);
+      },
+    });
+    const floorPaths = await traced('engine floor', join(projectRoot, 'dist-bench', 'bench', 'engine_floor.js'), fixedIdentity, floorRedis.url, {
+      page: (base) => floorLogin(base, CLIENT, SCOPE),
+    });
+    const barePaths = await traced('bare engine', bareEntry, fixedIdentity, bareRedis.url, { page: (base) => floorLogin(base, CLIENT, SCOPE) });
+    const redisTrace = {
+      signet: signetPaths.page!,
+      walletSdk: signetPaths.walletSdk!,
+      claimScope: signetPaths.claimScope!,
+      floor: floorPaths.page!,
+      bare: barePaths.page!,
+      userinfo: { signet: signetPaths.userinfo!, bare: barePaths.userinfo! },
+    };
+    log(`Redis round trips per login: Signet ${redisTrace.signet.roundTripsPerLogin} (page), ${redisTrace.walletSdk.roundTripsPerLogin} (wallet SDK), ${redisTrace.claimScope.roundTripsPerLogin} (claim scope); floor ${redisTrace.floor.roundTripsPerLogin}, bare engine ${redisTrace.bare.roundTripsPerLogin}`);
+    const idle = { signet: await idleRedisRate(signetRedisClient), floor: await idleRedisRate(floorRedisClient), bare: await idleRedisRate(bareRedisClient) };
 
     const loginSides = {
       signet: { counters: counters.signet, idleRate: idle.signet, login: signetOnce },
       floor: { counters: counters.floor, idleRate: idle.floor, login: floorOnce },
+      bare: { counters: counters.bare, idleRate: idle.bare, login: bareOnce },
     };
-    const logins: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
+    const logins: Record<string, { signet: LoginPhase; floor: LoginPhase; bare: LoginPhase }> = {};
     const tokens: { access_token: string; refresh_token?: string }[] = [];
     const floorTokens: { access_token: string; refresh_token?: string }[] = [];
+    const bareTokens: { access_token: string; refresh_token?: string }[] = [];
     for (const concurrency of [1, 8, 32]) {
-      const { signet: signetRun, floor: floorRun } = await runLoginsInterleaved(loginSides, concurrency, LOGINS[concurrency]!);
+      const { signet: signetRun, floor: floorRun, bare: bareRun } = await runLoginsInterleaved(loginSides, concurrency, LOGINS[concurrency]!);
       tokens.push(...signetRun.tokens);
       floorTokens.push(...floorRun.tokens);
-      logins[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase };
+      bareTokens.push(...bareRun.tokens);
+      logins[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase, bare: bareRun.phase };
       log(`logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms, ${signetRun.phase.serverCpuMsPerLogin} ms CPU; floor ${floorRun.phase.loginsPerSecond}/s p50 ${floorRun.phase.p50Ms} ms, ${floorRun.phase.serverCpuMsPerLogin} ms CPU`);
     }
 
@@ -220,14 +283,16 @@ async function main() {
     // Access tokens issued by the logins above (the refreshes rotated only refresh tokens' grants).
     const signetAccess = tokens.slice(-16).map((t) => t.access_token);
     const floorAccess = floorTokens.slice(-16).map((t) => t.access_token);
+    const bareAccess = bareTokens.slice(-16).map((t) => t.access_token);
     const userinfoRates = await runRatesInterleaved(
       {
         signet: { counters: counters.signet, concurrency: 16, work: (w) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
         floor: { counters: counters.floor, concurrency: 16, work: (w) => userinfo(floor.base, floorAccess[w % floorAccess.length]!) },
+        bare: { counters: counters.bare, concurrency: 16, work: (w) => userinfo(bare.base, bareAccess[w % bareAccess.length]!) },
       },
       RATE_SECONDS,
     );
-    log(`userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}`);
+    log(`userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}, bare engine ${userinfoRates.bare.perSecond}`);
     // The claim resource, read with the access token of a login that kept the claim: the token,
     // the consent receipt and the claim's data from Redis, the claim re-checked on the chain.
     const claimReaders: { path: string; token: string }[] = [];
@@ -245,13 +310,42 @@ async function main() {
 
     proxy.latencyMs = 20;
     const slow: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
+    const slowSides = { signet: loginSides.signet, floor: loginSides.floor };
     for (const concurrency of [1, 8]) {
-      const { signet: signetRun, floor: floorRun } = await runLoginsInterleaved(loginSides, concurrency, concurrency === 1 ? 40 : 160);
+      const { signet: signetRun, floor: floorRun } = await runLoginsInterleaved(slowSides, concurrency, concurrency === 1 ? 40 : 160);
       slow[`c${concurrency}`] = { signet: signetRun.phase, floor: floorRun.phase };
       log(`20 ms chain, logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms; floor p50 ${floorRun.phase.p50Ms} ms`);
     }
     proxy.latencyMs = 0;
     const memoryAfter = { signetMiB: round(signet.rssMiB(), 1), floorMiB: round(floor.rssMiB(), 1) };
+
+    // WORKERS=auto (production's default) against the one process above, same Redis and chain:
+    // throughput and latency only (the primary's /proc does not hold its workers' CPU).
+    const workersPort = await freePort();
+    const workersSignet = await startServerProcess('Signet (WORKERS=auto)', [join(projectRoot, 'dist', 'main.js')], { ...env(workersPort, signetRedis.url), WORKERS: 'auto' }, workersPort);
+    stops.push(() => workersSignet.stop());
+    const workersCounters = { ...counters.signet, server: workersSignet };
+    const workersOnce = () => signetLogin(workersSignet.base, CLIENT, SCOPE, nextWallet());
+    await runLogins(workersCounters, 0, 8, 80, workersOnce);
+    const workerLogins = await runLoginsInterleaved(
+      { one: loginSides.signet, auto: { counters: workersCounters, idleRate: idle.signet, login: workersOnce } },
+      32,
+      LOGINS[32]!,
+    );
+    const workerUserinfo = await runRatesInterleaved(
+      {
+        one: { counters: counters.signet, concurrency: 16, work: (w) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
+        auto: { counters: workersCounters, concurrency: 16, work: (w) => userinfo(workersSignet.base, signetAccess[w % signetAccess.length]!) },
+      },
+      RATE_SECONDS,
+    );
+    const workers = {
+      cores: availableParallelism(),
+      logins: { one: workerLogins.one.phase, auto: workerLogins.auto.phase },
+      userinfoPerSecond: { one: workerUserinfo.one.perSecond, auto: workerUserinfo.auto.perSecond },
+    };
+    log(`WORKERS=auto (${workers.cores}): logins c=32 ${workers.logins.auto.loginsPerSecond}/s against ${workers.logins.one.loginsPerSecond}/s; userinfo ${workers.userinfoPerSecond.auto}/s against ${workers.userinfoPerSecond.one}/s`);
+    await workersSignet.stop();
 
     await signet.stop();
 
@@ -269,12 +363,26 @@ async function main() {
         await runLogins(profiledCounters, idleRate, 4, 80, () => once(server.base));
         const file = join(profileDir, `${name.replace(/\W+/g, '-')}-logins-${stamp}.cpuprofile`);
         let phase: LoginPhase | undefined;
+        let issued: { access_token: string }[] = [];
         await profileWhile(inspectorPort, file, async () => {
-          phase = (await runLogins(profiledCounters, idleRate, 8, PROFILED_LOGINS, () => once(server.base))).phase;
+          const run = await runLogins(profiledCounters, idleRate, 8, PROFILED_LOGINS, () => once(server.base));
+          phase = run.phase;
+          issued = run.tokens.slice(-16);
+        });
+        log(`profiled ${PROFILED_LOGINS} ${name} logins at c=8: ${phase!.serverCpuMsPerLogin} ms CPU each (profiler included)`);
+        // Then userinfo alone, with the tokens of those logins: where a request's CPU goes besides the engine.
+        const userinfoFile = file.replace('-logins-', '-userinfo-');
+        let rate: { serverCpuMsPerRequest: number } | undefined;
+        await profileWhile(inspectorPort, userinfoFile, async () => {
+          rate = await runRate(profiledCounters, 16, RATE_SECONDS, (w) => userinfo(server.base, issued[w % issued.length]!.access_token));
         });
         await server.stop();
-        log(`profiled ${PROFILED_LOGINS} ${name} logins at c=8: ${phase!.serverCpuMsPerLogin} ms CPU each (profiler included)`);
-        return { file: file.slice(projectRoot.length + 1), serverCpuMsPerLogin: phase!.serverCpuMsPerLogin, ...summarizeProfile(file, 24) };
+        return {
+          file: file.slice(projectRoot.length + 1),
+          serverCpuMsPerLogin: phase!.serverCpuMsPerLogin,
+          ...summarizeProfile(file, 24),
+          userinfo: { file: userinfoFile.slice(projectRoot.length + 1), serverCpuMsPerRequest: rate!.serverCpuMsPerRequest, ...summarizeProfile(userinfoFile, 24) },
+        };
       };
       const signetProfile = await profileLogins('Signet', join(projectRoot, 'dist', 'main.js'), {}, signetRedis.url, signetRedisClient, idle.signet, (base) =>
         signetLogin(base, CLIENT, SCOPE, nextWallet()),
@@ -288,7 +396,8 @@ async function main() {
         idle.floor,
         (base) => floorLogin(base, CLIENT, SCOPE),
       );
-      profile = { logins: PROFILED_LOGINS, signet: signetProfile, floor: floorProfile };
+      const bareProfile = await profileLogins('bare engine', bareEntry, fixedIdentity, bareRedis.url, bareRedisClient, idle.bare, (base) => floorLogin(base, CLIENT, SCOPE));
+      profile = { logins: PROFILED_LOGINS, signet: signetProfile, floor: floorProfile, bare: bareProfile };
     }
 
     const results = {
@@ -305,6 +414,7 @@ async function main() {
       chainLatency20ms: slow,
       memory: { before: memoryBefore, after: memoryAfter },
       redisTrace,
+      workers,
       profile,
     };
     const report = writeReport(results);

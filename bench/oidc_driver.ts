@@ -100,10 +100,15 @@ async function codeFlow(
   return { tokens: JSON.parse(token.text) as Tokens, times, requests: browser.requests };
 }
 
-/** Signet's login: challenge, the wallet signs (in the driver, not counted as server time), signature. */
-export function signetLogin(base: string, client: BenchClient, scope: string, wallet: LocalAccount) {
+/**
+ * Signet's login: challenge, the wallet signs (in the driver, not counted as server time),
+ * signature. Without `identity` as the consent page sends it (Signet finds the wallet's); with
+ * it as a wallet SDK does.
+ */
+export function signetLogin(base: string, client: BenchClient, scope: string, wallet: LocalAccount, identity?: string) {
   return codeFlow(base, client, scope, async (browser, interactionUrl, times) => {
-    const challenged = await timed(times, 'challenge', () => browser.send(`${interactionUrl}/challenge`, { json: { address: wallet.address } }));
+    const body = identity ? { address: wallet.address, identity } : { address: wallet.address };
+    const challenged = await timed(times, 'challenge', () => browser.send(`${interactionUrl}/challenge`, { json: body }));
     expectStatus('challenge', challenged, 200);
     const message = (JSON.parse(challenged.text) as { challenge: string }).challenge;
     const signature = await timed(times, 'wallet signs (driver)', () => wallet.signMessage({ message }));

@@ -43,7 +43,31 @@ const PARTS: { what: string; in: (stack: Frame[]) => boolean }[] = [
   { what: 'GC', in: onStack((f) => f.functionName === '(garbage collector)') },
 ];
 
-export function summarizeProfile(file: string, top = 18): { buckets: ProfileShare[]; functions: ProfileShare[]; parts: ProfileShare[] } {
+/**
+ * Who owns each sample: walking from the sampled frame toward the root, the first frame of one
+ * of these owns it, so a middleware's own work and the native calls it makes count for it, and
+ * what it calls of the engine or another owner does not (inclusive time would give every outer
+ * middleware the whole request). The order decides between owners of the same frame.
+ */
+const signetFile = (folder: string) => (f: Frame) => new RegExp(`/(?:dist|dist-bench/src)/${folder}`).test(f.url);
+const OWNERS: { what: string; has: (frame: Frame) => boolean }[] = [
+  { what: 'security headers (CSP nonce)', has: signetFile('http/security_headers') },
+  { what: 'request id, access line and metrics calls (request_observer)', has: signetFile('observability/request_observer') },
+  { what: 'request context (AsyncLocalStorage propagation)', has: (f) => f.url.includes('async_local_storage') || f.url.includes('async_hooks') || signetFile('observability/request_context')(f) },
+  { what: 'metrics (prom-client)', has: (f) => f.url.includes('node_modules/prom-client') || signetFile('observability/metrics')(f) },
+  { what: 'logging (pino, logger)', has: (f) => f.url.includes('node_modules/pino') || f.url.includes('node_modules/sonic-boom') || signetFile('observability/logger')(f) },
+  { what: 'rate limits', has: (f) => f.url.includes('node_modules/rate-limiter-flexible') || signetFile('rate_limits/')(f) },
+  { what: 'Signet http/ (the rest of its stack)', has: signetFile('http/') },
+  { what: 'account model (oidc/account)', has: signetFile('oidc/account') },
+  { what: 'Signet, other', has: signetFile('') },
+  { what: 'oidc-provider', has: (f) => f.url.includes('node_modules/oidc-provider/') },
+  { what: 'Koa (koa, router, mount, compose)', has: (f) => /node_modules\/(koa|@koa\/router|koa-mount|koa-compose)\//.test(f.url) },
+  { what: 'ioredis', has: (f) => f.url.includes('node_modules/ioredis/') },
+  { what: 'jose', has: (f) => f.url.includes('node_modules/jose/') },
+];
+const UNOWNED = 'node (HTTP server, sockets, GC, other)';
+
+export function summarizeProfile(file: string, top = 18): { buckets: ProfileShare[]; functions: ProfileShare[]; parts: ProfileShare[]; owners: ProfileShare[] } {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
@@ -51,6 +75,7 @@ export function summarizeProfile(file: string, top = 18): { buckets: ProfileShar
   const buckets = new Map<string, number>();
   const functions = new Map<string, number>();
   const parts = new Map<string, number>();
+  const owners = new Map<string, number>();
   let total = 0;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id)!;
@@ -64,6 +89,15 @@ export function summarizeProfile(file: string, top = 18): { buckets: ProfileShar
     const stack: Frame[] = [];
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) stack.push(byId.get(at)!.callFrame);
     for (const part of PARTS) if (part.in(stack)) parts.set(part.what, (parts.get(part.what) ?? 0) + delta);
+    let owner = UNOWNED;
+    for (const frame of stack) {
+      const found = OWNERS.find((candidate) => candidate.has(frame));
+      if (found) {
+        owner = found.what;
+        break;
+      }
+    }
+    owners.set(owner, (owners.get(owner) ?? 0) + delta);
   });
   const share = (map: Map<string, number>, count = map.size) =>
     [...map]
@@ -74,5 +108,6 @@ export function summarizeProfile(file: string, top = 18): { buckets: ProfileShar
     buckets: share(buckets),
     functions: share(functions, top),
     parts: PARTS.map(({ what }) => ({ what, percent: Number(((100 * (parts.get(what) ?? 0)) / total).toFixed(1)) })),
+    owners: share(owners),
   };
 }

@@ -1,8 +1,10 @@
-// The Redis round trips of a piece of work, through MONITOR: every command a client sends is
-// one line (a script's inner commands are not), so lines are round trips. Background work
-// (the webhook worker's polls) is measured idle for as long and subtracted.
+// The Redis cost of a piece of work: commands through MONITOR (every command a client sends is
+// one line, a script's inner commands are not) and round trips through the counting proxy the
+// server under trace reaches Redis by (commands sent together are one). Background work (the
+// webhook worker's polls) is measured idle for as long and subtracted.
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
+import { connect } from 'node:net';
+import type { CountingProxy } from './redis_counting_proxy.js';
 
 const blank = (key: string) =>
   key
@@ -10,35 +12,90 @@ const blank = (key: string) =>
     .replace(/eip155:\d+:<address>/g, '<subject>')
     .replace(/[A-Za-z0-9_-]{16,}/g, '<id>');
 
+/** The arguments of one MONITOR line (`+<time> [<db> <source>] "cmd" "arg" …`) and its source. */
+function parseMonitorLine(line: string): { source: string; args: string[] } | undefined {
+  const head = /^\+[\d.]+ \[\d+ ([^\]]+)\] /.exec(line);
+  if (!head) return undefined;
+  const args = [...line.slice(head[0].length).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) =>
+    match[1]!.replace(/\\x([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1'),
+  );
+  return { source: head[1]!, args };
+}
+
+/**
+ * MONITOR on a socket of its own, read line by line: a client library in monitor mode can take
+ * the first lines that arrive with MONITOR's OK for replies (ioredis's "Command queue state error").
+ */
 async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<string[]> {
-  const watcher = new Redis(url);
-  const monitor = await watcher.monitor();
+  const target = new URL(url);
+  const socket = connect(Number(target.port), target.hostname);
   const seen: string[] = [];
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source === 'lua') return;
-    const [command, key] = args;
-    const line = `${command!.toUpperCase()} ${key ? blank(key.split('\n')[0]!) : ''}`.trim();
-    if (!line.startsWith('INFO') && !line.startsWith('MONITOR')) seen.push(line);
+  let pending = '';
+  socket.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('latin1');
+    const lines = pending.split('\r\n');
+    pending = lines.pop()!;
+    for (const raw of lines) {
+      const parsed = parseMonitorLine(raw);
+      if (!parsed || parsed.source === 'lua' || !parsed.args.length) continue;
+      const { args } = parsed;
+      const command = args[0]!.toUpperCase();
+      // A script is named by its first key, so that repeated scripts show what they touch.
+      const key = command === 'EVALSHA' || command === 'EVAL' ? (Number(args[2]) > 0 ? args[3] : `(${args[0]!.toLowerCase()} without keys)`) : args[1];
+      const line = `${command} ${key ? blank(key.split('\n')[0]!) : ''}`.trim();
+      if (!line.startsWith('INFO') && !line.startsWith('MONITOR')) seen.push(line);
+    }
   });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write('MONITOR\r\n');
   await new Promise((resolve) => setTimeout(resolve, 50));
   try {
     await work();
   } finally {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    monitor.disconnect();
-    watcher.disconnect();
+    socket.destroy();
   }
   return seen;
 }
 
-export async function traceRedis(url: string, once: () => Promise<unknown>, repeats = 10) {
+export type RedisTrace = { commandsOfOne: string[]; commandsPerLogin: number; roundTripsPerLogin: number; chainRoundTripsPerLogin: number };
+
+/** One login's commands, then `repeats` logins' commands and round trips (Redis and chain) per login. */
+export async function traceRedis(
+  url: string,
+  counting: CountingProxy,
+  chain: { requests(): number },
+  once: () => Promise<unknown>,
+  repeats = 20,
+): Promise<RedisTrace> {
   const commandsOfOne = await monitorWhile(url, once);
   let elapsed = 0;
+  let writes = 0;
+  let chainRequests = 0;
   const all = await monitorWhile(url, async () => {
-    const started = performance.now();
+    const [started, writes0, chain0] = [performance.now(), counting.writes(), chain.requests()];
     for (let i = 0; i < repeats; i++) await once();
     elapsed = performance.now() - started;
+    writes = counting.writes() - writes0;
+    chainRequests = chain.requests() - chain0;
   });
-  const idle = await monitorWhile(url, () => new Promise((resolve) => setTimeout(resolve, elapsed)));
-  return { commandsOfOne, roundTripsPerLogin: Math.round(((all.length - idle.length) / repeats) * 10) / 10 };
+  let idleWrites = 0;
+  let idleChain = 0;
+  const idle = await monitorWhile(url, async () => {
+    const [writes0, chain0] = [counting.writes(), chain.requests()];
+    await new Promise((resolve) => setTimeout(resolve, elapsed));
+    idleWrites = counting.writes() - writes0;
+    // The chain proxy is shared: every running server's watcher polls through it.
+    idleChain = chain.requests() - chain0;
+  });
+  const perLogin = (count: number) => Math.round((count / repeats) * 10) / 10;
+  return {
+    commandsOfOne,
+    commandsPerLogin: perLogin(all.length - idle.length),
+    roundTripsPerLogin: perLogin(writes - idleWrites),
+    chainRoundTripsPerLogin: perLogin(Math.max(0, chainRequests - idleChain)),
+  };
 }

@@ -5,7 +5,8 @@
 (() => {
   const page = document.getElementById('consent');
   const base = `/interaction/${page.dataset.uid}`;
-  const chainId = Number(page.dataset.chainId);
+  // The chain of the identity the challenge names (the first chain until Signet answers).
+  let chainId = Number(page.dataset.chainId);
   const issuerNames = JSON.parse(page.dataset.issuerNames || '{}');
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const $ = (id) => document.getElementById(id);
@@ -185,13 +186,20 @@
     say('Preparing the text to sign…');
     try {
       const identity = $('identity').value.trim();
+      const chosenChain = $('chain')?.value;
       const answer = await post('/challenge', {
         address: state.address,
         ...(identity ? { identity } : {}),
+        ...(chosenChain ? { chain_id: Number(chosenChain) } : {}),
         fields: keptFields(),
         ...(state.claimsShown ? { claims: keptClaims() } : {}),
         ...(state.verifiedShown ? { verified: keptVerified() } : {}),
       });
+      if (answer.choose) {
+        offerChoice(answer.choose);
+        return;
+      }
+      chainId = answer.chain_id;
       showClaims(answer.claims ?? []);
       showVerified(answer.verified ?? []);
       state.challenge = answer.challenge;
@@ -200,11 +208,31 @@
       $('challenge-box').hidden = false;
       $('prepare').hidden = true;
       $('sign').disabled = false;
-      say('Read the text, then sign it with your wallet.');
+      say($('chain') ? `Your identity on ${answer.chain_name}. Read the text, then sign it with your wallet.` : 'Read the text, then sign it with your wallet.');
     } catch (error) {
       resetChallenge();
       say(error.message, true);
     }
+  };
+
+  // The wallet has identities on several chains: the owner picks one, and the text is asked again.
+  const offerChoice = (choices) => {
+    const box = $('chain-choice');
+    box.replaceChildren();
+    for (const choice of choices) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = `${choice.chain_name}: ${choice.identity}`;
+      button.addEventListener('click', () => {
+        $('chain').value = String(choice.chain_id);
+        $('identity').value = choice.identity;
+        box.hidden = true;
+        prepare();
+      });
+      box.append(button);
+    }
+    box.hidden = false;
+    say('Your wallet has an identity on several chains: choose the one to sign in with.');
   };
 
   const sign = async () => {
@@ -238,6 +266,7 @@
   $('sign').addEventListener('click', sign);
   $('abort').addEventListener('click', abort);
   $('identity').addEventListener('change', resetChallenge);
+  $('chain')?.addEventListener('change', resetChallenge);
   for (const box of document.querySelectorAll('input[name="fields"]')) {
     box.addEventListener('change', () => {
       resetChallenge();

@@ -317,7 +317,7 @@ async function main() {
   const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   if (!/signet_login_outcomes_total\{outcome="success",reason="none"\} 1/.test(metrics)) fail('/metrics does not count the login');
   if (!/signet_http_request_duration_seconds_bucket/.test(metrics) || !/signet_process_cpu_seconds_total/.test(metrics)) fail('/metrics lacks HTTP or process metrics');
-  if (!/signet_chain_calls_total\{method="eth_call",outcome="ok"\} [1-9]/.test(metrics)) fail('/metrics does not count the chain calls');
+  if (!/signet_chain_calls_total\{method="eth_call",outcome="ok",chain_id="\d+"\} [1-9]/.test(metrics)) fail('/metrics does not count the chain calls');
   step('/metrics counts the login, HTTP latency, chain calls and process metrics');
 
   const lines = signet.output.split('\n').filter((line) => line.startsWith('{'));

@@ -56,7 +56,9 @@ import { createRefreshKeyCheck } from './consent_end/refresh_key_check.js';
 import type { GrantEndReason, Signals } from './consent/consent_signal.js';
 import { createSignalsFeature } from './signals/signals_feature.js';
 import { createOidcAdapter } from './store/oidc_adapter.js';
-import { type ChainConsentHandlers, type ChainWatcher, claimIssuersOf, createChainWatcher } from './watch/chain_watcher.js';
+import { onChains } from './chain/chains.js';
+import { createProfileStore } from './profile/profile.js';
+import { type ChainConsentHandlers, type ChainWatcher, claimIssuersOf, createChainWatcher, watchersAsOne } from './watch/chain_watcher.js';
 import type { Watchlist } from './watch/watchlist.js';
 import type { Store } from './store/store.js';
 
@@ -65,7 +67,8 @@ export type { ChainDeps };
 export type AppDeps = {
   config: Config;
   store: Store;
-  chain: ChainDeps;
+  /** One chain, or several in order (CHAINS; the first is the one a bare identity address means). */
+  chain: ChainDeps | readonly ChainDeps[];
   logger?: Logger;
   /** Prometheus metrics of this process (off when absent). */
   metrics?: Metrics;
@@ -95,6 +98,8 @@ export type SignetApp = {
   registry: IdentityRegistry;
   claims: ClaimsService;
   issuer?: SignetIssuer;
+  /** Signet's issuer on each chain served (the first's is `issuer`). */
+  issuerOn: (chainId: number) => SignetIssuer | undefined;
   apiKeys: ApiKeys;
   accessGrants: AccessGrants;
   history: AccessHistory;
@@ -122,7 +127,7 @@ export type SignetApp = {
 export function createApp(deps: AppDeps): SignetApp {
   const parts = createAppParts(deps);
   const { config, store, chain, backchannel, now } = parts;
-  const claims = createClaimsFeature({ config, client: chain.client, store, registry: parts.registry, chainId: chain.chainId, now });
+  const claims = createClaimsFeature({ config, chains: parts.chains, store, registryOn: (chainId) => parts.identities.require(chainId).registry, now });
   // What the login, the account and CIBA read of claims.
   const claimParts = {
     claims: claims.claims,
@@ -132,6 +137,14 @@ export function createApp(deps: AppDeps): SignetApp {
     reader: claims.reader,
     claimRequests: claims.claimRequests,
   };
+  // Each chain's parts a login reads: its identity reads, profiles, claims and verified data.
+  const chainParts = onChains(parts.chains, (chain) => ({
+    registry: parts.identities.require(chain.chainId).registry,
+    verifyLinkedSignature: parts.identities.require(chain.chainId).verifyLinkedSignature,
+    profiles: chain === parts.chains.first ? parts.profiles : createProfileStore(store, chain.identityKey),
+    claims: claims.onChain.require(chain.chainId).claims,
+    verified: claims.onChain.require(chain.chainId).verified,
+  }));
   const fields = allFields(claims.topics);
   const ciba = cibaFeature({ ...parts, inbox: backchannel, fields: () => fields });
   const services = createServicesFeature({ config, clients: parts.clients, store, now });
@@ -163,7 +176,13 @@ export function createApp(deps: AppDeps): SignetApp {
     if (receipt) await endLoginGrant(receipt, reason);
     else await revokeLoginGrant(grantId);
   };
-  const mayRefresh = createRefreshKeyCheck({ receipts: parts.receipts, registry: parts.registry, endLoginGrant, whenChainDown: config.refreshWhenChainDown });
+  const mayRefresh = createRefreshKeyCheck({
+    receipts: parts.receipts,
+    registry: parts.registry,
+    registryOn: (chainId) => chainParts.require(chainId).registry,
+    endLoginGrant,
+    whenChainDown: config.refreshWhenChainDown,
+  });
   // Clients added at run time meet Signet's rules (src/clients/client_rules.ts); deleting one
   // ends what it held, through the grants, services and signals built below (removeClientOnceBuilt).
   const clientRules = createClientRules({
@@ -177,10 +196,11 @@ export function createApp(deps: AppDeps): SignetApp {
     ciba,
     history,
     mayRefresh,
+    onChain: (chainId) => chainParts.get(chainId),
     registeredClients: registeredClients({ rules: clientRules, remove: removeClientOnceBuilt, isConfigured: parts.clients.isConfigured }),
   });
   const validateClient = engineValidation(provider);
-  const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts });
+  const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts, onChain: chainParts });
   // Signet's routes check DPoP proofs as the engine does, with its nonces and its replay record.
   const checkDpop = createDpopCheck({ provider, nonces: createDpopNonces(dpopNonceSecret(config.cookieKeys)) });
   // The owner sessions are the parts' (src/owner_sessions/): the grants read them, the account opens them.
@@ -194,6 +214,7 @@ export function createApp(deps: AppDeps): SignetApp {
     serviceName: services.serviceName,
     webhooks: deps.webhooks,
     revokeLoginGrant: endLoginGrantById('owner_revoked'),
+    onChain: chainParts,
     signals: signalsOnceBuilt,
     history,
     settings: {
@@ -236,7 +257,16 @@ export function createApp(deps: AppDeps): SignetApp {
     queue: deps.webhooks,
     resolveHost: deps.resolveHost,
     // The clients holding a live grant of an identity: told when its wallets' keys change.
-    clientsOf: async (identity) => {
+    clientsOf: async (identity, chainId) => {
+      if (chainId !== undefined && chainId !== chain.chainId) {
+        // Another chain's identity: its own logins and access grants (the listing is the first chain's).
+        const [held, receipts] = await Promise.all([
+          grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity, chainId)),
+          parts.receipts.listFor(identity, chainId),
+        ]);
+        const logins = await Promise.all(receipts.map(async (receipt) => ((await engineGrants.find(receipt.grant_id)) ? [receipt.client_id] : [])));
+        return [...new Set([...held.filter((grant) => grant.status === 'active').map((grant) => grant.service), ...logins.flat()])];
+      }
       const { items } = await grants.listing.list({ identity }, { limit: 10_000 });
       return [...new Set(items.filter((grant) => grant.status === 'active').map((grant) => grant.service))];
     },
@@ -251,30 +281,42 @@ export function createApp(deps: AppDeps): SignetApp {
     removeSsfStreamsOf: signalsFeature.removeStreamsOf,
     deleteRecord: parts.clientRecords.delete,
   });
-  // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts).
-  const chainConsentEnds = createChainConsentEnds({
-    client: chain.client,
-    reader: claims.reader,
-    receipts: parts.receipts,
-    accessGrantsOf: async (identity) => grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity)),
-    isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
-    endLoginGrant,
-    revokeAccessGrant: (grant) => grants.accessGrants.revoke(grant.id, { identity: grant.identity }, 'key_removed'),
-    watchedIdentities: () => parts.watchlist.identities(),
-    signals,
-    now,
+  // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts), on each chain:
+  // that chain's reads, and the receipts and grants of that chain's identities only.
+  const consentEndsOn = (on: (typeof claims.onChain.all)[number]) => {
+    const other = on.chain === parts.chains.first ? undefined : on.chain.chainId;
+    return createChainConsentEnds({
+      client: on.chain.client,
+      chainId: other,
+      reader: on.reader,
+      receipts: { listFor: (identity) => parts.receipts.listFor(identity, other) },
+      accessGrantsOf: async (identity) => grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity, other)),
+      isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
+      endLoginGrant,
+      revokeAccessGrant: (grant) => grants.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
+      watchedIdentities: () => parts.watchlist.identities(),
+      signals,
+      now,
+    });
+  };
+  const chainConsentEnds = consentEndsOn(claims.onChain.first);
+  // One watcher per chain, each with its own lease and cursor; the metrics are the first chain's.
+  const watchers = claims.onChain.all.map((on) => {
+    const first = on.chain === parts.chains.first;
+    return createChainWatcher({
+      store,
+      client: on.chain.client,
+      ...(first ? {} : { chainId: on.chain.chainId }),
+      watchlist: parts.watchlist,
+      issuers: parts.chains.several ? claimIssuersOf(config, on.chain.chainId, on.issuer?.address) : claimIssuersOf(config),
+      handlers: first ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
+      settings: config.chainWatch,
+      metrics: first ? deps.metrics : undefined,
+      logger: parts.logger,
+      now,
+    });
   });
-  const watcher = createChainWatcher({
-    store,
-    client: chain.client,
-    watchlist: parts.watchlist,
-    issuers: claimIssuersOf(config),
-    handlers: deps.consentEnds ?? chainConsentEnds,
-    settings: config.chainWatch,
-    metrics: deps.metrics,
-    logger: parts.logger,
-    now,
-  });
+  const watcher = watchersAsOne(watchers);
   const backchannelRoutes = createCibaFeature({
     ...parts,
     ...claimParts,
@@ -285,7 +327,7 @@ export function createApp(deps: AppDeps): SignetApp {
     fields,
   }).routes;
   const routes: AnyRoute[] = [
-    ...healthRoutes({ store, chain: chain.client, chainWatch: () => watcher.report() }),
+    ...healthRoutes({ store, chains: parts.chains.all, readyWithChains: config.readyWithChains, chainWatch: () => watcher.report() }),
     // The document is made from this table, this route included: it is read once both exist.
     openApiRoute(() => openApi),
     ...interaction.routes,
@@ -320,6 +362,7 @@ export function createApp(deps: AppDeps): SignetApp {
     registry,
     claims: claims.claims,
     issuer: claims.issuer,
+    issuerOn: (chainId) => claims.onChain.get(chainId)?.issuer,
     apiKeys: services.apiKeys,
     accessGrants: grants.accessGrants,
     history,

@@ -4,7 +4,7 @@
 // challenge and signature checks, the owner sessions (the account signs owners in; the grants,
 // the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
 import { join } from 'node:path';
-import type { Address, PublicClient } from 'viem';
+import { type ChainDeps, createChains, onChains } from './chain/chains.js';
 import { createBackchannelInbox } from './backchannel/backchannel_inbox.js';
 import { createClientRegistry } from './clients/client_registry.js';
 import type { Config } from './config.js';
@@ -24,12 +24,27 @@ import { createChallengeVerifier } from './wallet/verify_challenge.js';
 import { createLinkedSignatureVerifier } from './wallet/verify_linked_signature.js';
 import { createWatchlist } from './watch/watchlist.js';
 
-export type ChainDeps = { client: PublicClient; rpcUrl: string; chainId: number; identityFactory: Address };
+export type { ChainDeps };
 
-export function createAppParts(deps: { config: Config; store: Store; chain: ChainDeps; logger?: Logger; now?: () => number; demoWallet?: boolean }) {
-  const { config, store, chain } = deps;
+export function createAppParts(deps: {
+  config: Config;
+  store: Store;
+  /** One chain, or several in order (the first is the one a bare identity address means). */
+  chain: ChainDeps | readonly ChainDeps[];
+  logger?: Logger;
+  now?: () => number;
+  demoWallet?: boolean;
+}) {
+  const { config, store } = deps;
   const now = deps.now ?? Date.now;
-  const registry = createIdentityRegistry(chain.client, chain.identityFactory);
+  const chains = createChains(Array.isArray(deps.chain) ? deps.chain : [deps.chain as ChainDeps]);
+  const chain = chains.first;
+  // Each chain's identity reads, on its own client: one chain's outage stays its own.
+  const identities = onChains(chains, (each) => {
+    const registry = createIdentityRegistry(each.client, each.identityFactory);
+    return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry) };
+  });
+  const { registry } = identities.first;
   const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
   const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
   // One cache of client records per process, shared by the engine's adapter and the registry.
@@ -38,6 +53,10 @@ export function createAppParts(deps: { config: Config; store: Store; chain: Chai
     config,
     store,
     chain,
+    /** Every chain served, by chain id (src/chain/chains.ts). */
+    chains,
+    /** Each chain's identity registry and linked-signature check. */
+    identities,
     now,
     issuer: config.issuer,
     chainId: chain.chainId,
@@ -55,8 +74,8 @@ export function createAppParts(deps: { config: Config; store: Store; chain: Chai
     ),
     limits,
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
-    verifyChallenge: createChallengeVerifier(store, chain.client, limits, now),
-    verifyLinkedSignature: createLinkedSignatureVerifier(chain.client, registry),
+    verifyChallenge: createChallengeVerifier(store, chain.client, limits, now, (chainId) => chains.require(chainId).client),
+    verifyLinkedSignature: identities.first.verifyLinkedSignature,
     /** Owner sessions (src/owner_sessions): opened by the account's sign-in, read by every owner's route. */
     sessions,
     sessionCallers: sessionCallers(sessions),

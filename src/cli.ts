@@ -1,8 +1,8 @@
 // The `signet` command line: operator tasks beside the running server.
 //   signet keys [--kid <id>] [--alg RS256|ES256] [--previous '<JWKS>']
 //   signet deploy-onchainid --rpc <url> [--key <deployer private key>]
-//   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--verified-claims '<json>'] [--expires-at <iso>] [--uri <url>]
-//   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…>
+//   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--verified-claims '<json>'] [--expires-at <iso>] [--uri <url>] [--chain-id <id>]
+//   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…> [--chain-id <id>]
 //   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
 import { newSecrets } from './keys/new_secrets.js';
@@ -18,18 +18,20 @@ const KEYS_USAGE = `  signet keys [--kid <key id>] [--alg RS256|ES256] [--previo
       keys follow (they still verify tokens already issued): a key rotation.`;
 const DEPLOY_USAGE = `  signet deploy-onchainid --rpc <url> [--key <0x private key>] [--wait <seconds>]
       Deploys the ONCHAINID suite (Identity implementation, ImplementationAuthority,
-      IdFactory, ClaimIssuer) and prints the addresses as environment settings.
+      IdFactory, ClaimIssuer) and prints the addresses as environment settings, and the
+      chain's entry for CHAINS (several chains behind one Signet).
       Without --key it uses anvil's account #0, which only exists on a local chain.
       --wait retries until the chain answers, for that many seconds (default 0).`;
 const CLAIMS_USAGE = `  signet claims issue --url <signet url> --token <admin token> --identity <0x…>
                       --topic <name> --data '<json object>' [--verified-claims '<json object>']
-                      [--expires-at <ISO date>] [--uri <url>]
+                      [--expires-at <ISO date>] [--uri <url>] [--chain-id <id>]
       Signet issues a claim as its ClaimIssuer: stores the data, signs the hash, and adds
       the claim to the identity when it holds a CLAIM key there (else prints it to add).
       --verified-claims puts what the issuer verified, as OpenID Identity Assurance's
       { "verification": {…}, "claims": {…} }, in the data as "verified_claims" (or write it
-      in --data yourself); Signet checks it against the standard's schema.
-  signet claims revoke --url <signet url> --token <admin token> --identity <0x…> --claim-id <0x…>
+      in --data yourself); Signet checks it against the standard's schema. --chain-id names
+      the identity's chain (default: the first configured); the claim is bound to it.
+  signet claims revoke --url <signet url> --token <admin token> --identity <0x…> --claim-id <0x…> [--chain-id <id>]
       Revokes a claim Signet issued (ClaimIssuer.revokeClaimBySignature).`;
 const API_KEYS_USAGE = `  signet api-keys create --url <signet url> --token <admin token> --service <client_id> [--label <text>]
   signet api-keys list   --url <signet url> --token <admin token> --service <client_id>
@@ -114,6 +116,7 @@ async function deployCommand(args: string[], io: CliOutput) {
   io.out(`IDENTITY_FACTORY=${suite.identityFactory}`);
   io.out(`# ImplementationAuthority ${suite.implementationAuthority}`);
   io.out(`# ClaimIssuer ${suite.claimIssuer} (managed by ${account.address})`);
+  io.out(`# CHAINS entry: ${JSON.stringify({ chain_id: chainId, name: `chain ${chainId}`, rpc_url: rpc, identity_factory: suite.identityFactory })}`);
 }
 
 async function adminCall(url: string, token: string, path: string, body: unknown, io: CliOutput, method = 'POST') {
@@ -140,8 +143,27 @@ function actionAndFlags(args: string[], names: string[]) {
   return { action, values: values as Record<string, string | undefined> };
 }
 
+/** --chain-id as the admin API's chain_id (absent: the first configured chain). */
+function chainIdFlag(text: string | undefined): { chain_id?: number } {
+  if (text === undefined) return {};
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) throw new UsageError('--chain-id must be a chain id (a positive integer)');
+  return { chain_id: Number(text) };
+}
+
 async function claimsCommand(args: string[], io: CliOutput) {
-  const { action, values } = actionAndFlags(args, ['url', 'token', 'identity', 'topic', 'data', 'verified-claims', 'expires-at', 'uri', 'claim-id']);
+  const { action, values } = actionAndFlags(args, [
+    'url',
+    'token',
+    'identity',
+    'topic',
+    'data',
+    'verified-claims',
+    'expires-at',
+    'uri',
+    'claim-id',
+    'chain-id',
+  ]);
+  const chain = chainIdFlag(values['chain-id']);
   if (action === 'issue') {
     required(values, ['url', 'token', 'identity', 'topic', 'data']);
     let data: unknown;
@@ -170,13 +192,14 @@ async function claimsCommand(args: string[], io: CliOutput) {
         data,
         ...(values['expires-at'] ? { expires_at: values['expires-at'] } : {}),
         ...(values.uri ? { uri: values.uri } : {}),
+        ...chain,
       },
       io,
     );
   }
   if (action === 'revoke') {
     required(values, ['url', 'token', 'identity', 'claim-id']);
-    return adminCall(values.url!, values.token!, '/claims/revocations', { identity: values.identity, claim_id: values['claim-id'] }, io);
+    return adminCall(values.url!, values.token!, '/claims/revocations', { identity: values.identity, claim_id: values['claim-id'], ...chain }, io);
   }
   throw new UsageError(`unknown claims action "${action ?? ''}": use issue or revoke`);
 }

@@ -58,6 +58,8 @@ const claimsSchema = z.object({
         trustFrameworks: z
           .record(z.string(), z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be a trust framework identifier (printable ASCII, no spaces)'))
           .default({}),
+        /** The chain the issuer is trusted on (required when several chains are configured): never every chain by default. */
+        chain_id: z.number({ error: 'must be a chain id (a positive integer)' }).int().positive().optional(),
       }),
     )
     .default([]),
@@ -136,6 +138,23 @@ const schema = z.object({
     chainId: z.coerce.number().int().positive().optional(),
     identityFactory: address.optional(),
   }),
+  /** Several chains behind one issuer (CHAINS); the one-chain shorthand is `chain` (CHAIN_RPC_URL…). */
+  chains: z
+    .array(
+      z.object({
+        chain_id: z.number({ error: 'must be a chain id (a positive integer)' }).int().positive(),
+        name: displayName,
+        rpc_url: z.url({ error: 'must be an absolute URL' }),
+        identity_factory: address,
+        /** Signet's own ClaimIssuer contract on this chain, when it is not at SIGNET_ISSUER_ADDRESS. */
+        claim_issuer: address.optional(),
+      }),
+      { error: 'must be a JSON list of { chain_id, name, rpc_url, identity_factory }' },
+    )
+    .min(1, 'must name at least one chain')
+    .optional(),
+  /** /readyz with a chain down: still ready while any chain answers (unset: any), or only while all do. */
+  readyWithChains: z.enum(['any', 'all'], { error: 'must be "any" or "all"' }).optional(),
   challengeTtlSeconds: z.number().int().min(30).max(300),
   chainCacheSeconds: z.number().int().min(0).max(3600),
   ttl: z.object({
@@ -149,7 +168,11 @@ const schema = z.object({
   clients: z.array(clientSchema),
   jwks: z.object({ keys: z.array(jwkSchema).min(1) }).optional(),
   cookieKeys: z.array(z.string().min(16, 'each key needs at least 16 characters')).min(1),
-  demo: z.object({ enabled: z.boolean() }),
+  demo: z.object({
+    enabled: z.boolean(),
+    /** Local chains the embedded demo starts (without CHAIN_RPC_URL or CHAINS). */
+    chains: z.coerce.number().int().min(1, 'must be 1 or 2').max(2, 'must be 1 or 2').optional(),
+  }),
   claims: claimsSchema.default({ topics: [], trustedIssuers: [] }),
   /** Signet as a claim issuer: its ClaimIssuer contract and a key with MANAGEMENT there. */
   claimIssuer: z.object({ address, key: hexKey }).optional(),
@@ -327,7 +350,7 @@ interface ConfigCheck {
   check(config: Parsed): void;
 }
 
-const isEmbeddedChain = (config: Parsed) => !config.chain.rpcUrl;
+const isEmbeddedChain = (config: Parsed) => !config.chain.rpcUrl && !config.chains;
 const hasSharedRedis = (config: Parsed) => Boolean(config.redisUrl || config.redisServers.cluster || config.redisServers.sentinels);
 const topicNamesOf = (config: Parsed) => new Set(config.claims.topics.map((topic) => topic.name));
 
@@ -368,9 +391,46 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    name: 'oneWayToNameChains',
+    check(config) {
+      const shorthand = ['CHAIN_RPC_URL', 'CHAIN_ID', 'IDENTITY_FACTORY'].find(
+        (_, i) => [config.chain.rpcUrl, config.chain.chainId, config.chain.identityFactory][i],
+      );
+      if (config.chains && shorthand)
+        throw new ConfigError('CHAINS', `cannot be set with ${shorthand}: list every chain in CHAINS, or use the one-chain shorthand`);
+    },
+  },
+  {
+    name: 'chainsAreDistinct',
+    check(config) {
+      const ids = new Set<number>();
+      for (const [i, chain] of (config.chains ?? []).entries()) {
+        if (ids.has(chain.chain_id)) throw new ConfigError(`chains.${i}.chain_id`, `${chain.chain_id} ("${chain.name}") is listed twice`);
+        ids.add(chain.chain_id);
+      }
+    },
+  },
+  {
+    // An issuer is trusted for a topic on a chain: a claim's signature does not cover the chain (decision 33).
+    name: 'trustedIssuersNameTheirChain',
+    check(config) {
+      const chainIds = config.chains?.map((chain) => chain.chain_id);
+      for (const [i, trusted] of config.claims.trustedIssuers.entries()) {
+        if (trusted.chain_id === undefined) {
+          if (chainIds && chainIds.length > 1) throw new ConfigError(`claims.trustedIssuers.${i}.chain_id`, 'is required when several chains are configured');
+          continue;
+        }
+        const known = chainIds ?? (config.chain.chainId ? [config.chain.chainId] : undefined);
+        if (known && !known.includes(trusted.chain_id)) {
+          throw new ConfigError(`claims.trustedIssuers.${i}.chain_id`, `names chain ${trusted.chain_id}, which is not a configured chain`);
+        }
+      }
+    },
+  },
+  {
     name: 'chainNeedsIdAndFactory',
     check(config) {
-      if (isEmbeddedChain(config)) return;
+      if (isEmbeddedChain(config) || config.chains) return;
       if (!config.chain.chainId) throw new ConfigError('CHAIN_ID', 'is required with CHAIN_RPC_URL');
       if (!config.chain.identityFactory) throw new ConfigError('IDENTITY_FACTORY', 'is required with CHAIN_RPC_URL');
     },

@@ -136,6 +136,20 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'the ONCHAINID `IdFactory`; only identities it knows can log in',
   },
   {
+    env: 'CHAINS',
+    path: 'chains',
+    parse: 'json',
+    defaultText: 'none: the one chain above',
+    meaning:
+      'JSON list of `{ chain_id, name, rpc_url, identity_factory, claim_issuer? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means ([operations](docs/operations.md#several-chains))',
+  },
+  {
+    env: 'READY_WITH_CHAINS',
+    path: 'readyWithChains',
+    defaultText: '`any`',
+    meaning: '`/readyz` answers ready while `any` configured chain answers (a down chain shows in its details) or only while `all` do',
+  },
+  {
     env: 'JWKS',
     path: 'jwks',
     parse: 'json',
@@ -172,7 +186,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'none (the demo trusts its ClaimIssuer)',
     meaning:
-      'JSON list of `{ address, topics: [names], trustFrameworks?: { <topic name>: <trust framework> } }`: the ClaimIssuer contracts trusted for each topic, and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
+      'JSON list of `{ address, topics: [names], trustFrameworks?: { <topic name>: <trust framework> }, chain_id? }`: the ClaimIssuer contracts trusted for each topic on the chain `chain_id` names (required with several `CHAINS`), and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
   },
   {
     env: 'SIGNET_ISSUER_ADDRESS',
@@ -275,7 +289,10 @@ export const SETTINGS: readonly Setting[] = [
     env: 'WORKERS',
     path: 'ops.workers',
     default: 1,
-    meaning: 'processes sharing the port (`node:cluster`), a number or `auto` (one per core); above 1 needs `REDIS_URL` and `CHAIN_RPC_URL`',
+    // Production already requires Redis and an RPC URL, all a second process needs (config/production.json).
+    defaultText: '1; `auto` in production',
+    meaning:
+      'processes sharing the port (`node:cluster`), a number or `auto` (one per core); above 1 needs `REDIS_URL` and `CHAIN_RPC_URL`. Production runs one per core unless set ([performance](docs/performance.md#workers))',
   },
   {
     env: 'METRICS_PORT',
@@ -315,6 +332,14 @@ export const SETTINGS: readonly Setting[] = [
     default: true,
     defaultText: 'true (false in production)',
     meaning: 'serves `/demo` and, with the embedded chain, the built-in demo wallet',
+  },
+  {
+    env: 'DEMO_CHAINS',
+    path: 'demo.chains',
+    parse: 'number',
+    defaultText: '1',
+    meaning:
+      'the embedded demo starts 1 or 2 local chains (chain ids 31337 and 31338, ports 8545 and 8546): with 2, the demo identity is on both, at one address, and logins choose the chain ([operations](docs/operations.md#several-chains))',
   },
   {
     env: 'DISPLAY_NAMES',

@@ -104,6 +104,7 @@ const linkReasons = {
   identity_not_a_contract: { error: 'access_denied', meaning: 'The address is not an identity contract.' },
   wallet_not_linked: { error: 'access_denied', meaning: 'The wallet holds no MANAGEMENT or ACTION key on the identity.' },
   wallet_without_identity: { error: 'not_found', meaning: 'The IdFactory links no identity to the wallet; name the identity.' },
+  chain_not_configured: { error: 'invalid_request', meaning: 'The chain id names no chain this Signet serves.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** Access grants and the resources they cover. */

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AppDeps, createApp, type SignetApp } from './app.js';
 import { createChainClient } from './chain/chain_client.js';
+import { configuredChains } from './chain/chains.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors.js';
 import type { Logger } from './observability/logger.js';
@@ -62,10 +63,11 @@ async function drain(server: Server, graceMs: number): Promise<void> {
 }
 
 export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningSignet> {
-  const { rpcUrl, chainId, identityFactory } = config.chain;
-  if (!rpcUrl || !chainId || !identityFactory) {
-    throw new ConfigError('CHAIN_RPC_URL', 'is required (the embedded chain comes with the demo: npm start)');
+  const configured = configuredChains(config);
+  if (configured.length === 0) {
+    throw new ConfigError('CHAIN_RPC_URL', 'is required, or CHAINS (the embedded chain comes with the demo: npm start)');
   }
+  const chainId = configured[0]!.chainId;
   reportRecoveryFallback(logger);
   const redis = redisConnectionOf(config);
   const store = redis ? createRedisStore(redis, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) }) : createMemoryStore();
@@ -78,15 +80,14 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     const signet = createApp({
       config,
       store,
-      chain: {
-        client: createChainClient(rpcUrl, chainId, {
+      // One client per chain: each its own RPC node, deadline and failures.
+      chain: configured.map((chain) => ({
+        ...chain,
+        client: createChainClient(chain.rpcUrl, chain.chainId, {
           callTimeoutMs: config.chainTimeouts.callMs,
-          observe: options.metrics ? observeChainCalls(options.metrics) : undefined,
+          observe: options.metrics ? observeChainCalls(options.metrics, chain.chainId) : undefined,
         }),
-        rpcUrl,
-        chainId,
-        identityFactory,
-      },
+      })),
       logger,
       metrics: options.metrics,
       webhooks,

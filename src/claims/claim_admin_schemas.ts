@@ -2,15 +2,24 @@
 import { z } from 'zod';
 import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
 
+/** The chain of the identity (default: the first configured chain). */
+const chainIdField = z
+  .number({ error: 'must be a chain id (a positive integer)' })
+  .int({ error: 'must be a chain id (a positive integer)' })
+  .positive({ error: 'must be a chain id (a positive integer)' })
+  .optional()
+  .meta({ description: "The identity's chain (default: the first configured chain); the claim is bound to it" });
+
 export const issueBody = z.object({
   identity: addressField,
   topic: z.string({ error: 'must name a claim topic' }),
   data: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
   expires_at: z.string({ error: 'must be an ISO-8601 date' }).optional(),
   uri: z.url({ error: 'must be an absolute URL' }).optional(),
+  chain_id: chainIdField,
 });
 
-export const revokeBody = z.object({ identity: addressField, claim_id: bytes32Field('a 0x-prefixed 32-byte claim id') });
+export const revokeBody = z.object({ identity: addressField, claim_id: bytes32Field('a 0x-prefixed 32-byte claim id'), chain_id: chainIdField });
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
 

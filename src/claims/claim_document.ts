@@ -1,7 +1,11 @@
 // The off-chain data of a claim Signet issues and the hash that goes onchain.
 //
 // Byte layout (so another issuer can reproduce it):
-//   document = { "data": <object>, "expires_at": <ISO-8601 UTC string or null> }
+//   document = { "chain_id": <number>, "data": <object>, "expires_at": <ISO-8601 UTC string or null> }
+//              (chain_id: the chain the claim was issued on; an ONCHAINID signature covers
+//              identity, topic and data but not the chain, so the chain is bound inside the data's
+//              hash: a copy onto the same address on another chain names the wrong chain;
+//              documents from before several chains have none and belong to the first)
 //   json     = UTF-8 of the canonical JSON of document: object keys sorted by UTF-16 code
 //              units at every level, no whitespace, strings and numbers as JSON.stringify
 //   salt     = 32 random bytes, one per claim, kept with the data
@@ -13,7 +17,7 @@ import { bytesToHex, concat, type Hex, keccak256, stringToBytes } from 'viem';
 import { refuse } from '../errors.js';
 import { measureJson } from '../http/json_bounds.js';
 
-export type ClaimDocument = { data: Record<string, unknown>; expires_at: string | null };
+export type ClaimDocument = { data: Record<string, unknown>; expires_at: string | null; chain_id?: number };
 
 /** What Signet accepts as a claim's data: nesting and size keep hashing and storage cheap. */
 export const CLAIM_DATA_LIMITS = { depth: 8, bytes: 16 * 1024 } as const;

@@ -41,17 +41,24 @@ export type ClaimRecordSettings = {
   endedClaimSeconds: number;
 };
 
-export function createClaimRecords(store: Store, settings: ClaimRecordSettings, now: () => number = Date.now): ClaimRecords {
-  const keyOf = (record: Pick<ClaimRecord, 'identity' | 'claim_id'>) => keys.claimRecord(record.identity, record.claim_id);
+export function createClaimRecords(
+  store: Store,
+  settings: ClaimRecordSettings,
+  now: () => number = Date.now,
+  /** How keys name an identity of the records' chain (src/chain/chains.ts, identityKey). */
+  identityKey: (identity: Address) => string = (identity) => identity,
+): ClaimRecords {
+  const keyOf = (record: Pick<ClaimRecord, 'identity' | 'claim_id'>) => keys.claimRecord(identityKey(record.identity), record.claim_id);
+  const indexOf = (identity: Address) => keys.claimRecordsOf(identityKey(identity));
   const find = async (identity: Address, claimId: Hex) => {
-    const raw = await store.get(keys.claimRecord(identity, claimId));
+    const raw = await store.get(keys.claimRecord(identityKey(identity), claimId));
     return raw ? (JSON.parse(raw) as ClaimRecord) : undefined;
   };
   /** Writes the record and its index entry with one life (0: no end), sent together. */
   const write = async (record: ClaimRecord, ttlSeconds: number) => {
     await Promise.all([
       store.set(keyOf(record), JSON.stringify(record), ttlSeconds || undefined),
-      store.addToIndex(keys.claimRecordsOf(record.identity), record.claim_id.toLowerCase(), ttlSeconds),
+      store.addToIndex(indexOf(record.identity), record.claim_id.toLowerCase(), ttlSeconds),
     ]);
   };
   /**
@@ -60,7 +67,7 @@ export function createClaimRecords(store: Store, settings: ClaimRecordSettings, 
    */
   const replace = async (read: ClaimRecord, next: ClaimRecord, ttlSeconds: number) => {
     const { swapped } = await store.compareAndSet(keyOf(read), [JSON.stringify(read)], JSON.stringify(next), ttlSeconds);
-    if (swapped) await store.addToIndex(keys.claimRecordsOf(read.identity), read.claim_id.toLowerCase(), ttlSeconds);
+    if (swapped) await store.addToIndex(indexOf(read.identity), read.claim_id.toLowerCase(), ttlSeconds);
   };
   return {
     async save(record) {
@@ -68,8 +75,8 @@ export function createClaimRecords(store: Store, settings: ClaimRecordSettings, 
     },
     find,
     async listFor(identity) {
-      const ids = await store.indexMembers(keys.claimRecordsOf(identity));
-      const found = ids.length ? await store.getMany(ids.map((id) => keys.claimRecord(identity, id))) : [];
+      const ids = await store.indexMembers(indexOf(identity));
+      const found = ids.length ? await store.getMany(ids.map((id) => keys.claimRecord(identityKey(identity), id))) : [];
       return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as ClaimRecord);
     },
     async notOnChain(identity, claimId) {

@@ -28,13 +28,18 @@ export type ClaimTopics = {
 
 export const CLAIM_SCOPE_PREFIX = 'claim:';
 
-export function createClaimTopics(claims: Config['claims']): ClaimTopics {
+/**
+ * The topics, with the issuers trusted on one chain: an issuer is trusted for a topic on the
+ * chain its entry names (an entry without one, with one chain configured, is that chain's).
+ */
+export function createClaimTopics(claims: Config['claims'], chainId?: number): ClaimTopics {
   const byName = new Map(claims.topics.map((topic) => [topic.name, topic]));
   const byNumber = new Map(claims.topics.map((topic) => [topic.topic, topic]));
   const trusted = new Set<string>();
   const byClaimId = new Map<string, { issuer: Address; topic: ClaimTopic }>();
   const frameworks = new Map<string, string>();
   for (const issuer of claims.trustedIssuers) {
+    if (chainId !== undefined && issuer.chain_id !== undefined && issuer.chain_id !== chainId) continue;
     for (const name of issuer.topics) {
       const topic = byName.get(name)!;
       trusted.add(`${getAddress(issuer.address)}:${topic.topic}`);

@@ -9,20 +9,30 @@ import { assertVerifiedClaimsData } from './verified_claims_schema.js';
 import * as forms from './claim_admin_schemas.js';
 import type { SignetIssuer } from './signet_issuer.js';
 
-export type ClaimsAdminDeps = { baseUrl: string; issuer?: SignetIssuer; claimRequests?: ClaimRequests; adminToken?: string };
+export type ClaimsAdminDeps = {
+  baseUrl: string;
+  /** Signet's issuer on a chain (it refuses a chain not configured); absent without its key. */
+  issuerOn?: (chainId: number) => SignetIssuer;
+  /** The chain a request without `chain_id` means. */
+  firstChainId: number;
+  /** How paths name an identity of a chain (a bare address for the first). */
+  identityRef: (chainId: number, identity: `0x${string}`) => string;
+  claimRequests?: ClaimRequests;
+  adminToken?: string;
+};
 
 const TAG = 'Admin: claims';
 
 export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
   const admin = adminToken(deps.adminToken);
   /** The admin token, then Signet's issuer: without its key these routes do not exist. */
-  const issuerAdmin: Authenticator<SignetIssuer> = {
+  const issuerAdmin: Authenticator<(chainId: number) => SignetIssuer> = {
     kind: admin.kind,
     refusals: [...admin.refusals, 'claim_issuer_off'],
     async authenticate(ctx) {
       await admin.authenticate(ctx);
-      if (!deps.issuer) throw refuse('claim_issuer_off', 'Signet is not a claim issuer here: set SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY');
-      return deps.issuer;
+      if (!deps.issuerOn) throw refuse('claim_issuer_off', 'Signet is not a claim issuer here: set SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY');
+      return deps.issuerOn;
     },
   };
 
@@ -50,14 +60,21 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
         'claim_topic_unknown',
         'claim_expiry_invalid',
         'identity_not_registered',
+        'chain_not_configured',
         'chain_unavailable',
       ],
-      async handle({ body, caller: issuer }) {
+      async handle({ body, caller: issuerOn }) {
+        const chainId = body.chain_id ?? deps.firstChainId;
+        const issuer = issuerOn(chainId);
         assertClaimDataBounds(body.data);
         // Verified data is checked before Signet signs its hash: what it signs, it can release.
         assertVerifiedClaimsData(body.data);
         const result = await issuer.issue({ identity: body.identity, topic: body.topic, data: body.data, expiresAt: body.expires_at, uri: body.uri });
-        return { status: 201, headers: { Location: `${deps.baseUrl}/identities/${body.identity}/claims/${result.claim_id}` }, body: result };
+        return {
+          status: 201,
+          headers: { Location: `${deps.baseUrl}/identities/${deps.identityRef(chainId, body.identity)}/claims/${result.claim_id}` },
+          body: result,
+        };
       },
     }),
 
@@ -82,9 +99,9 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
       body: forms.revokeBody,
       bodyLimit: 'admin',
       responses: { 200: { description: 'The revocation', schema: forms.revokedClaim } },
-      refusals: ['issued_claim_not_found', 'claim_already_revoked', 'chain_unavailable'],
-      async handle({ body, caller: issuer }) {
-        return { body: await issuer.revoke(body.identity, body.claim_id) };
+      refusals: ['issued_claim_not_found', 'claim_already_revoked', 'chain_not_configured', 'chain_unavailable'],
+      async handle({ body, caller: issuerOn }) {
+        return { body: await issuerOn(body.chain_id ?? deps.firstChainId).revoke(body.identity, body.claim_id) };
       },
     }),
   ];

@@ -41,7 +41,34 @@ function matchesHash(record: ClaimRecord, claim: OnchainClaim): boolean {
   return record.hash.toLowerCase() === claim.data.toLowerCase() && hashClaimDocument(record.document, record.salt) === record.hash;
 }
 
-export function createClaimsService(deps: { reader: ClaimReader; topics: ClaimTopics; records: ClaimRecords; now: () => number }): ClaimsService {
+/** What makes one of Signet's own claims stand on a chain, when several are served (decision 33). */
+export type OwnClaimsOnChain = {
+  chainId: number;
+  /** Signet's ClaimIssuer contracts, on every chain: a claim of theirs needs this chain's record. */
+  issuers: readonly Address[];
+  /** The first chain's records may hold documents without a chain id (from before several chains). */
+  first: boolean;
+};
+
+/**
+ * A claim Signet issued stands on a chain only with Signet's record of it on that chain, whose
+ * hashed document names that chain: the issuer's signature alone does not cover the chain, so
+ * a copy onto the same-address identity of another chain is not confirmed.
+ */
+function ownClaimStands(own: OwnClaimsOnChain, claim: OnchainClaim, current: ClaimRecord | undefined): boolean {
+  if (!own.issuers.some((issuer) => issuer.toLowerCase() === claim.issuer.toLowerCase())) return true;
+  if (!current || hashClaimDocument(current.document, current.salt) !== current.hash) return false;
+  return current.document.chain_id === undefined ? own.first : current.document.chain_id === own.chainId;
+}
+
+export function createClaimsService(deps: {
+  reader: ClaimReader;
+  topics: ClaimTopics;
+  records: ClaimRecords;
+  now: () => number;
+  /** Only with several chains: one chain's, the rule above (absent, one chain: as ever). */
+  own?: OwnClaimsOnChain;
+}): ClaimsService {
   const { reader, topics, records, now } = deps;
 
   const viewOf = async (identity: Address, claim: OnchainClaim, options?: ReadOptions) => {
@@ -52,7 +79,7 @@ export function createClaimsService(deps: { reader: ClaimReader; topics: ClaimTo
     if (current?.gone_at) await records.onChain(current);
     const expiresAt = current?.document.expires_at ?? null;
     const trusted = topics.isTrusted(claim.issuer, claim.topic);
-    const confirmed = trusted && (await reader.issuerConfirms(identity, claim, options));
+    const confirmed = trusted && (!deps.own || ownClaimStands(deps.own, claim, current)) && (await reader.issuerConfirms(identity, claim, options));
     let status: ClaimStatus = 'valid';
     if (!trusted) status = 'untrusted_issuer';
     else if (!confirmed) status = 'not_confirmed_by_issuer';

@@ -54,6 +54,10 @@ export function createSignetIssuer(deps: {
   records: ClaimRecords;
   reader: ClaimReader;
   registry: IdentityRegistry;
+  /** The chain the claims are issued on: named in each claim's hashed document (decision 33). */
+  chainId: number;
+  /** How paths name an identity of that chain (a bare address means the first chain). */
+  identityRef?: (identity: Address) => string;
   now: () => number;
 }): SignetIssuer {
   const account = privateKeyToAccount(deps.key);
@@ -90,13 +94,14 @@ export function createSignetIssuer(deps: {
       }
       await deps.registry.assertKnown(request.identity);
       const document: ClaimDocument = {
+        chain_id: deps.chainId,
         data: request.data,
         expires_at: request.expiresAt ? new Date(request.expiresAt).toISOString() : null,
       };
       const salt = newSalt();
       const hash = hashClaimDocument(document, salt);
       const claimId = claimIdOf(deps.address, topic.topic);
-      const uri = request.uri ?? `${deps.baseUrl}/identities/${request.identity}/claims/${claimId}`;
+      const uri = request.uri ?? `${deps.baseUrl}/identities/${deps.identityRef?.(request.identity) ?? request.identity}/claims/${claimId}`;
       const digest = keccak256(
         encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [request.identity, BigInt(topic.topic), hash]),
       );

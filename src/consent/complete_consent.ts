@@ -7,11 +7,13 @@ import type { RequestedField } from '../fields/fields.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 import { subjectOf } from '../identity/subject.js';
 import type { Watchlist } from '../watch/watchlist.js';
-import { saveConsentGrant } from './consent_grant.js';
+import { consentGrant } from './consent_grant.js';
 import type { ConsentReceipts } from './consent_receipts.js';
 
 export type SignedConsent = {
   identity: Address;
+  /** The identity's chain (default: deps.chainId, the first chain). */
+  chainId?: number;
   /** The wallet that signed. */
   wallet: Address;
   clientId: string;
@@ -32,6 +34,7 @@ export type CompleteConsent = (consent: SignedConsent) => Promise<{ accountId: s
 
 export type ConsentCompletionDeps = {
   provider: Provider;
+  /** The first chain: its receipts name no chain (as before several chains). */
   chainId: number;
   receipts: ConsentReceipts;
   /** How long the receipt is kept: the Grant's life and the proof period after it. */
@@ -43,10 +46,9 @@ export type ConsentCompletionDeps = {
 
 export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteConsent {
   return async (consent) => {
-    const accountId = subjectOf(deps.chainId, consent.identity);
-    // Listed first: no Grant exists that the chain watcher does not follow.
-    if (deps.watch) await deps.watch.watchlist.watch(consent.identity, deps.now() + deps.watch.grantSeconds * 1000);
-    const grantId = await saveConsentGrant(deps.provider, {
+    const chainId = consent.chainId ?? deps.chainId;
+    const accountId = subjectOf(chainId, consent.identity);
+    const grant = consentGrant(deps.provider, {
       accountId,
       clientId: consent.clientId,
       scope: consent.scope,
@@ -54,21 +56,31 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
       kept: consent.fields,
       verified: consent.verified ?? [],
     });
-    await deps.receipts.save(
-      {
-        grant_id: grantId,
-        client_id: consent.clientId,
-        identity: consent.identity,
-        wallet: consent.wallet,
-        fields: consent.fields,
-        claims: consent.claims,
-        ...(consent.verified?.length ? { verified: consent.verified } : {}),
-        message: consent.message,
-        signature: consent.signature,
-        signed_at: new Date(deps.now()).toISOString(),
-      },
-      deps.receiptSeconds,
-    );
+    const grantId = grant.grantId;
+    // The watchlist entry, the Grant and its receipt are sent together (one round trip). The
+    // grant's id leaves only once all three are written, so no Grant is ever used that the
+    // chain watcher does not follow; a failure leaves at most an unused Grant nothing names,
+    // or the receipt of a signature whose login then failed.
+    await Promise.all([
+      deps.watch?.watchlist.watch(consent.identity, deps.now() + deps.watch.grantSeconds * 1000),
+      grant.save(),
+      deps.receipts.save(
+        {
+          grant_id: grantId,
+          client_id: consent.clientId,
+          identity: consent.identity,
+          ...(chainId === deps.chainId ? {} : { chain_id: chainId }),
+          wallet: consent.wallet,
+          fields: consent.fields,
+          claims: consent.claims,
+          ...(consent.verified?.length ? { verified: consent.verified } : {}),
+          message: consent.message,
+          signature: consent.signature,
+          signed_at: new Date(deps.now()).toISOString(),
+        },
+        deps.receiptSeconds,
+      ),
+    ]);
     return { accountId, grantId };
   };
 }

@@ -5,10 +5,11 @@ import type Provider from 'oidc-provider';
 import type { RequestedField } from '../fields/fields.js';
 import { VERIFIED_CLAIMS, type VerifiedPick, verifiedFieldName } from '../fields/verified_fields.js';
 
-export async function saveConsentGrant(
+/** The engine's Grant of what the owner kept, with its id, not yet saved. */
+export function consentGrant(
   provider: Provider,
   request: { accountId: string; clientId: string; scope: string; requested: RequestedField[]; kept: string[]; verified?: VerifiedPick[] },
-): Promise<string> {
+): { grantId: string; save(): Promise<string> } {
   const keptVerified = (request.verified ?? []).flatMap((pick) => pick.claims.map(verifiedFieldName));
   const kept = new Set([...request.kept, ...keptVerified]);
   const fieldScopes = new Set(request.requested.map((field) => field.scope));
@@ -30,5 +31,8 @@ export async function saveConsentGrant(
   const verified = request.requested.filter((field) => field.kind === 'verified');
   if (verified.some((field) => kept.has(field.name))) grant.addOIDCClaims([VERIFIED_CLAIMS]);
   else if (verified.length) grant.rejectOIDCClaims([VERIFIED_CLAIMS]);
-  return grant.save();
+  // The engine names a Grant when it saves it; named here, by the engine's own generator, so
+  // that its receipt and the watchlist can be written with it, in the same round trip.
+  grant.jti = (grant as unknown as { generateTokenId(): string }).generateTokenId();
+  return { grantId: grant.jti, save: () => grant.save() };
 }

@@ -12,6 +12,8 @@ export type ConsentReceipt = {
   grant_id: string;
   client_id: string;
   identity: Address;
+  /** The identity's chain, when not the first (absent: the first chain, as before several chains). */
+  chain_id?: number;
   wallet: Address;
   fields: string[];
   /** Ids of the onchain claims shared (lower-case hex). */
@@ -26,12 +28,16 @@ export type ConsentReceipt = {
 export type ConsentReceipts = {
   save(receipt: ConsentReceipt, ttlSeconds: number): Promise<void>;
   find(grantId: string): Promise<ConsentReceipt | undefined>;
-  listFor(identity: Address): Promise<ConsentReceipt[]>;
+  /** The receipts of an identity; of another chain than the first, given its chain_id. */
+  listFor(identity: Address, chainId?: number): Promise<ConsentReceipt[]>;
   /** The grant ids of a client's receipts: its login grants, live or ended. */
   grantIdsOf(clientId: string): Promise<string[]>;
   /** The client's index, once the client is deleted. */
   forgetClient(clientId: string): Promise<void>;
 };
+
+/** How the index names an identity: the first chain's by its address, another's by CAIP-10. */
+const identityKeyOf = (identity: Address, chainId?: number) => (chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
 
 export function createConsentReceipts(store: Store): ConsentReceipts {
   const find = async (grantId: string) => {
@@ -44,13 +50,13 @@ export function createConsentReceipts(store: Store): ConsentReceipts {
       // index entry whose receipt did not land is skipped by listFor.
       await Promise.all([
         store.set(keys.consent(receipt.grant_id), JSON.stringify(receipt), ttl),
-        store.addToIndex(keys.consentsOf(receipt.identity), receipt.grant_id, ttl),
+        store.addToIndex(keys.consentsOf(identityKeyOf(receipt.identity, receipt.chain_id)), receipt.grant_id, ttl),
         store.addToIndex(keys.clientLogins(receipt.client_id), receipt.grant_id, ttl),
       ]);
     },
     find,
-    async listFor(identity) {
-      const ids = await store.indexMembers(keys.consentsOf(identity));
+    async listFor(identity, chainId) {
+      const ids = await store.indexMembers(keys.consentsOf(identityKeyOf(identity, chainId)));
       const receipts = await Promise.all(ids.map(find));
       return receipts.filter((receipt): receipt is ConsentReceipt => receipt !== undefined).sort((a, b) => b.signed_at.localeCompare(a.signed_at));
     },

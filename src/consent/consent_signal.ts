@@ -14,6 +14,8 @@ export type ConsentSignal =
   | {
       type: 'grant_ended';
       identity: Address;
+      /** The identity's chain, when not the first (the subject the client knows names it). */
+      chain_id?: number;
       /** The website or service the grant was for. */
       client_id: string;
       grant_id: string;
@@ -24,11 +26,12 @@ export type ConsentSignal =
       at: number;
     }
   /** A wallet's key on the identity was removed, added, or its purposes changed (read on chain). */
-  | { type: 'credential_changed'; identity: Address; wallet_key: Hex; change: 'removed' | 'added' | 'purpose_changed'; at: number }
+  | { type: 'credential_changed'; identity: Address; chain_id?: number; wallet_key: Hex; change: 'removed' | 'added' | 'purpose_changed'; at: number }
   /** A claim a client was given no longer stands: its issuer revoked it, or it was removed or changed on the identity. */
   | {
       type: 'claim_ended';
       identity: Address;
+      chain_id?: number;
       claim_id: Hex;
       topic: number;
       issuer: Address;

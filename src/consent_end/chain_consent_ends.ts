@@ -17,6 +17,8 @@ import type { ChainConsentHandlers } from '../watch/consent_handlers.js';
 
 export type ChainConsentEndDeps = {
   client: PublicClient;
+  /** The chain followed, when not the first: named in the signals, and in claim paths by CAIP-10. */
+  chainId?: number;
   reader: ClaimReader;
   receipts: { listFor(identity: Address): Promise<ConsentReceipt[]> };
   /** The identity's access grants, as they stand. */
@@ -32,9 +34,11 @@ export type ChainConsentEndDeps = {
 };
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-const claimPath = (identity: Address, claimId: Hex) => `/identities/${identity}/claims/${claimId.toLowerCase()}`;
-
 export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentHandlers {
+  const onChain = deps.chainId === undefined ? {} : { chain_id: deps.chainId };
+  const named = (identity: Address) => (deps.chainId === undefined ? identity : `eip155:${deps.chainId}:${identity}`);
+  const claimPath = (identity: Address, claimId: Hex) => `/identities/${named(identity)}/claims/${claimId.toLowerCase()}`;
+
   /** A key that still has ACTION (or MANAGEMENT, which ONCHAINID counts as every purpose) still signs in. */
   const stillLinked = async (identity: Address, key: Hex): Promise<boolean> => {
     try {
@@ -66,6 +70,7 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
     await deps.signals.emit({
       type: 'claim_ended',
       identity: event.identity,
+      ...onChain,
       claim_id: event.claimId.toLowerCase() as Hex,
       topic: Number(event.topic),
       issuer: event.issuer,
@@ -79,10 +84,17 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
     async onKeyRemoved(event: KeyEvent) {
       if (await stillLinked(event.identity, event.key)) {
         // A purpose went, another stays: the wallet still signs in, so its grants stand.
-        await deps.signals.emit({ type: 'credential_changed', identity: event.identity, wallet_key: event.key, change: 'purpose_changed', at: deps.now() });
+        await deps.signals.emit({
+          type: 'credential_changed',
+          identity: event.identity,
+          ...onChain,
+          wallet_key: event.key,
+          change: 'purpose_changed',
+          at: deps.now(),
+        });
         return;
       }
-      await deps.signals.emit({ type: 'credential_changed', identity: event.identity, wallet_key: event.key, change: 'removed', at: deps.now() });
+      await deps.signals.emit({ type: 'credential_changed', identity: event.identity, ...onChain, wallet_key: event.key, change: 'removed', at: deps.now() });
       const signedByKey = (wallet: string | undefined) => wallet !== undefined && same(keyOf(wallet as Address), event.key);
       const [receipts, grants] = await Promise.all([deps.receipts.listFor(event.identity), deps.accessGrantsOf(event.identity)]);
       for (const receipt of receipts.filter((one) => signedByKey(one.wallet))) await deps.endLoginGrant(receipt, 'key_removed');
@@ -90,7 +102,7 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
     },
 
     async onKeyAdded(event: KeyEvent) {
-      await deps.signals.emit({ type: 'credential_changed', identity: event.identity, wallet_key: event.key, change: 'added', at: deps.now() });
+      await deps.signals.emit({ type: 'credential_changed', identity: event.identity, ...onChain, wallet_key: event.key, change: 'added', at: deps.now() });
     },
 
     onClaimRemoved: (event: ClaimEvent) => claimEnded(event, 'removed'),

@@ -8,7 +8,7 @@ export type LoginGrantEndDeps = {
   /** Whether the engine still holds the grant (a revoked or expired one is not ended twice). */
   isActive(grantId: string): Promise<boolean>;
   revokeLoginGrant(grantId: string): Promise<void>;
-  sidOf(identity: Address, clientId: string, grantId: string): Promise<string | undefined>;
+  sidOf(identity: Address, clientId: string, grantId: string, chainId?: number): Promise<string | undefined>;
   signals: Signals;
   now: () => number;
 };
@@ -18,11 +18,12 @@ export function createLoginGrantEnd(deps: LoginGrantEndDeps) {
   return async function endLoginGrant(receipt: ConsentReceipt, reason: GrantEndReason): Promise<boolean> {
     if (!(await deps.isActive(receipt.grant_id))) return false;
     // Read before the revocation: the session's record names the grant until then.
-    const sid = await deps.sidOf(receipt.identity, receipt.client_id, receipt.grant_id);
+    const sid = await deps.sidOf(receipt.identity, receipt.client_id, receipt.grant_id, receipt.chain_id);
     await deps.revokeLoginGrant(receipt.grant_id);
     const signal: ConsentSignal = {
       type: 'grant_ended',
       identity: receipt.identity,
+      ...(receipt.chain_id === undefined ? {} : { chain_id: receipt.chain_id }),
       client_id: receipt.client_id,
       grant_id: receipt.grant_id,
       kind: 'login',

@@ -8,8 +8,9 @@ import type { Store } from '../store/store.js';
 type SessionRecord = { authorizations?: Record<string, { sid?: string; grantId?: string }> };
 
 export function createLoginSessionSid(store: Store, chainId: number) {
-  return async function sidOf(identity: Address, clientId: string, grantId: string): Promise<string | undefined> {
-    const sessions = await store.indexMembers(keys.engineSessionsOf(subjectOf(chainId, identity)));
+  /** `onChain`: the identity's chain, when not the first (`chainId`). */
+  return async function sidOf(identity: Address, clientId: string, grantId: string, onChain?: number): Promise<string | undefined> {
+    const sessions = await store.indexMembers(keys.engineSessionsOf(subjectOf(onChain ?? chainId, identity)));
     if (!sessions.length) return undefined;
     for (const raw of await store.getMany(sessions)) {
       if (!raw) continue;

@@ -19,8 +19,9 @@ export type DemoChain = {
 // The port wallets expect for a local chain; another free one if it is taken.
 const USUAL_PORT = 8545;
 
-export async function startDemoChain(chainId = 31337): Promise<DemoChain> {
-  const anvil = await startAnvil({ chainId, port: USUAL_PORT }).catch(() => startAnvil({ chainId }));
+/** `port`: the usual one for the first chain; the next for a second (another free one if taken). */
+export async function startDemoChain(chainId = 31337, port = USUAL_PORT): Promise<DemoChain> {
+  const anvil = await startAnvil({ chainId, port }).catch(() => startAnvil({ chainId }));
   try {
     const client = createChainClient(anvil.rpcUrl, chainId, { pollingInterval: 100 });
     const wallet = createWalletClient({

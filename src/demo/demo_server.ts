@@ -16,20 +16,39 @@ export type RunningDemo = RunningSignet & { demo?: DemoChain };
 /** The demo website's client in config/default.json. */
 const DEMO_CLIENT_ID = 'demo';
 
-/** The demo chain as configuration: its IdFactory, and its ClaimIssuer trusted for every topic, Signet issues with its key, and deploys identities as the IdFactory owner. */
-function withDemoChain(config: Config, demo: DemoChain): Config {
+/** The second demo chain (DEMO_CHAINS=2): deployed alike, so the demo identity has the same address there. */
+const SECOND_DEMO_CHAIN = { chainId: 31338, port: 8546 };
+
+/**
+ * The demo chain as configuration: its IdFactory, and its ClaimIssuer trusted for every topic,
+ * Signet issues with its key, and deploys identities as the IdFactory owner. With a second
+ * demo chain, both as CHAINS, the issuer trusted on each by name.
+ */
+function withDemoChain(config: Config, demo: DemoChain, second?: DemoChain): Config {
   const everyTopic = config.claims.topics.map((topic) => topic.name);
+  const trusted = (chain_id?: number) => ({
+    address: demo.suite.claimIssuer,
+    topics: everyTopic,
+    // Its KYC claims are released verified too (docs/verified-claims.md).
+    trustFrameworks: everyTopic.includes('kyc') ? { kyc: DEMO_TRUST_FRAMEWORK } : {},
+    ...(chain_id === undefined ? {} : { chain_id }),
+  });
+  const chainOf = (each: DemoChain, name: string) => ({
+    chain_id: each.anvil.chainId,
+    name,
+    rpc_url: each.anvil.rpcUrl,
+    identity_factory: each.suite.identityFactory,
+  });
   return validateConfig({
     ...config,
-    chain: { rpcUrl: demo.anvil.rpcUrl, chainId: demo.anvil.chainId, identityFactory: demo.suite.identityFactory },
+    ...(second
+      ? { chain: {}, chains: [chainOf(demo, 'Demo chain A'), chainOf(second, 'Demo chain B')] }
+      : { chain: { rpcUrl: demo.anvil.rpcUrl, chainId: demo.anvil.chainId, identityFactory: demo.suite.identityFactory } }),
     claims: {
       ...config.claims,
       trustedIssuers: [
         ...config.claims.trustedIssuers,
-        // Its KYC claims are released verified too (docs/verified-claims.md).
-        ...(everyTopic.length
-          ? [{ address: demo.suite.claimIssuer, topics: everyTopic, trustFrameworks: everyTopic.includes('kyc') ? { kyc: DEMO_TRUST_FRAMEWORK } : {} }]
-          : []),
+        ...(everyTopic.length ? (second ? [trusted(demo.anvil.chainId), trusted(second.anvil.chainId)] : [trusted()]) : []),
       ],
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
@@ -39,8 +58,13 @@ function withDemoChain(config: Config, demo: DemoChain): Config {
   });
 }
 
-function demoLines(config: Config, demo: DemoChain | undefined): string[] {
+function demoLines(config: Config, demo: DemoChain | undefined, second?: DemoChain): string[] {
   const lines: string[] = [];
+  if (second) {
+    lines.push(
+      `  chain B    embedded anvil at ${second.anvil.rpcUrl} (chain id ${second.anvil.chainId}), DEMO_CHAINS=2: the demo identity is there too, same address`,
+    );
+  }
   if (demo) {
     const { rpcUrl, chainId } = demo.anvil;
     lines.push(
@@ -59,10 +83,24 @@ function demoLines(config: Config, demo: DemoChain | undefined): string[] {
   return lines;
 }
 
+/** The demo's chains, started side by side; one that fails stops the other. */
+async function startDemoChains(two: boolean): Promise<[DemoChain, DemoChain | undefined]> {
+  const started = await Promise.allSettled([startDemoChain(), two ? startDemoChain(SECOND_DEMO_CHAIN.chainId, SECOND_DEMO_CHAIN.port) : undefined]);
+  const failed = started.find((each) => each.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((each) => (each.status === 'fulfilled' ? each.value?.anvil.stop() : undefined)));
+    throw failed.reason;
+  }
+  const [first, second] = started.map((each) => (each as PromiseFulfilledResult<DemoChain | undefined>).value);
+  return [first!, second];
+}
+
 export async function startDemoServer(configured: Config, logger: Logger, metrics?: Metrics): Promise<RunningDemo> {
-  const demo = configured.chain.rpcUrl ? undefined : await startDemoChain();
-  const config = demo ? withDemoChain(configured, demo) : configured;
-  const { rpcUrl, chainId } = config.chain as { rpcUrl: string; chainId: number };
+  const embedded = !configured.chain.rpcUrl && !configured.chains;
+  const [demo, second] = embedded ? await startDemoChains(configured.demo.chains === 2) : [undefined, undefined];
+  const config = demo ? withDemoChain(configured, demo, second) : configured;
+  const rpcUrl = demo?.anvil.rpcUrl ?? config.chain.rpcUrl ?? config.chains![0]!.rpc_url;
+  const chainId = demo?.anvil.chainId ?? config.chain.chainId ?? config.chains![0]!.chain_id;
   const running = await startServer(config, logger, {
     metrics,
     demoWallet: Boolean(demo),
@@ -89,11 +127,14 @@ export async function startDemoServer(configured: Config, logger: Logger, metric
       for (const claim of demoClaims(Date.now())) {
         if (config.claims.topics.some((topic) => topic.name === claim.topic)) {
           await signet.issuer?.issue({ identity: demo.identity, ...claim });
+          if (second) await signet.issuerOn(second.anvil.chainId)?.issue({ identity: second.identity, ...claim });
         }
       }
     },
-    summary: demoLines(config, demo),
-    onClose: async () => demo?.anvil.stop(),
+    summary: demoLines(config, demo, second),
+    onClose: async () => {
+      await Promise.all([demo?.anvil.stop(), second?.anvil.stop()]);
+    },
   });
   return { ...running, demo };
 }

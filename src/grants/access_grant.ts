@@ -15,6 +15,8 @@ export type AccessGrant = {
   kind: GrantKind;
   status: GrantStatus;
   identity: Address;
+  /** The identity's chain, when not the first (absent: the first chain, as before several chains). */
+  chain_id?: number;
   /** The service's client_id. */
   service: string;
   /** The resource path, e.g. /identities/0x…/profile. */

@@ -15,6 +15,9 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 
 export type AccessGrantStore = ReturnType<typeof createAccessGrantStore>;
 
+/** How the index names an identity: the first chain's by its address, another's by CAIP-10. */
+const identityKeyOf = (identity: Address, chainId?: number) => (chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
+
 export function createAccessGrantStore(store: Store) {
   const find = async (id: string): Promise<AccessGrant | undefined> => {
     if (!/^[A-Za-z0-9_-]{8,64}$/.test(id)) return undefined;
@@ -24,9 +27,9 @@ export function createAccessGrantStore(store: Store) {
   };
 
   /** The grant's index entries, listed as long as the grant lives (sent together: one round trip). */
-  const listFor = async (grant: Pick<AccessGrant, 'id' | 'identity' | 'service' | 'resource'>, ttlSeconds: number) => {
+  const listFor = async (grant: Pick<AccessGrant, 'id' | 'identity' | 'chain_id' | 'service' | 'resource'>, ttlSeconds: number) => {
     await Promise.all([
-      store.addToIndex(keys.accessGrantsOfIdentity(grant.identity), grant.id, ttlSeconds),
+      store.addToIndex(keys.accessGrantsOfIdentity(identityKeyOf(grant.identity, grant.chain_id)), grant.id, ttlSeconds),
       store.addToIndex(keys.accessGrantsOfService(grant.service), grant.id, ttlSeconds),
       store.addToIndex(keys.accessGrantsOfServiceResource(grant.service, grant.resource), grant.id, ttlSeconds),
     ]);
@@ -66,8 +69,9 @@ export function createAccessGrantStore(store: Store) {
       return { ...record, status: to };
     },
 
-    async listIds(owner: { identity?: Address; service?: string }): Promise<string[]> {
-      if (owner.identity) return store.indexMembers(keys.accessGrantsOfIdentity(owner.identity));
+    /** chainId: of an identity on another chain than the first. */
+    async listIds(owner: { identity?: Address; chainId?: number; service?: string }): Promise<string[]> {
+      if (owner.identity) return store.indexMembers(keys.accessGrantsOfIdentity(identityKeyOf(owner.identity, owner.chainId)));
       if (owner.service) return store.indexMembers(keys.accessGrantsOfService(owner.service));
       return [];
     },

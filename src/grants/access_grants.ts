@@ -37,6 +37,8 @@ export type AccessGrantDeps = {
   resources: GrantResources;
   registry: IdentityRegistry;
   verifyLinkedSignature: VerifyLinkedSignature;
+  /** Another chain's identity reads and signature check, for a grant of an identity there. */
+  on?: (chainId: number) => { registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature };
   serviceName: (service: string) => Promise<string>;
   notify: (event: GrantEvent) => Promise<void>;
   settings: AccessGrantSettings;
@@ -50,8 +52,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const grantNotFound = (id: string) => refuse('grant_not_found', `no access grant ${id}`);
 const requestExpired = (grant: AccessGrant) => refuse('grant_expired', `the access request expired at ${grant.expires_at}`);
 
+/** A grant of the identity on its chain (an account session's identity is the first chain's: chainId undefined). */
+const ofIdentity = (grant: AccessGrant, identity: Address, chainId?: number) => grant.identity === identity && grant.chain_id === chainId;
+
 export function createAccessGrants(deps: AccessGrantDeps) {
   const { grants, settings } = deps;
+  /** The chain's reads of a grant's (or a resource's) identity. */
+  const chainOf = (chainId?: number) => (chainId === undefined || !deps.on ? deps : deps.on(chainId));
   // How long a grant is kept from each step on (docs/data.md): an ended one for the ended period;
   // a request for its wait and then that period (it ends expired if nobody reads it); an active
   // immediate grant for its token's life and then that period (unread, it cannot be used after);
@@ -76,7 +83,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
   };
 
   const verifySigner = (grant: AccessGrant, message: string, signature: string, address?: Address) =>
-    deps.verifyLinkedSignature(grant.identity, message, signature, address);
+    chainOf(grant.chain_id).verifyLinkedSignature(grant.identity, message, signature, address);
 
   return {
     current,
@@ -99,13 +106,15 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     },
 
     async request(ref: ResourceRef, service: string, kind: GrantKind, askedFields: string[] | undefined): Promise<AccessGrant> {
-      await deps.registry.assertKnown(ref.identity).catch((error) => {
-        // Only the factory's "unknown" is a 404; an unreachable chain stays a 503.
-        if (error instanceof SignetError && error.reason === 'identity_not_registered') {
-          throw refuse('identity_not_found', `identity ${ref.identity} is not registered with Signet's IdFactory`);
-        }
-        throw error;
-      });
+      await chainOf(ref.chainId)
+        .registry.assertKnown(ref.identity)
+        .catch((error) => {
+          // Only the factory's "unknown" is a 404; an unreachable chain stays a 503.
+          if (error instanceof SignetError && error.reason === 'identity_not_registered') {
+            throw refuse('identity_not_found', `identity ${ref.identity} is not registered with Signet's IdFactory`);
+          }
+          throw error;
+        });
       const fields = await deps.resources.requestedFields(ref, askedFields);
       const id = grants.newId();
       const now = deps.now();
@@ -115,6 +124,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
         kind,
         status: 'pending',
         identity: ref.identity,
+        ...(ref.chainId === undefined ? {} : { chain_id: ref.chainId }),
         service,
         resource: ref.path,
         fields,
@@ -122,7 +132,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
           issuer: settings.issuer,
           serviceName: await deps.serviceName(service),
           kind,
-          identitySubject: subjectOf(settings.chainId, ref.identity),
+          identitySubject: subjectOf(ref.chainId ?? settings.chainId, ref.identity),
           resourceUrl: `${settings.issuer}${ref.path}`,
           fields,
           grantId: id,
@@ -152,9 +162,9 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       return { grant, access_token: accessToken, token_type: 'Bearer' as const, expires_in: ttl };
     },
 
-    async deny(id: string, identity: Address) {
+    async deny(id: string, identity: Address, chainId?: number) {
       const pending = await current(id);
-      if (pending.identity !== identity) throw grantNotFound(id);
+      if (!ofIdentity(pending, identity, chainId)) throw grantNotFound(id);
       if (pending.status === 'expired') throw requestExpired(pending);
       const grant = await grants.transition(id, ['pending'], 'denied', { denied_at: iso(deps.now()) }, ended);
       await deps.notify({ type: 'access_grant.denied', grant });
@@ -163,10 +173,10 @@ export function createAccessGrants(deps: AccessGrantDeps) {
 
     /** By the owner: with an account session (identity known) or a signature of the revocation text. */
     /** By the owner (a session or a signature of the revocation text), or by Signet for `reason` (a key removed on chain, an erasure). */
-    async revoke(id: string, by: { identity: Address } | { signature: string }, reason: RevocationReason = 'owner_revoked') {
+    async revoke(id: string, by: { identity: Address; chainId?: number } | { signature: string }, reason: RevocationReason = 'owner_revoked') {
       const grant = await current(id);
       if ('identity' in by) {
-        if (grant.identity !== by.identity) throw grantNotFound(id);
+        if (!ofIdentity(grant, by.identity, by.chainId)) throw grantNotFound(id);
       } else {
         await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
       }
@@ -182,7 +192,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
     },
 
     assertOwnedBy(grant: AccessGrant, who: { service?: string; identity?: Address }) {
-      const mine = (who.service && grant.service === who.service) || (who.identity && grant.identity === who.identity);
+      const mine = (who.service && grant.service === who.service) || (who.identity && ofIdentity(grant, who.identity));
       if (!mine) throw grantNotFound(grant.id);
     },
 

@@ -69,7 +69,7 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
       const ids = await deps.grants.listIds('service' in owner ? { service: owner.service } : { identity: owner.identity });
       const held = await deps.accessGrants.currentOf(ids);
       // A service naming an identity sees only its own grants of that identity.
-      const access = 'service' in owner && owner.identity ? held.filter((grant) => grant.identity === owner.identity) : held;
+      const access = 'service' in owner && owner.identity ? held.filter((grant) => grant.identity === owner.identity && grant.chain_id === undefined) : held;
       const all: ListedGrant[] = !('service' in owner) ? [...access, ...(await loginGrants(owner.identity))] : access;
       const ordered = all.sort(newestFirst).filter(cursor ? (grant) => afterCursor(cursor)(timeOf(grant)) : () => true);
       const items = ordered.slice(0, limit);

@@ -6,29 +6,41 @@ import { refuse } from '../errors.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
 import type { ProfileStore } from '../profile/profile.js';
 
-export type ResourceRef = { kind: 'profile'; identity: Address; path: string } | { kind: 'claim'; identity: Address; claimId: Hex; path: string };
+/** chainId: the identity's chain, when not the first (absent: the first, named by its bare address). */
+export type ResourceRef =
+  | { kind: 'profile'; identity: Address; chainId?: number; path: string }
+  | { kind: 'claim'; identity: Address; chainId?: number; claimId: Hex; path: string };
+
+/** How a path names an identity: a bare address on the first chain, its CAIP-10 id on another. */
+const named = (identity: Address, chainId?: number) => (chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
+const onChain = (chainId?: number) => (chainId === undefined ? {} : { chainId });
 
 /** The one field of a claim resource: the claim's off-chain data. */
 export const CLAIM_FIELDS = ['data'];
 
 /** A profile resource; the identity comes checked and checksummed from the path. */
-export function profileRef(identity: Address): ResourceRef {
-  return { kind: 'profile', identity, path: `/identities/${identity}/profile` };
+export function profileRef(identity: Address, chainId?: number): ResourceRef {
+  return { kind: 'profile', identity, ...onChain(chainId), path: `/identities/${named(identity, chainId)}/profile` };
 }
 
 /** A claim resource; the claim id comes checked and lower-cased from the path. */
-export function claimRef(identity: Address, claimId: Hex): ResourceRef {
-  return { kind: 'claim', identity, claimId, path: `/identities/${identity}/claims/${claimId}` };
+export function claimRef(identity: Address, claimId: Hex, chainId?: number): ResourceRef {
+  return { kind: 'claim', identity, ...onChain(chainId), claimId, path: `/identities/${named(identity, chainId)}/claims/${claimId}` };
 }
 
-export function createGrantResources(deps: { profiles: ProfileStore; claims: ClaimsService }) {
+type ChainResources = { profiles: ProfileStore; claims: ClaimsService };
+
+/** The first chain's profiles and claims; `on`, another chain's (a ref's chainId). */
+export function createGrantResources(first: ChainResources & { on?: (chainId: number) => ChainResources }) {
+  const of = (ref: ResourceRef): ChainResources => (ref.chainId === undefined || !first.on ? first : first.on(ref.chainId));
+
   /** The fields this resource has now. */
   const fieldsOf = async (ref: ResourceRef): Promise<string[]> => {
     if (ref.kind === 'claim') {
-      await deps.claims.publicView(ref.identity, ref.claimId);
+      await of(ref).claims.publicView(ref.identity, ref.claimId);
       return CLAIM_FIELDS;
     }
-    const profile = await deps.profiles.get(ref.identity);
+    const profile = await of(ref).profiles.get(ref.identity);
     return PROFILE_FIELDS.filter((field) => profile[field.name] !== undefined).map((field) => field.name);
   };
 
@@ -51,14 +63,14 @@ export function createGrantResources(deps: { profiles: ProfileStore; claims: Cla
 
     /** The public part: what exists, never a value. */
     async publicPart(ref: ResourceRef): Promise<Record<string, unknown>> {
-      if (ref.kind === 'claim') return { identity: ref.identity, ...(await deps.claims.publicView(ref.identity, ref.claimId)) };
+      if (ref.kind === 'claim') return { identity: ref.identity, ...(await of(ref).claims.publicView(ref.identity, ref.claimId)) };
       return { identity: ref.identity, fields: await fieldsOf(ref) };
     },
 
     /** The private part limited to `fields`, read fresh (profiles change; claims are re-checked). */
     async privatePart(ref: ResourceRef, fields: readonly string[]): Promise<Record<string, unknown>> {
-      if (ref.kind === 'claim') return { identity: ref.identity, ...(await deps.claims.release(ref.identity, ref.claimId)) };
-      const profile = (await deps.profiles.get(ref.identity)) as Record<string, unknown>;
+      if (ref.kind === 'claim') return { identity: ref.identity, ...(await of(ref).claims.release(ref.identity, ref.claimId)) };
+      const profile = (await of(ref).profiles.get(ref.identity)) as Record<string, unknown>;
       const values = Object.fromEntries(fields.filter((name) => profile[name] !== undefined).map((name) => [name, profile[name]]));
       return { identity: ref.identity, fields: Object.keys(values), values };
     },

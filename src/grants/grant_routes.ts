@@ -31,6 +31,8 @@ export type GrantRoutesDeps = {
   /** CIBA login requests waiting for this identity's owner. */
   backchannelFor: (identity: Address) => Promise<BackchannelRequest[]>;
   revokeAsOwner: RevokeAsOwner;
+  /** The chain of an identity in a path: undefined for the first (bare or named), its id for another; refuses one not served. */
+  chainOf: (identity: forms.IdentityInPath) => number | undefined;
 };
 
 const TAG = 'Access grants';
@@ -79,7 +81,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
           headers: { Location: 'The grant: {issuer}/access-grants/{id}' },
         },
       },
-      refusals: ['identity_not_found', 'resource_empty', 'fields_empty', 'field_unknown', 'claim_not_found', 'chain_unavailable'],
+      refusals: ['identity_not_found', 'resource_empty', 'fields_empty', 'field_unknown', 'claim_not_found', 'chain_not_configured', 'chain_unavailable'],
       async handle({ params, body, caller }) {
         const grant = await deps.accessGrants.request(refOf(params), caller.service, body.kind, body.fields);
         return {
@@ -108,6 +110,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       rateLimits: [{ limit: 'publicReadsPerAddress', key: 'client_address', when: (caller) => !caller.token && !caller.apiKey }],
       responses: { 200: { description: 'The public part, or the private part a credential covers', schema: publicForm.or(privateForm) } },
       refusals: [
+        'chain_not_configured',
         'token_invalid',
         'token_dpop_bound',
         'token_not_dpop_bound',
@@ -135,14 +138,25 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
     });
 
   return [
-    accessRequest('the profile', '/identities/{identity}/profile/access-requests', forms.identityPath, (p) => profileRef(p.identity)),
-    accessRequest('one claim', '/identities/{identity}/claims/{claimId}/access-requests', forms.claimPath, (p) => claimRef(p.identity, p.claimId)),
-    resourceRead('the profile', '/identities/{identity}/profile', forms.identityPath, (p) => profileRef(p.identity), forms.profilePublic, forms.profilePrivate),
+    accessRequest('the profile', '/identities/{identity}/profile/access-requests', forms.identityPath, (p) =>
+      profileRef(p.identity.address, deps.chainOf(p.identity)),
+    ),
+    accessRequest('one claim', '/identities/{identity}/claims/{claimId}/access-requests', forms.claimPath, (p) =>
+      claimRef(p.identity.address, p.claimId, deps.chainOf(p.identity)),
+    ),
+    resourceRead(
+      'the profile',
+      '/identities/{identity}/profile',
+      forms.identityPath,
+      (p) => profileRef(p.identity.address, deps.chainOf(p.identity)),
+      forms.profilePublic,
+      forms.profilePrivate,
+    ),
     resourceRead(
       'one claim',
       '/identities/{identity}/claims/{claimId}',
       forms.claimPath,
-      (p) => claimRef(p.identity, p.claimId),
+      (p) => claimRef(p.identity.address, p.claimId, deps.chainOf(p.identity)),
       forms.claimView,
       forms.claimWithData,
     ),

@@ -2,10 +2,27 @@
 import { z } from 'zod';
 import { backchannelRequest } from '../backchannel/backchannel_request_schema.js';
 import { claimView, claimWithData } from '../claims/claim_schemas.js';
+import { type Address, getAddress, isAddress } from 'viem';
 import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
 
-export const identityPath = z.object({ identity: addressField });
-export const claimPath = z.object({ identity: addressField, claimId: bytes32Field('a 0x-prefixed 32-byte claim id') });
+const IDENTITY_MESSAGE = 'must be a 0x-prefixed 20-byte address, or one qualified by its chain: eip155:<chain id>:0x…';
+
+/** An identity in a path: a bare address (the first chain's) or its CAIP-10 id naming the chain. */
+export type IdentityInPath = { address: Address; chainId?: number };
+
+const identityInPath = z
+  .string({ error: IDENTITY_MESSAGE })
+  .regex(/^(eip155:[1-9][0-9]{0,15}:)?0x[0-9a-fA-F]{40}$/, IDENTITY_MESSAGE)
+  .refine((value) => isAddress(value.slice(value.lastIndexOf(':') + 1)), IDENTITY_MESSAGE)
+  .transform((value): IdentityInPath => {
+    const parts = value.split(':');
+    const address = getAddress(parts.at(-1)!);
+    return parts.length === 3 ? { address, chainId: Number(parts[1]) } : { address };
+  })
+  .meta({ description: 'The identity: its address (the first chain) or eip155:<chain id>:<address>' });
+
+export const identityPath = z.object({ identity: identityInPath });
+export const claimPath = z.object({ identity: identityInPath, claimId: bytes32Field('a 0x-prefixed 32-byte claim id') });
 export const grantPath = z.object({ id: z.string().min(1).max(64) });
 
 export const accessRequestBody = z.object({
@@ -44,6 +61,7 @@ export const accessGrant = z
     kind,
     status: z.enum(['pending', 'active', 'used', 'revoked', 'expired', 'denied']),
     identity: address,
+    chain_id: z.number().int().optional().meta({ description: "The identity's chain, when not the first configured one" }),
     service: z.string(),
     resource: z.string(),
     fields: z.array(z.string()),

@@ -13,7 +13,8 @@ import type { IdentityRegistry } from '../identity/identity_registry.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import type { ProfileStore } from '../profile/profile.js';
-import { SignetError } from '../errors.js';
+import { refuse, SignetError } from '../errors.js';
+import type { OnChains } from '../chain/chains.js';
 import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { Signals } from '../consent/consent_signal.js';
@@ -49,6 +50,8 @@ export type GrantsFeatureDeps = {
   service: Authenticator<ServiceCaller>;
   backchannel: BackchannelInbox;
   verifyLinkedSignature: VerifyLinkedSignature;
+  /** The chains served after the first: each one's identity reads, signature check, profiles and claims. */
+  onChain?: OnChains<{ registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature; profiles: ProfileStore; claims: ClaimsService }>;
   serviceName: (service: string) => Promise<string>;
   webhooks: WebhookQueue;
   revokeLoginGrant: (grantId: string) => Promise<void>;
@@ -63,21 +66,27 @@ export type GrantsFeatureDeps = {
 
 export function createGrantsFeature(deps: GrantsFeatureDeps) {
   const grants = createAccessGrantStore(deps.store);
-  const resources = createGrantResources({ profiles: deps.profiles, claims: deps.claims });
+  const onChain = deps.onChain;
+  const resources = createGrantResources({ profiles: deps.profiles, claims: deps.claims, on: onChain && ((chainId) => onChain.require(chainId)) });
   const accessGrants = createAccessGrants({
     grants,
     resources,
     registry: deps.registry,
     verifyLinkedSignature: deps.verifyLinkedSignature,
+    on: onChain && ((chainId) => onChain.require(chainId)),
     serviceName: deps.serviceName,
     notify: async (event) => {
-      await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
+      // Owners' webhooks are set on the account pages, which serve the first chain's identities:
+      // another chain's identity at that address may be someone else's, so its requests go to no owner webhook.
+      const otherChainsOwner = event.type === 'access_request.created' && event.grant.chain_id !== undefined;
+      if (!otherChainsOwner) await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
       // A revoked grant is also a grant ended, for the service's SSF stream.
       if (event.type === 'access_grant.revoked') {
         const { grant } = event;
         await deps.signals?.emit({
           type: 'grant_ended',
           identity: grant.identity,
+          ...(grant.chain_id === undefined ? {} : { chain_id: grant.chain_id }),
           client_id: grant.service,
           grant_id: grant.id,
           kind: grant.kind,
@@ -122,17 +131,23 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
     backchannelFor: (identity: Address) => deps.backchannel.pendingFor(identity),
     revokeAsOwner,
+    // A bare address, or the first chain named, is the first chain's identity (one path, one grant).
+    chainOf: ({ chainId }) => {
+      if (chainId === undefined || chainId === deps.chainId) return undefined;
+      if (!onChain) throw refuse('chain_not_configured', `chain ${chainId} is not one this Signet serves`);
+      return onChain.require(chainId).chain.chainId;
+    },
   });
-  /** The ids of an identity's access grants (ended ones included, while kept). */
-  const accessGrantIdsOf = (identity: Address) => grants.listIds({ identity });
+  /** The ids of an identity's access grants (ended ones included, while kept); chainId: of another chain than the first. */
+  const accessGrantIdsOf = (identity: Address, chainId?: number) => grants.listIds({ identity, chainId });
   /** Ends the access grants a service holds, its client being deleted: active ones revoked, requests denied. */
   const endAccessGrantsOf = async (service: string) => {
     for (const grant of await accessGrants.currentOf(await grants.listIds({ service }))) {
       const end =
         grant.status === 'active'
-          ? () => accessGrants.revoke(grant.id, { identity: grant.identity }, 'client_deleted')
+          ? () => accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'client_deleted')
           : grant.status === 'pending'
-            ? () => accessGrants.deny(grant.id, grant.identity)
+            ? () => accessGrants.deny(grant.id, grant.identity, grant.chain_id)
             : undefined;
       // One that ended meanwhile (a refusal, not an outage) needs nothing more.
       await end?.().catch((error: unknown) => {

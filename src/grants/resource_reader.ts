@@ -39,13 +39,19 @@ export type GrantCredential = { token?: DpopPresentation; apiKey?: string };
 const insufficient = (what: string) => refuse('token_scope_insufficient', what);
 const tokenInvalid = () => refuse('token_invalid', 'the access token is invalid, expired or revoked');
 
+/** The grant is of the resource's identity, on the resource's chain. */
+const sameIdentity = (grant: { identity: string; chain_id?: number }, ref: ResourceRef) => grant.identity === ref.identity && grant.chain_id === ref.chainId;
+
+/** Whose history a read goes to: another chain's identity is its own owner's, never the first chain's at that address. */
+const historyOf = (ref: ResourceRef) => (ref.chainId === undefined ? ref.identity : (`eip155:${ref.chainId}:${ref.identity}` as const));
+
 export function createResourceReader(deps: ResourceReaderDeps) {
   /** A grant's bearer token: the grant must be active and for this very resource. */
   const readWithGrantToken = async (ref: ResourceRef, token: string, reader: (who: Reader) => void) => {
     const grantId = await deps.grants.tokenGrant(token);
     if (!grantId) throw tokenInvalid();
     const grant = await deps.accessGrants.current(grantId);
-    if (grant.identity === ref.identity) reader({ client_id: grant.service, grant_id: grant.id, door: 'access_grant' });
+    if (sameIdentity(grant, ref)) reader({ client_id: grant.service, grant_id: grant.id, door: 'access_grant' });
     if (grant.resource !== ref.path) throw insufficient('the access grant of this token is for another resource');
     if (grant.status === 'revoked') throw refuse('grant_revoked', `the access grant was revoked at ${grant.revoked_at}`);
     if (grant.kind === 'immediate') await deps.accessGrants.use(grant);
@@ -63,7 +69,7 @@ export function createResourceReader(deps: ResourceReaderDeps) {
       presented,
     );
     const receipt = await deps.receipts.find(accessToken.grantId);
-    const own = receipt && accessToken.accountId === subjectOf(deps.chainId, ref.identity) && receipt.identity === ref.identity;
+    const own = receipt && accessToken.accountId === subjectOf(ref.chainId ?? deps.chainId, ref.identity) && sameIdentity(receipt, ref);
     if (!own) throw insufficient(`the grant of this access token does not cover this ${ref.kind}`);
     reader({ client_id: accessToken.clientId!, grant_id: accessToken.grantId, door: ref.kind === 'claim' ? 'claim_resource' : 'profile_resource' });
     if (ref.kind === 'claim') {
@@ -88,7 +94,7 @@ export function createResourceReader(deps: ResourceReaderDeps) {
       }
     }
     // Only a service that holds (or held) a grant of this identity is the owner's business.
-    if (grants.some((grant) => grant.identity === ref.identity)) reader({ client_id: service, grant_id: used[0] ?? null, door: 'access_grant' });
+    if (grants.some((grant) => sameIdentity(grant, ref))) reader({ client_id: service, grant_id: used[0] ?? null, door: 'access_grant' });
     if (fields.size === 0) throw deps.accessGrants.accessDeniedFor(service);
     return deps.resources.privatePart(ref, [...fields]);
   };
@@ -112,12 +118,12 @@ export function createResourceReader(deps: ResourceReaderDeps) {
         body = await readWithGrantToken(ref, token.token, reader);
       } else if (token) body = await readWithLoginToken(ref, token, reader);
       else body = await readWithApiKey(ref, apiKey!, reader);
-      if (who) deps.history?.record(ref.identity, { ...who, ...released(ref, body), client_address: from });
+      if (who) deps.history?.record(historyOf(ref), { ...who, ...released(ref, body), client_address: from });
       return body;
     } catch (error) {
       // A refusal of a service that holds a grant of this identity is the owner's to see; an outage is not a refusal.
       if (who && error instanceof SignetError && error.status < 500) {
-        deps.history?.record(ref.identity, { ...who, fields: [], claims: [], client_address: from, outcome: 'refused', reason: error.reason });
+        deps.history?.record(historyOf(ref), { ...who, fields: [], claims: [], client_address: from, outcome: 'refused', reason: error.reason });
       }
       throw error;
     }

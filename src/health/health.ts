@@ -1,7 +1,10 @@
 // Liveness and readiness for load balancers, containers and compose:
 // /healthz answers while the process runs; /readyz only when Redis and the chain both answer
-// within a deadline, so an instance that cannot serve logins is taken out of rotation. The
-// process that follows the chain (src/watch) adds its lag and last error: reported, never a reason to fail.
+// within a deadline, so an instance that cannot serve logins is taken out of rotation. With
+// several chains each is probed and reported; by default the instance stays ready while any
+// chain answers (a down chain refuses only its own logins), or only while all do
+// (READY_WITH_CHAINS=all). The process that follows the chain (src/watch) adds its lag and
+// last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { anyone } from '../http/authenticators.js';
@@ -11,7 +14,10 @@ import type { ChainWatchReport } from '../watch/chain_watcher.js';
 
 export type ReadinessDeps = {
   store: Store;
-  chain: PublicClient;
+  /** Every chain served, first first. */
+  chains: readonly { chainId: number; name: string; client: PublicClient }[];
+  /** Ready while any chain answers, or only while all do. */
+  readyWithChains?: 'any' | 'all';
   deadlineMs?: number;
   /** The chain watcher's state, while this process holds its lease (undefined otherwise). */
   chainWatch?: () => ChainWatchReport | undefined;
@@ -40,7 +46,15 @@ async function probe(work: () => Promise<unknown>, deadlineMs: number): Promise<
   }
 }
 
-const checks = z.object({ store: z.enum(['ok', 'unreachable']), chain: z.enum(['ok', 'unreachable']) });
+const check = z.enum(['ok', 'unreachable']);
+const checks = z.object({
+  store: check,
+  chain: check.meta({ description: 'The chains as readiness counts them (READY_WITH_CHAINS)' }),
+  chains: z
+    .array(z.object({ chain_id: z.number().int(), name: z.string(), check }))
+    .optional()
+    .meta({ description: 'With several chains: each one' }),
+});
 
 const chainWatch = z
   .object({
@@ -52,7 +66,7 @@ const chainWatch = z
   })
   .meta({ description: 'Only from the process that follows the chain (holds the chain watcher lease); never makes readiness fail' });
 
-export function healthRoutes({ store, chain, deadlineMs = 1000, chainWatch: watchReport }: ReadinessDeps): AnyRoute[] {
+export function healthRoutes({ store, chains, readyWithChains = 'any', deadlineMs = 1000, chainWatch: watchReport }: ReadinessDeps): AnyRoute[] {
   return [
     route({
       method: 'get',
@@ -83,11 +97,15 @@ export function healthRoutes({ store, chain, deadlineMs = 1000, chainWatch: watc
         },
       },
       async handle() {
-        const [storeCheck, chainCheck] = await Promise.all([
+        const [storeCheck, ...chainChecks] = await Promise.all([
           probe(() => store.ping(), deadlineMs),
-          probe(() => chain.getBlockNumber({ cacheTime: 0 }), deadlineMs),
+          ...chains.map(({ client }) => probe(() => client.getBlockNumber({ cacheTime: 0 }), deadlineMs)),
         ]);
-        const checked = { store: storeCheck, chain: chainCheck };
+        const answering = chainChecks.filter((each) => each === 'ok').length;
+        const enough = readyWithChains === 'all' ? answering === chains.length : answering > 0;
+        const chainCheck: Check = enough ? 'ok' : 'unreachable';
+        const each = chains.map((chain, i) => ({ chain_id: chain.chainId, name: chain.name, check: chainChecks[i]! }));
+        const checked = { store: storeCheck!, chain: chainCheck, ...(chains.length > 1 ? { chains: each } : {}) };
         const report = watchReport?.();
         const watching = report ? { chain_watch: report } : {};
         if (storeCheck === 'ok' && chainCheck === 'ok') return { body: { status: 'ready', checks: checked, ...watching } };

@@ -52,8 +52,11 @@ export function createAccessHistory(deps: {
   const all = async (identity: Address): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
 
   return {
-    /** Records one release; returns at once (the write is not awaited by the caller's answer). */
-    record(identity: Address, release: Release): void {
+    /**
+     * Records one release; returns at once (the write is not awaited by the caller's answer).
+     * `identity`: the address of a first-chain identity, the CAIP-10 id of another chain's.
+     */
+    record(identity: Address | `eip155:${number}:${Address}`, release: Release): void {
       const atMs = now();
       const at = new Date(atMs).toISOString();
       const id = randomBytes(8).toString('base64url');

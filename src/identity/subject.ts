@@ -5,6 +5,13 @@ export function subjectOf(chainId: number, identity: Address): string {
   return `eip155:${chainId}:${getAddress(identity)}`;
 }
 
+/** The chain and identity of a CAIP-10 subject of any EVM chain, or undefined if it is not one. */
+export function parseSubject(sub: string): { chainId: number; identity: Address } | undefined {
+  const [namespace, reference, account, extra] = sub.split(':');
+  if (namespace !== 'eip155' || !reference || !/^[1-9][0-9]{0,15}$/.test(reference) || !account || extra !== undefined || !isAddress(account)) return undefined;
+  return { chainId: Number(reference), identity: getAddress(account) };
+}
+
 /** The identity address of a subject of this chain, or undefined if it is not one. */
 export function identityOfSubject(chainId: number, sub: string): Address | undefined {
   const [namespace, reference, account] = sub.split(':');

@@ -1,6 +1,7 @@
 // The login's consent interaction: its routes, and the consent completion it shares with CIBA
 // (an owner's signed consent becomes the engine's Grant and a receipt, however it was asked for).
 import type Provider from 'oidc-provider';
+import type { OnChains } from '../chain/chains.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
@@ -23,11 +24,10 @@ export type InteractionFeatureDeps = {
   chainId: number;
   /** How long a login's Grant lives; its receipt outlives it by retention.receiptDays, as proof. */
   grantTtlSeconds: number;
-  registry: IdentityRegistry;
+  /** On each chain: its identity reads, claims and verified data. */
+  onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
   receipts: ConsentReceipts;
   topics: ClaimTopics;
-  claims: ClaimsService;
-  verified: VerifiedSources;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   renderPage: RenderPage;

@@ -3,6 +3,7 @@
 // gets the exact EIP-4361 text naming them, signs it with a linked wallet, and Signet turns
 // that signature into the engine's login and consent results.
 import type Provider from 'oidc-provider';
+import { z } from 'zod';
 import type { Interaction } from 'oidc-provider';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
@@ -12,8 +13,10 @@ import { refuse } from '../errors.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { signatureBody } from '../http/schemas.js';
+import type { OnChains } from '../chain/chains.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
+import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import { loginFields, type RequestedField, requestedFields } from '../fields/fields.js';
 import { parseClaimsParameter, verifiedRequestsOf } from '../fields/verified_claims_request.js';
 import { verifiedClaimLabel, verifiedFieldName } from '../fields/verified_fields.js';
@@ -29,12 +32,9 @@ import * as forms from './interaction_schemas.js';
 export type InteractionRoutesDeps = {
   provider: Provider;
   issuer: string;
-  chainId: number;
-  registry: IdentityRegistry;
+  /** On each chain: its identity reads, its claims and the verified data they hold (src/claims/verified_sources.ts). */
+  onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
   topics: ClaimTopics;
-  claims: ClaimsService;
-  /** The identity's claims holding verified data (src/claims/verified_sources.ts). */
-  verified: VerifiedSources;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   completeConsent: CompleteConsent;
@@ -62,10 +62,27 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   const purposeOf = (details: Interaction) => (typeof details.params.purpose === 'string' ? { purpose: details.params.purpose } : {});
 
   /** The claims offering the kept verified fields, read fresh: only what could be released is offered. */
-  const offersFor = async (details: Interaction, identity: `0x${string}`, fields: RequestedField[]): Promise<VerifiedOffer[]> => {
+  const offersFor = async (details: Interaction, verified: VerifiedSources, identity: `0x${string}`, fields: RequestedField[]): Promise<VerifiedOffer[]> => {
     if (!fields.some((field) => field.kind === 'verified')) return [];
     const requests = verifiedRequestsOf(String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
-    return verifiedOffers(fields, await deps.verified.of(identity), requests, deps.now());
+    return verifiedOffers(fields, await verified.of(identity), requests, deps.now());
+  };
+
+  type OnChain = (typeof deps.onChain.all)[number];
+  /**
+   * The identity of the login and its chain: the chain named; with an identity and no chain,
+   * the first chain (what a bare address means); with neither and several chains, the wallet
+   * looked up on every chain at once, and several found answered as a choice.
+   */
+  const identityFor = async (
+    body: forms.ChallengeBody,
+  ): Promise<{ on: OnChain; identity: `0x${string}` } | { choose: { on: OnChain; identity: `0x${string}` }[] }> => {
+    if (body.chain_id !== undefined || body.identity || !deps.onChain.several) {
+      const on = body.chain_id === undefined ? deps.onChain.first : deps.onChain.require(body.chain_id);
+      return { on, identity: await resolveIdentity(on.registry, body.address, body.identity) };
+    }
+    const found = (await identitiesOfWallet(deps.onChain, body.address)).map(({ chain, identity }) => ({ on: deps.onChain.require(chain.chainId), identity }));
+    return found.length === 1 ? found[0]! : { choose: found };
   };
 
   const sharesOf = (offers: VerifiedOffer[], picks: { claim_id: string; claims: string[] }[]): VerifiedShare[] =>
@@ -81,6 +98,9 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           trustFrameworkWords: deps.names.trustFramework(trustFramework),
         }));
     });
+
+  /** The chain a challenge names (one from before several chains: the first). */
+  const onChainOf = (issued: IssuedChallenge) => (issued.chainId === undefined ? deps.onChain.first : deps.onChain.require(issued.chainId));
 
   const clientOf = async (details: Interaction) => {
     const client = await provider.Client.find(String(details.params.client_id));
@@ -118,7 +138,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           title: `Sign in to ${view.client.name}`,
           ...view,
           logoUri: client.logoUri,
-          chainId: deps.chainId,
+          chainId: deps.onChain.first.chain.chainId,
+          chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
           demoWallet: deps.demoWallet,
           issuerNames: deps.names.issuers,
           topicNames: deps.names.topics,
@@ -142,7 +163,12 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         { limit: 'challengesPerAddress', key: 'client_address' },
         { limit: 'challengesPerInteraction', key: (details) => binding(details.uid) },
       ],
-      responses: { 200: { description: 'The challenge and what signing it shares', schema: forms.loginChallenge } },
+      responses: {
+        200: {
+          description: 'The challenge and what signing it shares; or, when the wallet has identities on several chains and none was named, the choice',
+          schema: z.union([forms.loginChallenge, forms.identityChoice]),
+        },
+      },
       refusals: [
         'login_client_unknown',
         'consent_field_unknown',
@@ -151,16 +177,22 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         'consent_claim_not_shareable',
         'consent_verified_not_offered',
         'wallet_without_identity',
+        'chain_not_configured',
         ...LINK_REFUSALS,
       ],
       async handle({ body, caller: details }) {
         const client = await clientOf(details);
         const requested = keptFields(known, requestedOf(details), body.fields);
-        const identity = await resolveIdentity(deps.registry, body.address, body.identity);
+        const resolved = await identityFor(body);
+        if ('choose' in resolved) {
+          const choose = resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity }));
+          return { body: { choose } };
+        }
+        const { on, identity } = resolved;
         const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
-        const available = claimTopics.length ? await deps.claims.listForTopics(identity, claimTopics) : [];
+        const available = claimTopics.length ? await on.claims.listForTopics(identity, claimTopics) : [];
         const kept = keptClaims(requested, available, body.claims);
-        const offers = await offersFor(details, identity, kept.fields);
+        const offers = await offersFor(details, on.verified, identity, kept.fields);
         const verified = keptVerified(kept.fields, offers, body.verified);
         const shares = sharesOf(offers, verified.picks);
         // Verified fields travel claim by claim in `verified`; `fields` stays what it was (profile fields and topics).
@@ -173,13 +205,16 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           fields: fields.map((field) => field.name),
           claims: kept.claims.map((claim) => claim.claim_id),
           verified: verified.picks,
-          resources: loginResources(deps.issuer, deps.chainId, identity, fields, kept.claims, shares),
+          resources: loginResources(deps.issuer, on.chain.chainId, identity, fields, kept.claims, shares),
+          chainId: on.chain.chainId,
         });
         const keptIds = new Set(challenge.claims);
         const required = new Set(requested.filter((field) => field.required).map((field) => field.name));
         return {
           body: {
             identity,
+            chain_id: on.chain.chainId,
+            chain_name: on.chain.name,
             fields: challenge.fields,
             claims: available.map((claim) => ({ ...claim, kept: keptIds.has(claim.claim_id) })),
             verified: offers.map(({ source, claims }) => ({
@@ -219,16 +254,17 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         { limit: 'signaturesPerInteraction', key: (details) => binding(details.uid) },
       ],
       responses: { 200: { description: 'Signed: the browser continues to the website', schema: forms.loginRedirect } },
-      refusals: [...CHALLENGE_REFUSALS, 'challenge_identity_missing', ...LINK_REFUSALS],
+      refusals: [...CHALLENGE_REFUSALS, 'challenge_identity_missing', 'chain_not_configured', ...LINK_REFUSALS],
       async handle({ body, caller: details }) {
         const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
           // Login challenges always name an identity; only account sign-ins may not.
           if (!issued.identity) throw refuse('challenge_identity_missing', 'the challenge names no identity');
           // Read live (both in one round trip): a key removed after the challenge was issued no longer counts.
-          await deps.registry.assertKnownAndLinked(issued.identity, issued.wallet);
+          await onChainOf(issued).registry.assertKnownAndLinked(issued.identity, issued.wallet);
         });
         const { accountId, grantId } = await deps.completeConsent({
           identity: verified.identity!,
+          chainId: onChainOf(verified).chain.chainId,
           wallet: verified.wallet,
           clientId: String(details.params.client_id),
           scope: String(details.params.scope ?? ''),

@@ -14,6 +14,15 @@ export const interactionPath = z.object({
 export const challengeBody = z.object({
   address: addressField.meta({ description: 'The wallet that will sign' }),
   identity: addressField.optional().meta({ description: 'The identity to sign in with (default: the one the IdFactory links to the wallet)' }),
+  chain_id: z
+    .number({ error: 'must be a chain id (a positive integer)' })
+    .int({ error: 'must be a chain id (a positive integer)' })
+    .positive({ error: 'must be a chain id (a positive integer)' })
+    .optional()
+    .meta({
+      description:
+        "The identity's chain (default: with `identity`, the first configured chain; without it, the wallet is looked up on every chain, and several identities are answered as a choice)",
+    }),
   fields: z
     .array(z.string({ error: 'must list field names' }), { error: 'must be a list of field names' })
     .optional()
@@ -33,6 +42,8 @@ export const challengeBody = z.object({
     .optional()
     .meta({ description: 'The verified claims shared, claim by claim, among those offered (default: every one offered)' }),
 });
+
+export type ChallengeBody = z.infer<typeof challengeBody>;
 
 /** Why the website says it asks: shown as given (the drafts of OpenID Connect for Identity Assurance). */
 const purpose = z.string().meta({ description: 'Why the website says it asks, as it wrote it (3 to 300 characters)' });
@@ -81,6 +92,8 @@ const offeredClaim = claimView.omit({ identity: true }).extend({ kept: z.boolean
 export const loginChallenge = z
   .object({
     identity: address,
+    chain_id: z.number().int().meta({ description: "The identity's chain, named in the text (`Chain ID`)" }),
+    chain_name: z.string().meta({ description: 'The chain in words' }),
     fields: z.array(z.string()).meta({ description: 'The fields the owner shares by signing' }),
     claims: z.array(offeredClaim),
     verified: z.array(offeredVerified).meta({ description: 'The claims holding verified data for the kept verified fields' }),
@@ -88,6 +101,15 @@ export const loginChallenge = z
     expires_at: dateTime,
   })
   .meta({ id: 'LoginChallenge' });
+
+/** The wallet has identities on several chains: the owner chooses one, and asks again with its chain_id. */
+export const identityChoice = z
+  .object({
+    choose: z
+      .array(z.object({ chain_id: z.number().int(), chain_name: z.string(), identity: address }))
+      .meta({ description: "The wallet's identities, one per chain; ask again with one's chain_id (and identity)" }),
+  })
+  .meta({ id: 'LoginIdentityChoice' });
 
 export const loginRedirect = z
   .object({ redirect_to: z.string().meta({ description: 'Where the browser goes next: back through the engine to the website' }) })

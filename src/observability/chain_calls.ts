@@ -14,13 +14,15 @@ function methodOf(body: unknown): string {
   }
 }
 
-export function observeChainCalls(metrics: Metrics): (fetchFn: typeof fetch) => typeof fetch {
+/** chainId labels the calls of one chain's client, so each chain's outage shows apart. */
+export function observeChainCalls(metrics: Metrics, chainId?: number): (fetchFn: typeof fetch) => typeof fetch {
+  const chain = chainId === undefined ? {} : { chain_id: String(chainId) };
   return (fetchFn) => async (input, init) => {
     const method = methodOf(init?.body);
     const started = process.hrtime.bigint();
     const settle = (outcome: 'ok' | 'error' | 'timeout') => {
-      metrics.chainCalls.inc({ method, outcome });
-      metrics.chainCallDuration.observe({ method }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.chainCalls.inc({ method, outcome, ...chain });
+      metrics.chainCallDuration.observe({ method, ...chain }, Number(process.hrtime.bigint() - started) / 1e9);
     };
     try {
       const response = await fetchFn(input, init);

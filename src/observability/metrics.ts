@@ -46,14 +46,14 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     /** One per JSON-RPC call, outcome ok | error | timeout (chain_calls.ts around the client's fetch). */
     chainCalls: new Counter({
       name: 'signet_chain_calls_total',
-      help: 'JSON-RPC calls to the chain, by method and outcome',
-      labelNames: ['method', 'outcome'] as const,
+      help: 'JSON-RPC calls to the chain, by method and outcome (and chain_id, the chain called)',
+      labelNames: ['method', 'outcome', 'chain_id'] as const,
       registers,
     }),
     chainCallDuration: new Histogram({
       name: 'signet_chain_call_duration_seconds',
-      help: 'JSON-RPC call latency, by method',
-      labelNames: ['method'] as const,
+      help: 'JSON-RPC call latency, by method (and chain_id)',
+      labelNames: ['method', 'chain_id'] as const,
       buckets: LATENCY_BUCKETS,
       registers,
     }),

@@ -17,7 +17,7 @@ import type { VerifiedSource, VerifiedSources } from '../claims/verified_sources
 import { SignetError } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import { clientAddress } from '../http/client_address.js';
-import { identityOfSubject } from '../identity/subject.js';
+import { parseSubject } from '../identity/subject.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { Profile, ProfileStore } from '../profile/profile.js';
 import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
@@ -36,6 +36,8 @@ export type AccountDeps = {
   now?: () => number;
   /** Where each release through the ID token or userinfo is recorded for the owner. */
   history?: AccessHistory;
+  /** Another chain's own parts (its profiles, claims and verified data), for subjects of that chain; undefined: not served. */
+  onChain?: (chainId: number) => Pick<AccountDeps, 'profiles' | 'claims' | 'verified'> | undefined;
   /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
 };
@@ -56,7 +58,8 @@ function releasedFields(profile: Profile, scopes: Set<string>, requested: unknow
 function recordRelease(
   deps: AccountDeps,
   ctx: KoaContextWithOIDC,
-  identity: Address,
+  /** The first chain's identity by its address, another chain's by its CAIP-10 id (its own owner's history). */
+  identity: Address | `eip155:${number}:${Address}`,
   use: string,
   grantId: string | undefined,
   fields: string[],
@@ -144,10 +147,17 @@ async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: re
   }
 }
 
-export function createFindAccount(deps: AccountDeps): FindAccount {
+export function createFindAccount(first: AccountDeps): FindAccount {
   return async (ctx, sub, token): Promise<Account | undefined> => {
-    const identity = identityOfSubject(deps.chainId, sub);
-    if (!identity) return undefined;
+    const subject = parseSubject(sub);
+    if (!subject) return undefined;
+    const { identity } = subject;
+    // The subject names its chain: that chain's profiles and claims, never another's.
+    const own = subject.chainId === first.chainId ? first : first.onChain?.(subject.chainId);
+    if (!own) return undefined;
+    const deps: AccountDeps = own === first ? first : { ...first, ...own };
+    // Another chain's identity has its own history, never the first chain's at that address.
+    const historyIdentity = own === first ? identity : (sub as `eip155:${number}:${Address}`);
     // The engine finds the account of a refresh before it spends the refresh token: no account, invalid_grant.
     const refreshing = ctx.oidc?.params?.grant_type === 'refresh_token' && token?.kind === 'RefreshToken' && token.grantId;
     if (refreshing && deps.mayRefresh && !(await deps.mayRefresh(token.grantId!))) return undefined;
@@ -178,7 +188,7 @@ export function createFindAccount(deps: AccountDeps): FindAccount {
         // One element is an object, several a list: both are the standard's forms.
         if (verified.elements.length) answer[VERIFIED_CLAIMS] = verified.elements.length === 1 ? verified.elements[0] : verified.elements;
         const releasedIds = new Set([...released.filter((claim) => claim.data !== undefined).map((claim) => claim.claim_id), ...verified.claims]);
-        recordRelease(deps, ctx, identity, use, grantId, [...fields, ...verified.fields], [...releasedIds]);
+        recordRelease(deps, ctx, historyIdentity, use, grantId, [...fields, ...verified.fields], [...releasedIds]);
         return answer;
       },
     };

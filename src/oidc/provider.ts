@@ -48,6 +48,8 @@ export type ProviderDeps = {
   logger?: Logger;
   /** Where releases through the ID token and userinfo are recorded for the owner. */
   history?: AccessHistory;
+  /** Another chain's profiles, claims and verified data, for its subjects (src/oidc/account.ts). */
+  onChain?: (chainId: number) => { profiles: ProfileStore; claims: ClaimsService; verified?: VerifiedSources } | undefined;
   /** The live key check of a refresh (see src/consent_end/refresh_key_check.ts). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
   /** Where the engine's clients live (src/store/client_records.ts), shared with Signet's client registry. */

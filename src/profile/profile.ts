@@ -38,14 +38,15 @@ export type ProfileStore = {
   set(identity: Address, profile: Profile): Promise<void>;
 };
 
-export function createProfileStore(store: Store): ProfileStore {
+/** identityKey: how keys name an identity of the profiles' chain (src/chain/chains.ts). */
+export function createProfileStore(store: Store, identityKey: (identity: Address) => string = (identity) => identity): ProfileStore {
   return {
     async get(identity) {
-      const raw = await store.get(keys.profile(identity));
+      const raw = await store.get(keys.profile(identityKey(identity)));
       return raw ? profileSchema.parse(JSON.parse(raw)) : {};
     },
     async set(identity, profile) {
-      await store.set(keys.profile(identity), JSON.stringify(profileSchema.parse(profile)));
+      await store.set(keys.profile(identityKey(identity)), JSON.stringify(profileSchema.parse(profile)));
     },
   };
 }

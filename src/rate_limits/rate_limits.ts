@@ -31,8 +31,8 @@ export type RateLimits = {
   /** Counts one request of `who`; throws 429 rate_limited once the class's limit is passed. */
   consume(limit: LimitClass, who: string): Promise<void>;
   /**
-   * Counts one request of each pair, in order, as consecutive `consume` calls would: the first
-   * over its limit throws 429 and the pairs after it are not counted.
+   * Counts one request of each pair as consecutive `consume` calls would: the first over its
+   * limit throws 429 and the pairs after it are not counted (counted together, then given back).
    */
   consumeAll(counts: readonly (readonly [LimitClass, string])[]): Promise<void>;
   /** Throws 429 if `who` is already over the limit, without counting it. */
@@ -83,10 +83,15 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   return {
     consume,
 
-    // One consume after the other: the first over its limit stops the rest uncounted. Each is
-    // one script (EVALSHA) of the library's; on a cluster the keys are in different slots anyway.
+    // All at once (one round trip: the connection auto-pipelines commands sent together), then
+    // the pairs after the first refused one are given their point back, so the count ends as
+    // one consume after the other would leave it: the first over its limit stops the rest.
     async consumeAll(counts) {
-      for (const [limit, who] of counts) await consume(limit, who);
+      const outcomes = await Promise.allSettled(counts.map(([limit, who]) => consume(limit, who)));
+      const first = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+      if (first === -1) return;
+      await Promise.all(counts.slice(first + 1).map(([limit, who]) => run(() => limiterOf(limit).reward(who, 1))));
+      throw (outcomes[first] as PromiseRejectedResult).reason;
     },
 
     async check(limit, who) {

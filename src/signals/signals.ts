@@ -23,7 +23,7 @@ export type SignalsDeps = {
   queue: Pick<WebhookQueue, 'enqueue'>;
   streams: SsfStreams;
   /** The clients holding a live grant of an identity: who hears of a change of its wallets' keys. */
-  clientsOf(identity: Address): Promise<string[]>;
+  clientsOf(identity: Address, chainId?: number): Promise<string[]>;
   now?: () => number;
 };
 
@@ -58,10 +58,13 @@ export function createSignals(deps: SignalsDeps): SignalsService {
     return deps.queue.enqueue(job(type, ssfService(stream.stream_id), set, jti));
   };
 
+  /** The chain of the signal's identity: the one it names, else the first. */
+  const chainIdOf = (signal: ConsentSignal) => signal.chain_id ?? deps.chainId;
+
   const concerned = async (signal: ConsentSignal): Promise<string[]> => {
     if (signal.type === 'grant_ended') return [signal.client_id];
     if (signal.type === 'claim_ended') return [...new Set(signal.client_ids)];
-    return [...new Set(await deps.clientsOf(signal.identity))];
+    return [...new Set(await deps.clientsOf(signal.identity, signal.chain_id))];
   };
 
   return {
@@ -70,13 +73,13 @@ export function createSignals(deps: SignalsDeps): SignalsService {
       const sends: (() => Promise<void>)[] = [];
       // The engine's own logout (RP-initiated) already sent its logout token through `logout`.
       if (signal.type === 'grant_ended' && signal.kind === 'login' && signal.reason !== 'signed_out') {
-        sends.push(() => logout(signal.client_id, subjectOf(deps.chainId, signal.identity), signal.sid));
+        sends.push(() => logout(signal.client_id, subjectOf(chainIdOf(signal), signal.identity), signal.sid));
       }
       const { type, body } = ssfEventOf(signal, deps.issuer);
       // One transaction id for every SET of this signal (SSF 1.0, "The txn claim").
       const txn = randomUUID();
       const iat = Math.floor(now() / 1000);
-      const sub_id = subjectIdOf(deps.issuer, deps.chainId, signal.identity);
+      const sub_id = subjectIdOf(deps.issuer, chainIdOf(signal), signal.identity);
       for (const clientId of await concerned(signal)) {
         for (const stream of await deps.streams.of(clientId)) {
           if (stream.status !== 'enabled' || !eventsDelivered(stream, deps.issuer).includes(type)) continue;

@@ -25,7 +25,8 @@ export type SignalsFeatureDeps = {
   /** The webhook queue (its worker delivers the logout tokens and SETs). */
   queue: Pick<WebhookQueue, 'enqueue'>;
   /** The clients holding a live grant of an identity (told when its wallets' keys change). */
-  clientsOf(identity: Address): Promise<string[]>;
+  /** chainId: of an identity on another chain than the first. */
+  clientsOf(identity: Address, chainId?: number): Promise<string[]>;
   /** DNS for receivers' endpoint URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
   /** The DPoP check of SSF tokens bound to a key. */

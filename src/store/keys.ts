@@ -62,8 +62,10 @@
 // signet:erasures:open                set of the ids of erasure jobs not yet done
 // signet:oidc:sessions-of:<sub>       set of the engine's Session records of one subject (an erasure ends them)
 // signet:watch:identities             index of the identities with live grants, each listed until its latest grant's end; <identity>:<grantId> per lasting access grant, until revoked
-// signet:watch:cursor                 the last block the chain watcher has fully handled
-// signet:watch:lease                  held by the one process that follows the chain, short TTL
+// signet:watch:cursor                 the last block the chain watcher has fully handled (the first chain's)
+// signet:watch:lease                  held by the one process that follows the chain, short TTL (the first chain's)
+// signet:watch:cursor:<chainId>       the same, of another chain served (CHAINS)
+// signet:watch:lease:<chainId>        the same, of another chain served
 // signet:ssf:stream:<id>              an SSF stream: its client, delivery endpoint and events (JSON)
 // signet:ssf:streams-of:<clientId>    index of a client's SSF streams
 // signet:ssf:verified:<id>            a verification was just asked on the stream (min_verification_interval TTL)
@@ -122,8 +124,9 @@ export const keys = {
   openErasures: () => `${PREFIX}erasures:open`,
   engineSessionsOf: (subject: string) => `${PREFIX}oidc:sessions-of:${subject.toLowerCase()}`,
   watchedIdentities: () => `${PREFIX}watch:identities`,
-  watchCursor: () => `${PREFIX}watch:cursor`,
-  watchLease: () => `${PREFIX}watch:lease`,
+  /** chainId: of another chain than the first (whose keys stay as they were with one chain). */
+  watchCursor: (chainId?: number) => `${PREFIX}watch:cursor${chainId === undefined ? '' : `:${chainId}`}`,
+  watchLease: (chainId?: number) => `${PREFIX}watch:lease${chainId === undefined ? '' : `:${chainId}`}`,
   ssfStream: (id: string) => `${PREFIX}ssf:stream:${id}`,
   ssfStreamsOf: (clientId: string) => `${PREFIX}ssf:streams-of:${clientId}`,
   ssfVerified: (id: string) => `${PREFIX}ssf:verified:${id}`,

@@ -87,6 +87,10 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       return { swapped: false, current };
     },
     getMany: async (keys) => keys.map((key) => text(live(key))),
+    getViaLookup: async (lookupKey, keysOf) => {
+      const id = text(live(lookupKey));
+      return id === undefined ? undefined : { id, values: keysOf(id).map((key) => text(live(key))) };
+    },
     // No await inside the steps below: each runs to its end before another request can act.
     putRecord: async (write) => {
       if (write.unless && live(write.unless)) return false;

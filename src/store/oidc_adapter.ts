@@ -1,7 +1,7 @@
 // The oidc-provider adapter for every engine model, written once over the Store interface so
 // the Redis and the memory backends behave the same (one contract test suite covers both).
-// Round trips: find is one read (record and consumed mark together), upsert one atomic write,
-// consume one atomic decision.
+// Round trips: find is one read (record and consumed mark together), a find by uid or user code
+// one too (the lookup with them), upsert one atomic write, consume one atomic decision.
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
@@ -58,6 +58,11 @@ const epochSeconds = () => Math.floor(Date.now() / 1000);
 // How many records' grants are remembered between the engine's read and its consume.
 const REMEMBERED_GRANTS = 1000;
 
+// Models whose records name the Grant, and perhaps the Session, the engine reads next.
+const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
+// A read sent ahead waits this long, at most, for the engine's own find to take it.
+const READ_AHEAD_MS = 250;
+
 export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
   const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
   const clients = options.clients ?? createClientRecords(store);
@@ -71,8 +76,48 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     if (grantOfRead.size > REMEMBERED_GRANTS) grantOfRead.delete(grantOfRead.keys().next().value!);
   };
 
+  // A code's or a token's record names the Grant the engine reads next, and its Session when the
+  // token expires with it (read by uid): both reads are sent as soon as the record is found,
+  // together (one round trip, where the engine would make two, one after the other), and the
+  // engine's finds take them. Each is taken once, within READ_AHEAD_MS, by the next find of that
+  // key in this process; a write or delete of the key here drops it. Another process's write in
+  // between is the same race as between two reads one after the other, only shorter.
+  type Read = Promise<{ id: string; values: (string | undefined)[] } | undefined>;
+  const readAhead = new Map<string, { at: number; read: Read }>();
+  const sendAhead = (key: string, read: Read) => {
+    // Nobody may take it (the request fails first): its failure is then nobody's.
+    read.catch(() => {});
+    readAhead.delete(key);
+    readAhead.set(key, { at: Date.now(), read });
+    if (readAhead.size > REMEMBERED_GRANTS) readAhead.delete(readAhead.keys().next().value!);
+  };
+  const takeAhead = (key: string): Read | undefined => {
+    const ahead = readAhead.get(key);
+    if (!ahead) return undefined;
+    readAhead.delete(key);
+    return Date.now() - ahead.at <= READ_AHEAD_MS ? ahead.read : undefined;
+  };
+  const recordAndMark = (key: string) => [key, keys.consumed(key)];
+  const readAheadFor = (payload: AdapterPayload) => {
+    if (typeof payload.grantId === 'string') {
+      const grantKey = keys.model('Grant', payload.grantId);
+      sendAhead(
+        grantKey,
+        store.getMany(recordAndMark(grantKey)).then((values) => ({ id: payload.grantId as string, values })),
+      );
+    }
+    if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
+      const lookup = keys.uid(payload.sessionUid);
+      sendAhead(
+        lookup,
+        store.getViaLookup(lookup, (id) => recordAndMark(keys.model('Session', id))),
+      );
+    }
+  };
+
   /** Deletes every record of a grant and refuses any record written under it afterwards. */
   const revokeGrant = async (grantId: string) => {
+    readAhead.delete(keys.model('Grant', grantId));
     const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
     await store.delete(...members, ...members.map((member) => keys.consumed(member)));
   };
@@ -106,6 +151,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         return clients.save(record);
       }
       const key = this.key(id);
+      readAhead.delete(key);
+      if (payload.uid) readAhead.delete(keys.uid(payload.uid));
       const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
       const aliases = [];
       if (payload.userCode) aliases.push({ key: keys.userCode(payload.userCode), value: id });
@@ -135,21 +182,31 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         const first = await store.setIfAbsent(key, JSON.stringify({ jti: id }), REPLAY_MARK_SECONDS);
         return first ? undefined : { jti: id };
       }
-      const [raw, consumed] = await store.getMany([key, keys.consumed(key)]);
+      const ahead = takeAhead(key);
+      const [raw, consumed] = ahead ? ((await ahead)?.values ?? []) : await store.getMany(recordAndMark(key));
+      return this.payloadOf(key, raw, consumed);
+    }
+
+    private payloadOf(key: string, raw: string | undefined, consumed: string | undefined): AdapterPayload | undefined {
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
       if (CONSUMABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
+      if (LEADS_TO_GRANT.has(this.model)) readAheadFor(payload);
       return consumed ? { ...payload, consumed: Number(consumed) } : payload;
     }
 
-    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const id = await store.get(keys.uid(uid));
-      return id ? this.find(id) : undefined;
+    /** A record found by a lookup (uid, user code): the lookup, the record and its mark in one read. */
+    private async findVia(lookupKey: string): Promise<AdapterPayload | undefined> {
+      const found = await (takeAhead(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordAndMark(this.key(id))));
+      return found ? this.payloadOf(this.key(found.id), found.values[0], found.values[1]) : undefined;
     }
 
-    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      const id = await store.get(keys.userCode(userCode));
-      return id ? this.find(id) : undefined;
+    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return this.findVia(keys.uid(uid));
+    }
+
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.findVia(keys.userCode(userCode));
     }
 
     /**
@@ -160,6 +217,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
      */
     async consume(id: string): Promise<void> {
       const key = this.key(id);
+      readAhead.delete(key);
       const grantId = grantOfRead.get(key);
       grantOfRead.delete(key);
       // A consumed code or refresh token stays only for the reuse window, and leaves its grant
@@ -177,6 +235,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     async destroy(id: string): Promise<void> {
       if (this.model === 'Client') return options.registeredClients ? options.registeredClients.remove(id) : clients.delete(id);
       const key = this.key(id);
+      readAhead.delete(key);
       const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
       await store.delete(key, keys.consumed(key));
       if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);

@@ -172,6 +172,18 @@ local now = clock_ms()
 for i = 2, #KEYS do add_to_index(KEYS[i], ARGV[1], tonumber(ARGV[2]), now) end
 return 1`;
 
+// A lookup and the keys it leads to, on one server: KEYS[1] holds an id; each pair of ARGV is
+// the text before and after the id in one key read. Returns the id, then a value per key.
+const GET_VIA_LOOKUP = `
+local id = redis.call('GET', KEYS[1])
+if not id then return {} end
+local out = {id}
+for i = 1, #ARGV, 2 do out[#out + 1] = redis.call('GET', ARGV[i] .. id .. ARGV[i + 1]) end
+return out`;
+
+// Stands for the id in the keys of getViaLookup, to split them around it.
+const ID_PLACEHOLDER = '\u0000id\u0000';
+
 // The command API of a server client and of a cluster client is the same; one type serves both.
 type Scripted = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<number>;
@@ -183,6 +195,7 @@ type Scripted = Redis & {
   markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
   closeIndex(index: string, tombstone: string, ttl: string): Promise<string[]>;
   compareAndSet(key: string, next: string, life: string, ...expected: string[]): Promise<[number, string | null]>;
+  getViaLookup(lookupKey: string, ...beforeAndAfter: string[]): Promise<(string | null | false)[]>;
 };
 
 function defineScripts(client: RedisClient): Scripted {
@@ -196,6 +209,7 @@ function defineScripts(client: RedisClient): Scripted {
   redis.defineCommand('markOnce', { lua: MARK_ONCE });
   redis.defineCommand('closeIndex', { numberOfKeys: 2, lua: CLOSE_INDEX });
   redis.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
+  redis.defineCommand('getViaLookup', { numberOfKeys: 1, lua: GET_VIA_LOOKUP });
   return redis as Scripted;
 }
 
@@ -338,6 +352,22 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
           }),
         );
         return keys.map((key) => read.get(key) ?? undefined);
+      }),
+    getViaLookup: (lookupKey, keysOf) =>
+      guard(async () => {
+        if (sharded) {
+          const id = (await redis.get(lookupKey)) ?? undefined;
+          if (id === undefined) return undefined;
+          const values = await Promise.all(keysOf(id).map(async (key) => (await redis.get(key)) ?? undefined));
+          return { id, values };
+        }
+        const parts = keysOf(ID_PLACEHOLDER).flatMap((key) => {
+          const [before, after, ...more] = key.split(ID_PLACEHOLDER);
+          if (after === undefined || more.length) throw new Error(`getViaLookup: ${key} must hold the id once`);
+          return [before!, after];
+        });
+        const [id, ...values] = await redis.getViaLookup(lookupKey, ...parts);
+        return id ? { id, values: values.map((value) => value || undefined) } : undefined;
       }),
     putRecord: (write: RecordWrite) =>
       guard(async () => {

@@ -34,6 +34,13 @@ export interface Store {
   /** Reads several keys in one round trip; a missing key reads as undefined. */
   getMany(keys: readonly string[]): Promise<(string | undefined)[]>;
   /**
+   * Follows a lookup (a key holding an id) and reads the keys `keysOf(id)` names, as one read
+   * (Redis: one script on a server; a cluster, where they live in other slots, reads the lookup
+   * first). Undefined when the lookup is missing; else the id and a value (or undefined) per key.
+   * `keysOf` must place the id the same way for any id (it is called with a placeholder).
+   */
+  getViaLookup(lookupKey: string, keysOf: (id: string) => string[]): Promise<{ id: string; values: (string | undefined)[] } | undefined>;
+  /**
    * Writes a record and what moves with it in one atomic step (Redis: one script, one round
    * trip). Nothing is written, and false returned, while `write.unless` exists.
    */

@@ -19,6 +19,8 @@ export type IssuedChallenge = {
   claims: string[];
   /** The verified claims the owner approves sharing, claim by claim (src/fields/verified_fields.ts). */
   verified: { claim_id: string; claims: string[] }[];
+  /** The chain the text names (`Chain ID`), whose identity it is; absent: the issuer's default chain. */
+  chainId?: number;
   message: string;
   expiresAt: number;
 };
@@ -34,6 +36,8 @@ export type ChallengeRequest = {
   verified?: { claim_id: string; claims: string[] }[];
   /** URIs naming the identity and each field; the owner approves exactly these. */
   resources: string[];
+  /** The identity's chain, named in the text (default: the settings' chain). */
+  chainId?: number;
 };
 
 export type IssueChallenge = (request: ChallengeRequest) => Promise<IssuedChallenge>;
@@ -52,7 +56,7 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       address: request.wallet,
       statement: request.statement,
       uri: settings.issuer,
-      chainId: settings.chainId,
+      chainId: request.chainId ?? settings.chainId,
       nonce,
       issuedAt: new Date(issuedAt).toISOString(),
       expirationTime: new Date(expiresAt).toISOString(),
@@ -67,6 +71,7 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       fields: request.fields,
       claims: request.claims ?? [],
       verified: request.verified ?? [],
+      ...(request.chainId === undefined ? {} : { chainId: request.chainId }),
       message,
       expiresAt,
     };

@@ -146,7 +146,14 @@ async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | '
 /** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
 export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
 
-export function createChallengeVerifier(store: Store, client: PublicClient, limits: Pick<RateLimits, 'count'>, now: () => number) {
+export function createChallengeVerifier(
+  store: Store,
+  client: PublicClient,
+  limits: Pick<RateLimits, 'count'>,
+  now: () => number,
+  /** The client of the chain a challenge names (a contract wallet is asked on its identity's chain). */
+  clientOn: (chainId: number) => PublicClient = () => client,
+) {
   return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
     // Every cheap check first; the chain is asked only about a signature that could pass.
     const lines = signed.message === undefined ? undefined : signedLines(signed.message);
@@ -164,11 +171,13 @@ export function createChallengeVerifier(store: Store, client: PublicClient, limi
       await retire(store, challenge, 'burnt');
       throw burnt();
     }
-    const valid = await signedByWallet(client, challenge, signed.signature).catch(async (refused: unknown) => {
-      // An outage (5xx) is not the signer's failure: it does not burn the challenge.
-      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
-      throw refused;
-    });
+    const valid = await signedByWallet(challenge.chainId === undefined ? client : clientOn(challenge.chainId), challenge, signed.signature).catch(
+      async (refused: unknown) => {
+        // An outage (5xx) is not the signer's failure: it does not burn the challenge.
+        if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
+        throw refused;
+      },
+    );
     if (!valid) {
       if (attempt.last) await retire(store, challenge, 'burnt');
       throw refuse('signature_invalid', `the signature was not made by wallet ${challenge.wallet} over the challenge`);

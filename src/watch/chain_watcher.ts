@@ -64,6 +64,8 @@ export type ChainWatcher = {
 export type ChainWatcherDeps = {
   store: Store;
   client: PublicClient;
+  /** Another chain than the first: its own lease and cursor (the first chain's keys are as with one chain). */
+  chainId?: number;
   watchlist: Watchlist;
   /** ClaimIssuer contracts whose ClaimRevoked events count (the trusted ones, Signet's own). */
   issuers: readonly Address[];
@@ -100,8 +102,8 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   const { settings, metrics, client } = deps;
   const now = deps.now ?? Date.now;
   const perCall = deps.addressesPerCall ?? DEFAULT_ADDRESSES_PER_CALL;
-  const lease = createWatchLease(deps.store, randomUUID(), settings.leaseSeconds);
-  const cursorKey = createWatchCursor(deps.store);
+  const lease = createWatchLease(deps.store, randomUUID(), settings.leaseSeconds, deps.chainId);
+  const cursorKey = createWatchCursor(deps.store, deps.chainId);
   const issuers = new Set(deps.issuers.map((issuer) => issuer.toLowerCase()));
   const leaseRenewMs = (settings.leaseSeconds * 1000) / 3;
 
@@ -279,7 +281,26 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   };
 }
 
-/** The ClaimIssuer contracts whose revocations count: the trusted ones, and Signet's own. */
-export function claimIssuersOf(config: Pick<Config, 'claims' | 'claimIssuer'>): Address[] {
-  return [...config.claims.trustedIssuers.map((trusted) => trusted.address as Address), ...(config.claimIssuer ? [config.claimIssuer.address as Address] : [])];
+/** The ClaimIssuer contracts whose revocations count: the trusted ones, and Signet's own (on `chainId`: those of that chain). */
+export function claimIssuersOf(config: Pick<Config, 'claims' | 'claimIssuer'>, chainId?: number, signetIssuer?: Address): Address[] {
+  const trusted = config.claims.trustedIssuers.filter((each) => chainId === undefined || each.chain_id === undefined || each.chain_id === chainId);
+  const own = signetIssuer ?? config.claimIssuer?.address;
+  return [...trusted.map((each) => each.address as Address), ...(own ? [own as Address] : [])];
+}
+
+/** Several chains' watchers as one: each starts and stops with the others; round and report are the first chain's (and `all`'s rounds run too). */
+export function watchersAsOne(all: readonly ChainWatcher[]): ChainWatcher {
+  const [first] = all;
+  if (!first) throw new Error('watchersAsOne: at least one watcher');
+  if (all.length === 1) return first;
+  return {
+    start: () => {
+      for (const each of all) each.start();
+    },
+    stop: async () => {
+      await Promise.all(all.map((each) => each.stop()));
+    },
+    round: async () => (await Promise.all(all.map((each) => each.round())))[0]!,
+    report: () => first.report(),
+  };
 }

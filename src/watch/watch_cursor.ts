@@ -11,8 +11,9 @@ export type WatchCursor = {
   advance(from: bigint, to: bigint): Promise<boolean>;
 };
 
-export function createWatchCursor(store: Store): WatchCursor {
-  const key = keys.watchCursor();
+/** chainId: the cursor of another chain than the first (one cursor per chain). */
+export function createWatchCursor(store: Store, chainId?: number): WatchCursor {
+  const key = keys.watchCursor(chainId);
   return {
     async readOrStart(head) {
       const stored = await store.get(key);

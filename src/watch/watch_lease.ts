@@ -11,8 +11,9 @@ export type WatchLease = {
   release(): Promise<void>;
 };
 
-export function createWatchLease(store: Store, holder: string, seconds: number): WatchLease {
-  const key = keys.watchLease();
+/** chainId: the lease of another chain than the first (one lease per chain). */
+export function createWatchLease(store: Store, holder: string, seconds: number, chainId?: number): WatchLease {
+  const key = keys.watchLease(chainId);
   return {
     async hold() {
       // Renewal is a compare-and-set on our own id: a lease another process took is never touched.

@@ -115,6 +115,8 @@ export type Harness = {
   server: Server;
   /** With `chainProxy: true`: the proxy between Signet and anvil that a test can cut or silence. */
   chainProxy?: ChainProxy;
+  /** With `otherChains`: the chains served after the first (CHAINS), each its own anvil and ONCHAINID. */
+  otherChains: TestChain[];
   close(): Promise<void>;
 };
 
@@ -140,7 +142,7 @@ export async function startSignet(
     rateLimits?: Partial<RateLimitSettings>;
     /** TRUST_PROXY: X-Forwarded-* hops trusted (default 0). */
     trustProxy?: number;
-    /** The chain client Signet reads with (to count its calls); the test chain's by default. `rpcUrl`: the proxy's, with chainProxy. */
+    /** The chain client Signet reads with (to count its calls), each chain's with `otherChains`; the test chain's by default. `rpcUrl`: the proxy's, with chainProxy. */
     chainClient?: (chain: TestChain, rpcUrl: string) => PublicClient;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
@@ -156,6 +158,8 @@ export async function startSignet(
     redisAppendOnly?: boolean;
     /** Signet reads the chain through a proxy the test controls (test/support/chain_proxy.ts). */
     chainProxy?: boolean;
+    /** Chain ids of more chains Signet serves after the first (31337), configured as CHAINS. */
+    otherChains?: number[];
     /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
     /** More route declarations in the app's table (the embedded demo's). */
@@ -182,19 +186,22 @@ export async function startSignet(
     startTestChain(),
     storeKind === 'cluster' ? startRedisCluster() : undefined,
     storeKind === 'sentinel' ? startRedisSentinels() : undefined,
+    Promise.all((options.otherChains ?? []).map((chainId) => startTestChain({ chainId }))),
   ]);
   const failed = starts.find((each) => each.status === 'rejected');
   if (failed) {
-    await Promise.all(starts.map((each) => (each.status === 'fulfilled' ? each.value?.stop() : undefined)));
+    const started = starts.flatMap((each) => (each.status === 'fulfilled' ? [each.value].flat() : []));
+    await Promise.all(started.map((each) => each?.stop()));
     throw failed.reason;
   }
-  const [redis, chain, cluster, sentinels] = starts.map((each) => (each as PromiseFulfilledResult<unknown>).value) as [
+  const [redis, chain, cluster, sentinels, otherChains] = starts.map((each) => (each as PromiseFulfilledResult<unknown>).value) as [
     RedisServer,
     TestChain,
     RedisCluster | undefined,
     RedisSentinelGroup | undefined,
+    TestChain[],
   ];
-  const running: Running = { redis, chain, cluster, sentinels, servers: [], processes: [] };
+  const running: Running = { redis, chain, cluster, sentinels, otherChains, servers: [], processes: [] };
   try {
     return await startProcesses(options, storeKind, running);
   } catch (error) {
@@ -209,6 +216,7 @@ type Running = {
   chain: TestChain;
   cluster: RedisCluster | undefined;
   sentinels: RedisSentinelGroup | undefined;
+  otherChains: TestChain[];
   chainProxy?: ChainProxy;
   servers: Server[];
   processes: Omit<Peer, 'url'>[];
@@ -226,8 +234,8 @@ async function closeRunning(running: Running): Promise<void> {
     await each.store.close();
   }
   await running.chainProxy?.close();
-  const { redis, chain, cluster, sentinels } = running;
-  await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop()]);
+  const { redis, chain, cluster, sentinels, otherChains } = running;
+  await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop(), ...otherChains.map((other) => other.stop())]);
 }
 
 /** The rest of startSignet, once Redis and the chain run: the proxy, the servers, the Signet processes. */
@@ -248,7 +256,17 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     redisUrl: storeKind === 'redis' ? redis.url : undefined,
     ...(cluster ? { redisServers: { cluster: cluster.seeds.split(',') } } : {}),
     ...(sentinels ? { redisServers: { sentinels: sentinels.seeds.split(','), sentinelName: SENTINEL_MASTER_NAME } } : {}),
-    chain: { rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+    ...(running.otherChains.length
+      ? {
+          chains: [chain, ...running.otherChains].map((each, i) => ({
+            chain_id: each.anvil.chainId,
+            name: `Test chain ${each.anvil.chainId}`,
+            rpc_url: i === 0 ? rpcUrl : each.anvil.rpcUrl,
+            identity_factory: each.suite.identityFactory,
+          })),
+          chain: {},
+        }
+      : { chain: { rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory } }),
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
     ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 3600 },
@@ -287,7 +305,16 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     const signet = createApp({
       config,
       store,
-      chain: { client: chainClient, rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory },
+      chain: [
+        { client: chainClient, rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory, name: `Test chain ${chain.anvil.chainId}` },
+        ...running.otherChains.map((other) => ({
+          client: options.chainClient?.(other, other.anvil.rpcUrl) ?? other.client,
+          rpcUrl: other.anvil.rpcUrl,
+          chainId: other.anvil.chainId,
+          identityFactory: other.suite.identityFactory,
+          name: `Test chain ${other.anvil.chainId}`,
+        })),
+      ],
       now: clock.now,
       webhooks,
       logger: options.logger,
@@ -342,6 +369,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     clock,
     server,
     chainProxy,
+    otherChains: running.otherChains,
     close: () => closeRunning(running),
   };
 }

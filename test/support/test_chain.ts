@@ -23,8 +23,8 @@ export type TestChain = {
   stop(): Promise<void>;
 };
 
-export async function startTestChain(): Promise<TestChain> {
-  const anvil = await startAnvil();
+export async function startTestChain(options: { chainId?: number } = {}): Promise<TestChain> {
+  const anvil = await startAnvil(options);
   try {
     return await onAnvil(anvil);
   } catch (error) {

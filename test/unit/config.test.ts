@@ -389,6 +389,12 @@ describe('loadConfig: a bad value names the setting', () => {
 });
 
 describe('loadConfig: production', () => {
+  test('production runs one worker per core unless WORKERS says otherwise; other modes one process', () => {
+    expect(loadConfig(productionEnv()).ops.workers).toBe('auto');
+    expect(loadConfig({ ...productionEnv(), WORKERS: '1' }).ops.workers).toBe(1);
+    expect(loadConfig({}).ops.workers).toBe(1);
+  });
+
   test('a complete production environment loads', () => {
     const config = loadConfig(productionEnv());
     expect(config.mode).toBe('production');

@@ -1,6 +1,7 @@
 // What each adapter step costs on a real redis-server, counted with MONITOR: a find is one
-// MGET (record and consumed mark together), an upsert one script, a consume one script, and
-// scripts go by EVALSHA once loaded.
+// MGET (record and consumed mark together), a find by uid one script (the lookup with them), an
+// upsert one script, a consume one script, and scripts go by EVALSHA once loaded; a code's
+// find sends the reads of its Grant and Session that the engine makes next.
 import { Redis } from 'ioredis';
 import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
 import { createRedisStore } from '../../../src/store/redis_store.js';
@@ -52,9 +53,51 @@ test('upsert, find and consume cost one command each; scripts run by EVALSHA onc
   await codes.consume('warm');
 
   expect(await commandsOf(() => codes.upsert('c-1', { grantId: 'g-1', uid: 'u-1' }, 60))).toEqual(['evalsha']);
-  expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget']);
+  // The code's MGET, and its Grant's, read ahead for the engine (below).
+  expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget', 'mget']);
   expect(await commandsOf(() => codes.consume('c-1'))).toEqual(['evalsha']);
-  expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget']);
+  expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget', 'mget']);
+});
+
+test('a find by uid is one script: the lookup, the record and its consumed mark read together', async () => {
+  const sessions = new (createOidcAdapter(store))('Session');
+  await sessions.upsert('s-warm', { uid: 'uid-warm', accountId: 'a' }, 60);
+  await sessions.findByUid('uid-warm');
+  await sessions.upsert('s-1', { uid: 'uid-1', accountId: 'a' }, 60);
+
+  let found: unknown;
+  expect(await commandsOf(async () => (found = await sessions.findByUid('uid-1')))).toEqual(['evalsha']);
+  expect(found).toEqual({ uid: 'uid-1', accountId: 'a' });
+  expect(await commandsOf(async () => (found = await sessions.findByUid('uid-unknown')))).toEqual(['evalsha']);
+  expect(found).toBe(undefined);
+});
+
+test("a code's find sends its Grant's and Session's reads at once, and the engine's finds take them", async () => {
+  const Adapter = createOidcAdapter(store);
+  const [codes, grants, sessions] = [new Adapter('AuthorizationCode'), new Adapter('Grant'), new Adapter('Session')];
+  const code = { grantId: 'g-ahead', sessionUid: 'uid-ahead', expiresWithSession: true };
+  await grants.upsert('g-ahead', { accountId: 'a', clientId: 'c' }, 60);
+  await sessions.upsert('s-ahead', { uid: 'uid-ahead', accountId: 'a' }, 60);
+  await codes.upsert('c-ahead', code, 60);
+  await codes.upsert('c-warm', code, 60);
+  await codes.find('c-warm');
+  await Promise.all([grants.find('g-ahead'), sessions.findByUid('uid-ahead')]);
+
+  // The code's read, then both reads sent together (one write: the connection auto-pipelines them).
+  expect(await commandsOf(() => codes.find('c-ahead'))).toEqual(['mget', 'mget', 'evalsha']);
+  let found: unknown[] = [];
+  expect(await commandsOf(async () => (found = [await sessions.findByUid('uid-ahead'), await grants.find('g-ahead')]))).toEqual([]);
+  expect(found).toEqual([
+    { uid: 'uid-ahead', accountId: 'a' },
+    { accountId: 'a', clientId: 'c' },
+  ]);
+  // Taken once: the next find reads again.
+  expect(await commandsOf(() => grants.find('g-ahead'))).toEqual(['mget']);
+
+  // A write of the record in this process drops what was read ahead of it.
+  await codes.find('c-ahead');
+  await grants.upsert('g-ahead', { accountId: 'a', clientId: 'c', changed: true }, 60);
+  expect(await grants.find('g-ahead')).toEqual({ accountId: 'a', clientId: 'c', changed: true });
 });
 
 test('a refresh token consumed after the engine read it: one script cuts its life and re-times its grant index member', async () => {
@@ -64,7 +107,7 @@ test('a refresh token consumed after the engine read it: one script cuts its lif
   await refreshTokens.consume('rt-warm');
 
   await refreshTokens.upsert('rt-1', { grantId: 'g-rt' }, 600);
-  expect(await commandsOf(() => refreshTokens.find('rt-1'))).toEqual(['mget']);
+  expect(await commandsOf(() => refreshTokens.find('rt-1'))).toEqual(['mget', 'mget']);
   expect(await commandsOf(() => refreshTokens.consume('rt-1'))).toEqual(['evalsha']);
   expect(await admin.ttl('signet:oidc:{RefreshToken:rt-1}')).toBe(60);
   const score = Number(await admin.zscore('signet:oidc:{grant:g-rt}:records', 'signet:oidc:{RefreshToken:rt-1}'));

@@ -1,0 +1,105 @@
+// The chains one Signet serves, by chain id: each with its own client (and so its own RPC
+// node, deadline and failures), IdFactory and display name. One chain is the shorthand
+// (CHAIN_RPC_URL, CHAIN_ID, IDENTITY_FACTORY); CHAINS lists several. The first is the chain a
+// bare identity address means (docs/decisions.md, 33).
+import type { Address, PublicClient } from 'viem';
+import type { Config } from '../config.js';
+import { refuse } from '../errors.js';
+
+export type ChainDeps = {
+  client: PublicClient;
+  rpcUrl: string;
+  chainId: number;
+  identityFactory: Address;
+  /** What people read (default: "chain <id>"). */
+  name?: string;
+  /** Signet's own ClaimIssuer on this chain, when not at SIGNET_ISSUER_ADDRESS. */
+  claimIssuer?: Address;
+};
+
+export type Chain = ChainDeps & {
+  name: string;
+  /**
+   * How Redis keys name an identity of this chain: the first chain's by its address (as before
+   * several chains), another's by its CAIP-10 id, so one address on two chains never shares a record.
+   */
+  identityKey(identity: Address): string;
+};
+
+export type Chains = {
+  /** In configured order; never empty. */
+  readonly all: readonly Chain[];
+  /** The chain a bare identity address means. */
+  readonly first: Chain;
+  /** More than one chain is served. */
+  readonly several: boolean;
+  get(chainId: number): Chain | undefined;
+  /** The chain, or the refusal `chain_not_configured`. */
+  require(chainId: number): Chain;
+};
+
+export function createChains(list: readonly ChainDeps[]): Chains {
+  if (list.length === 0) throw new Error('createChains: at least one chain');
+  const all: Chain[] = list.map((chain, i) => ({
+    ...chain,
+    name: chain.name ?? `chain ${chain.chainId}`,
+    identityKey: i === 0 ? (identity: Address) => identity : (identity: Address) => `eip155:${chain.chainId}:${identity}`,
+  }));
+  const byId = new Map(all.map((chain) => [chain.chainId, chain]));
+  return {
+    all,
+    first: all[0]!,
+    several: all.length > 1,
+    get: (chainId) => byId.get(chainId),
+    require(chainId) {
+      const chain = byId.get(chainId);
+      if (!chain) throw refuse('chain_not_configured', `chain ${chainId} is not one this Signet serves`);
+      return chain;
+    },
+  };
+}
+
+/** A configured chain, before its client exists. */
+export type ConfiguredChain = { chainId: number; name: string; rpcUrl: string; identityFactory: Address; claimIssuer?: Address };
+
+/** The chains the settings name: CHAINS, or the one-chain shorthand; none for the embedded chain. */
+export function configuredChains(config: Pick<Config, 'chain' | 'chains'>): ConfiguredChain[] {
+  if (config.chains) {
+    return config.chains.map((chain) => ({
+      chainId: chain.chain_id,
+      name: chain.name,
+      rpcUrl: chain.rpc_url,
+      identityFactory: chain.identity_factory,
+      ...(chain.claim_issuer ? { claimIssuer: chain.claim_issuer } : {}),
+    }));
+  }
+  const { rpcUrl, chainId, identityFactory } = config.chain;
+  if (!rpcUrl || !chainId || !identityFactory) return [];
+  return [{ chainId, name: `chain ${chainId}`, rpcUrl, identityFactory }];
+}
+
+/** Something built once per chain (its identity reads, its claims), found by chain id. */
+export type OnChains<T> = {
+  readonly all: readonly (T & { chain: Chain })[];
+  /** The chain a bare identity address means. */
+  readonly first: T & { chain: Chain };
+  readonly several: boolean;
+  get(chainId: number): (T & { chain: Chain }) | undefined;
+  /** The chain's, or the refusal `chain_not_configured`. */
+  require(chainId: number): T & { chain: Chain };
+};
+
+export function onChains<T>(chains: Chains, build: (chain: Chain) => T): OnChains<T> {
+  const all = chains.all.map((chain) => ({ ...build(chain), chain }));
+  const byId = new Map(all.map((each) => [each.chain.chainId, each]));
+  return {
+    all,
+    first: all[0]!,
+    several: chains.several,
+    get: (chainId) => byId.get(chainId),
+    require(chainId) {
+      chains.require(chainId);
+      return byId.get(chainId)!;
+    },
+  };
+}

@@ -1,0 +1,292 @@
+// One Signet, three chains (CHAINS): three anvils with different chain ids, each with the real
+// ONCHAINID contracts deployed the same way (so the IdFactory's CREATE2 gives one wallet's
+// identity the same address on each), logins through openid-client on each chain, a wallet
+// with identities on two chains choosing one, a Signet claim copied onto the same-address
+// identity of another chain refused, and one chain's anvil stopped while the others go on.
+import * as oidc from 'openid-client';
+import type { Address, Hex, LocalAccount } from 'viem';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
+import { addKey, removeKey, send } from '../../src/chain/deploy_onchainid.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
+import type { Reason } from '../../src/reasons.js';
+import { keys } from '../../src/store/keys.js';
+import { logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
+import { jsonApi } from '../support/json_api.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { createProfileStore } from '../../src/profile/profile.js';
+import type { TestChain } from '../support/test_chain.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-several-chains-tests';
+const FIRST = 31337;
+const SECOND = 31338;
+const THIRD = 31339;
+const KYC = 1;
+
+let h: Harness;
+let second: TestChain;
+let analyticsKey: string;
+/** JSON-RPC requests Signet sent, by chain id (one request, one round trip). */
+const roundTrips = new Map<number, number>();
+const counting =
+  (chainId: number) =>
+  (fetchFn: typeof fetch): typeof fetch =>
+  (input, init) => {
+    roundTrips.set(chainId, (roundTrips.get(chainId) ?? 0) + 1);
+    return fetchFn(input, init);
+  };
+/** The round trips `work` made on each chain. */
+async function roundTripsOf(work: () => Promise<unknown>): Promise<Record<number, number>> {
+  roundTrips.clear();
+  await work();
+  return Object.fromEntries([FIRST, SECOND, THIRD].map((chainId) => [chainId, roundTrips.get(chainId) ?? 0]));
+}
+const api = jsonApi(() => h.issuer);
+
+beforeAll(async () => {
+  h = await startSignet({
+    otherChains: [SECOND, THIRD],
+    clients: [WEBSITE, ANALYTICS],
+    chainClient: (chain, rpcUrl) => createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: counting(chain.anvil.chainId) }),
+    configure: (chain) => ({
+      claims: {
+        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
+        // The same ClaimIssuer address on every chain (deployed alike): trusted on each, by name.
+        trustedIssuers: [FIRST, SECOND, THIRD].map((chain_id) => ({ address: chain.suite.claimIssuer, topics: ['kyc'], chain_id })),
+      },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      adminToken: ADMIN_TOKEN,
+      // The watchers' rounds are run by the tests (not started): every event counts at once.
+      chainWatch: { confirmations: 0 },
+    }),
+  });
+  second = h.otherChains[0]!;
+  analyticsKey = (await h.signet.apiKeys.create('analytics', 'tests')).key;
+}, 120_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+const refused = (status: number, reason: Reason) => ({ status, json: expect.objectContaining({ reason }) });
+
+async function admin(path: string, body: unknown) {
+  const response = await fetch(`${h.issuer}/admin${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown>, location: response.headers.get('location') };
+}
+
+/** The same wallet's identity on a chain, with the same salt everywhere: the same address. */
+async function identityOn(chain: TestChain, owner: LocalAccount, salt: string): Promise<Address> {
+  const identity = await chain.createIdentityFor(owner.address, salt);
+  // Signet's key (the deployer's) may add claims there.
+  await addKey(chain.as(owner), identity, chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  return identity;
+}
+
+test('the configured chains: one client each, the first the one a bare address means', () => {
+  expect(h.config.chains?.map((chain) => chain.chain_id)).toEqual([FIRST, SECOND, THIRD]);
+  expect(h.chain.suite.identityFactory).toBe(second.suite.identityFactory);
+});
+
+test('a wallet with an identity on the second chain only is found there: the challenge and the subject name that chain', async () => {
+  const owner = h.chain.accounts[1]!;
+  const identity = await identityOn(second, owner, 'only-second');
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid' });
+  const { tokens, signed } = await logIn(login, owner);
+  expect(signed.answer).toMatchObject({ identity, chain_id: SECOND, chain_name: `Test chain ${SECOND}` });
+  expect(signed.message).toContain(`Chain ID: ${SECOND}`);
+  expect(signed.message).toContain(`eip155:${SECOND}:${identity}`);
+  const sub = `eip155:${SECOND}:${identity}`;
+  expect(tokens.claims()!.sub).toBe(sub);
+  // userinfo and a refresh (the signing wallet's key is read live on the second chain).
+  const info = await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
+  expect(info.sub).toBe(sub);
+  const refreshed = await oidc.refreshTokenGrant(login.config, tokens.refresh_token!);
+  expect(refreshed.claims()!.sub).toBe(sub);
+});
+
+test('a wallet with identities on two chains is answered the choice; it logs in on each, two subjects', async () => {
+  const owner = h.chain.accounts[2]!;
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'both'), identityOn(second, owner, 'both')]);
+  // CREATE2 through the IdFactory: the same address on both chains, not the same identity.
+  expect(onSecond).toBe(onFirst);
+  await h.signet.profiles.set(onFirst, { given_name: 'First-chain Ada' });
+
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' });
+  const choice = await requestChallenge(login, { address: owner.address });
+  expect(choice.status).toBe(200);
+  expect(choice.json).toEqual({
+    choose: [
+      { chain_id: FIRST, chain_name: `Test chain ${FIRST}`, identity: onFirst },
+      { chain_id: SECOND, chain_name: `Test chain ${SECOND}`, identity: onSecond },
+    ],
+  });
+  const onSecondChain = await logIn(login, owner, { chain_id: SECOND });
+  expect(onSecondChain.signed.message).toContain(`Chain ID: ${SECOND}`);
+  expect(onSecondChain.tokens.claims()!.sub).toBe(`eip155:${SECOND}:${onSecond}`);
+  // The first chain's identity's profile is not the second's, though the address is the same.
+  expect(onSecondChain.tokens.claims()!.given_name).toBeUndefined();
+
+  const again = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' });
+  const onFirstChain = await logIn(again, owner, { chain_id: FIRST });
+  expect(onFirstChain.tokens.claims()!.sub).toBe(`eip155:${FIRST}:${onFirst}`);
+  expect(onFirstChain.tokens.claims()!.given_name).toBe('First-chain Ada');
+  // The second chain's receipt is indexed under its chain-qualified identity.
+  expect(await h.store.indexMembers(keys.consentsOf(`eip155:${SECOND}:${onSecond}`))).toHaveLength(1);
+});
+
+test('a login naming its chain reads only that chain; one looked up on every chain costs one read on each other chain and nothing more on its own', async () => {
+  const owner = h.chain.accounts[0]!;
+  const identity = await identityOn(h.chain, owner, 'round-trips');
+  const named = await roundTripsOf(async () => logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid' }), owner, { chain_id: FIRST }));
+  expect(named[FIRST]).toBeGreaterThan(0);
+  expect(named).toEqual({ [FIRST]: named[FIRST], [SECOND]: 0, [THIRD]: 0 });
+  const lookedUp = await roundTripsOf(async () => {
+    const { signed } = await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid' }), owner);
+    expect(signed.answer).toMatchObject({ identity, chain_id: FIRST });
+  });
+  // The first chain's IdFactory read replaces the one a one-chain login makes: the same count there.
+  expect(lookedUp).toEqual({ [FIRST]: named[FIRST], [SECOND]: 1, [THIRD]: 1 });
+});
+
+test("a signature over the text with another chain's id is refused; an unknown chain id too", async () => {
+  const owner = h.chain.accounts[3]!;
+  const identity = await identityOn(second, owner, 'altered');
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid' });
+  const { answer } = await signChallenge(login, owner, { chain_id: SECOND, identity });
+  const altered = (answer.challenge as string).replace(`Chain ID: ${SECOND}`, `Chain ID: ${FIRST}`);
+  const signature = await owner.signMessage({ message: altered });
+  expect(await submitSignature(login, { signature, message: altered })).toMatchObject(refused(400, 'message_mismatch'));
+  expect(await requestChallenge(login, { address: owner.address, chain_id: 999 })).toMatchObject(refused(400, 'chain_not_configured'));
+});
+
+test('a Signet claim copied onto the same-address identity of another chain is not confirmed; one issued there is', async () => {
+  const owner = h.chain.accounts[4]!;
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'claims'), identityOn(second, owner, 'claims')]);
+  const issued = await admin('/claims', { identity: onFirst, topic: 'kyc', data: { level: 'basic' }, chain_id: FIRST });
+  expect(issued.status).toBe(201);
+  const claim = issued.json.claim as { topic: number; scheme: number; issuer: Address; signature: Hex; data: Hex; uri: string };
+  expect(issued.json.added).toBe(true);
+
+  // The owner copies it, signature and all, onto the identity at the same address on the second chain.
+  await send(second.as(owner), {
+    address: onSecond,
+    abi: identityAbi,
+    functionName: 'addClaim',
+    args: [BigInt(claim.topic), BigInt(claim.scheme), claim.issuer, claim.signature, claim.data, claim.uri],
+  });
+  const statusOn = async (chainId: number) => {
+    const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+    const answer = await requestChallenge(login, { address: owner.address, chain_id: chainId });
+    expect(answer.status).toBe(200);
+    return (answer.json.claims as { status: string }[]).map((each) => each.status);
+  };
+  expect(await statusOn(FIRST)).toEqual(['valid']);
+  expect(await statusOn(SECOND)).toEqual(['not_confirmed_by_issuer']);
+
+  // Issued on the second chain by Signet (its document names that chain): valid there.
+  const there = await admin('/claims', { identity: onSecond, topic: 'kyc', data: { level: 'basic' }, chain_id: SECOND });
+  expect(there.status).toBe(201);
+  expect(there.location).toBe(`${h.issuer}/identities/eip155:${SECOND}:${onSecond}/claims/${there.json.claim_id}`);
+  expect(await statusOn(SECOND)).toEqual(['valid']);
+  expect(await statusOn(FIRST)).toEqual(['valid']);
+});
+
+test("an access grant on the second chain: the path names the chain, the grant and its reads are that chain's identity's", async () => {
+  const owner = h.chain.accounts[6]!;
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'grants'), identityOn(second, owner, 'grants')]);
+  await h.signet.profiles.set(onFirst, { given_name: 'First-chain Al' });
+  // The second chain's profile, under its CAIP-10 key (docs/data.md).
+  await createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`).set(onSecond, { given_name: 'Second-chain Bo' });
+  const path = `/identities/eip155:${SECOND}:${onSecond}/profile`;
+
+  const request = await api('POST', `${path}/access-requests`, { key: analyticsKey, body: { kind: 'immediate', fields: ['given_name'] } });
+  expect(request.status).toBe(201);
+  const challenge = request.json.challenge as string;
+  expect(challenge).toContain(`Identity: eip155:${SECOND}:${onSecond}`);
+  expect(challenge).toContain(`Resource: ${h.issuer}${path}`);
+  const validated = await api('POST', `/access-grants/${request.json.id}/validations`, {
+    body: { signature: await owner.signMessage({ message: challenge }) },
+  });
+  expect(validated.status).toBe(200);
+  const token = validated.json.access_token as string;
+
+  // The bare address is the first chain's identity: another resource.
+  expect(await api('GET', `/identities/${onFirst}/profile`, { token })).toMatchObject(refused(403, 'token_scope_insufficient'));
+  expect(await api('GET', path, { token })).toMatchObject({ status: 200, json: { fields: ['given_name'], values: { given_name: 'Second-chain Bo' } } });
+  // The first chain named is the bare address; a chain not served is refused.
+  expect(await api('GET', `/identities/eip155:${FIRST}:${onFirst}/profile`)).toMatchObject({
+    status: 200,
+    json: { identity: onFirst, fields: ['given_name'] },
+  });
+  expect(await api('GET', `/identities/eip155:5:${onFirst}/profile`)).toMatchObject(refused(400, 'chain_not_configured'));
+  // The grant is listed under the second chain's identity, not the first's.
+  expect(await h.store.indexMembers(keys.accessGrantsOfIdentity(`eip155:${SECOND}:${onSecond}`))).toEqual([request.json.id]);
+  expect(await h.store.indexMembers(keys.accessGrantsOfIdentity(onFirst))).toEqual([]);
+});
+
+test("a key removed on the second chain ends that chain's login, not the first chain's at the same address (one watcher per chain)", async () => {
+  const owner = h.chain.accounts[7]!;
+  const phone = h.chain.accounts[8]!;
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'watch'), identityOn(second, owner, 'watch')]);
+  await Promise.all([
+    addKey(h.chain.as(owner), onFirst, phone.address, KeyPurpose.ACTION),
+    addKey(second.as(owner), onSecond, phone.address, KeyPurpose.ACTION),
+  ]);
+  const onA = await startLogin(h.issuer, WEBSITE, { scope: 'openid' });
+  const loginA = await logIn(onA, phone, { chain_id: FIRST, identity: onFirst });
+  const onB = await startLogin(h.issuer, WEBSITE, { scope: 'openid' });
+  const loginB = await logIn(onB, phone, { chain_id: SECOND, identity: onSecond });
+  // A first round on each chain starts its cursor at its head.
+  await h.signet.watcher.round();
+  expect(await h.store.get(keys.watchCursor(SECOND))).toBeDefined();
+
+  await removeKey(second.as(owner), onSecond, phone.address, KeyPurpose.ACTION);
+  await h.signet.watcher.round();
+
+  // The second chain's login ended (its tokens stop); the first chain's, same address and wallet, stands.
+  await expect(oidc.fetchUserInfo(onB.config, loginB.tokens.access_token, `eip155:${SECOND}:${onSecond}`)).rejects.toThrow();
+  const info = await oidc.fetchUserInfo(onA.config, loginA.tokens.access_token, `eip155:${FIRST}:${onFirst}`);
+  expect(info.sub).toBe(`eip155:${FIRST}:${onFirst}`);
+});
+
+test("the second chain's anvil stops: its logins answer 503 chain_unavailable, the first chain's logins, refreshes and claims go on", async () => {
+  const owner = h.chain.accounts[5]!;
+  const onFirst = await identityOn(h.chain, owner, 'outage');
+  await identityOn(second, owner, 'outage');
+  await admin('/claims', { identity: onFirst, topic: 'kyc', data: { level: 'basic' } });
+  const earlier = await startLogin(h.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+  const before = await logIn(earlier, owner, { chain_id: FIRST });
+
+  await second.stop();
+
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+  expect(await requestChallenge(login, { address: owner.address, chain_id: SECOND })).toMatchObject(refused(503, 'chain_unavailable'));
+  // Looked up on every chain: the second does not answer, the first does; its identity is the one.
+  const found = await requestChallenge(login, { address: owner.address });
+  expect(found).toMatchObject({ status: 200, json: { identity: onFirst, chain_id: FIRST, claims: [{ status: 'valid' }] } });
+  const after = await logIn(login, owner, { chain_id: FIRST });
+  expect(after.tokens.claims()!.sub).toBe(`eip155:${FIRST}:${onFirst}`);
+  const refreshed = await oidc.refreshTokenGrant(earlier.config, before.tokens.refresh_token!);
+  expect(refreshed.claims()!.sub).toBe(`eip155:${FIRST}:${onFirst}`);
+
+  // Readiness: still ready (some chain answers), each chain reported.
+  const ready = await fetch(`${h.issuer}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(await ready.json()).toMatchObject({
+    status: 'ready',
+    checks: {
+      store: 'ok',
+      chain: 'ok',
+      chains: [
+        { chain_id: FIRST, check: 'ok' },
+        { chain_id: SECOND, check: 'unreachable' },
+        { chain_id: THIRD, check: 'ok' },
+      ],
+    },
+  });
+});
