@@ -17,6 +17,7 @@ import { sleep, waitUntil } from '../support/wait_until.js';
 const LOGINS = 300;
 const REVOKED_LOGINS = 150;
 const REFRESHES = 2000;
+const MIN_REFRESHES = 300;
 const ACCESS_GRANTS = 300;
 const OWNERS = 4;
 const DAY = 86_400;
@@ -154,14 +155,16 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
 
   try {
     // Logins (each one a challenge signed by a wallet, the engine's code flow, userinfo) beside the access grants.
-    const tokens: { config: oidc.Configuration; refresh: string }[] = [];
+    const tokens: { config: oidc.Configuration; refresh: string; startedAt: number }[] = [];
     await Promise.all([
       inParallel(LOGINS, 6, async (i) => {
+        // Before the login starts: its grant, made during it, lives TTL.grant from later than this.
+        const startedAt = Date.now();
         const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile email' });
         const { tokens: issued } = await logIn(login, owners[i % OWNERS]!.wallet);
         lastThirtySecondKeyAt = Date.now();
         await oidc.fetchUserInfo(login.config, issued.access_token, issued.claims()!.sub);
-        tokens.push({ config: login.config, refresh: issued.refresh_token! });
+        tokens.push({ config: login.config, refresh: issued.refresh_token!, startedAt });
       }),
       inParallel(ACCESS_GRANTS, 2, accessGrant),
     ]);
@@ -179,9 +182,10 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
     const finished: number[] = [];
     let largest = 0;
     let boundHeld = true;
-    // The rotating grant lives TTL.grant from its login: on a slow host the refreshes stop 3 s
-    // before that (a refresh past it is refused by design), and at least half of them must fit.
-    const refreshUntil = loginsDone + (TTL.grant - 3) * 1000;
+    // The rotating grant lives TTL.grant from its login (not from the end of the phase: the access
+    // grants beside the logins may finish later on a loaded host): the refreshes stop 3 s before
+    // that, since a refresh past it is refused by design.
+    const refreshUntil = rotating!.startedAt + (TTL.grant - 3) * 1000;
     for (let i = 0; i < REFRESHES && Date.now() < refreshUntil; i++) {
       refresh = (await oidc.refreshTokenGrant(rotating!.config, refresh)).refresh_token!;
       finished.push(Date.now());
@@ -199,7 +203,9 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
     await revocations;
     const refreshesDone = Date.now();
     const refreshed = finished.length;
-    expect(refreshed).toBeGreaterThanOrEqual(REFRESHES / 2);
+    // Enough refreshes for pruning to show (unpruned, the index would hold twice as many members
+    // as refreshes), however slow the host: 2,000 fit on an idle one.
+    expect(refreshed).toBeGreaterThanOrEqual(MIN_REFRESHES);
     const rate = Math.round(refreshed / ((refreshesDone - loginsDone) / 1000));
 
     // Every period ends by itself: the last challenge and one-time token 30 s after they were issued,
