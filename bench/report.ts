@@ -201,7 +201,7 @@ export function writeReport(results: BenchResults) {
     '',
     `A claim resource read (\`GET /identities/<identity>/claims/<claimId>\` with the access token of a login that kept`,
     'the claim) finds the token, the consent receipt and the claim\'s data in Redis and re-checks the claim on the',
-    `chain (${claims.chainRoundTripsPerRead} chain round trips per read). The engine has no such resource: its nearest request is userinfo`,
+    `chain, the claim and its issuer's word in one deployless eth_call (${claims.chainRoundTripsPerRead} chain round trips per read). The engine has no such resource: its nearest request is userinfo`,
     '(the same token lookup, none of the rest), given as the engine-side reference.',
     '',
     '## Workers',

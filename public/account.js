@@ -72,16 +72,49 @@
 
   const signin = $('signin');
   if (signin) {
+    // The wallet has identities on several chains: the owner picks one, and the text is asked again.
+    const choose = (choices) =>
+      new Promise((resolve) => {
+        const box = $('signin-choice');
+        box.replaceChildren();
+        for (const choice of choices) {
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.textContent = `${choice.chain_name}: ${choice.identity}`;
+          button.addEventListener('click', () => {
+            $('signin-chain').value = String(choice.chain_id);
+            box.hidden = true;
+            resolve(choice);
+          });
+          box.append(button);
+        }
+        box.hidden = false;
+        say('Your wallet has an identity on several chains: choose the one to sign in with.');
+      });
     const signInWith = async (wallet) => {
       const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
       const identity = $('signin-identity')?.value.trim();
-      const answer = await call('POST', '/account/challenge', { address, ...(identity ? { identity } : {}) });
+      const chosenChain = $('signin-chain')?.value;
+      let answer = await call('POST', '/account/challenge', {
+        address,
+        ...(identity ? { identity } : {}),
+        ...(chosenChain ? { chain_id: Number(chosenChain) } : {}),
+      });
+      if (answer.choose) {
+        const choice = await choose(answer.choose);
+        answer = await call('POST', '/account/challenge', { address, identity: choice.identity, chain_id: choice.chain_id });
+      }
       $('signin-text').textContent = answer.challenge;
       $('signin-box').hidden = false;
-      say(`Read the text, then press Sign to sign it with ${wallet.name}.`);
+      say(
+        answer.chain_name
+          ? `Your identity on ${answer.chain_name}. Read the text, then press Sign to sign it with ${wallet.name}.`
+          : `Read the text, then press Sign to sign it with ${wallet.name}.`,
+      );
       await pressed($('signin-sign'));
       $('signin-sign').disabled = true;
-      await window.signetWallets.ensureChain(wallet, chainId, say);
+      // The identity's chain (as the text names it): the wallet signs on it.
+      await window.signetWallets.ensureChain(wallet, answer.chain_id ?? chainId, say);
       say('Waiting for your wallet…');
       const signature = await wallet.provider.request({ method: 'personal_sign', params: [answer.challenge, address] });
       await call('POST', '/account/session', { signature, message: answer.challenge });

@@ -3,7 +3,9 @@
 // I/O of its own: the store, the chain client and the clock come in as deps.
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
+import type { Address } from 'viem';
 import { createAccountFeature } from './account/account_feature.js';
+import { refuse } from './errors.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
 import { createCibaFeature } from './ciba/ciba_feature.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
@@ -228,12 +230,20 @@ export function createApp(deps: AppDeps): SignetApp {
     ...claimParts,
     webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
     identityDeployerKey: config.identityDeployerKey,
+    // Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain.
+    onChain: onChains(parts.chains, (chain) => ({ ...chainParts.require(chain.chainId), reader: claims.onChain.require(chain.chainId).reader })),
     grants: {
-      list: (identity) => grants.listing.list({ identity }, { limit: 100 }),
-      revoke: (grantId, identity) => grants.revokeAsOwner(grantId, identity),
+      list: (identity, chainId) => grants.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { limit: 100 }),
+      async revoke(grantId, identity, chainId) {
+        // Another chain's grant is revoked only if it is that chain's identity's (the same address on the first chain is another identity).
+        if (chainId !== undefined && !(await grants.listing.list({ identity, chainId }, { limit: 10_000 })).items.some((grant) => grant.id === grantId)) {
+          throw refuse('grant_not_found', 'no grant with this id for your identity');
+        }
+        return grants.revokeAsOwner(grantId, identity);
+      },
     },
     serviceName: services.serviceName,
-    lastReads: (identity) => history.lastReads(identity),
+    lastReads: (identity, chainId) => history.lastReads(chainId === undefined ? identity : (`eip155:${chainId}:${identity}` as Address)),
   });
   const ownerData = createOwnerDataFeature({
     ...parts,
@@ -245,6 +255,12 @@ export function createApp(deps: AppDeps): SignetApp {
     revokeLoginGrant: endLoginGrantById('erasure'),
     issuer: claims.issuer,
     records: claims.records,
+    // Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is exported and erased.
+    onChain: onChains(parts.chains, (chain) => {
+      const { registry, profiles } = chainParts.require(chain.chainId);
+      const { records, issuer } = claims.onChain.require(chain.chainId);
+      return { registry, profiles, records, ...(issuer ? { issuer } : {}) };
+    }),
     history,
     erasureSettings: deps.erasureSettings,
     beforeErasureStep: deps.beforeErasureStep,
@@ -300,7 +316,7 @@ export function createApp(deps: AppDeps): SignetApp {
     });
   };
   const chainConsentEnds = consentEndsOn(claims.onChain.first);
-  // One watcher per chain, each with its own lease and cursor; the metrics are the first chain's.
+  // One watcher per chain, each with its own lease and cursor; the metrics carry each one's chain_id.
   const watchers = claims.onChain.all.map((on) => {
     const first = on.chain === parts.chains.first;
     return createChainWatcher({
@@ -311,7 +327,8 @@ export function createApp(deps: AppDeps): SignetApp {
       issuers: parts.chains.several ? claimIssuersOf(config, on.chain.chainId, on.issuer?.address) : claimIssuersOf(config),
       handlers: first ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
       settings: config.chainWatch,
-      metrics: first ? deps.metrics : undefined,
+      metrics: deps.metrics,
+      metricsChainId: on.chain.chainId,
       logger: parts.logger,
       now,
     });
@@ -327,7 +344,13 @@ export function createApp(deps: AppDeps): SignetApp {
     fields,
   }).routes;
   const routes: AnyRoute[] = [
-    ...healthRoutes({ store, chains: parts.chains.all, readyWithChains: config.readyWithChains, chainWatch: () => watcher.report() }),
+    ...healthRoutes({
+      store,
+      chains: parts.chains.all,
+      readyWithChains: config.readyWithChains,
+      chainWatch: () => watcher.report(),
+      chainWatches: () => watchers.map((each) => each.report()),
+    }),
     // The document is made from this table, this route included: it is read once both exist.
     openApiRoute(() => openApi),
     ...interaction.routes,

@@ -2,6 +2,7 @@
 // identity creation, the identity's keys and claims as transactions for the owner's wallet,
 // owners' claim requests, the owner's webhook, and the account's API and pages.
 import type { Address, Hex, PublicClient } from 'viem';
+import { type OnChains, onChainsFrom } from '../chain/chains.js';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
 import type { ClaimRequests } from '../claims/claim_requests.js';
@@ -27,7 +28,12 @@ import { createClaimActions } from './claim_actions.js';
 import { createIdentityCreator } from './identity_creation.js';
 import { createIdentityKeys } from './identity_keys.js';
 
+/** What the account reads on one chain (app.ts builds it per chain). */
+export type AccountChainParts = { registry: IdentityRegistry; profiles: ProfileStore; claims: ClaimsService; reader: ClaimReader };
+
 export type AccountFeatureDeps = {
+  /** Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain. */
+  onChain: OnChains<AccountChainParts>;
   issuer: string;
   chain: { client: PublicClient; chainId: number; identityFactory: Address };
   store: Store;
@@ -56,39 +62,41 @@ export type AccountFeatureDeps = {
   names: DisplayNames;
   serviceName: (service: string) => Promise<string>;
   /** Grant id -> when it last released data (the access history's). */
-  lastReads: (identity: Address) => Promise<Record<string, string>>;
+  lastReads: (identity: Address, chainId?: number) => Promise<Record<string, string>>;
   demoWallet: boolean;
   now: () => number;
 };
 
 export function createAccountFeature(deps: AccountFeatureDeps) {
   const { chain, store, now, sessions, sessionCallers: callers } = deps;
-  const creator = createIdentityCreator({
-    store,
-    client: chain.client,
-    factory: chain.identityFactory,
-    deployerKey: deps.identityDeployerKey,
-    logger: deps.logger,
-    limits: deps.limits,
-    now,
-  });
-  const identityKeys = createIdentityKeys({ store, client: chain.client, factory: chain.identityFactory });
-  const claimActions = createClaimActions({ client: chain.client, reader: deps.reader });
+  // Each chain's keys and claim changes, on its own client.
+  const onChain = onChainsFrom(deps.onChain, (each) => ({
+    ...each,
+    // Identities are created through the chain's IdFactory, with the factory owner's key (the same key on every chain).
+    creator: createIdentityCreator({
+      store,
+      client: each.chain.client,
+      factory: each.chain.identityFactory,
+      deployerKey: deps.identityDeployerKey,
+      walletKey: each.chain.identityKey,
+      logger: deps.logger,
+      limits: deps.limits,
+      now,
+    }),
+    identityKeys: createIdentityKeys({ store, client: each.chain.client, factory: each.chain.identityFactory }),
+    claimActions: createClaimActions({ client: each.chain.client, reader: each.reader }),
+  }));
   const { claimRequests } = deps;
   const ownerWebhooks = createOwnerWebhooks(store);
 
   const routes = [
     ...accountRoutes({
-      chainId: chain.chainId,
-      registry: deps.registry,
+      onChain,
       receipts: deps.receipts,
       sessions,
       callers,
       issueChallenge: deps.issueChallenge,
       verifyChallenge: deps.verifyChallenge,
-      creator,
-      identityKeys,
-      claimActions,
       ownerWebhooks,
       webhookUrlGuard: createWebhookUrlGuard(deps.webhooks),
       now,
@@ -97,13 +105,10 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       chainId: chain.chainId,
       renderPage: deps.renderPage,
       sessions,
-      profiles: deps.profiles,
-      identityKeys,
-      claims: deps.claims,
+      onChain,
       topics: deps.topics,
       grants: deps.grants,
       backchannel: deps.backchannel,
-      creator,
       claimRequests,
       serviceName: deps.serviceName,
       demoWallet: deps.demoWallet,

@@ -21,31 +21,35 @@ import type { AccountSessions, IdentitySession } from '../owner_sessions/account
 import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { IdentityCreator } from './identity_creation.js';
 import type { IdentityKeys } from './identity_keys.js';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 
 /** The owner's grants as the pages show and revoke them (the access-grant feature's). */
 export type OwnerGrants = {
-  list(identity: Address): ReturnType<GrantListing['list']>;
-  revoke(grantId: string, identity: Address): Promise<unknown>;
+  /** `chainId`: of an identity on another chain than the first. */
+  list(identity: Address, chainId?: number): ReturnType<GrantListing['list']>;
+  revoke(grantId: string, identity: Address, chainId?: number): Promise<unknown>;
 };
 
+/** What the pages read on one chain. */
+export type AccountPagesChain = { profiles: ProfileStore; identityKeys: IdentityKeys; claims: ClaimsService; creator: IdentityCreator };
+
 export type AccountPagesDeps = {
+  /** The first chain's id: the sign-in and identity creation pages'. */
   chainId: number;
   renderPage: RenderPage;
   sessions: AccountSessions;
-  profiles: ProfileStore;
-  identityKeys: IdentityKeys;
-  claims: ClaimsService;
+  /** Each chain's profiles, keys and claims: the pages show the session's identity's chain. */
+  onChain: OnChains<AccountPagesChain>;
   topics: ClaimTopics;
   grants: OwnerGrants;
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
-  creator: IdentityCreator;
   claimRequests?: ClaimRequests;
   serviceName: (service: string) => Promise<string>;
   demoWallet: boolean;
   /** Issuer, topic and field names the pages show instead of addresses and codes. */
   names: DisplayNames;
-  /** Grant id -> when it last released data (the access history's). */
-  lastReads: (identity: Address) => Promise<Record<string, string>>;
+  /** Grant id -> when it last released data (the access history's); `chainId`: of another chain's identity. */
+  lastReads: (identity: Address, chainId?: number) => Promise<Record<string, string>>;
 };
 
 const TAG = 'Account pages';
@@ -110,7 +114,11 @@ const word = z.string().optional().catch(undefined);
 
 export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
   /** The signed-in owner, if any: the pages send everyone else to the sign-in page, not an error. */
-  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
+  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.findOnAnyChain(ctx) };
+  /** The session's chain's parts. */
+  const on = (session: IdentitySession) => chainOfSession(deps.onChain, session);
+  /** Only the first chain's identities have CIBA requests and Signet's claim requests (not per chain yet). */
+  const onFirst = (session: IdentitySession) => session.chain_id === undefined;
 
   /** To the sign-in page, and back to the page asked for once signed in (GET pages only: a form post is not replayed). */
   const toSignIn = (ctx: Context) => {
@@ -123,7 +131,10 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       title,
       identity: session.identity,
       wallet: session.wallet,
-      chainId: deps.chainId,
+      // The identity's chain: the wallet is asked to switch to it before it sends a transaction.
+      chainId: on(session).chain.chainId,
+      chainName: deps.onChain.several ? on(session).chain.name : undefined,
+      firstChain: onFirst(session),
       demoWallet: deps.demoWallet,
       names: deps.names,
       notice: undefined,
@@ -157,11 +168,18 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       undocumented: true,
       async handle({ ctx, query, caller: any }) {
         if (!any) {
-          deps.renderPage(ctx, 'account/signin', { title: 'Sign in', chainId: deps.chainId, demoWallet: deps.demoWallet, next: returnPath(query.next) });
+          deps.renderPage(ctx, 'account/signin', {
+            title: 'Sign in',
+            chainId: deps.chainId,
+            chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
+            demoWallet: deps.demoWallet,
+            next: returnPath(query.next),
+          });
           return {};
         }
         if (!any.identity) {
-          const creation = await deps.creator.status(any.wallet);
+          const chain = chainOfSession(deps.onChain, any);
+          const creation = await chain.creator.status(any.wallet);
           if (creation?.status === 'deployed' && creation.identity) {
             await deps.sessions.attachIdentity(any, creation.identity);
             ctx.redirect('/account');
@@ -171,21 +189,22 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             title: 'Create your identity',
             wallet: any.wallet,
             creation,
-            chainId: deps.chainId,
+            chainId: chain.chain.chainId,
             demoWallet: deps.demoWallet,
           });
           return {};
         }
         const session = any as IdentitySession;
+        const chain = on(session);
         const [profile, keys, claims, grants, backchannel] = await Promise.all([
-          deps.profiles.get(session.identity),
-          deps.identityKeys.list(session.identity, [session.wallet]),
-          deps.claims.listForTopics(
+          chain.profiles.get(session.identity),
+          chain.identityKeys.list(session.identity, [session.wallet]),
+          chain.claims.listForTopics(
             session.identity,
             deps.topics.all.map((topic) => topic.topic),
           ),
-          deps.grants.list(session.identity),
-          deps.backchannel.pendingFor(session.identity),
+          deps.grants.list(session.identity, session.chain_id),
+          onFirst(session) ? deps.backchannel.pendingFor(session.identity) : [],
         ]);
         return page(ctx, 'overview', 'Your identity', session, {
           profileCount: Object.keys(flatten(profile)).length,
@@ -214,7 +233,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
     }),
 
     pageRoute('/account/profile', 'The profile form', z.object({ saved: word }), async (ctx, session, query) => {
-      const values = flatten(await deps.profiles.get(session.identity));
+      const values = flatten(await on(session).profiles.get(session.identity));
       return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors: [], saved: query.saved === '1' });
     }),
 
@@ -241,14 +260,14 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
           const values = Object.fromEntries(PROFILE_FORM.map((f) => [f.name, typeof submitted[f.name] === 'string' ? submitted[f.name] : '']));
           return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors, saved: false });
         }
-        await deps.profiles.set(session.identity, parsed.data);
+        await on(session).profiles.set(session.identity, parsed.data);
         ctx.redirect('/account/profile?saved=1');
         return {};
       },
     }),
 
     pageRoute('/account/wallets', 'The wallets and keys of the identity', z.object({}), async (ctx, session) => {
-      const keys = await deps.identityKeys.list(session.identity, [session.wallet]);
+      const keys = await on(session).identityKeys.list(session.identity, [session.wallet]);
       return page(ctx, 'wallets', 'Wallets', session, {
         wallets: keys.filter((key) => signsIn(key.purposes)),
         otherKeys: keys.filter((key) => !signsIn(key.purposes)),
@@ -257,14 +276,14 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
     }),
 
     pageRoute('/account/claims', 'The claims of the identity', z.object({ requested: word }), async (ctx, session, query) => {
-      const claims = await deps.claims.listForTopics(
+      const claims = await on(session).claims.listForTopics(
         session.identity,
         deps.topics.all.map((topic) => topic.topic),
       );
       return page(ctx, 'claims', 'Claims', session, {
         claims,
         statusWords: STATUS_WORDS,
-        requestable: deps.claimRequests ? deps.topics.all : [],
+        requestable: deps.claimRequests && onFirst(session) ? deps.topics.all : [],
         notice: query.requested ? `Your request for a ${query.requested} claim was sent to Signet's claim issuer.` : undefined,
       });
     }),
@@ -283,7 +302,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       async handle({ ctx, body, caller: session }) {
         if (!session) return toSignIn(ctx);
         const topic = deps.topics.byName(body.topic);
-        if (!topic || !deps.claimRequests) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
+        if (!topic || !deps.claimRequests || !onFirst(session)) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
         await deps.claimRequests.add(session.identity, topic.name);
         ctx.redirect(`/account/claims?requested=${encodeURIComponent(topic.name)}`);
         return {};
@@ -292,9 +311,9 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
 
     pageRoute('/account/accesses', 'The grants of the identity and the requests waiting', z.object({ done: word }), async (ctx, session, query) => {
       const [{ items }, backchannel, lastReads] = await Promise.all([
-        deps.grants.list(session.identity),
-        deps.backchannel.pendingFor(session.identity),
-        deps.lastReads(session.identity),
+        deps.grants.list(session.identity, session.chain_id),
+        onFirst(session) ? deps.backchannel.pendingFor(session.identity) : [],
+        deps.lastReads(session.identity, session.chain_id),
       ]);
       const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
       // Names from the client registry, read before the page is drawn (a deleted client reads as such).
@@ -325,7 +344,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       undocumented: true,
       async handle({ ctx, params, caller: session }) {
         if (!session) return toSignIn(ctx);
-        await deps.grants.revoke(params.id, session.identity);
+        await deps.grants.revoke(params.id, session.identity, session.chain_id);
         ctx.redirect('/account/accesses?done=revoked');
         return {};
       },

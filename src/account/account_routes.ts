@@ -2,8 +2,10 @@
 // as the login (a wallet without an identity may sign in to create one), the identity's
 // creation, the transactions the owner's wallet sends to manage keys and claims, the owner's
 // webhook, and consent receipts.
-import type { Hex } from 'viem';
-import { refuse } from '../errors.js';
+import type { Address, Hex } from 'viem';
+import { z } from 'zod';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
+import { refuse, SignetError } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
 import { clientAddress } from '../http/client_address.js';
 import { type AnyRoute, route } from '../http/route.js';
@@ -12,6 +14,7 @@ import { CHALLENGE_REFUSALS } from '../wallet/verify_challenge.js';
 import { signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
+import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
@@ -25,17 +28,17 @@ import type { IdentityCreator } from './identity_creation.js';
 import type { IdentityKeys } from './identity_keys.js';
 import type { SessionCallers } from '../owner_sessions/session_callers.js';
 
+/** What the account reads and prepares on one chain. */
+export type AccountChain = { registry: IdentityRegistry; identityKeys: IdentityKeys; claimActions: ClaimActions; creator: IdentityCreator };
+
 export type AccountRoutesDeps = {
-  chainId: number;
-  registry: IdentityRegistry;
+  /** Each chain's identity reads, keys and claim changes; a session acts on its identity's chain. */
+  onChain: OnChains<AccountChain>;
   receipts: ConsentReceipts;
   sessions: AccountSessions;
   callers: SessionCallers;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
-  creator: IdentityCreator;
-  identityKeys: IdentityKeys;
-  claimActions: ClaimActions;
   ownerWebhooks: OwnerWebhooks;
   /** Refuses a URL that does not resolve to public addresses only (SSRF). */
   webhookUrlGuard: WebhookUrlGuard;
@@ -48,7 +51,34 @@ const TAG = 'Account';
 const SIGNATURE_REFUSALS = [...CHALLENGE_REFUSALS, ...LINK_REFUSALS];
 
 export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
-  const { owner, wallet, signIn } = deps.callers;
+  const { owner, ownerOnAnyChain, wallet, signIn } = deps.callers;
+  const { onChain } = deps;
+  type OnChain = (typeof onChain.all)[number];
+  /**
+   * The identity a sign-in names and its chain, as at login: the chain named; with an identity and
+   * no chain, the first chain; with neither and several chains, the wallet looked up on every
+   * chain at once, several found answered as a choice. A wallet with no identity there signs in
+   * to create one: on the chain named, else on the first chain.
+   */
+  const identityFor = async (
+    body: forms.ChallengeBody,
+  ): Promise<{ on: OnChain; identity: Address | null } | { choose: { on: OnChain; identity: Address }[] }> => {
+    if (body.chain_id !== undefined || body.identity || !onChain.several) {
+      const on = body.chain_id === undefined ? onChain.first : onChain.require(body.chain_id);
+      // A wallet with no identity (and none named) signs in to create one on that chain.
+      const bare = !body.identity && !(await on.registry.identityOf(body.address));
+      return { on, identity: bare ? null : await resolveIdentity(on.registry, body.address, body.identity) };
+    }
+    try {
+      const found = (await identitiesOfWallet(onChain, body.address)).map(({ chain, identity }) => ({ on: onChain.require(chain.chainId), identity }));
+      return found.length === 1 ? found[0]! : { choose: found };
+    } catch (error) {
+      if (error instanceof SignetError && error.reason === 'wallet_without_identity') return { on: onChain.first, identity: null };
+      throw error;
+    }
+  };
+  /** A chain id in answers only where several chains are served (one chain answers as before). */
+  const chainFields = (on: OnChain) => (onChain.several ? { chain_id: on.chain.chainId, chain_name: on.chain.name } : {});
   return [
     route({
       method: 'post',
@@ -65,16 +95,18 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: {
         200: {
           description: 'The challenge; the browser keeps the sign-in cookie it belongs to',
-          schema: forms.signInChallenge,
+          schema: z.union([forms.signInChallenge, forms.signInChoice]),
           headers: { 'Set-Cookie': 'signet_account_login: the sign-in under way' },
         },
       },
-      refusals: ['wallet_without_identity', ...LINK_REFUSALS],
+      refusals: ['wallet_without_identity', 'chain_not_configured', ...LINK_REFUSALS],
       async handle({ ctx, body }) {
+        const resolved = await identityFor(body);
+        if ('choose' in resolved)
+          return { body: { choose: resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity })) } };
+        const { on, identity } = resolved;
         const binding = deps.sessions.beginSignIn(ctx);
-        // A wallet with no identity (and none named) signs in to create one.
-        const bare = !body.identity && !(await deps.registry.identityOf(body.address));
-        const identity = bare ? null : await resolveIdentity(deps.registry, body.address, body.identity);
+        const chainId = on.chain.chainId;
         const challenge = await deps.issueChallenge({
           binding,
           wallet: body.address,
@@ -83,9 +115,11 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
             ? 'Sign in to your Signet account to see and manage what your identity shares.'
             : 'Sign in to Signet with your wallet to create your onchain identity.',
           fields: [],
-          resources: [identity ? subjectOf(deps.chainId, identity) : `eip155:${deps.chainId}:${body.address}`],
+          resources: [identity ? subjectOf(chainId, identity) : `eip155:${chainId}:${body.address}`],
+          // Named when not the first chain; the first chain's text is as with one chain.
+          ...(on === onChain.first ? {} : { chainId }),
         });
-        return { body: { identity, challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() } };
+        return { body: { identity, ...chainFields(on), challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() } };
       },
     }),
 
@@ -108,14 +142,24 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
           headers: { 'Set-Cookie': 'signet_account: the owner session (httpOnly, SameSite=Strict)' },
         },
       },
-      refusals: SIGNATURE_REFUSALS,
+      refusals: [...SIGNATURE_REFUSALS, 'chain_not_configured'],
       async handle({ ctx, body, caller: binding }) {
+        const onChainOf = (chainId: number | undefined) => (chainId === undefined ? onChain.first : onChain.require(chainId));
         const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
           if (!issued.identity) return;
-          await deps.registry.assertKnownAndLinked(issued.identity, issued.wallet);
+          await onChainOf(issued.chainId).registry.assertKnownAndLinked(issued.identity, issued.wallet);
         });
-        const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now());
-        return { body: { identity: session.identity, wallet: session.wallet, created_at: session.created_at } };
+        const on = onChainOf(challenge.chainId);
+        const other = on === onChain.first ? undefined : on.chain.chainId;
+        const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now(), other);
+        return {
+          body: {
+            identity: session.identity,
+            wallet: session.wallet,
+            created_at: session.created_at,
+            ...(onChain.several ? { chain_id: on.chain.chainId } : {}),
+          },
+        };
       },
     }),
 
@@ -141,7 +185,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The creation record', schema: forms.identityCreation } },
       refusals: ['identity_not_created', 'chain_unavailable'],
       async handle({ caller: session }) {
-        const record = await deps.creator.status(session.wallet);
+        const record = await chainOfSession(onChain, session).creator.status(session.wallet);
         if (!record) throw refuse('identity_not_created', `wallet ${session.wallet} has no identity yet`);
         if (record.status === 'deployed' && record.identity && !session.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { body: record };
@@ -161,7 +205,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       refusals: ['identity_exists', 'identity_deployment_off', 'identity_creation_in_progress', 'deployment_refused', 'rate_limited', 'chain_unavailable'],
       async handle({ ctx, caller: session }) {
         if (session.identity) throw refuse('identity_exists', `your wallet already has identity ${session.identity}`);
-        const record = await deps.creator.start(session.wallet, clientAddress(ctx));
+        const record = await chainOfSession(onChain, session).creator.start(session.wallet, clientAddress(ctx));
         if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { status: record.status === 'pending' ? 202 : 200, body: record };
       },
@@ -172,13 +216,13 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       path: '/account/wallets/transactions',
       summary: "Prepare the transaction that adds or removes a wallet's key, for the owner's wallet to send",
       tag: TAG,
-      auth: owner,
+      auth: ownerOnAnyChain,
       body: forms.walletChangeBody,
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['key_already_held', 'key_not_held', 'last_management_key', 'chain_unavailable'],
       async handle({ body, caller: session }) {
         const purpose = body.purpose === 'management' ? 'MANAGEMENT' : 'ACTION';
-        return { body: await deps.identityKeys.prepare(session.identity, body.address, purpose, body.action) };
+        return { body: await chainOfSession(onChain, session).identityKeys.prepare(session.identity, body.address, purpose, body.action) };
       },
     }),
 
@@ -187,14 +231,15 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       path: '/account/claims/transactions',
       summary: "Prepare the transaction that removes a claim, or adds one its issuer signed, for the owner's wallet to send",
       tag: TAG,
-      auth: owner,
+      auth: ownerOnAnyChain,
       body: forms.claimChangeBody,
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['claim_not_found', 'claim_unconfirmed_by_issuer', 'chain_unavailable'],
       async handle({ body, caller: session }) {
-        if (body.action === 'remove') return { body: await deps.claimActions.prepareRemoval(session.identity, body.claim_id) };
+        const { claimActions } = chainOfSession(onChain, session);
+        if (body.action === 'remove') return { body: await claimActions.prepareRemoval(session.identity, body.claim_id) };
         const { signature, data } = body.claim;
-        return { body: await deps.claimActions.prepareAddition(session.identity, { ...body.claim, signature: signature as Hex, data: data as Hex }) };
+        return { body: await claimActions.prepareAddition(session.identity, { ...body.claim, signature: signature as Hex, data: data as Hex }) };
       },
     }),
 
@@ -208,9 +253,10 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The transaction’s status', schema: forms.transactionStatus } },
       refusals: ['chain_unavailable'],
       async handle({ params, caller: session }) {
-        const status = await deps.identityKeys.transactionStatus(params.hash);
+        const on = chainOfSession(onChain, session);
+        const status = await on.identityKeys.transactionStatus(params.hash);
         // A change the owner just made must show on the next page, not after the cache expires.
-        if (status === 'confirmed' && session.identity) deps.claimActions.forget(session.identity);
+        if (status === 'confirmed' && session.identity) on.claimActions.forget(session.identity);
         return { body: { hash: params.hash, status } };
       },
     }),

@@ -5,7 +5,19 @@ import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/
 const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
 
 // Requests.
-export const challengeBody = z.object({ address: addressField, identity: addressField.optional() });
+export const challengeBody = z.object({
+  address: addressField,
+  identity: addressField.optional(),
+  chain_id: z
+    .number({ error: 'must be a chain id (a positive integer)' })
+    .int({ error: 'must be a chain id (a positive integer)' })
+    .positive({ error: 'must be a chain id (a positive integer)' })
+    .optional()
+    .meta({
+      description:
+        "The identity's chain (default: with `identity`, the first configured chain; without it, with several chains, the wallet is looked up on every chain, and several identities are answered as a choice)",
+    }),
+});
 
 export const walletChangeBody = z.object({
   address: addressField,
@@ -44,12 +56,30 @@ export const consentPath = z.object({ grantId: z.string().min(1).max(256) });
 export const signInChallenge = z
   .strictObject({
     identity: address.nullable().meta({ description: 'The identity signed in to; null for a wallet that will create one' }),
+    chain_id: z.number().int().optional().meta({ description: "With several chains: the identity's chain, named in the text (`Chain ID`)" }),
+    chain_name: z.string().optional().meta({ description: "With several chains: the chain's name" }),
     challenge: z.string().meta({ description: 'EIP-4361 text for the wallet to sign' }),
     expires_at: dateTime,
   })
   .meta({ id: 'AccountChallenge' });
 
-export const accountSession = z.strictObject({ identity: address.nullable(), wallet: address, created_at: dateTime }).meta({ id: 'AccountSession' });
+/** The wallet has identities on several chains: the owner chooses one, and asks again with its chain_id. */
+export const signInChoice = z
+  .strictObject({
+    choose: z
+      .array(z.object({ chain_id: z.number().int(), chain_name: z.string(), identity: address }))
+      .meta({ description: "The wallet's identities, one per chain; ask again with one's chain_id (and identity)" }),
+  })
+  .meta({ id: 'AccountIdentityChoice' });
+
+export const accountSession = z
+  .strictObject({
+    identity: address.nullable(),
+    wallet: address,
+    created_at: dateTime,
+    chain_id: z.number().int().optional().meta({ description: "With several chains: the identity's chain" }),
+  })
+  .meta({ id: 'AccountSession' });
 
 export const identityCreation = z
   .strictObject({
@@ -101,3 +131,4 @@ export const consentReceipt = z
   .meta({ id: 'ConsentReceipt' });
 
 export const consentList = z.strictObject({ identity: address, consents: z.array(consentReceipt) }).meta({ id: 'ConsentList' });
+export type ChallengeBody = z.infer<typeof challengeBody>;

@@ -30,18 +30,21 @@ export function createIdentityCreator(deps: {
   client: PublicClient;
   factory: Address;
   deployerKey?: Hex;
+  /** How the records name a wallet: the first chain's by its address (as before several chains), another's by CAIP-10. */
+  walletKey?: (wallet: Address) => string;
   logger: Logger;
   limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
   now: () => number;
 }) {
   const { store } = deps;
+  const named = deps.walletKey ?? ((owner: Address) => owner);
   const wallet = deps.deployerKey ? createSendingClient(deps.client, privateKeyToAccount(deps.deployerKey)) : undefined;
 
   const read = async (owner: Address) => {
-    const raw = await store.get(keys.identityCreation(owner));
+    const raw = await store.get(keys.identityCreation(named(owner)));
     return raw ? (JSON.parse(raw) as IdentityCreation) : undefined;
   };
-  const write = (record: IdentityCreation) => store.set(keys.identityCreation(record.wallet), JSON.stringify(record), 24 * 3600);
+  const write = (record: IdentityCreation) => store.set(keys.identityCreation(named(record.wallet)), JSON.stringify(record), 24 * 3600);
 
   const identityOf = async (owner: Address) => {
     const found = await readChain('IdFactory.getIdentity', () =>
@@ -65,7 +68,7 @@ export function createIdentityCreator(deps: {
       deps.logger.error('an identity deployment failed: its transaction reverted');
       const failed: IdentityCreation = { ...record, status: 'failed', error: 'the deployment failed; try again' };
       await write(failed);
-      await store.delete(keys.identityCreationLock(record.wallet));
+      await store.delete(keys.identityCreationLock(named(record.wallet)));
       return failed;
     }
     const deployed: IdentityCreation = { ...record, status: 'deployed', identity: (await identityOf(record.wallet)) ?? null };
@@ -98,7 +101,7 @@ export function createIdentityCreator(deps: {
         return { wallet: owner, status: 'deployed', transaction: null, identity: existing, started_at: new Date(deps.now()).toISOString() };
       }
       // One deployment per wallet at a time: a second click gets the first one's record.
-      if (!(await store.setIfAbsent(keys.identityCreationLock(owner), '1', 3600))) {
+      if (!(await store.setIfAbsent(keys.identityCreationLock(named(owner)), '1', 3600))) {
         const record = await read(owner);
         if (record) return record;
         throw refuse('identity_creation_in_progress', 'an identity is already being created for this wallet');
@@ -109,7 +112,7 @@ export function createIdentityCreator(deps: {
           ['identityCreationsPerWallet', owner.toLowerCase()],
         ]);
       } catch (refused) {
-        await store.delete(keys.identityCreationLock(owner));
+        await store.delete(keys.identityCreationLock(named(owner)));
         throw refused;
       }
       let transaction: Hex;
@@ -124,7 +127,7 @@ export function createIdentityCreator(deps: {
           chain: wallet.chain,
         });
       } catch (error) {
-        await store.delete(keys.identityCreationLock(owner));
+        await store.delete(keys.identityCreationLock(named(owner)));
         // The factory's own "no" (it reverted) is not an outage.
         if (isContractRefusal(error)) {
           throw refuse('deployment_refused', 'the IdFactory refused to deploy an identity for this wallet', { cause: error });

@@ -103,3 +103,24 @@ export function onChains<T>(chains: Chains, build: (chain: Chain) => T): OnChain
     },
   };
 }
+
+/** Parts built once per chain from others built once per chain (each keeps its chain). */
+export function onChainsFrom<T, U>(from: OnChains<T>, build: (each: T & { chain: Chain }) => U): OnChains<U> {
+  const all = from.all.map((each) => ({ ...build(each), chain: each.chain }));
+  const byId = new Map(all.map((each) => [each.chain.chainId, each]));
+  return {
+    all,
+    first: all[0]!,
+    several: from.several,
+    get: (chainId) => byId.get(chainId),
+    require(chainId) {
+      from.require(chainId);
+      return byId.get(chainId)!;
+    },
+  };
+}
+
+/** The chain an owner's session names (`chain_id`, absent for the first chain): its parts. */
+export function chainOfSession<T>(onChain: OnChains<T>, session: { chain_id?: number }): T & { chain: Chain } {
+  return session.chain_id === undefined ? onChain.first : onChain.require(session.chain_id);
+}

@@ -1,5 +1,7 @@
 // Reads ERC-735 claims from identity contracts and asks each claim's issuer whether it still
 // stands (ClaimIssuer.isClaimValid: signed by a CLAIM key of the issuer and not revoked).
+// `read` does all of that in one chain round trip (a deployless read, chain/claims_bundle.ts):
+// the claim ids of the topics, the claims, their data and each issuer's word.
 // Reads are cached for `cacheSeconds`; a caller about to release data asks for a fresh read.
 // The cache is bounded: what exists in a large LRU, what does not (no such claim, no identity
 // at the address) in a small one, so reads of made-up ids cannot grow memory or push out
@@ -8,6 +10,7 @@ import { LRUCache } from 'lru-cache';
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, type PublicClient, zeroAddress } from 'viem';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
+import { type ClaimsBundle, type Linked, readClaimsBundle, readLinkedClaimsBundle, readWalletClaimsBundle } from '../chain/claims_bundle.js';
 import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 
@@ -24,7 +27,38 @@ export type OnchainClaim = {
 
 export type ReadOptions = { fresh?: boolean };
 
+/** A claim with its issuer's word on it, read in the same round trip. */
+export type CheckedClaim = OnchainClaim & { issuerValid: boolean };
+
+export type ClaimsRead = {
+  /** The identity's claims of each asked topic. */
+  byTopic: Map<number, CheckedClaim[]>;
+  /** Each asked id's claim; undefined when the identity holds no such claim. */
+  byId: Map<Hex, CheckedClaim | undefined>;
+};
+
 export type ClaimReader = {
+  /**
+   * The claims of these topics and of these ids, each with its issuer's word, in one chain round
+   * trip (none when every part is cached and not asked fresh); refuses 404 identity_not_found
+   * when no identity contract is at the address.
+   */
+  read(identity: Address, ask: { topics?: readonly number[]; claimIds?: readonly Hex[] }, options?: ReadOptions): Promise<ClaimsRead>;
+  /**
+   * The identity the IdFactory links to the wallet (undefined: none) and its claims of these
+   * topics with their issuers' word, in one chain round trip, always read (the cache is filled).
+   */
+  readOfWallet(factory: Address, wallet: Address, topics: readonly number[]): Promise<{ identity: Address | undefined; read: ClaimsRead }>;
+  /**
+   * Whether the IdFactory knows the identity and the wallet's key signs in on it, read live, and,
+   * when both hold, its claims of these topics: one chain round trip (the cache is filled).
+   */
+  readOfLinked(
+    factory: Address,
+    identity: Address,
+    wallet: Address,
+    topics: readonly number[],
+  ): Promise<{ known: boolean; linked: Linked; read: ClaimsRead | undefined }>;
   claimsOf(identity: Address, topics: number[], options?: ReadOptions): Promise<OnchainClaim[]>;
   /** Undefined when the identity has no such claim; refuses 404 identity_not_found when no identity contract is at the address. */
   claim(identity: Address, claimId: Hex, options?: ReadOptions): Promise<OnchainClaim | undefined>;
@@ -121,7 +155,95 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
     return read;
   };
 
+  const remember = (key: string, value: unknown, miss: boolean) => {
+    if (cacheSeconds <= 0) return;
+    const entry = { value, until: now() + cacheSeconds * 1000 };
+    (miss ? found : missing).delete(key);
+    (miss ? missing : found).set(key, entry);
+  };
+  const hit = (key: string): Cached | undefined => {
+    const entry = found.get(key) ?? missing.get(key);
+    return entry && entry.until > now() ? entry : undefined;
+  };
+  const validKey = (identity: Address, one: OnchainClaim) => `valid:${identity}:${one.claimId}:${one.signature}`;
+
+  /** Every asked part from the cache, or undefined when one is missing. */
+  const fromCache = (identity: Address, topics: readonly number[], claimIds: readonly Hex[]): ClaimsRead | undefined => {
+    const checked = (claimId: Hex): CheckedClaim | undefined | null => {
+      const entry = hit(`claim:${identity}:${claimId}`);
+      if (!entry || entry.value === NO_IDENTITY) return null;
+      const one = entry.value as OnchainClaim | undefined;
+      if (!one) return undefined;
+      const valid = hit(validKey(identity, one));
+      return valid ? { ...one, issuerValid: valid.value as boolean } : null;
+    };
+    const byTopic = new Map<number, CheckedClaim[]>();
+    for (const topic of topics) {
+      const ids = hit(`ids:${identity}:${topic}`)?.value as Hex[] | undefined;
+      if (!ids) return undefined;
+      const claims: CheckedClaim[] = [];
+      for (const id of ids) {
+        const one = checked(id);
+        if (one === null) return undefined;
+        if (one) claims.push(one);
+      }
+      byTopic.set(topic, claims);
+    }
+    const byId = new Map<Hex, CheckedClaim | undefined>();
+    for (const id of claimIds) {
+      const one = checked(id);
+      if (one === null) return undefined;
+      byId.set(id, one);
+    }
+    return { byTopic, byId };
+  };
+
+  const read: ClaimReader['read'] = async (identity, ask, options) => {
+    const topics = ask.topics ?? [];
+    const claimIds = ask.claimIds ?? [];
+    if (!options?.fresh) {
+      const cachedRead = fromCache(identity, topics, claimIds);
+      if (cachedRead) return cachedRead;
+    }
+    return kept(identity, topics, claimIds, await readClaimsBundle(client, identity, { topics, claimIds }));
+  };
+
+  /** A bundle read from the chain: cached, and answered as asked. */
+  const kept = (identity: Address, topics: readonly number[], claimIds: readonly Hex[], bundle: ClaimsBundle): ClaimsRead => {
+    if (!bundle.isIdentity) throw noIdentity(identity);
+    const checked = new Map<Hex, CheckedClaim | undefined>();
+    for (const [claimId, one] of bundle.claims) {
+      // The contract answers ids in lower case; the cache keys take them as asked, so both.
+      const { issuerValid, ...claimOnly } = one ?? { issuerValid: false };
+      const onchain = one ? (claimOnly as OnchainClaim) : undefined;
+      remember(`claim:${identity}:${claimId}`, onchain, onchain === undefined);
+      if (one && onchain) remember(validKey(identity, onchain), issuerValid, false);
+      checked.set(claimId, one ? { ...(claimOnly as OnchainClaim), issuerValid } : undefined);
+    }
+    const byTopic = new Map<number, CheckedClaim[]>();
+    for (const topic of topics) {
+      const ids = bundle.idsByTopic.get(topic) ?? [];
+      remember(`ids:${identity}:${topic}`, ids, ids.length === 0);
+      byTopic.set(
+        topic,
+        ids.flatMap((id) => checked.get(id) ?? []),
+      );
+    }
+    return { byTopic, byId: new Map(claimIds.map((id) => [id, checked.get(id.toLowerCase() as Hex)])) };
+  };
+
   return {
+    read,
+    async readOfWallet(factory, wallet, topics) {
+      const bundle = await readWalletClaimsBundle(client, factory, wallet, topics);
+      if (!bundle.identity) return { identity: undefined, read: { byTopic: new Map(), byId: new Map() } };
+      return { identity: bundle.identity, read: kept(bundle.identity, topics, [], bundle) };
+    },
+    async readOfLinked(factory, identity, wallet, topics) {
+      const bundle = await readLinkedClaimsBundle(client, factory, identity, wallet, topics);
+      const holds = bundle.known && bundle.linked === 'linked';
+      return { known: bundle.known, linked: bundle.linked, read: holds ? kept(identity, topics, [], bundle) : undefined };
+    },
     claim,
     async claimsOf(identity, topics, options) {
       const perTopic = await Promise.all(

@@ -1,10 +1,12 @@
 // What Signet says about an identity's claims: the public view of each (issuer, topic,
 // validity, hash, uri, expiry) from cached reads, and the private data, released only after
-// a fresh read finds the claim valid and its off-chain data matching the onchain hash.
+// a fresh read finds the claim valid and its off-chain data matching the onchain hash. Each
+// read of the chain is one round trip: the claims with their issuers' word (ClaimReader.read).
 import type { Address, Hex } from 'viem';
+import type { Linked } from '../chain/claims_bundle.js';
 import { refuse } from '../errors.js';
 import { hashClaimDocument } from './claim_document.js';
-import type { ClaimReader, OnchainClaim, ReadOptions } from './claim_reader.js';
+import type { CheckedClaim, ClaimReader, OnchainClaim, ReadOptions } from './claim_reader.js';
 import type { ClaimRecord, ClaimRecords } from './claim_records.js';
 import type { ClaimTopics } from './claim_topics.js';
 
@@ -29,6 +31,16 @@ export type ClaimView = {
 export type ClaimsService = {
   /** The claims of these topics, as the consent page lists them (cached reads). */
   listForTopics(identity: Address, topics: number[]): Promise<ClaimView[]>;
+  /**
+   * The identity the IdFactory links to the wallet (undefined: none) and its claims of these
+   * topics as listForTopics lists them, in one chain round trip.
+   */
+  listForWallet(factory: Address, wallet: Address, topics: number[]): Promise<{ identity: Address | undefined; claims: ClaimView[] }>;
+  /**
+   * Whether the IdFactory knows the identity and the wallet's key signs in on it (read live), and
+   * then its claims of these topics as listForTopics lists them: one chain round trip.
+   */
+  listForLinked(factory: Address, identity: Address, wallet: Address, topics: number[]): Promise<{ known: boolean; linked: Linked; claims: ClaimView[] }>;
   /** One claim's public part (cached read); 404 if the identity has no such claim. */
   publicView(identity: Address, claimId: Hex, options?: ReadOptions): Promise<ClaimView>;
   /** One claim with its data, read fresh; refuses with the reason when it cannot be released. */
@@ -71,7 +83,7 @@ export function createClaimsService(deps: {
 }): ClaimsService {
   const { reader, topics, records, now } = deps;
 
-  const viewOf = async (identity: Address, claim: OnchainClaim, options?: ReadOptions) => {
+  const viewOf = async (identity: Address, claim: CheckedClaim) => {
     const record = await records.find(identity, claim.claimId);
     // Only the record that matches what is onchain tells the expiry.
     const current = record && record.hash.toLowerCase() === claim.data.toLowerCase() ? record : undefined;
@@ -79,13 +91,14 @@ export function createClaimsService(deps: {
     if (current?.gone_at) await records.onChain(current);
     const expiresAt = current?.document.expires_at ?? null;
     const trusted = topics.isTrusted(claim.issuer, claim.topic);
-    const confirmed = trusted && (!deps.own || ownClaimStands(deps.own, claim, current)) && (await reader.issuerConfirms(identity, claim, options));
+    // The issuer's word came with the claim, read in the same round trip (as fresh as the claim).
+    const confirmed = trusted && (!deps.own || ownClaimStands(deps.own, claim, current)) && claim.issuerValid;
     let status: ClaimStatus = 'valid';
     if (!trusted) status = 'untrusted_issuer';
     else if (!confirmed) status = 'not_confirmed_by_issuer';
     else if (expiresAt && Date.parse(expiresAt) <= now()) status = 'expired';
     const view: ClaimView = {
-      claim_id: claim.claimId,
+      claim_id: claim.claimId as Hex,
       topic: claim.topic,
       topic_name: topics.byNumber(claim.topic)?.name ?? null,
       issuer: claim.issuer,
@@ -106,7 +119,7 @@ export function createClaimsService(deps: {
   };
 
   const find = async (identity: Address, claimId: Hex, options?: ReadOptions) => {
-    const claim = await reader.claim(identity, claimId, options);
+    const claim = (await reader.read(identity, { claimIds: [claimId] }, options)).byId.get(claimId);
     if (!claim) {
       await gone(identity, claimId, options);
       throw refuse('claim_not_found', `identity ${identity} has no claim ${claimId}`);
@@ -116,7 +129,7 @@ export function createClaimsService(deps: {
 
   const release = async (identity: Address, claimId: Hex): Promise<ClaimView> => {
     const claim = await find(identity, claimId, { fresh: true });
-    const { view, record } = await viewOf(identity, claim, { fresh: true });
+    const { view, record } = await viewOf(identity, claim);
     if (view.status === 'untrusted_issuer') {
       throw refuse('claim_issuer_untrusted', `the issuer ${claim.issuer} is not trusted for topic ${claim.topic}`);
     }
@@ -131,23 +144,38 @@ export function createClaimsService(deps: {
 
   return {
     async listForTopics(identity, topicNumbers) {
-      const claims = await reader.claimsOf(identity, topicNumbers);
+      const read = await reader.read(identity, { topics: topicNumbers });
+      const claims = topicNumbers.flatMap((topic) => read.byTopic.get(topic) ?? []);
       return Promise.all(claims.map(async (claim) => (await viewOf(identity, claim)).view));
     },
+    async listForWallet(factory, wallet, topicNumbers) {
+      const { identity, read } = await reader.readOfWallet(factory, wallet, topicNumbers);
+      if (!identity) return { identity, claims: [] };
+      const claims = topicNumbers.flatMap((topic) => read.byTopic.get(topic) ?? []);
+      return { identity, claims: await Promise.all(claims.map(async (claim) => (await viewOf(identity, claim)).view)) };
+    },
+    async listForLinked(factory, identity, wallet, topicNumbers) {
+      const { known, linked, read } = await reader.readOfLinked(factory, identity, wallet, topicNumbers);
+      const claims = read ? topicNumbers.flatMap((topic) => read.byTopic.get(topic) ?? []) : [];
+      return { known, linked, claims: await Promise.all(claims.map(async (claim) => (await viewOf(identity, claim)).view)) };
+    },
     async publicView(identity, claimId, options) {
-      return (await viewOf(identity, await find(identity, claimId, options), options)).view;
+      return (await viewOf(identity, await find(identity, claimId, options))).view;
     },
     release,
     async shared(identity, claimIds) {
+      if (claimIds.length === 0) return [];
+      // Every kept claim and its issuer's word, fresh, in one round trip.
+      const read = await reader.read(identity, { claimIds }, { fresh: true });
       const views = await Promise.all(
         claimIds.map(async (claimId) => {
-          const claim = await reader.claim(identity, claimId, { fresh: true });
+          const claim = read.byId.get(claimId);
           // A claim removed from the identity is no longer shared.
           if (!claim) {
             await gone(identity, claimId, { fresh: true });
             return undefined;
           }
-          const { view, record } = await viewOf(identity, claim, { fresh: true });
+          const { view, record } = await viewOf(identity, claim);
           return view.valid && record && matchesHash(record, claim) ? { ...view, data: record.document.data } : view;
         }),
       );

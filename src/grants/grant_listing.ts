@@ -51,7 +51,8 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
     granted_at: receipt.signed_at,
   });
 
-  const loginGrants = async (identity: Address): Promise<LoginGrant[]> => Promise.all((await deps.receipts.listFor(identity)).map(loginGrantOf));
+  const loginGrants = async (identity: Address, chainId?: number): Promise<LoginGrant[]> =>
+    Promise.all((await deps.receipts.listFor(identity, chainId)).map(loginGrantOf));
 
   /** One OIDC login of this identity, or undefined when the id is not one. */
   const loginGrant = async (id: string, identity: Address): Promise<LoginGrant | undefined> => {
@@ -62,15 +63,15 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
   return {
     loginGrants,
     loginGrant,
-    /** One page of `owner`'s grants, or of a service's own grants of one identity when `identity` is given. */
-    async list(owner: { identity: Address } | { service: string; identity?: Address }, page: { cursor?: string; limit: number }) {
+    /** One page of `owner`'s grants (`chainId`: of an identity on another chain than the first), or of a service's own grants of one identity when `identity` is given. */
+    async list(owner: { identity: Address; chainId?: number } | { service: string; identity?: Address }, page: { cursor?: string; limit: number }) {
       const { limit } = page;
       const cursor = decodeTimeCursor(page.cursor);
-      const ids = await deps.grants.listIds('service' in owner ? { service: owner.service } : { identity: owner.identity });
+      const ids = await deps.grants.listIds('service' in owner ? { service: owner.service } : { identity: owner.identity, chainId: owner.chainId });
       const held = await deps.accessGrants.currentOf(ids);
       // A service naming an identity sees only its own grants of that identity.
       const access = 'service' in owner && owner.identity ? held.filter((grant) => grant.identity === owner.identity && grant.chain_id === undefined) : held;
-      const all: ListedGrant[] = !('service' in owner) ? [...access, ...(await loginGrants(owner.identity))] : access;
+      const all: ListedGrant[] = !('service' in owner) ? [...access, ...(await loginGrants(owner.identity, owner.chainId))] : access;
       const ordered = all.sort(newestFirst).filter(cursor ? (grant) => afterCursor(cursor)(timeOf(grant)) : () => true);
       const items = ordered.slice(0, limit);
       return { items, next_cursor: ordered.length > limit ? encodeTimeCursor(timeOf(items[items.length - 1]!)) : null };

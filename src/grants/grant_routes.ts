@@ -217,12 +217,13 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       path: '/access-grants/{id}/denials',
       summary: 'The owner denies a pending grant',
       tag: TAG,
-      auth: deps.sessions.owner,
+      // The owner of an identity on any chain: only that chain's identity's grants.
+      auth: deps.sessions.ownerOnAnyChain,
       params: forms.grantPath,
       responses: { 200: { description: 'The denied grant', schema: forms.accessGrant } },
       refusals: ['grant_not_found', 'grant_expired', 'grant_not_pending'],
       async handle({ params, caller }) {
-        return { body: await deps.accessGrants.deny(params.id, caller.identity) };
+        return { body: await deps.accessGrants.deny(params.id, caller.identity, caller.chain_id) };
       },
     }),
 

@@ -21,6 +21,8 @@ export type ReadinessDeps = {
   deadlineMs?: number;
   /** The chain watcher's state, while this process holds its lease (undefined otherwise). */
   chainWatch?: () => ChainWatchReport | undefined;
+  /** With several chains: each chain's watcher, in the chains' order (its report while this process follows that chain). */
+  chainWatches?: () => readonly (ChainWatchReport | undefined)[];
 };
 
 type Check = 'ok' | 'unreachable';
@@ -66,7 +68,25 @@ const chainWatch = z
   })
   .meta({ description: 'Only from the process that follows the chain (holds the chain watcher lease); never makes readiness fail' });
 
-export function healthRoutes({ store, chains, readyWithChains = 'any', deadlineMs = 1000, chainWatch: watchReport }: ReadinessDeps): AnyRoute[] {
+const chainWatches = z
+  .array(
+    z.object({
+      chain_id: z.number().int(),
+      name: z.string(),
+      following: z.boolean().meta({ description: "this process holds the chain's watcher lease" }),
+      watch: chainWatch.optional(),
+    }),
+  )
+  .meta({ description: "With several chains: each chain's watcher (its state only from the process that follows it); never makes readiness fail" });
+
+export function healthRoutes({
+  store,
+  chains,
+  readyWithChains = 'any',
+  deadlineMs = 1000,
+  chainWatch: watchReport,
+  chainWatches: watchReports,
+}: ReadinessDeps): AnyRoute[] {
   return [
     route({
       method: 'get',
@@ -84,7 +104,10 @@ export function healthRoutes({ store, chains, readyWithChains = 'any', deadlineM
       tag: TAG,
       auth: anyone,
       responses: {
-        200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks, chain_watch: chainWatch.optional() }) },
+        200: {
+          description: 'Ready',
+          schema: z.object({ status: z.literal('ready'), checks, chain_watch: chainWatch.optional(), chain_watches: chainWatches.optional() }),
+        },
         503: {
           description: 'Redis (`store_unavailable`) or the chain (`chain_unavailable`) does not answer',
           schema: z.object({
@@ -93,6 +116,7 @@ export function healthRoutes({ store, chains, readyWithChains = 'any', deadlineM
             reason: z.enum(['store_unavailable', 'chain_unavailable']),
             checks,
             chain_watch: chainWatch.optional(),
+            chain_watches: chainWatches.optional(),
           }),
         },
       },
@@ -107,7 +131,18 @@ export function healthRoutes({ store, chains, readyWithChains = 'any', deadlineM
         const each = chains.map((chain, i) => ({ chain_id: chain.chainId, name: chain.name, check: chainChecks[i]! }));
         const checked = { store: storeCheck!, chain: chainCheck, ...(chains.length > 1 ? { chains: each } : {}) };
         const report = watchReport?.();
-        const watching = report ? { chain_watch: report } : {};
+        const reports = chains.length > 1 ? watchReports?.() : undefined;
+        const watching = {
+          ...(report ? { chain_watch: report } : {}),
+          ...(reports
+            ? {
+                chain_watches: chains.map((chain, i) => {
+                  const watch = reports[i];
+                  return { chain_id: chain.chainId, name: chain.name, following: watch !== undefined, ...(watch ? { watch } : {}) };
+                }),
+              }
+            : {}),
+        };
         if (storeCheck === 'ok' && chainCheck === 'ok') return { body: { status: 'ready', checks: checked, ...watching } };
         // Not an error thrown: the answer carries which check failed, for the operator.
         return {

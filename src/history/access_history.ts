@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../http/time_cursor.js';
-import type { HistoryLog } from './history_log.js';
+import { FIELDS_MARK, type HistoryLog } from './history_log.js';
 
 /** Where the data left: the engine's ID token or userinfo, a resource read, a CIBA login. */
 export const DOORS = ['id_token', 'userinfo', 'profile_resource', 'claim_resource', 'access_grant', 'ciba'] as const;
@@ -49,6 +49,21 @@ export function createAccessHistory(deps: {
   const { log, settings, now } = deps;
   const keepFrom = () => now() - settings.historyDays * DAY_MS;
 
+  const entryOf = (release: Release, id: string, at: string, clientName: string): HistoryEntry => ({
+    id,
+    at,
+    client_id: release.client_id,
+    client_name: clientName,
+    grant_id: release.grant_id,
+    door: release.door,
+    fields: release.fields,
+    claims: release.claims,
+    client_address: release.client_address,
+    outcome: release.outcome ?? 'released',
+    ...(release.reason ? { reason: release.reason } : {}),
+  });
+  const bounds = () => ({ keepFromMs: keepFrom(), maxEntries: settings.historyEntries, ttlSeconds: settings.historyDays * 86_400 });
+
   const all = async (identity: Address): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
 
   return {
@@ -64,30 +79,53 @@ export function createAccessHistory(deps: {
       // releases has just read the client), and the write still goes unawaited (decision 2).
       Promise.resolve(deps.clientName(release.client_id))
         .then((clientName) => {
-          const entry: HistoryEntry = {
-            id,
-            at,
-            client_id: release.client_id,
-            client_name: clientName,
-            grant_id: release.grant_id,
-            door: release.door,
-            fields: release.fields,
-            claims: release.claims,
-            client_address: release.client_address,
-            outcome: release.outcome ?? 'released',
-            ...(release.reason ? { reason: release.reason } : {}),
-          };
+          const entry = entryOf(release, id, at, clientName);
           return log.append(
             identity,
             { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at },
-            {
-              keepFromMs: keepFrom(),
-              maxEntries: settings.historyEntries,
-              ttlSeconds: settings.historyDays * 86_400,
-            },
+            bounds(),
           );
         })
         .catch((error: unknown) => deps.onLost?.(error));
+    },
+
+    /**
+     * Whether `recordAfterRead` can send the read and the entry in one round trip (Redis on one
+     * server); otherwise the caller reads, then records.
+     */
+    readsWithRecord: log.appendAfterRead !== undefined,
+
+    /**
+     * Reads `readKey` (a JSON object: the profile) and records one release whose fields are the
+     * `candidates` it holds, in one round trip; answers what the key holds. The entry is written
+     * with the read, atomically: a release answered from this read is recorded, none is lost.
+     * Only where `readsWithRecord`. A failed write is told (onLost) and the read still answered;
+     * a failure of the round trip itself is the read's (the release cannot go ahead).
+     */
+    async recordAfterRead(
+      identity: Address | `eip155:${number}:${Address}`,
+      readKey: string,
+      release: Omit<Release, 'fields'>,
+      candidates: readonly string[],
+    ): Promise<string | undefined> {
+      if (!log.appendAfterRead) throw new Error('recordAfterRead: this history log reads and records apart');
+      const atMs = now();
+      const at = new Date(atMs).toISOString();
+      // The client's name: the registry's cached read (the request has just read the client).
+      const clientName = await deps.clientName(release.client_id);
+      const { fields: _marked, ...entry } = entryOf({ ...release, fields: [] }, randomBytes(8).toString('base64url'), at, clientName);
+      // The fields go last, as a mark the step fills with the candidates the key holds.
+      const json = `${JSON.stringify(entry).slice(0, -1)},${FIELDS_MARK}`;
+      const { value, lost } = await log.appendAfterRead(
+        identity,
+        readKey,
+        { json, atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at },
+        candidates,
+        bounds(),
+      );
+      // As with record: a failed write is told, and the release goes ahead (decision 2).
+      if (lost) deps.onLost?.(lost);
+      return value;
     },
 
     /** One page, newest first, of one service's entries when `client_id` is given. */

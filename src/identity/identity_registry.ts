@@ -23,13 +23,13 @@ export type IdentityRegistry = {
 /** What the live identity and key checks can refuse with. */
 export const LINK_REFUSALS: Reason[] = ['identity_not_registered', 'identity_not_a_contract', 'wallet_not_linked', 'chain_unavailable'];
 
-const notRegistered = (identity: Address, factory: Address) =>
+export const notRegistered = (identity: Address, factory: Address) =>
   refuse('identity_not_registered', `identity ${identity} is not registered with the IdFactory ${factory}`);
 
-const notLinked = (identity: Address, wallet: Address) =>
+export const notLinked = (identity: Address, wallet: Address) =>
   refuse('wallet_not_linked', `wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
 
-const notAnIdentity = (identity: Address, cause: unknown) => refuse('identity_not_a_contract', `${identity} is not an identity contract`, { cause });
+export const notAnIdentity = (identity: Address, cause: unknown) => refuse('identity_not_a_contract', `${identity} is not an identity contract`, { cause });
 
 export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
   return {

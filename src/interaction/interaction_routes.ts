@@ -14,7 +14,7 @@ import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { signatureBody } from '../http/schemas.js';
 import type { OnChains } from '../chain/chains.js';
-import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
+import { type IdentityRegistry, LINK_REFUSALS, notAnIdentity, notLinked, notRegistered } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
 import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import { loginFields, type RequestedField, requestedFields } from '../fields/fields.js';
@@ -83,6 +83,33 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
     }
     const found = (await identitiesOfWallet(deps.onChain, body.address)).map(({ chain, identity }) => ({ on: deps.onChain.require(chain.chainId), identity }));
     return found.length === 1 ? found[0]! : { choose: found };
+  };
+
+  /**
+   * With claim topics, the identity on the chain meant and its claims of those topics in one
+   * chain round trip: the wallet's identity read from the IdFactory, or the identity given
+   * checked as known and linked (live), in the same eth_call as the claims. Undefined where
+   * several chains are looked up.
+   */
+  const identityWithClaims = async (
+    body: forms.ChallengeBody,
+    topics: number[],
+  ): Promise<{ on: OnChain; identity: `0x${string}`; claims: Awaited<ReturnType<ClaimsService['listForTopics']>> } | undefined> => {
+    if (body.chain_id === undefined && !body.identity && deps.onChain.several) return undefined;
+    const on = body.chain_id === undefined ? deps.onChain.first : deps.onChain.require(body.chain_id);
+    const factory = on.chain.identityFactory;
+    if (body.identity) {
+      const { known, linked, claims } = await on.claims.listForLinked(factory, body.identity, body.address, topics);
+      if (!known) throw notRegistered(body.identity, factory);
+      if (linked === 'not_an_identity') throw notAnIdentity(body.identity, undefined);
+      if (linked === 'not_linked') throw notLinked(body.identity, body.address);
+      return { on, identity: body.identity, claims };
+    }
+    const { identity, claims } = await on.claims.listForWallet(factory, body.address, topics);
+    if (!identity) {
+      throw refuse('wallet_without_identity', `wallet ${body.address} has no identity in the IdFactory; send the identity address as "identity"`);
+    }
+    return { on, identity, claims };
   };
 
   const sharesOf = (offers: VerifiedOffer[], picks: { claim_id: string; claims: string[] }[]): VerifiedShare[] =>
@@ -183,14 +210,15 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
       async handle({ body, caller: details }) {
         const client = await clientOf(details);
         const requested = keptFields(known, requestedOf(details), body.fields);
-        const resolved = await identityFor(body);
+        const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
+        const found = claimTopics.length ? await identityWithClaims(body, claimTopics) : undefined;
+        const resolved = found ?? (await identityFor(body));
         if ('choose' in resolved) {
           const choose = resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity }));
           return { body: { choose } };
         }
         const { on, identity } = resolved;
-        const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
-        const available = claimTopics.length ? await on.claims.listForTopics(identity, claimTopics) : [];
+        const available = found ? found.claims : claimTopics.length ? await on.claims.listForTopics(identity, claimTopics) : [];
         const kept = keptClaims(requested, available, body.claims);
         const offers = await offersFor(details, on.verified, identity, kept.fields);
         const verified = keptVerified(kept.fields, offers, body.verified);

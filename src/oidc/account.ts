@@ -19,7 +19,7 @@ import type { AccessHistory } from '../history/access_history.js';
 import { clientAddress } from '../http/client_address.js';
 import { parseSubject } from '../identity/subject.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
-import type { Profile, ProfileStore } from '../profile/profile.js';
+import { type Profile, type ProfileStore, parseProfile } from '../profile/profile.js';
 import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
 import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../fields/verified_claims_request.js';
 import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../fields/verified_fields.js';
@@ -55,6 +55,40 @@ function releasedFields(profile: Profile, scopes: Set<string>, requested: unknow
   ).map((field) => field.name);
 }
 
+/** The profile fields the request may release (of its scopes or named, not rejected), whatever the profile holds. */
+function candidateFields(scopes: Set<string>, requested: unknown, rejected: readonly string[]): string[] {
+  const named = requested && typeof requested === 'object' ? Object.keys(requested) : [];
+  return PROFILE_FIELDS.filter((field) => (scopes.has(field.scope) || named.includes(field.name)) && !rejected.includes(field.name)).map((field) => field.name);
+}
+
+/** Where the release is recorded through: its door and the caller's facts (undefined: not recorded). */
+function releaseOf(deps: AccountDeps, ctx: KoaContextWithOIDC, use: string, grantId: string | undefined) {
+  const clientId = ctx.oidc?.client?.clientId;
+  if (!deps.history || !clientId) return undefined;
+  const door = use === 'userinfo' ? 'userinfo' : ctx.oidc.params?.grant_type === CIBA_GRANT ? 'ciba' : 'id_token';
+  return { client_id: clientId, grant_id: grantId ?? null, door, client_address: clientAddress(ctx as unknown as Context) } as const;
+}
+
+/**
+ * The profile read and the release recorded in one round trip (Redis on one server), when
+ * nothing else is released: the entry names the candidate fields the profile holds, which are
+ * the fields this answer releases. Undefined: read and record apart.
+ */
+async function profileWithRecord(
+  deps: AccountDeps,
+  ctx: KoaContextWithOIDC,
+  identity: Address,
+  historyIdentity: Address | `eip155:${number}:${Address}`,
+  use: string,
+  grantId: string | undefined,
+  candidates: string[],
+): Promise<Profile | undefined> {
+  const release = releaseOf(deps, ctx, use, grantId);
+  const key = deps.profiles.keyOf?.(identity);
+  if (!release || !key || !deps.history?.readsWithRecord) return undefined;
+  return parseProfile(await deps.history.recordAfterRead(historyIdentity, key, { ...release, claims: [] }, candidates));
+}
+
 function recordRelease(
   deps: AccountDeps,
   ctx: KoaContextWithOIDC,
@@ -65,17 +99,9 @@ function recordRelease(
   fields: string[],
   claimIds: readonly string[],
 ): void {
-  const clientId = ctx.oidc?.client?.clientId;
-  if (!deps.history || !clientId) return;
-  const door = use === 'userinfo' ? 'userinfo' : ctx.oidc.params?.grant_type === CIBA_GRANT ? 'ciba' : 'id_token';
-  deps.history.record(identity, {
-    client_id: clientId,
-    grant_id: grantId ?? null,
-    door,
-    fields,
-    claims: [...claimIds],
-    client_address: clientAddress(ctx as unknown as Context),
-  });
+  const release = releaseOf(deps, ctx, use, grantId);
+  if (!release) return;
+  deps.history!.record(identity, { ...release, fields, claims: [...claimIds] });
 }
 
 /** The kept claims Signet can name without the chain (those of trusted issuers), unverified. */
@@ -169,6 +195,11 @@ export function createFindAccount(first: AccountDeps): FindAccount {
         const grantId = token?.grantId;
         const wantsClaims = topics.size > 0 && grantId !== undefined;
         const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);
+        if (!wantsClaims && !verifiedRequests.length) {
+          // Only the profile is released: read with the release's history entry, one round trip.
+          const profile = await profileWithRecord(deps, ctx, identity, historyIdentity, use, grantId, candidateFields(scopes, requested, rejected ?? []));
+          if (profile) return { sub, ...profile };
+        }
         // The profile and the receipt are read together: one round trip.
         const [profile, receipt] = await Promise.all([
           deps.profiles.get(identity),

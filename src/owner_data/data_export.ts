@@ -25,7 +25,10 @@ export type ExportDeps = {
   claimRequests(identity: Address): Promise<{ topic: string; requested_at: string }[]>;
   webhookUrl(identity: Address): Promise<string | undefined>;
   pendingLogins(identity: Address): Promise<BackchannelRequest[]>;
-  history: AccessHistory;
+  /** The identity's access history (as the chain's keys name it). */
+  history: Pick<AccessHistory, 'all'>;
+  /** How the identity creation records name a wallet on this chain (default: by its address, the first chain's). */
+  walletKey?: (wallet: Address) => string;
   now: () => number;
 };
 
@@ -53,7 +56,8 @@ export function createDataExport(deps: ExportDeps) {
     ]);
     const sessionWallets = sessions.map((session) => session.wallet);
     const creationWallets = [...new Set([...wallets, ...sessionWallets].map((wallet) => wallet.toLowerCase()))];
-    const creations = (await Promise.all(creationWallets.map((wallet) => store.get(keys.identityCreation(wallet)))))
+    const walletKey = deps.walletKey ?? ((wallet: Address) => wallet);
+    const creations = (await Promise.all(creationWallets.map((wallet) => store.get(keys.identityCreation(walletKey(wallet as Address))))))
       .filter((raw): raw is string => raw !== undefined)
       .map((raw) => JSON.parse(raw) as { identity: string | null })
       .filter((creation) => creation.identity?.toLowerCase() === identity.toLowerCase());

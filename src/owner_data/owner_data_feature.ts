@@ -4,6 +4,7 @@
 import { errors } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import type { Address, Hex } from 'viem';
+import { type OnChains, onChainsFrom } from '../chain/chains.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { SessionCallers } from '../owner_sessions/session_callers.js';
@@ -19,7 +20,7 @@ import type { AccessHistory } from '../history/access_history.js';
 import type { Logger } from '../observability/logger.js';
 import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
-import { subjectOf } from '../identity/subject.js';
+import { parseSubject, subjectOf } from '../identity/subject.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { ProfileStore } from '../profile/profile.js';
@@ -34,7 +35,12 @@ import { type ErasureStep, erasureSteps } from './erasure_steps.js';
 import { ownerDataPages } from './owner_data_pages.js';
 import { ownerDataRoutes } from './owner_data_routes.js';
 
+/** What the owner's data reads on one chain. */
+export type OwnerDataChain = { registry: IdentityRegistry; profiles: ProfileStore; records: ClaimRecords; issuer?: SignetIssuer };
+
 export type OwnerDataDeps = {
+  /** Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is the one exported and erased. */
+  onChain: OnChains<OwnerDataChain>;
   config: Pick<Config, 'issuer' | 'retention'>;
   chainId: number;
   store: Store;
@@ -75,34 +81,53 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
   const ownerWebhooks = createOwnerWebhooks(store);
   const topicNames = topics.all.map((topic) => topic.name);
 
-  const claimRecords = (identity: Address) => deps.records.listFor(identity);
-
-  /** Every grant of the identity, every page. */
-  const allGrants = async (identity: Address): Promise<ListedGrant[]> => {
+  /** Every grant of the identity (`chainId`: on another chain than the first), every page. */
+  const allGrants = async (identity: Address, chainId?: number): Promise<ListedGrant[]> => {
     const grants: ListedGrant[] = [];
     let cursor: string | undefined;
     do {
-      const page = await deps.listing.list({ identity }, { cursor, limit: 100 });
+      const page = await deps.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { cursor, limit: 100 });
       grants.push(...page.items);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     return grants;
   };
 
-  const exportFor = createDataExport({
-    issuer: deps.config.issuer,
-    chainId: deps.chainId,
-    store,
-    profile: (identity) => deps.profiles.get(identity),
-    sessions: (identity) => deps.sessions.listFor(identity),
-    grants: allGrants,
-    claimRecords,
-    claimRequests: async (identity) => deps.claimRequests?.listFor(identity, topicNames) ?? [],
-    webhookUrl: async (identity) => (await ownerWebhooks.get(identity))?.url,
-    pendingLogins: (identity) => deps.backchannel.pendingFor(identity),
-    history: deps.history,
-    now: deps.now,
+  // Each chain's export. The webhook, CIBA logins and Signet's claim requests are the first
+  // chain's only (not per chain yet): another chain's export has none of them.
+  const onChain = onChainsFrom(deps.onChain, (each) => {
+    const first = each.chain === deps.onChain.first.chain;
+    const other = first ? undefined : each.chain.chainId;
+    return {
+      ...each,
+      exportFor: createDataExport({
+        issuer: deps.config.issuer,
+        chainId: each.chain.chainId,
+        store,
+        profile: (identity) => each.profiles.get(identity),
+        sessions: (identity) => deps.sessions.listFor(each.chain.identityKey(identity) as Address),
+        grants: (identity) => allGrants(identity, other),
+        claimRecords: (identity) => each.records.listFor(identity),
+        claimRequests: async (identity) => (first ? ((await deps.claimRequests?.listFor(identity, topicNames)) ?? []) : []),
+        webhookUrl: async (identity) => (first ? (await ownerWebhooks.get(identity))?.url : undefined),
+        pendingLogins: async (identity) => (first ? deps.backchannel.pendingFor(identity) : []),
+        history: { all: (identity) => deps.history.all(each.chain.identityKey(identity) as Address) },
+        walletKey: each.chain.identityKey,
+        now: deps.now,
+      }),
+    };
   });
+  const exportFor = onChain.first.exportFor;
+
+  /**
+   * An erasure job names its identity as the chain's Redis keys do (the first chain's by its
+   * address, another's by CAIP-10): a job resumed after a restart knows its chain.
+   */
+  const targetOf = (named: Address) => {
+    const parsed = named.startsWith('eip155:') ? parseSubject(named) : undefined;
+    if (!parsed) return { on: onChain.first, identity: named, chainId: undefined, first: true };
+    return { on: onChain.require(parsed.chainId), identity: parsed.identity, chainId: parsed.chainId, first: false };
+  };
 
   const receiptSeconds = Math.max(1, Math.round(deps.config.retention.receiptDays * DAY_SECONDS));
   const erasures = createErasureJobs({
@@ -113,13 +138,15 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
     onFailure: (error) => deps.logger.error('erasure job interrupted; it resumes on the next sweep', error),
     run: erasureSteps({
       store,
-      endAccountSessions: (identity) => deps.sessions.endAll(identity),
-      endEngineSessions: async (identity) => {
-        const index = keys.engineSessionsOf(subjectOf(deps.chainId, identity));
+      // Each step gets the job's identity as its chain's keys name it (see targetOf).
+      endAccountSessions: (named) => deps.sessions.endAll(named),
+      endEngineSessions: async (named) => {
+        const { on, identity } = targetOf(named);
+        const index = keys.engineSessionsOf(subjectOf(on.chain.chainId, identity));
         const sessions = await store.indexMembers(index);
         await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), index);
       },
-      pendingBackchannel: (identity) => deps.backchannel.pendingFor(identity),
+      pendingBackchannel: async (named) => (targetOf(named).first ? deps.backchannel.pendingFor(named) : []),
       denyBackchannel: async (id) => {
         if (await deps.backchannel.take(id)) {
           await deps.provider.backchannelResult(id, new errors.AccessDenied('the identity owner erased their data')).catch(() => {
@@ -127,40 +154,61 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
           });
         }
       },
-      accessGrantIds: async (identity) => (await allGrants(identity)).filter((grant) => grant.kind !== 'login').map((grant) => grant.id),
+      accessGrantIds: async (named) => {
+        const { identity, chainId } = targetOf(named);
+        return (await allGrants(identity, chainId)).filter((grant) => grant.kind !== 'login').map((grant) => grant.id);
+      },
       currentGrant: (id) => deps.accessGrants.current(id),
-      denyGrant: (id, identity) => deps.accessGrants.deny(id, identity),
-      revokeGrant: (id, identity) => deps.accessGrants.revoke(id, { identity }, 'erasure'),
-      receipts: (identity) => deps.receipts.listFor(identity),
+      denyGrant: (id, named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.accessGrants.deny(id, identity, chainId);
+      },
+      revokeGrant: (id, named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.accessGrants.revoke(id, chainId === undefined ? { identity } : { identity, chainId }, 'erasure');
+      },
+      receipts: (named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.receipts.listFor(identity, chainId);
+      },
       keepReceipt: (receipt, seconds) => deps.receipts.save(receipt, seconds),
       revokeLoginGrant: deps.revokeLoginGrant,
-      issuedClaims: claimRecords,
+      issuedClaims: (named) => {
+        const { on, identity } = targetOf(named);
+        return on.records.listFor(identity);
+      },
       revokeIssuedClaim: issuer
-        ? async (identity, claimId) => {
-            await issuer.revoke(identity, claimId as Hex);
+        ? async (named, claimId) => {
+            const { on, identity } = targetOf(named);
+            await on.issuer?.revoke(identity, claimId as Hex);
           }
         : undefined,
-      removeClaimRequests: deps.claimRequests ? (identity) => deps.claimRequests!.removeFor(identity, topicNames) : undefined,
+      removeClaimRequests: deps.claimRequests
+        ? async (named) => {
+            if (targetOf(named).first) await deps.claimRequests!.removeFor(named, topicNames);
+          }
+        : undefined,
       history: deps.history,
-      unwatch: (identity) => deps.watchlist.unwatch(identity),
+      // The watchlist names identities by address, on every chain: only the first chain's erasure stops following it.
+      unwatch: async (named) => {
+        if (targetOf(named).first) await deps.watchlist.unwatch(named);
+      },
       receiptSeconds,
     }),
   });
 
   const routes = ownerDataRoutes({
     issuer: deps.config.issuer,
-    chainId: deps.chainId,
-    owner: deps.callers.owner,
-    registry: deps.registry,
+    owner: deps.callers.ownerOnAnyChain,
+    onChain,
     history: deps.history,
-    exportFor,
     erasures,
     issueChallenge: deps.issueChallenge,
     verifyChallenge: deps.verifyChallenge,
     receiptDays: deps.config.retention.receiptDays,
   });
   const pages = ownerDataPages({
-    chainId: deps.chainId,
+    onChain,
     renderPage: deps.renderPage,
     sessions: deps.sessions,
     history: deps.history,

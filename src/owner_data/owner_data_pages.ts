@@ -8,9 +8,12 @@ import type { Authenticator } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
+import type { Address } from 'viem';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 
 export type OwnerDataPagesDeps = {
-  chainId: number;
+  /** The chains served: the page shows the session's chain's identity. */
+  onChain: OnChains<unknown>;
   renderPage: RenderPage;
   sessions: AccountSessions;
   history: AccessHistory;
@@ -33,10 +36,10 @@ const PAGE_SIZE = 50;
 const word = z.string().max(512).optional().catch(undefined);
 
 export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
-  const visitor: Authenticator<Awaited<ReturnType<AccountSessions['find']>>> = {
+  const visitor: Authenticator<Awaited<ReturnType<AccountSessions['findOnAnyChain']>>> = {
     kind: 'owner_session',
     refusals: [],
-    authenticate: (ctx: Context) => deps.sessions.find(ctx),
+    authenticate: (ctx: Context) => deps.sessions.findOnAnyChain(ctx),
   };
   const whatWords = (entry: HistoryEntry) => {
     const parts = [...entry.fields.map((field) => deps.names.field(field)), ...entry.claims.map(() => 'a claim')];
@@ -59,18 +62,22 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
           return {};
         }
         const client = query.client || undefined;
+        // Another chain's history is kept under its CAIP-10 id.
+        const { chain } = chainOfSession(deps.onChain, session);
+        const named = chain.identityKey(session.identity) as Address;
         const [page, all] = await Promise.all([
           deps.history
-            .page(session.identity, { cursor: query.cursor, limit: PAGE_SIZE, client_id: client })
-            .catch(() => deps.history.page(session.identity, { limit: PAGE_SIZE, client_id: client })),
-          deps.history.all(session.identity),
+            .page(named, { cursor: query.cursor, limit: PAGE_SIZE, client_id: client })
+            .catch(() => deps.history.page(named, { limit: PAGE_SIZE, client_id: client })),
+          deps.history.all(named),
         ]);
         const services = [...new Map(all.map((entry) => [entry.client_id, { id: entry.client_id, name: entry.client_name }])).values()];
         deps.renderPage(ctx, 'account/data', {
           title: 'Your data',
           identity: session.identity,
           wallet: session.wallet,
-          chainId: deps.chainId,
+          chainId: chain.chainId,
+          chainName: deps.onChain.several ? chain.name : undefined,
           demoWallet: deps.demoWallet,
           names: deps.names,
           notice: undefined,

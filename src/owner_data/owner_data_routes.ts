@@ -2,6 +2,7 @@
 // everything (export), and erasure, asked with a fresh wallet signature and run as a job whose
 // state anyone holding its unguessable id may follow (the erasure ends the owner's sessions).
 import { createHash } from 'node:crypto';
+import type { Address } from 'viem';
 import { refuse } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import { anyone, type Authenticator } from '../http/authenticators.js';
@@ -14,14 +15,15 @@ import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wal
 import type { DataExport } from './data_export.js';
 import type { ErasureJobs } from './erasure_jobs.js';
 import * as forms from './owner_data_schemas.js';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 
 export type OwnerDataRoutesDeps = {
   issuer: string;
-  chainId: number;
+  /** The owner of an identity on any chain (the session names its chain). */
   owner: Authenticator<IdentitySession>;
-  registry: IdentityRegistry;
+  /** Each chain's identity reads and export: the session's chain's. */
+  onChain: OnChains<{ registry: IdentityRegistry; exportFor: DataExport }>;
   history: AccessHistory;
-  exportFor: DataExport;
   erasures: ErasureJobs;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
@@ -54,7 +56,9 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       query: forms.historyQuery,
       responses: { 200: { description: 'One page of the access history', schema: forms.historyPage } },
       async handle({ query, caller }) {
-        return { body: await deps.history.page(caller.identity, query) };
+        // Another chain's history is kept under its CAIP-10 id; the answer names the identity as ever.
+        const { chain } = chainOfSession(deps.onChain, caller);
+        return { body: { ...(await deps.history.page(chain.identityKey(caller.identity) as Address, query)), identity: caller.identity } };
       },
     }),
 
@@ -72,7 +76,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
         },
       },
       async handle({ caller }) {
-        const document = await deps.exportFor(caller.identity, caller.id);
+        const document = await chainOfSession(deps.onChain, caller).exportFor(caller.identity, caller.id);
         const date = document.exported_at.slice(0, 10);
         return { body: document, headers: { 'Content-Disposition': `attachment; filename="signet-export-${date}.json"` } };
       },
@@ -87,13 +91,16 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       rateLimits: [{ limit: 'challengesPerAddress', key: 'client_address' }],
       responses: { 200: { description: 'The challenge', schema: forms.erasureChallenge } },
       async handle({ caller }) {
+        const { chain } = chainOfSession(deps.onChain, caller);
         const challenge = await deps.issueChallenge({
           binding: bindingOf(caller),
           wallet: caller.wallet,
           identity: caller.identity,
           statement: erasureStatement(deps.receiptDays),
           fields: [],
-          resources: [subjectOf(deps.chainId, caller.identity)],
+          resources: [subjectOf(chain.chainId, caller.identity)],
+          // Named when not the first chain (the first chain's text is as with one chain): signed and checked there.
+          ...(caller.chain_id === undefined ? {} : { chainId: caller.chain_id }),
         });
         return { body: { challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() } };
       },
@@ -117,11 +124,17 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       refusals: [...CHALLENGE_REFUSALS, ...LINK_REFUSALS],
       async handle({ body, caller }) {
         const signed = { signature: body.signature, message: body.message };
+        const on = chainOfSession(deps.onChain, caller);
         const challenge = await deps.verifyChallenge({ binding: bindingOf(caller), ...signed }, async (issued) => {
           // The wallet must still hold its key now, not only when it signed in.
-          await deps.registry.assertKnownAndLinked(caller.identity, issued.wallet);
+          await on.registry.assertKnownAndLinked(caller.identity, issued.wallet);
         });
-        const job = await deps.erasures.request(caller.identity, [challenge.wallet], body.revoke_issued_claims);
+        // The job names the identity as its chain's keys do (and the wallet as that chain's creation records do).
+        const job = await deps.erasures.request(
+          on.chain.identityKey(caller.identity) as Address,
+          [on.chain.identityKey(challenge.wallet) as Address],
+          body.revoke_issued_claims,
+        );
         return {
           status: 202,
           headers: { Location: `${deps.issuer}/account/erasures/${job.id}` },

@@ -7,8 +7,11 @@ import { refuse } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
 
-/** A signed-in wallet; `identity` is null until the wallet has one (it may create it). */
-export type AccountSession = { id: string; identity: Address | null; wallet: Address; created_at: string };
+/**
+ * A signed-in wallet; `identity` is null until the wallet has one (it may create it). `chain_id`
+ * names the identity's chain when it is not the first (absent: the first chain, as before several chains).
+ */
+export type AccountSession = { id: string; identity: Address | null; wallet: Address; created_at: string; chain_id?: number };
 export type IdentitySession = AccountSession & { identity: Address };
 
 export const ACCOUNT_COOKIE = 'signet_account';
@@ -17,6 +20,8 @@ export const ACCOUNT_LOGIN_COOKIE = 'signet_account_login';
 export const ACCOUNT_SESSION_SECONDS = 8 * 3600;
 
 const noSession = () => refuse('session_missing', 'no account session: sign in with your wallet first');
+/** How the session index names an identity: the first chain's by its address, another's by CAIP-10. */
+const indexOf = (identity: Address, chainId?: number) => keys.accountSessionsOf(chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
 
 export function createAccountSessions(store: Store, secureCookies: boolean) {
   // Path "/": the access-grant routes read the owner's session too. SameSite=Strict keeps it
@@ -28,10 +33,15 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
     const raw = id ? await store.get(keys.accountSession(id)) : undefined;
     return raw ? (JSON.parse(raw) as AccountSession) : undefined;
   };
-  /** The session of an owner whose wallet has an identity. */
-  const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
+  /** The session of an owner whose wallet has an identity, on any chain (`chain_id` names another than the first). */
+  const findOnAnyChain = async (ctx: Context): Promise<IdentitySession | undefined> => {
     const session = await findAny(ctx);
     return session?.identity ? (session as IdentitySession) : undefined;
+  };
+  /** The session of an owner whose wallet has an identity on the first chain (what the routes not yet per chain serve). */
+  const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
+    const session = await findOnAnyChain(ctx);
+    return session && session.chain_id === undefined ? session : undefined;
   };
 
   return {
@@ -48,16 +58,18 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       return binding;
     },
 
-    async open(ctx: Context, identity: Address | null, wallet: Address, now: number): Promise<AccountSession> {
+    /** Opens the session; `chainId` only for an identity on another chain than the first. */
+    async open(ctx: Context, identity: Address | null, wallet: Address, now: number, chainId?: number): Promise<AccountSession> {
       const session: AccountSession = {
         id: randomBytes(24).toString('base64url'),
         identity,
         wallet,
         created_at: new Date(now).toISOString(),
+        ...(chainId === undefined ? {} : { chain_id: chainId }),
       };
       await Promise.all([
         store.set(keys.accountSession(session.id), JSON.stringify(session), ACCOUNT_SESSION_SECONDS),
-        identity ? store.addToIndex(keys.accountSessionsOf(identity), session.id, ACCOUNT_SESSION_SECONDS) : undefined,
+        identity ? store.addToIndex(indexOf(identity, chainId), session.id, ACCOUNT_SESSION_SECONDS) : undefined,
       ]);
       ctx.cookies.set(ACCOUNT_LOGIN_COOKIE, null, cookieOptions);
       ctx.cookies.set(ACCOUNT_COOKIE, session.id, { ...cookieOptions, maxAge: ACCOUNT_SESSION_SECONDS * 1000 });
@@ -66,8 +78,24 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
 
     find,
     findAny,
+    findOnAnyChain,
 
+    /** The owner's session on the first chain (a session on another chain is refused as none: these routes serve the first chain's identities). */
     async require(ctx: Context): Promise<IdentitySession> {
+      const session = await findAny(ctx);
+      if (!session) throw noSession();
+      if (!session.identity) throw refuse('identity_missing', 'your wallet has no identity yet: create it first');
+      if (session.chain_id !== undefined) {
+        throw refuse(
+          'session_missing',
+          `your account session is for your identity on chain ${session.chain_id}; this serves the first chain's identities only`,
+        );
+      }
+      return session as IdentitySession;
+    },
+
+    /** The owner's session on any chain: the account's routes, which act on the session's chain. */
+    async requireOnAnyChain(ctx: Context): Promise<IdentitySession> {
       const session = await findAny(ctx);
       if (!session) throw noSession();
       if (!session.identity) throw refuse('identity_missing', 'your wallet has no identity yet: create it first');
@@ -85,7 +113,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       const left = await store.ttl(keys.accountSession(session.id));
       if (left === undefined) return;
       await store.set(keys.accountSession(session.id), JSON.stringify({ ...session, identity }), Number.isFinite(left) ? left : ACCOUNT_SESSION_SECONDS);
-      await store.addToIndex(keys.accountSessionsOf(identity), session.id, ACCOUNT_SESSION_SECONDS);
+      await store.addToIndex(indexOf(identity, session.chain_id), session.id, ACCOUNT_SESSION_SECONDS);
     },
 
     async close(ctx: Context): Promise<void> {
@@ -93,7 +121,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       if (id) {
         const session = await findAny(ctx);
         await store.delete(keys.accountSession(id));
-        if (session?.identity) await store.removeFromIndex(keys.accountSessionsOf(session.identity), id);
+        if (session?.identity) await store.removeFromIndex(indexOf(session.identity, session.chain_id), id);
       }
       ctx.cookies.set(ACCOUNT_COOKIE, null, cookieOptions);
     },

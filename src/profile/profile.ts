@@ -35,16 +35,21 @@ export type AddressPart = (typeof ADDRESS_PARTS)[number];
 
 export type ProfileStore = {
   get(identity: Address): Promise<Profile>;
+  /** The Redis key the profile is kept under, for a read sent with other work (oidc/account.ts); absent: read with get. */
+  keyOf?(identity: Address): string;
   set(identity: Address, profile: Profile): Promise<void>;
 };
 
 /** identityKey: how keys name an identity of the profiles' chain (src/chain/chains.ts). */
+/** A profile as stored (JSON, or nothing: an empty profile). */
+export const parseProfile = (raw: string | undefined | null): Profile => (raw ? profileSchema.parse(JSON.parse(raw)) : {});
+
 export function createProfileStore(store: Store, identityKey: (identity: Address) => string = (identity) => identity): ProfileStore {
   return {
     async get(identity) {
-      const raw = await store.get(keys.profile(identityKey(identity)));
-      return raw ? profileSchema.parse(JSON.parse(raw)) : {};
+      return parseProfile(await store.get(keys.profile(identityKey(identity))));
     },
+    keyOf: (identity) => keys.profile(identityKey(identity)),
     async set(identity, profile) {
       await store.set(keys.profile(identityKey(identity)), JSON.stringify(profileSchema.parse(profile)));
     },

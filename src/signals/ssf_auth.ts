@@ -35,7 +35,7 @@ export function ssfClient(provider: Provider, clientAllowed: (clientId: string) 
         throw refuse('authorization_malformed', 'send an access token of the client credentials grant as "Authorization: Bearer <token>" or "DPoP <token>"');
       }
       const found = await provider.ClientCredentials.find(presented.token);
-      // A client removed from CLIENTS, or no longer allowed the grant, loses its tokens too.
+      // A deleted client, or one no longer allowed the grant, loses its tokens too.
       if (!found?.clientId || !(await clientAllowed(found.clientId))) {
         ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
         throw refuse('token_invalid', 'the access token is invalid, expired or revoked');

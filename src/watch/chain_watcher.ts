@@ -72,6 +72,8 @@ export type ChainWatcherDeps = {
   handlers: ChainConsentHandlers;
   settings: Config['chainWatch'];
   metrics?: Metrics;
+  /** The chain's id in the metrics' `chain_id` label (default: `chainId`, else none). */
+  metricsChainId?: number;
   logger?: Logger;
   /** Addresses in one eth_getLogs filter (default 1000). */
   addressesPerCall?: number;
@@ -106,6 +108,8 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   const cursorKey = createWatchCursor(deps.store, deps.chainId);
   const issuers = new Set(deps.issuers.map((issuer) => issuer.toLowerCase()));
   const leaseRenewMs = (settings.leaseSeconds * 1000) / 3;
+  const labelled = deps.metricsChainId ?? deps.chainId;
+  const chainLabel: { chain_id?: string } = labelled === undefined ? {} : { chain_id: String(labelled) };
 
   let holding = false;
   let heldAt = 0;
@@ -117,11 +121,11 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   const setHolding = (held: boolean) => {
     if (held && !holding) deps.logger?.info('the chain watcher lease is taken: this process follows the chain');
     holding = held;
-    metrics?.chainWatchLeaseHeld.set(held ? 1 : 0);
+    metrics?.chainWatchLeaseHeld.set(chainLabel, held ? 1 : 0);
     if (held) return;
     state = undefined;
     // Only the holder reports a lag: the others read 0 (and signet_chain_watch_lease_held 0).
-    metrics?.chainWatchLag.set(0);
+    metrics?.chainWatchLag.set(chainLabel, 0);
   };
   /** Renews the lease when a third of it has passed (long rounds: many ranges, slow handlers). */
   const stillHeld = async () => {
@@ -133,7 +137,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   };
   const observe = (head: bigint, cursor: bigint) => {
     state = { head, cursor };
-    metrics?.chainWatchLag.set(Number(head > cursor ? head - cursor : 0n));
+    metrics?.chainWatchLag.set(chainLabel, Number(head > cursor ? head - cursor : 0n));
   };
 
   /** The watched events of blocks from..to, in chain order: one eth_getLogs per address chunk. */
@@ -198,7 +202,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
           }
           await at('handler', () => dispatch(deps.handlers, watched));
           result.events++;
-          metrics?.chainWatchEvents.inc({ type: watched.type });
+          metrics?.chainWatchEvents.inc({ ...chainLabel, type: watched.type });
         }
         if (!(await at('store', () => cursorKey.advance(cursor, range!.to)))) {
           // Another process moved it: it holds the lease now; this one stands by.
@@ -216,7 +220,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
       result.outcome = 'failed';
       result.failedAt = stage;
       lastError = { stage, at: now() };
-      metrics?.chainWatchErrors.inc({ stage });
+      metrics?.chainWatchErrors.inc({ ...chainLabel, stage });
       // Once per outage, not once per poll.
       if (!failing) {
         deps.logger?.error(
@@ -228,7 +232,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
       return result;
     } finally {
       result.ms = performance.now() - started;
-      metrics?.chainWatchRounds.inc({ outcome: result.outcome });
+      metrics?.chainWatchRounds.inc({ ...chainLabel, outcome: result.outcome });
     }
   };
 
@@ -288,7 +292,7 @@ export function claimIssuersOf(config: Pick<Config, 'claims' | 'claimIssuer'>, c
   return [...trusted.map((each) => each.address as Address), ...(own ? [own as Address] : [])];
 }
 
-/** Several chains' watchers as one: each starts and stops with the others; round and report are the first chain's (and `all`'s rounds run too). */
+/** Several chains' watchers as one: each starts and stops with the others; round and report are the first chain's (and `all`'s rounds run too); `reports` lists each chain's. */
 export function watchersAsOne(all: readonly ChainWatcher[]): ChainWatcher {
   const [first] = all;
   if (!first) throw new Error('watchersAsOne: at least one watcher');

@@ -4,6 +4,9 @@
 // the website's subject names that chain.
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
+import { encodeFunctionData, type Address } from 'viem';
+import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
+import { keyOf } from '../../src/chain/deploy_onchainid.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { discover } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -84,5 +87,74 @@ test('the owner chooses the second chain on the consent page; the wallet switche
   expect(wallet.switches).toEqual([SECOND]);
   const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
   expect(tokens.claims()!.sub).toBe(`eip155:${SECOND}:${onSecond}`);
+  expect(problems.all).toEqual([]);
+}, 90_000);
+
+test('the owner signs in to the account pages on the second chain: the pages show that identity, and the wallet switches to it before it sends a key change', async () => {
+  const owner = h.chain.accounts[1]!;
+  const other = h.chain.accounts[2]!;
+  const secondChain = h.otherChains[0]!;
+  const [onFirst, onSecond] = await Promise.all([h.chain.createIdentityFor(owner.address, 'account'), secondChain.createIdentityFor(owner.address, 'account')]);
+  expect(onSecond).toBe(onFirst);
+  // The first chain's identity at the same address has a profile; the second chain's has none.
+  await h.signet.profiles.set(onFirst, { given_name: 'First-chain Ada' });
+  const page = await newPage();
+  const problems = await watchProblems(page);
+  const wallet = await injectWallet(page, owner, SECOND, { startChainId: FIRST, chain: secondChain });
+  await page.goto(`${h.issuer}/account`);
+  expect(await page.getByLabel('Chain of your identity').locator('option').allInnerTexts()).toEqual([
+    'Find it on every chain',
+    `Test chain ${FIRST} (chain id ${FIRST})`,
+    `Test chain ${SECOND} (chain id ${SECOND})`,
+  ]);
+  const [lookup] = await Promise.all([
+    page.waitForResponse((response) => response.url() === `${h.issuer}/account/challenge`),
+    page.getByRole('button', { name: 'Connect wallet and sign in' }).click(),
+  ]);
+  expect(await lookup.json()).toMatchObject({ choose: [{ chain_id: FIRST }, { chain_id: SECOND }] });
+  const choices = page.getByRole('group', { name: 'Your identities, one per chain' }).getByRole('button');
+  await choices.first().waitFor({ state: 'visible' });
+  expect(await choices.allInnerTexts()).toEqual([`Test chain ${FIRST}: ${onFirst}`, `Test chain ${SECOND}: ${onSecond}`]);
+  const [asked] = await Promise.all([page.waitForResponse((response) => response.url() === `${h.issuer}/account/challenge`), choices.nth(1).click()]);
+  expect(asked.request().postDataJSON()).toMatchObject({ chain_id: SECOND, identity: onSecond });
+  expect(await page.locator('#signin-text').textContent()).toContain(`Chain ID: ${SECOND}`);
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  await page.getByRole('heading', { name: 'Your identity' }).waitFor();
+  // Asked to switch to the identity's chain before signing.
+  expect(wallet.switches).toEqual([SECOND]);
+  expect(await page.locator('.facts').textContent()).toContain(`Test chain ${SECOND} (chain id ${SECOND})`);
+  expect(await page.locator('.summary').textContent()).toContain('0 fields filled in');
+
+  // The wallet moves back to the first chain meanwhile; the page asks it to switch before it sends.
+  await page.evaluate(
+    (chainId) =>
+      (window as unknown as { ethereum: { request(r: unknown): Promise<unknown> } }).ethereum.request({
+        method: 'wallet_switchEthereumChain',
+        params: [{ chainId: `0x${chainId.toString(16)}` }],
+      }),
+    FIRST,
+  );
+  await Promise.all([
+    page.waitForURL(`${h.issuer}/account/wallets`),
+    page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Wallets' }).click(),
+  ]);
+  await page.getByLabel('Wallet address').fill(other.address);
+  await page.getByLabel('Key').selectOption('action');
+  await page.getByRole('button', { name: 'Add wallet' }).click();
+  await page.locator('tbody tr').nth(1).waitFor();
+  expect(wallet.switches).toEqual([SECOND, FIRST, SECOND]);
+  expect(wallet.sent).toEqual([
+    {
+      from: owner.address,
+      to: onSecond,
+      data: encodeFunctionData({ abi: identityAbi, functionName: 'addKey', args: [keyOf(other.address), KeyPurpose.ACTION, KeyType.ECDSA] }),
+      hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    },
+  ]);
+  // The key is on the second chain's identity, not on the first chain's at the same address.
+  const actionKeys = (chain: { client: { readContract(args: unknown): Promise<unknown> } }, identity: Address) =>
+    chain.client.readContract({ address: identity, abi: identityAbi, functionName: 'getKeysByPurpose', args: [KeyPurpose.ACTION] });
+  expect(await actionKeys(secondChain, onSecond)).toEqual([keyOf(other.address)]);
+  expect(await actionKeys(h.chain, onFirst)).toEqual([]);
   expect(problems.all).toEqual([]);
 }, 90_000);

@@ -9,9 +9,10 @@ import { createClaimRequests } from '../../src/claims/claim_requests.js';
 import { claimIdOf } from '../../src/claims/claim_reader.js';
 import type { ClaimRecord } from '../../src/claims/claim_records.js';
 import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
 import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
-import { logIn, requestChallenge, startLogin } from '../support/login_driver.js';
+import { followToCallback, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-claims-tests';
@@ -21,9 +22,23 @@ const ACCREDITED = 7;
 
 let h: Harness;
 let signetIssuer: Address;
+/** JSON-RPC requests Signet sent (one request, one chain round trip). */
+let chainRequests = 0;
+const counting =
+  (fetchFn: typeof fetch): typeof fetch =>
+  (input, init) => {
+    chainRequests++;
+    return fetchFn(input, init);
+  };
+async function chainRoundTripsOf<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const before = chainRequests;
+  const done = await work();
+  return [chainRequests - before, done];
+}
 
 beforeAll(async () => {
   h = await startSignet({
+    chainClient: (chain, rpcUrl) => createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: counting }),
     configure: (chain) => ({
       chainCacheSeconds: CACHE_SECONDS,
       claims: {
@@ -133,6 +148,41 @@ test('a claim added onchain appears on the consent page, in the tokens and at it
     status: 200,
     json: { ...publicPart(identity, issued.claim_id, issued.claim.data), data: { level: 'basic', checked_by: 'Demo KYC' } },
   });
+});
+
+test("with claim scopes every step reads the chain once: the claims, their data and each issuer's word in one eth_call", async () => {
+  // A wallet of its own (the chain's accounts are taken), given gas for its key transaction.
+  const owner = privateKeyToAccount(generatePrivateKey());
+  const funding = await h.chain.deployer.wallet.sendTransaction({
+    account: h.chain.deployer.wallet.account,
+    chain: h.chain.deployer.wallet.chain,
+    to: owner.address,
+    value: 10n ** 18n,
+  });
+  await h.chain.client.waitForTransactionReceipt({ hash: funding });
+  const identity = await identityFor(owner);
+  const issued = await issueKyc(identity);
+  // The page path: the wallet's identity and its claims read together at the challenge.
+  const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+  const [challenge, signed] = await chainRoundTripsOf(() => signChallenge(login, owner));
+  expect(challenge).toBe(1);
+  expect((signed.answer.claims as { kept: boolean }[]).map((claim) => claim.kept)).toEqual([true]);
+  const [signature, answer] = await chainRoundTripsOf(() => submitSignature(login, { signature: signed.signature, message: signed.message }));
+  expect([signature, answer.status]).toEqual([1, 200]);
+  const callback = await followToCallback(login, answer.json.redirect_to as string);
+  const [token, tokens] = await chainRoundTripsOf(() =>
+    oidc.authorizationCodeGrant(login.config, callback, { pkceCodeVerifier: login.verifier, expectedState: login.state, expectedNonce: login.nonce }),
+  );
+  expect(token).toBe(1);
+  expect(tokens.claims()!.onchain_claims).toEqual([expect.objectContaining({ claim_id: issued.claim_id, valid: true, data: expect.any(Object) })]);
+  // The wallet SDK path: the identity given, checked as known and linked in the claims' eth_call.
+  const sdk = await startLogin(h.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+  const [sdkChallenge, sdkSigned] = await chainRoundTripsOf(() => signChallenge(sdk, owner, { identity }));
+  expect(sdkChallenge).toBe(1);
+  expect((sdkSigned.answer.claims as { kept: boolean }[]).map((claim) => claim.kept)).toEqual([true]);
+  // A claim resource read with the login's token: the claim and its issuer's word, read fresh, once.
+  const [read, released] = await chainRoundTripsOf(() => resource(identity, issued.claim_id, tokens.access_token));
+  expect([read, released.status, released.json.valid]).toEqual([1, 200, true]);
 });
 
 test('the issuer revokes onchain: private data stops at once, the cached public part within its bound', async () => {

@@ -176,7 +176,7 @@ test('public reads, and a chain outage answered 503 and logged as an error', asy
   }
   const errors = lines().filter((line) => line.level === 'error' && line.msg !== 'request');
   expect(errors.map((line) => line.msg)).toContain(
-    'GET /identities/:identity/claims/:claimId: the chain could not be read (Identity.getClaim); try again shortly',
+    'GET /identities/:identity/claims/:claimId: the chain could not be read (ClaimsReader.read); try again shortly',
   );
   expect(requests()).toEqual(
     expect.arrayContaining([

@@ -15,6 +15,9 @@ import { logIn, requestChallenge, signChallenge, startLogin, submitSignature } f
 import { jsonApi } from '../support/json_api.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { createProfileStore } from '../../src/profile/profile.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { UserAgent } from '../support/user_agent.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { TestChain } from '../support/test_chain.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-several-chains-tests';
@@ -24,6 +27,7 @@ const THIRD = 31339;
 const KYC = 1;
 
 let h: Harness;
+const metrics = createMetrics({ processMetrics: false });
 let second: TestChain;
 let analyticsKey: string;
 /** JSON-RPC requests Signet sent, by chain id (one request, one round trip). */
@@ -47,6 +51,7 @@ beforeAll(async () => {
   h = await startSignet({
     otherChains: [SECOND, THIRD],
     clients: [WEBSITE, ANALYTICS],
+    metrics,
     chainClient: (chain, rpcUrl) => createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: counting(chain.anvil.chainId) }),
     configure: (chain) => ({
       claims: {
@@ -56,6 +61,8 @@ beforeAll(async () => {
       },
       claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
       adminToken: ADMIN_TOKEN,
+      // Signet pays for owners' identities, on the chain the owner signs in on.
+      identityDeployerKey: DEPLOYER_KEY,
       // The watchers' rounds are run by the tests (not started): every event counts at once.
       chainWatch: { confirmations: 0 },
     }),
@@ -252,6 +259,169 @@ test("a key removed on the second chain ends that chain's login, not the first c
   await expect(oidc.fetchUserInfo(onB.config, loginB.tokens.access_token, `eip155:${SECOND}:${onSecond}`)).rejects.toThrow();
   const info = await oidc.fetchUserInfo(onA.config, loginA.tokens.access_token, `eip155:${FIRST}:${onFirst}`);
   expect(info.sub).toBe(`eip155:${FIRST}:${onFirst}`);
+});
+
+test('the account signs in on the chain the owner chooses: the session names it, and the key changes are prepared on that chain', async () => {
+  // A fresh wallet (anvil's accounts are all in use), funded on both chains.
+  const owner = privateKeyToAccount(generatePrivateKey());
+  const phone = privateKeyToAccount(generatePrivateKey());
+  await Promise.all(
+    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
+  );
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'account'), identityOn(second, owner, 'account')]);
+  // The phone holds a key on the second chain's identity only.
+  await addKey(second.as(owner), onSecond, phone.address, KeyPurpose.ACTION);
+  const removal = { address: phone.address, purpose: 'action', action: 'remove' };
+
+  const agent = new UserAgent();
+  const choice = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
+  expect(choice.json).toEqual({
+    choose: [
+      { chain_id: FIRST, chain_name: `Test chain ${FIRST}`, identity: onFirst },
+      { chain_id: SECOND, chain_name: `Test chain ${SECOND}`, identity: onSecond },
+    ],
+  });
+  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id: SECOND });
+  expect(challenge.json).toMatchObject({ identity: onSecond, chain_id: SECOND, chain_name: `Test chain ${SECOND}` });
+  const message = challenge.json.challenge as string;
+  expect(message).toContain(`Chain ID: ${SECOND}`);
+  expect(message).toContain(`eip155:${SECOND}:${onSecond}`);
+  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
+  expect(session.json).toMatchObject({ identity: onSecond, wallet: owner.address, chain_id: SECOND });
+
+  const prepared = await agent.postJson(`${h.issuer}/account/wallets/transactions`, removal);
+  expect(prepared.status).toBe(200);
+  expect(prepared.json).toMatchObject({ to: onSecond, description: `Remove the ACTION key of ${phone.address}` });
+  // The owner denies a request for the second chain's identity; the accesses page lists that chain's grants only.
+  await createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`).set(onSecond, { given_name: 'Second-chain Ed' });
+  const request = await api('POST', `/identities/eip155:${SECOND}:${onSecond}/profile/access-requests`, {
+    key: analyticsKey,
+    body: { kind: 'immediate', fields: ['given_name'] },
+  });
+  expect(request.status).toBe(201);
+  const accesses = await agent.fetch(`${h.issuer}/account/accesses`, { headers: { accept: 'text/html' } });
+  expect(accesses.status).toBe(200);
+  expect(await accesses.text()).toContain(String(request.json.id));
+  const denied = await agent.postJson(`${h.issuer}/access-grants/${request.json.id}/denials`, {});
+  expect(denied).toMatchObject({ status: 200, json: expect.objectContaining({ status: 'denied', chain_id: SECOND }) });
+  // What is not per chain yet (the owner's webhook) refuses this session rather than serve the first chain's identity at the same address.
+  expect(await agent.getJson(`${h.issuer}/account/webhook`)).toMatchObject({ status: 401, json: expect.objectContaining({ reason: 'session_missing' }) });
+
+  // Signed in on the first chain, the same address is the other identity: the phone holds no key there.
+  const onFirstChain = new UserAgent();
+  const firstChallenge = await onFirstChain.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id: FIRST });
+  expect(firstChallenge.json).toMatchObject({ identity: onFirst, chain_id: FIRST });
+  const firstMessage = firstChallenge.json.challenge as string;
+  const firstSession = await onFirstChain.postJson(`${h.issuer}/account/session`, {
+    signature: await owner.signMessage({ message: firstMessage }),
+    message: firstMessage,
+  });
+  expect(firstSession.json).toMatchObject({ identity: onFirst, chain_id: FIRST });
+  expect(await onFirstChain.postJson(`${h.issuer}/account/wallets/transactions`, removal)).toMatchObject({
+    status: 404,
+    json: expect.objectContaining({ reason: 'key_not_held' }),
+  });
+  expect((await onFirstChain.getJson(`${h.issuer}/account/export`)).status).toBe(200);
+
+  // A chain Signet does not serve.
+  expect(await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id: 5 })).toMatchObject(refused(400, 'chain_not_configured'));
+});
+
+test('a wallet with no identity signs in on the second chain and creates its identity there, not on the first', async () => {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  const agent = new UserAgent();
+  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id: SECOND });
+  expect(challenge.json).toMatchObject({ identity: null, chain_id: SECOND });
+  const message = challenge.json.challenge as string;
+  expect(message).toContain(`Chain ID: ${SECOND}`);
+  const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
+  expect(session.json).toMatchObject({ identity: null, chain_id: SECOND });
+
+  let record = (await agent.postJson(`${h.issuer}/account/identity`, {})).json;
+  for (let i = 0; i < 100 && record.status === 'pending'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    record = (await agent.getJson(`${h.issuer}/account/identity`)).json;
+  }
+  expect(record).toMatchObject({ status: 'deployed', wallet: owner.address });
+  const identity = record.identity as Address;
+  expect(await second.factoryIdentityOf(owner.address)).toBe(identity);
+  expect(await h.signet.registry.identityOf(owner.address)).toBeUndefined();
+  // The session now holds the second chain's identity: its keys are read there.
+  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 200 });
+  const prepared = await agent.postJson(`${h.issuer}/account/wallets/transactions`, { address: owner.address, purpose: 'management', action: 'remove' });
+  expect(prepared).toMatchObject(refused(409, 'last_management_key'));
+});
+
+test("the owner's data on the second chain: its history, its export and its erasure are that chain's identity's, the first chain's at the same address stands", async () => {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  await Promise.all(
+    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
+  );
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'owner-data'), identityOn(second, owner, 'owner-data')]);
+  const secondProfiles = createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`);
+  await Promise.all([h.signet.profiles.set(onFirst, { given_name: 'First-chain Cy' }), secondProfiles.set(onSecond, { given_name: 'Second-chain Di' })]);
+  // A login on each chain: each one's history entry (the ID token's release) is its own identity's.
+  await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: FIRST });
+  await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: SECOND });
+
+  const signIn = async (chain_id: number) => {
+    const agent = new UserAgent();
+    const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id });
+    const message = challenge.json.challenge as string;
+    await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
+    return agent;
+  };
+  const [onSecondChain, onFirstChain] = [await signIn(SECOND), await signIn(FIRST)];
+
+  const exported = await onSecondChain.getJson(`${h.issuer}/account/export`);
+  expect(exported.status).toBe(200);
+  expect(exported.json).toMatchObject({ identity: onSecond, subject: `eip155:${SECOND}:${onSecond}`, profile: { given_name: 'Second-chain Di' } });
+  expect(exported.json.grants).toHaveLength(1);
+  expect((exported.json.account_sessions as unknown[]).length).toBe(1);
+  const history = await onSecondChain.getJson(`${h.issuer}/account/history`);
+  expect(history.json).toMatchObject({ identity: onSecond });
+  expect((history.json.entries as unknown[]).length).toBeGreaterThan(0);
+
+  // The erasure text names the second chain; the job erases that identity's data only.
+  const challenge = await onSecondChain.postJson(`${h.issuer}/account/erasure/challenge`, {});
+  const message = challenge.json.challenge as string;
+  expect(message).toContain(`Chain ID: ${SECOND}`);
+  expect(message).toContain(`eip155:${SECOND}:${onSecond}`);
+  const accepted = await onSecondChain.postJson(`${h.issuer}/account/erasure`, { signature: await owner.signMessage({ message }), message });
+  expect(accepted.status).toBe(202);
+  const location = accepted.response.headers.get('location')!;
+  let state: Record<string, unknown> = {};
+  for (let i = 0; i < 100 && state.status !== 'done'; i++) {
+    state = (await (await fetch(location, { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
+    if (state.status !== 'done') await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(state.status).toBe('done');
+  expect(await secondProfiles.get(onSecond)).toEqual({});
+  expect(await onSecondChain.getJson(`${h.issuer}/account/export`)).toMatchObject(refused(401, 'session_missing'));
+  // The first chain's identity at the same address keeps its profile, its login, its history and its session.
+  expect(await h.signet.profiles.get(onFirst)).toEqual({ given_name: 'First-chain Cy' });
+  const firstExport = await onFirstChain.getJson(`${h.issuer}/account/export`);
+  expect(firstExport.json).toMatchObject({ identity: onFirst, subject: `eip155:${FIRST}:${onFirst}`, profile: { given_name: 'First-chain Cy' } });
+  expect(firstExport.json.grants).toHaveLength(1);
+  expect(((await onFirstChain.getJson(`${h.issuer}/account/history`)).json.entries as unknown[]).length).toBeGreaterThan(0);
+});
+
+test("each chain's watcher is in /readyz and in the chain-watch metrics, by chain id", async () => {
+  await h.signet.watcher.round();
+  const ready = (await (await fetch(`${h.issuer}/readyz`)).json()) as Record<string, unknown>;
+  const watches = ready.chain_watches as { chain_id: number; name: string; following: boolean; watch?: { lag_blocks: number } }[];
+  expect(watches.map(({ chain_id, name, following }) => ({ chain_id, name, following }))).toEqual(
+    [FIRST, SECOND, THIRD].map((chain_id) => ({ chain_id, name: `Test chain ${chain_id}`, following: true })),
+  );
+  for (const each of watches) expect(each.watch).toMatchObject({ lag_blocks: 0 });
+  // The first chain's report stays where one chain has it.
+  expect(ready.chain_watch).toEqual(watches[0]!.watch);
+  const held = (await metrics.chainWatchLeaseHeld.get()).values;
+  expect(Object.fromEntries(held.map((one) => [one.labels.chain_id, one.value]))).toEqual({ [FIRST]: 1, [SECOND]: 1, [THIRD]: 1 });
+  const rounds = (await metrics.chainWatchRounds.get()).values.filter((one) => one.labels.outcome === 'followed');
+  expect(new Set(rounds.map((one) => one.labels.chain_id))).toEqual(new Set([FIRST, SECOND, THIRD].map(String)));
+  const lag = (await metrics.chainWatchLag.get()).values;
+  expect(lag.map((one) => one.labels.chain_id).sort()).toEqual([FIRST, SECOND, THIRD].map(String));
 });
 
 test("the second chain's anvil stops: its logins answer 503 chain_unavailable, the first chain's logins, refreshes and claims go on", async () => {

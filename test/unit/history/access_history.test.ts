@@ -113,3 +113,41 @@ test('a write Redis refuses is reported, not thrown', async () => {
   await waitUntil('the failure was reported', () => lost.length === 1);
   await redisStore.delete(keys.history(IDENTITY));
 });
+
+test('on Redis a read and its release are one step: the entry names the candidates the JSON holds', async () => {
+  const clock = { now: Date.now() };
+  const { history, lost } = historyOn(redisStore, clock);
+  await redisStore.delete(keys.history(IDENTITY), keys.historyLastRead(IDENTITY));
+  const profileKey = keys.profile(IDENTITY);
+  await redisStore.set(profileKey, JSON.stringify({ given_name: 'Ada', email: 'ada@example.org', address: {} }));
+  expect(history.readsWithRecord).toBe(true);
+  const { fields: _none, ...rest } = release(1);
+  // A client name with the fields mark in it cannot move where the fields go.
+  const raw = await history.recordAfterRead(IDENTITY, profileKey, { ...rest, client_address: '"fields":"@fields@"}' }, ['email', 'address', 'website']);
+  expect(JSON.parse(raw!)).toEqual({ given_name: 'Ada', email: 'ada@example.org', address: {} });
+  const [entry] = await history.all(IDENTITY);
+  expect(entry).toEqual(
+    expect.objectContaining({
+      client_name: 'name of website',
+      grant_id: 'g1',
+      door: 'userinfo',
+      fields: ['email', 'address'],
+      claims: [],
+      outcome: 'released',
+    }),
+  );
+  expect(entry!.client_address).toBe('"fields":"@fields@"}');
+  expect(await history.lastReads(IDENTITY)).toEqual({ g1: entry!.at });
+  // No profile: an entry with no fields, and nothing read.
+  await redisStore.delete(profileKey);
+  clock.now += 1000;
+  expect(await history.recordAfterRead(IDENTITY, profileKey, rest, ['email'])).toBeUndefined();
+  expect((await history.all(IDENTITY))[0]!.fields).toEqual([]);
+  // A write Redis refuses: the read still answers, the loss is reported.
+  await redisStore.set(profileKey, JSON.stringify({ email: 'ada@example.org' }));
+  await redisStore.delete(keys.historyLastRead(IDENTITY));
+  await redisStore.set(keys.history(IDENTITY), 'a string where the sorted set goes');
+  expect(JSON.parse((await history.recordAfterRead(IDENTITY, profileKey, rest, ['email']))!)).toEqual({ email: 'ada@example.org' });
+  expect(lost).toHaveLength(1);
+  await redisStore.delete(keys.history(IDENTITY), profileKey);
+});
