@@ -168,26 +168,34 @@ test('logins, refreshes, revocations and access grants leave Redis as they found
       }),
       inParallel(ACCESS_GRANTS, 2, accessGrant),
     ]);
+    // The grant refreshed below, and the first one revoked, come from logins made now: on a loaded
+    // host the phase above can outlast a refresh token's 10 s, and a token gone has no grant left
+    // to refresh or to revoke.
+    const freshLogin = async () => {
+      const startedAt = Date.now();
+      const login = await startLogin(h.issuer, WEBSITE, { scope: 'openid profile email' });
+      const { tokens: issued } = await logIn(login, owners[0]!.wallet);
+      lastThirtySecondKeyAt = Date.now();
+      return { config: login.config, refresh: issued.refresh_token!, startedAt };
+    };
+    const rotating = await freshLogin();
+    const revokedFirst = await freshLogin();
     const loginsDone = Date.now();
 
-    // Revocations of half the logins (their grants go at once), while one grant is refreshed thousands of times.
-    // The last login's grant is refreshed: its grant and session live longest.
-    const rotating = tokens.at(-1);
-    // The newest logins first: a refresh token lives 10 s, and on a fast host the oldest logins'
-    // tokens have expired (their grants with them) before the login phase ends.
-    const revoked = tokens.slice(0, -1).reverse();
+    // Revocations of about half the logins (their grants go at once), while one grant is refreshed
+    // thousands of times. After the fresh one, the newest logins first: their tokens live longest.
+    const revoked = [revokedFirst, ...tokens.reverse()];
     const revocations = inParallel(REVOKED_LOGINS, 2, async (i) => oidc.tokenRevocation(revoked[i]!.config, revoked[i]!.refresh));
-    const index = keys.grantIndex((await h.signet.provider.RefreshToken.find(rotating!.refresh))!.grantId!);
-    let refresh = rotating!.refresh;
+    const index = keys.grantIndex((await h.signet.provider.RefreshToken.find(rotating.refresh))!.grantId!);
+    let refresh = rotating.refresh;
     const finished: number[] = [];
     let largest = 0;
     let boundHeld = true;
-    // The rotating grant lives TTL.grant from its login (not from the end of the phase: the access
-    // grants beside the logins may finish later on a loaded host): the refreshes stop 3 s before
-    // that, since a refresh past it is refused by design.
-    const refreshUntil = rotating!.startedAt + (TTL.grant - 3) * 1000;
+    // The rotating grant lives TTL.grant from its login: the refreshes stop 3 s before that, since
+    // a refresh past it is refused by design.
+    const refreshUntil = rotating.startedAt + (TTL.grant - 3) * 1000;
     for (let i = 0; i < REFRESHES && Date.now() < refreshUntil; i++) {
-      refresh = (await oidc.refreshTokenGrant(rotating!.config, refresh)).refresh_token!;
+      refresh = (await oidc.refreshTokenGrant(rotating.config, refresh)).refresh_token!;
       finished.push(Date.now());
       if (i % 50 === 49) {
         const size = await redis.zcard(index);
