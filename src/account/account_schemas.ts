@@ -1,6 +1,6 @@
 // The request and answer forms of the owner's account API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, dateTime, chainIdField } from '../http/schemas.js';
 
 const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
 
@@ -8,15 +8,9 @@ const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(
 export const challengeBody = z.object({
   address: addressField,
   identity: addressField.optional(),
-  chain_id: z
-    .number({ error: 'must be a chain id (a positive integer)' })
-    .int({ error: 'must be a chain id (a positive integer)' })
-    .positive({ error: 'must be a chain id (a positive integer)' })
-    .optional()
-    .meta({
-      description:
-        "The identity's chain (default: with `identity`, the first configured chain; without it, with several chains, the wallet is looked up on every chain, and several identities are answered as a choice)",
-    }),
+  chain_id: chainIdField(
+    "The identity's chain (default: with `identity`, the first configured chain; without it, with several chains, the wallet is looked up on every chain, and several identities are answered as a choice)",
+  ),
 });
 
 export const walletChangeBody = z.object({

@@ -10,20 +10,12 @@ import { LRUCache } from 'lru-cache';
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, type PublicClient, zeroAddress } from 'viem';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
-import { type ClaimsBundle, type Linked, readClaimsBundle, readLinkedClaimsBundle, readWalletClaimsBundle } from '../chain/claims_bundle.js';
+import { type BundledClaim, type ClaimsBundle, type Linked, readClaimsBundle, readLinkedClaimsBundle, readWalletClaimsBundle } from '../chain/claims_bundle.js';
 import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 
-export type OnchainClaim = {
-  claimId: Hex;
-  topic: number;
-  scheme: number;
-  issuer: Address;
-  signature: Hex;
-  /** The hash of the off-chain data (for Signet's claims; other issuers may put other bytes). */
-  data: Hex;
-  uri: string;
-};
+/** A claim as the chain holds it (the data: the hash of the off-chain data for Signet's claims; other issuers may put other bytes). */
+export type OnchainClaim = Omit<BundledClaim, 'issuerValid'>;
 
 export type ReadOptions = { fresh?: boolean };
 

@@ -41,9 +41,10 @@ export type HistoryLog = {
 /** How an entry written by appendAfterRead ends before its fields are filled in. */
 export const FIELDS_MARK = '"fields":"@fields@"}';
 
+// Writes \`entry\` to the log, trims it by age and by count, and keeps the last read of the grant.
 // KEYS: log, last-read hash. ARGV: entry, score, keep-from score, max entries, ttl, grant id ('' none), ISO time.
-const APPEND = `
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+const WRITE_ENTRY = `
+redis.call('ZADD', KEYS[1], ARGV[2], entry)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
 local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
 if over > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, over - 1) end
@@ -51,7 +52,11 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[2], ARGV[6], ARGV[7])
   redis.call('EXPIRE', KEYS[2], ARGV[5])
-end
+end`;
+
+const APPEND = `
+local entry = ARGV[1]
+${WRITE_ENTRY}
 return 1`;
 
 // KEYS: log, last-read hash, the JSON read. ARGV: as APPEND (the entry ending with the fields
@@ -73,15 +78,7 @@ if string.sub(entry, -#mark) ~= mark then return {raw, 'history entry without it
 entry = string.sub(entry, 1, #entry - #mark) .. '"fields":[' .. table.concat(held, ',') .. ']}'
 -- The read is answered whatever happens to the write: a failed write is reported, never the read's failure.
 local function write()
-  redis.call('ZADD', KEYS[1], ARGV[2], entry)
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
-  local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
-  if over > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, over - 1) end
-  redis.call('EXPIRE', KEYS[1], ARGV[5])
-  if ARGV[6] ~= '' then
-    redis.call('HSET', KEYS[2], ARGV[6], ARGV[7])
-    redis.call('EXPIRE', KEYS[2], ARGV[5])
-  end
+${WRITE_ENTRY}
 end
 local written, problem = pcall(write)
 if written then return {raw} end

@@ -14,6 +14,15 @@ export const addressField = z
   .transform((value) => getAddress(value));
 
 /** A 32-byte id (claim ids, transaction hashes) in any case, returned in lower case. */
+/** An optional chain id in a request body; `description` says what its absence means. */
+export const chainIdField = (description: string) =>
+  z
+    .number({ error: 'must be a chain id (a positive integer)' })
+    .int({ error: 'must be a chain id (a positive integer)' })
+    .positive({ error: 'must be a chain id (a positive integer)' })
+    .optional()
+    .meta({ description });
+
 export const bytes32Field = (what: string) =>
   z
     .string({ error: `must be ${what}` })

@@ -2,7 +2,7 @@
 // /openapi.json.
 import { z } from 'zod';
 import { claimView } from '../claims/claim_schemas.js';
-import { address, addressField, bytes32, dateTime } from '../http/schemas.js';
+import { address, addressField, bytes32, dateTime, chainIdField } from '../http/schemas.js';
 
 export const interactionPath = z.object({
   uid: z
@@ -14,15 +14,9 @@ export const interactionPath = z.object({
 export const challengeBody = z.object({
   address: addressField.meta({ description: 'The wallet that will sign' }),
   identity: addressField.optional().meta({ description: 'The identity to sign in with (default: the one the IdFactory links to the wallet)' }),
-  chain_id: z
-    .number({ error: 'must be a chain id (a positive integer)' })
-    .int({ error: 'must be a chain id (a positive integer)' })
-    .positive({ error: 'must be a chain id (a positive integer)' })
-    .optional()
-    .meta({
-      description:
-        "The identity's chain (default: with `identity`, the first configured chain; without it, the wallet is looked up on every chain, and several identities are answered as a choice)",
-    }),
+  chain_id: chainIdField(
+    "The identity's chain (default: with `identity`, the first configured chain; without it, the wallet is looked up on every chain, and several identities are answered as a choice)",
+  ),
   fields: z
     .array(z.string({ error: 'must list field names' }), { error: 'must be a list of field names' })
     .optional()
