@@ -75,20 +75,10 @@
     // The wallet has identities on several chains: the owner picks one, and the text is asked again.
     const choose = (choices) =>
       new Promise((resolve) => {
-        const box = $('signin-choice');
-        box.replaceChildren();
-        for (const choice of choices) {
-          const button = document.createElement('button');
-          button.type = 'button';
-          button.textContent = `${choice.chain_name}: ${choice.identity}`;
-          button.addEventListener('click', () => {
-            $('signin-chain').value = String(choice.chain_id);
-            box.hidden = true;
-            resolve(choice);
-          });
-          box.append(button);
-        }
-        box.hidden = false;
+        window.signetWallets.offerChains($('signin-choice'), choices, (choice) => {
+          $('signin-chain').value = String(choice.chain_id);
+          resolve(choice);
+        });
         say('Your wallet has an identity on several chains: choose the one to sign in with.');
       });
     const signInWith = async (wallet) => {

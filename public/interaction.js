@@ -217,21 +217,11 @@
 
   // The wallet has identities on several chains: the owner picks one, and the text is asked again.
   const offerChoice = (choices) => {
-    const box = $('chain-choice');
-    box.replaceChildren();
-    for (const choice of choices) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = `${choice.chain_name}: ${choice.identity}`;
-      button.addEventListener('click', () => {
-        $('chain').value = String(choice.chain_id);
-        $('identity').value = choice.identity;
-        box.hidden = true;
-        prepare();
-      });
-      box.append(button);
-    }
-    box.hidden = false;
+    window.signetWallets.offerChains($('chain-choice'), choices, (choice) => {
+      $('chain').value = String(choice.chain_id);
+      $('identity').value = choice.identity;
+      prepare();
+    });
     say('Your wallet has an identity on several chains: choose the one to sign in with.');
   };
 

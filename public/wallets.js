@@ -115,5 +115,21 @@
     if (now !== chainId) throw new Error(`Your wallet is still on chain ${now}: switch it to chain ${chainId} to continue.`);
   };
 
-  window.signetWallets = { choose, useDemo, ensureChain, NO_WALLET };
+  /** Lists the identities a wallet has on several chains as buttons in `box`; `pick` gets the one chosen. */
+  const offerChains = (box, choices, pick) => {
+    box.replaceChildren();
+    for (const choice of choices) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = `${choice.chain_name}: ${choice.identity}`;
+      button.addEventListener('click', () => {
+        box.hidden = true;
+        pick(choice);
+      });
+      box.append(button);
+    }
+    box.hidden = false;
+  };
+
+  window.signetWallets = { choose, useDemo, ensureChain, offerChains, NO_WALLET };
 })();
