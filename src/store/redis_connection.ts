@@ -4,7 +4,7 @@
 // fail-fast settings, so an outage answers the same way everywhere.
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.js';
-import { restartWhenGivenUp } from './sentinel_restart.js';
+import { followSentinels } from './sentinel_follower.js';
 
 export type HostPort = { host: string; port: number };
 
@@ -98,11 +98,15 @@ export function createRedisClient(connection: RedisConnection | string, tuning: 
       ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
       ...(target.tls ? { tls: {}, sentinelTLS: {}, enableTLSForSentinelMode: true } : {}),
       sentinelRetryStrategy: (attempt) => Math.min(50 * attempt, reconnectMaxDelayMs),
-      // Listens to the Sentinels' +switch-master: the client moves to a new master at once
-      // instead of waiting for its connection to the old one to fail.
-      failoverDetector: true,
+      // The Sentinels' +switch-master notices are followed by sentinel_follower.ts, which moves
+      // the client only when it is not on the new master yet; ioredis's detector moved it on
+      // every Sentinel's notice, after it had already arrived.
+      failoverDetector: false,
+      // A write refused by a demoted master whose notice was missed: reconnect (the Sentinels
+      // then name the new master); the refused command fails, as any command in a switch.
+      reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 1 : false),
     });
-    restartWhenGivenUp(client, reconnectMaxDelayMs);
+    followSentinels(client, { ...target, reconnectMaxDelayMs });
   }
   // ioredis reconnects by itself; the error event only needs a listener so it does not crash.
   client.on('error', () => {});
