@@ -5,29 +5,40 @@ import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import { createAccountFeature } from './account/account_feature.js';
-import { refuse } from './errors.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
+import { onChains } from './chain/chains.js';
+import { identityKeyOf } from './chain/identity_key.js';
 import { createCibaFeature } from './ciba/ciba_feature.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
 import { createClaimsFeature } from './claims/claims_feature.js';
 import type { ClaimsService } from './claims/claims_service.js';
-import { clientsAdminRoutes } from './clients/clients_admin_routes.js';
+import type { DisplayNames } from './claims/display_names.js';
+import type { SignetIssuer } from './claims/signet_issuer.js';
 import type { ClientRegistry } from './clients/client_registry.js';
 import { createClientRemoval, type RemoveClient } from './clients/client_removal.js';
 import { createClientRules } from './clients/client_rules.js';
 import { seedConfiguredClients } from './clients/client_seeding.js';
+import { clientsAdminRoutes } from './clients/clients_admin_routes.js';
 import { engineValidation } from './clients/engine_validation.js';
 import { registeredClients } from './clients/registered_clients.js';
-import type { DisplayNames } from './claims/display_names.js';
-import type { SignetIssuer } from './claims/signet_issuer.js';
 import type { Config } from './config.js';
 import type { ConsentReceipts } from './consent/consent_receipts.js';
-import { allFields } from './fields/fields.js';
-import type { AccessGrants } from './grants/access_grants.js';
-import { createDpopCheck } from './dpop/dpop_proof.js';
+import type { GrantEndReason, Signals } from './consent/consent_signal.js';
+import { type ChainConsentEnds, createChainConsentEnds } from './consent_end/chain_consent_ends.js';
+import { createLoginGrantEnd } from './consent_end/login_grant_end.js';
+import { createLoginSessionSid } from './consent_end/login_session_sid.js';
+import { createRefreshKeyCheck } from './consent_end/refresh_key_check.js';
 import { createDpopNonces, dpopNonceSecret } from './dpop/dpop_nonces.js';
-import { createGrantsFeature } from './grants/grants_feature.js';
+import { createDpopCheck } from './dpop/dpop_proof.js';
+import { refuse } from './errors.js';
+import { allFields } from './fields/fields.js';
+import { createAccessGrantStore } from './grants/access_grant_store.js';
+import type { AccessGrants } from './grants/access_grants.js';
+import { createGrantHolders } from './grants/grant_holders.js';
+import { createAccessGrantParts, createGrantsFeature } from './grants/grants_feature.js';
 import { healthRoutes } from './health/health.js';
+import { type AccessHistory, createAccessHistory } from './history/access_history.js';
+import { createHistoryLog } from './history/history_log.js';
 import { createHttpApp } from './http/http_app.js';
 import { type OpenApiDocument, openApiDocumentOf } from './http/openapi.js';
 import { openApiRoute } from './http/openapi_route.js';
@@ -39,30 +50,22 @@ import { createLandingFeature } from './landing/landing_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
 import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createWebhooksFeature } from './notify/webhooks_feature.js';
-import { createProvider } from './oidc/provider.js';
-import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
-import type { ProfileStore } from './profile/profile.js';
-import type { ApiKeys } from './services/api_keys.js';
-import { createServicesFeature } from './services/services_feature.js';
-import { type AccessHistory, createAccessHistory } from './history/access_history.js';
-import { createHistoryLog } from './history/history_log.js';
+import { createProvider } from './oidc/provider.js';
+import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
 import type { ErasureJobs, ErasureSettings } from './owner_data/erasure_jobs.js';
 import type { ErasureStep } from './owner_data/erasure_steps.js';
 import { createOwnerDataFeature } from './owner_data/owner_data_feature.js';
-import { type ChainConsentEnds, createChainConsentEnds } from './consent_end/chain_consent_ends.js';
-import { createLoginGrantEnd } from './consent_end/login_grant_end.js';
-import { createLoginSessionSid } from './consent_end/login_session_sid.js';
-import { createRefreshKeyCheck } from './consent_end/refresh_key_check.js';
-import type { GrantEndReason, Signals } from './consent/consent_signal.js';
-import { createSignalsFeature } from './signals/signals_feature.js';
-import { createOidcAdapter } from './store/oidc_adapter.js';
-import { onChains } from './chain/chains.js';
+import type { ProfileStore } from './profile/profile.js';
 import { createProfileStore } from './profile/profile.js';
+import type { ApiKeys } from './services/api_keys.js';
+import { createServicesFeature } from './services/services_feature.js';
+import { createSignalEmitter, signalRoutes } from './signals/signals_feature.js';
+import { createOidcAdapter } from './store/oidc_adapter.js';
+import type { Store } from './store/store.js';
 import { type ChainConsentHandlers, type ChainWatcher, claimIssuersOf, createChainWatcher, watchersAsOne } from './watch/chain_watcher.js';
 import type { Watchlist } from './watch/watchlist.js';
-import type { Store } from './store/store.js';
 
 export type { ChainDeps };
 
@@ -157,19 +160,25 @@ export function createApp(deps: AppDeps): SignetApp {
     now,
     onLost: (error) => parts.logger.error('an access history entry was not recorded (the release went ahead)', error),
   });
-  // Used before it exists: the engine's refresh check and the grants tell clients through signals, which need both.
-  const signalsOnceBuilt: Signals = { emit: (signal) => signals.emit(signal) };
-  // Ending a login grant: the engine's records go (the adapter's work, before the engine exists)
-  // and the website is told (the signals feature, which signs with the engine's keys). The
-  // refresh check below ends grants only while serving a request, when both exist.
   const engineAdapter = createOidcAdapter(store);
   const revokeLoginGrant = createLoginGrantRevoker(engineAdapter);
   const engineGrants = new engineAdapter('Grant');
+  const isLoginActive = async (grantId: string) => (await engineGrants.find(grantId)) !== undefined;
+  // Telling the websites: back-channel logout tokens and SSF events, through the webhook queue.
+  // Built before the engine (its refresh check and the grants emit to it); the SSF routes and
+  // the engine's own logouts are joined to it once the engine exists.
+  const emitter = createSignalEmitter({
+    ...parts,
+    queue: deps.webhooks,
+    // The clients holding a live grant of an identity: told when its wallets' keys change.
+    clientsOf: createGrantHolders({ grants: createAccessGrantStore(store), receipts: parts.receipts, isLoginActive }),
+  });
+  const signals: Signals = emitter.signals;
   const endLoginGrant = createLoginGrantEnd({
-    isActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
+    isActive: isLoginActive,
     revokeLoginGrant,
     sidOf: createLoginSessionSid(store, chain.chainId),
-    signals: signalsOnceBuilt,
+    signals,
     now,
   });
   /** Ends a login grant by its id, as `reason` says, and tells the website. */
@@ -185,13 +194,35 @@ export function createApp(deps: AppDeps): SignetApp {
     endLoginGrant,
     whenChainDown: config.refreshWhenChainDown,
   });
+  // The access grants themselves, before the engine: deleting a client ends those it holds.
+  const access = createAccessGrantParts({
+    ...parts,
+    claims: claimParts.claims,
+    serviceName: services.serviceName,
+    webhooks: deps.webhooks,
+    onChain: chainParts,
+    signals,
+    settings: {
+      immediateSeconds: config.challengeTtlSeconds,
+      persistentRequestSeconds: config.grants.pendingSeconds,
+      persistentTokenSeconds: config.ttl.accessToken,
+    },
+  });
   // Clients added at run time meet Signet's rules (src/clients/client_rules.ts); deleting one
-  // ends what it held, through the grants, services and signals built below (removeClientOnceBuilt).
+  // ends its logins, access grants, API keys and SSF streams, and its record.
   const clientRules = createClientRules({
     production: config.mode === 'production',
     guard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
   });
-  const removeClientOnceBuilt: RemoveClient = (clientId) => removeClient(clientId);
+  const removeClient = createClientRemoval({
+    loginGrantIdsOf: parts.receipts.grantIdsOf,
+    forgetLoginGrantsOf: parts.receipts.forgetClient,
+    revokeLoginGrant,
+    endAccessGrantsOf: access.endAccessGrantsOf,
+    removeApiKeysOf: services.apiKeys.removeAll,
+    removeSsfStreamsOf: emitter.removeStreamsOf,
+    deleteRecord: parts.clientRecords.delete,
+  });
   const provider = createProvider({
     ...parts,
     ...claimParts,
@@ -199,7 +230,7 @@ export function createApp(deps: AppDeps): SignetApp {
     history,
     mayRefresh,
     onChain: (chainId) => chainParts.get(chainId),
-    registeredClients: registeredClients({ rules: clientRules, remove: removeClientOnceBuilt, isConfigured: parts.clients.isConfigured }),
+    registeredClients: registeredClients({ rules: clientRules, remove: removeClient, isConfigured: parts.clients.isConfigured }),
   });
   const validateClient = engineValidation(provider);
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts, onChain: chainParts });
@@ -208,22 +239,14 @@ export function createApp(deps: AppDeps): SignetApp {
   // The owner sessions are the parts' (src/owner_sessions/): the grants read them, the account opens them.
   const grants = createGrantsFeature({
     ...parts,
+    access,
     provider,
     checkDpop,
-    claims: claimParts.claims,
     services: services.services,
     service: services.service,
-    serviceName: services.serviceName,
-    webhooks: deps.webhooks,
     revokeLoginGrant: endLoginGrantById('owner_revoked'),
     onChain: chainParts,
-    signals: signalsOnceBuilt,
     history,
-    settings: {
-      immediateSeconds: config.challengeTtlSeconds,
-      persistentRequestSeconds: config.grants.pendingSeconds,
-      persistentTokenSeconds: config.ttl.accessToken,
-    },
   });
   const account = createAccountFeature({
     ...parts,
@@ -243,7 +266,7 @@ export function createApp(deps: AppDeps): SignetApp {
       },
     },
     serviceName: services.serviceName,
-    lastReads: (identity, chainId) => history.lastReads(chainId === undefined ? identity : (`eip155:${chainId}:${identity}` as Address)),
+    lastReads: (identity, chainId) => history.lastReads(identityKeyOf(identity, chainId)),
   });
   const ownerData = createOwnerDataFeature({
     ...parts,
@@ -265,38 +288,7 @@ export function createApp(deps: AppDeps): SignetApp {
     erasureSettings: deps.erasureSettings,
     beforeErasureStep: deps.beforeErasureStep,
   });
-  // Telling the websites: back-channel logout tokens and SSF events, through the webhook queue.
-  const signalsFeature = createSignalsFeature({
-    ...parts,
-    provider,
-    checkDpop,
-    queue: deps.webhooks,
-    resolveHost: deps.resolveHost,
-    // The clients holding a live grant of an identity: told when its wallets' keys change.
-    clientsOf: async (identity, chainId) => {
-      if (chainId !== undefined && chainId !== chain.chainId) {
-        // Another chain's identity: its own logins and access grants (the listing is the first chain's).
-        const [held, receipts] = await Promise.all([
-          grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity, chainId)),
-          parts.receipts.listFor(identity, chainId),
-        ]);
-        const logins = await Promise.all(receipts.map(async (receipt) => ((await engineGrants.find(receipt.grant_id)) ? [receipt.client_id] : [])));
-        return [...new Set([...held.filter((grant) => grant.status === 'active').map((grant) => grant.service), ...logins.flat()])];
-      }
-      const { items } = await grants.listing.list({ identity }, { limit: 10_000 });
-      return [...new Set(items.filter((grant) => grant.status === 'active').map((grant) => grant.service))];
-    },
-  });
-  const signals: Signals = signalsFeature.signals;
-  const removeClient = createClientRemoval({
-    loginGrantIdsOf: parts.receipts.grantIdsOf,
-    forgetLoginGrantsOf: parts.receipts.forgetClient,
-    revokeLoginGrant,
-    endAccessGrantsOf: grants.endAccessGrantsOf,
-    removeApiKeysOf: services.apiKeys.removeAll,
-    removeSsfStreamsOf: signalsFeature.removeStreamsOf,
-    deleteRecord: parts.clientRecords.delete,
-  });
+  const ssfRoutes = signalRoutes({ ...parts, provider, checkDpop, signals: emitter.signals, streams: emitter.streams, resolveHost: deps.resolveHost });
   // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts), on each chain:
   // that chain's reads, and the receipts and grants of that chain's identities only.
   const consentEndsOn = (on: (typeof claims.onChain.all)[number]) => {
@@ -306,10 +298,10 @@ export function createApp(deps: AppDeps): SignetApp {
       chainId: other,
       reader: on.reader,
       receipts: { listFor: (identity) => parts.receipts.listFor(identity, other) },
-      accessGrantsOf: async (identity) => grants.accessGrants.currentOf(await grants.accessGrantIdsOf(identity, other)),
+      accessGrantsOf: async (identity) => access.accessGrants.currentOf(await access.accessGrantIdsOf(identity, other)),
       isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
       endLoginGrant,
-      revokeAccessGrant: (grant) => grants.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
+      revokeAccessGrant: (grant) => access.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
       watchedIdentities: () => parts.watchlist.identities(),
       signals,
       now,
@@ -370,7 +362,7 @@ export function createApp(deps: AppDeps): SignetApp {
       remove: removeClient,
     }),
     ...createWebhooksFeature({ queue: deps.webhooks, config }).routes,
-    ...signalsFeature.routes,
+    ...ssfRoutes,
     ...createLandingFeature({ ...parts, demo: config.demo.enabled }).routes,
     ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.names, clients: parts.clients }) ?? []),
   ];

@@ -4,8 +4,8 @@
 // challenge and signature checks, the owner sessions (the account signs owners in; the grants,
 // the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
 import { join } from 'node:path';
-import { type ChainDeps, createChains, onChains } from './chain/chains.js';
 import { createBackchannelInbox } from './backchannel/backchannel_inbox.js';
+import { type ChainDeps, createChains, onChains } from './chain/chains.js';
 import { createClientRegistry } from './clients/client_registry.js';
 import type { Config } from './config.js';
 import { createConsentReceipts } from './consent/consent_receipts.js';
@@ -14,8 +14,8 @@ import { createIdentityRegistry } from './identity/identity_registry.js';
 import { type Logger, silentLogger } from './observability/logger.js';
 import { createAccountSessions } from './owner_sessions/account_sessions.js';
 import { sessionCallers } from './owner_sessions/session_callers.js';
-import { projectRoot } from './project_root.js';
 import { createProfileStore } from './profile/profile.js';
+import { projectRoot } from './project_root.js';
 import { createRateLimits } from './rate_limits/rate_limits.js';
 import { createClientRecords } from './store/client_records.js';
 import type { Store } from './store/store.js';

@@ -5,12 +5,12 @@
 //   signet claims revoke --url <signet> --token <admin token> --identity <0x…> --claim-id <0x…> [--chain-id <id>]
 //   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
-import { newSecrets } from './keys/new_secrets.js';
 import { createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { DEPLOYER_KEY } from './chain/anvil_accounts.js';
 import { chainDefinition, createChainClient } from './chain/chain_client.js';
 import { deployOnchainId } from './chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from './chain/anvil_accounts.js';
+import { newSecrets } from './keys/new_secrets.js';
 
 const KEYS_USAGE = `  signet keys [--kid <key id>] [--alg RS256|ES256] [--previous '<current JWKS>']
       Prints new secrets as environment settings: JWKS (a private signing key with its kid)

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
-import { clientProblem, clientSchema, type ClientMetadata } from './clients/client_metadata.js';
+import { type ClientMetadata, clientProblem, clientSchema } from './clients/client_metadata.js';
 import { defaultOf, ENV_NAMES, fromEnv, LIST_PATHS } from './config_settings.js';
 import { ConfigError } from './errors.js';
 import { projectRoot } from './project_root.js';

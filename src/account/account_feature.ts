@@ -2,8 +2,8 @@
 // identity creation, the identity's keys and claims as transactions for the owner's wallet,
 // owners' claim requests, the owner's webhook, and the account's API and pages.
 import type { Address, Hex, PublicClient } from 'viem';
-import { type OnChains, onChainsFrom } from '../chain/chains.js';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import { type OnChains, onChainsFrom } from '../chain/chains.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
 import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';

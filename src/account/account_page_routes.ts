@@ -6,22 +6,22 @@ import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 import { PURPOSES, signsIn } from '../chain/contracts.js';
-import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import { refuse } from '../errors.js';
 import type { GrantListing } from '../grants/grant_listing.js';
 import { grantPath } from '../grants/grant_schemas.js';
-import { anyone, type Authenticator } from '../http/authenticators.js';
+import { type Authenticator, anyone } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
-import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../profile/profile.js';
 import type { AccountSessions, IdentitySession } from '../owner_sessions/account_sessions.js';
-import type { ClaimRequests } from '../claims/claim_requests.js';
+import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../profile/profile.js';
 import type { IdentityCreator } from './identity_creation.js';
 import type { IdentityKeys } from './identity_keys.js';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
 
 /** The owner's grants as the pages show and revoke them (the access-grant feature's). */
 export type OwnerGrants = {

@@ -5,28 +5,28 @@
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import { chainOfSession, type OnChains } from '../chain/chains.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { refuse, SignetError } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
 import { clientAddress } from '../http/client_address.js';
 import { type AnyRoute, route } from '../http/route.js';
-import { LINK_REFUSALS } from '../identity/identity_registry.js';
-import { CHALLENGE_REFUSALS } from '../wallet/verify_challenge.js';
 import { signatureBody } from '../http/schemas.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import { LINK_REFUSALS } from '../identity/identity_registry.js';
 import { resolveIdentity } from '../identity/resolve_identity.js';
-import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import { subjectOf } from '../identity/subject.js';
-import type { ConsentReceipts } from '../consent/consent_receipts.js';
+import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
+import { CHALLENGE_REFUSALS } from '../wallet/verify_challenge.js';
 import * as forms from './account_schemas.js';
-import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { ClaimActions } from './claim_actions.js';
 import type { IdentityCreator } from './identity_creation.js';
 import type { IdentityKeys } from './identity_keys.js';
-import type { SessionCallers } from '../owner_sessions/session_callers.js';
 
 /** What the account reads and prepares on one chain. */
 export type AccountChain = { registry: IdentityRegistry; identityKeys: IdentityKeys; claimActions: ClaimActions; creator: IdentityCreator };

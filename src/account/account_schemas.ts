@@ -1,6 +1,6 @@
 // The request and answer forms of the owner's account API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { address, addressField, bytes32, bytes32Field, dateTime, chainIdField } from '../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, chainIdField, dateTime } from '../http/schemas.js';
 
 const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
 

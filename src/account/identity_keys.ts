@@ -2,10 +2,10 @@
 // from the contract (with the wallet address where Signet knows it), and the transactions
 // that add or remove a key, for the owner's wallet to send. The last MANAGEMENT key stays.
 import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
-import { identityAbi, idFactoryAbi, KeyPurpose, KeyType, PURPOSE_LIST } from '../chain/contracts.js';
 import { chainUnavailable, isUnknownTransaction } from '../chain/chain_errors.js';
-import { readChain } from '../chain/read_chain.js';
+import { identityAbi, idFactoryAbi, KeyPurpose, KeyType, PURPOSE_LIST } from '../chain/contracts.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
+import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';

@@ -2,7 +2,7 @@
 // such receipt") from an outage (refused, failed, too slow), and names the outage once:
 // 503 temporarily_unavailable, reason chain_unavailable.
 import { BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError, TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem';
-import { type SignetError, refuse } from '../errors.js';
+import { refuse, type SignetError } from '../errors.js';
 
 /** Seconds a client should wait before trying again after a chain outage. */
 const RETRY_AFTER_SECONDS = 5;

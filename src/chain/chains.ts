@@ -5,6 +5,7 @@
 import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
 import { refuse } from '../errors.js';
+import { type IdentityKey, identityKeyOf } from './identity_key.js';
 
 export type ChainDeps = {
   client: PublicClient;
@@ -23,7 +24,7 @@ export type Chain = ChainDeps & {
    * How Redis keys name an identity of this chain: the first chain's by its address (as before
    * several chains), another's by its CAIP-10 id, so one address on two chains never shares a record.
    */
-  identityKey(identity: Address): string;
+  identityKey(identity: Address): IdentityKey;
 };
 
 export type Chains = {
@@ -43,7 +44,7 @@ export function createChains(list: readonly ChainDeps[]): Chains {
   const all: Chain[] = list.map((chain, i) => ({
     ...chain,
     name: chain.name ?? `chain ${chain.chainId}`,
-    identityKey: i === 0 ? (identity: Address) => identity : (identity: Address) => `eip155:${chain.chainId}:${identity}`,
+    identityKey: i === 0 ? (identity: Address) => identity : (identity: Address) => identityKeyOf(identity, chain.chainId),
   }));
   const byId = new Map(all.map((chain) => [chain.chainId, chain]));
   return {

@@ -1,7 +1,7 @@
 // Deploys the ONCHAINID suite (Identity implementation, ImplementationAuthority, IdFactory,
 // ClaimIssuer) and creates identities through the factory, as the demo and the tests need.
-import { type Account, type Address, type Hex, type PublicClient, type WalletClient, encodeAbiParameters, getAddress, keccak256 } from 'viem';
-import { claimIssuerArtifact, idFactoryAbi, idFactoryArtifact, identityAbi, identityArtifact, implementationAuthorityArtifact, KeyType } from './contracts.js';
+import { type Account, type Address, encodeAbiParameters, getAddress, type Hex, keccak256, type PublicClient, type WalletClient } from 'viem';
+import { claimIssuerArtifact, identityAbi, identityArtifact, idFactoryAbi, idFactoryArtifact, implementationAuthorityArtifact, KeyType } from './contracts.js';
 
 export type Deployer = { wallet: WalletClient & { account: Account }; client: PublicClient };
 

@@ -3,7 +3,7 @@
 // text). Node's fetch (undici) cost about 1.6 ms of CPU per login for two small RPC calls in
 // the bench's profile (docs/performance.md), most of it in WHATWG streams and Request/Response
 // objects that a JSON-RPC body of a few hundred bytes does not need.
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** A larger answer is refused: no call Signet makes comes near it (viem's own default bound). */

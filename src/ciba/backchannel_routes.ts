@@ -3,16 +3,16 @@
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Hex } from 'viem';
-import type { IdentitySession } from '../owner_sessions/account_sessions.js';
-import type { ClaimsService } from '../claims/claims_service.js';
-import type { ClaimTopics } from '../claims/claim_topics.js';
-import { refuse } from '../errors.js';
-import { anyone, type Authenticator } from '../http/authenticators.js';
-import { type AnyRoute, route } from '../http/route.js';
-import type { CompleteConsent } from '../consent/complete_consent.js';
-import { type FieldDefinition, requestedFields } from '../fields/fields.js';
-import { LINKED_SIGNATURE_REFUSALS, type VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
+import type { CompleteConsent } from '../consent/complete_consent.js';
+import { refuse } from '../errors.js';
+import { type FieldDefinition, requestedFields } from '../fields/fields.js';
+import { type Authenticator, anyone } from '../http/authenticators.js';
+import { type AnyRoute, route } from '../http/route.js';
+import type { IdentitySession } from '../owner_sessions/account_sessions.js';
+import { LINKED_SIGNATURE_REFUSALS, type VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
 import * as forms from './backchannel_schemas.js';
 
 export type BackchannelRoutesDeps = {

@@ -8,9 +8,9 @@
 // real entries.
 import { LRUCache } from 'lru-cache';
 import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, type PublicClient, zeroAddress } from 'viem';
-import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { type BundledClaim, type ClaimsBundle, type Linked, readClaimsBundle, readLinkedClaimsBundle, readWalletClaimsBundle } from '../chain/claims_bundle.js';
+import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
 import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 

@@ -1,13 +1,14 @@
 // The admin API through which Signet issues and revokes its own claims, and reads owners'
 // requests for them, as route declarations.
-import type { ClaimRequests } from './claim_requests.js';
+
 import { refuse } from '../errors.js';
-import { adminToken, type Authenticator } from '../http/authenticators.js';
+import { type Authenticator, adminToken } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
-import { assertClaimDataBounds } from './claim_document.js';
-import { assertVerifiedClaimsData } from './verified_claims_schema.js';
 import * as forms from './claim_admin_schemas.js';
+import { assertClaimDataBounds } from './claim_document.js';
+import type { ClaimRequests } from './claim_requests.js';
 import type { SignetIssuer } from './signet_issuer.js';
+import { assertVerifiedClaimsData } from './verified_claims_schema.js';
 
 export type ClaimsAdminDeps = {
   baseUrl: string;

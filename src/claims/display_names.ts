@@ -3,9 +3,9 @@
 // identifier, a field's words instead of its OIDC name.
 import { type Address, getAddress } from 'viem';
 import type { Config } from '../config.js';
-import { CLAIM_SCOPE_PREFIX } from './claim_topics.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
 import { VERIFIED_FIELDS } from '../fields/verified_fields.js';
+import { CLAIM_SCOPE_PREFIX } from './claim_topics.js';
 
 /** Words for the trust frameworks most often met, which DISPLAY_NAMES may rename or add to. */
 const KNOWN_TRUST_FRAMEWORKS: Record<string, string> = {

@@ -8,12 +8,12 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSendingClient } from '../chain/chain_client.js';
 import { outsideRequestBudget } from '../chain/chain_deadline.js';
 import { claimIssuerAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
-import { readChain } from '../chain/read_chain.js';
 import { keyOf, send } from '../chain/deploy_onchainid.js';
+import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { type ClaimDocument, hashClaimDocument, newSalt } from './claim_document.js';
-import { claimIdOf, type ClaimReader } from './claim_reader.js';
+import { type ClaimReader, claimIdOf } from './claim_reader.js';
 import type { ClaimRecords } from './claim_records.js';
 import type { ClaimTopics } from './claim_topics.js';
 

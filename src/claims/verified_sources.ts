@@ -4,8 +4,8 @@
 // standard's shape, checked under that same trust framework. Each comes as the element it
 // answers from: the issuer's verification and claims, with Signet's onchain evidence added.
 import type { Address, Hex } from 'viem';
-import type { ClaimsService, ClaimView } from './claims_service.js';
 import type { ClaimTopics } from './claim_topics.js';
+import type { ClaimsService, ClaimView } from './claims_service.js';
 import type { DisplayNames } from './display_names.js';
 import { onchainEvidence } from './onchain_evidence.js';
 import { VERIFIED_DATA_MEMBER, type VerifiedClaimsElement, verifiedClaimsElement } from './verified_claims_schema.js';

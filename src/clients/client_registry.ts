@@ -3,8 +3,9 @@
 // URIs, whether the operator configured them. Read from the engine's own client records
 // (src/store/client_records.ts), so a client added at run time is served exactly as one from
 // CLIENTS, in every process, within a second (decision 22).
-import type { ClientRecord, ClientRecords } from '../store/client_records.js';
+
 import type { SignedTarget } from '../notify/webhook_queue.js';
+import type { ClientRecord, ClientRecords } from '../store/client_records.js';
 
 /** What people read where a client's grant outlived the client. */
 export const DELETED_CLIENT_NAME = 'a deleted service';

@@ -5,8 +5,8 @@
 // back or expire). Clients added at run time are never touched. Every step writes the same
 // values whichever process runs it, so processes starting at once may all run it.
 import { ConfigError } from '../errors.js';
-import { keys } from '../store/keys.js';
 import type { ClientRecord, ClientRecords } from '../store/client_records.js';
+import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import type { ClientMetadata } from './client_metadata.js';
 import type { ValidateWithEngine } from './engine_validation.js';

@@ -4,6 +4,7 @@
 // each receipt as long as it lives, and so does the client's: deleting a client ends its login
 // grants (src/clients/client_removal.ts).
 import type { Address } from 'viem';
+import { identityKeyOf } from '../chain/identity_key.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
@@ -37,7 +38,6 @@ export type ConsentReceipts = {
 };
 
 /** How the index names an identity: the first chain's by its address, another's by CAIP-10. */
-const identityKeyOf = (identity: Address, chainId?: number) => (chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
 
 export function createConsentReceipts(store: Store): ConsentReceipts {
   const find = async (grantId: string) => {

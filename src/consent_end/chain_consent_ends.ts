@@ -3,17 +3,18 @@
 // a wallet's key removed ends every grant that wallet signed for the identity; a claim removed,
 // changed or revoked by its issuer is told to every client that was given it.
 import { type Address, type Hex, keccak256, type PublicClient } from 'viem';
-import { identityAbi, KeyPurpose } from '../chain/contracts.js';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
+import { identityAbi, KeyPurpose } from '../chain/contracts.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
+import { identityKeyOf } from '../chain/identity_key.js';
 import type { ClaimReader } from '../claims/claim_reader.js';
-import type { AccessGrant } from '../grants/access_grant.js';
 import type { ConsentReceipt } from '../consent/consent_receipts.js';
 import type { Signals } from '../consent/consent_signal.js';
-import type { EndLoginGrant } from './login_grant_end.js';
+import type { AccessGrant } from '../grants/access_grant.js';
 
 import type { ClaimEvent, ClaimRevokedEvent, KeyEvent } from '../watch/chain_events.js';
 import type { ChainConsentHandlers } from '../watch/consent_handlers.js';
+import type { EndLoginGrant } from './login_grant_end.js';
 
 export type ChainConsentEndDeps = {
   client: PublicClient;
@@ -36,7 +37,7 @@ export type ChainConsentEndDeps = {
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentHandlers {
   const onChain = deps.chainId === undefined ? {} : { chain_id: deps.chainId };
-  const named = (identity: Address) => (deps.chainId === undefined ? identity : `eip155:${deps.chainId}:${identity}`);
+  const named = (identity: Address) => identityKeyOf(identity, deps.chainId);
   const claimPath = (identity: Address, claimId: Hex) => `/identities/${named(identity)}/claims/${claimId.toLowerCase()}`;
 
   /** A key that still has ACTION (or MANAGEMENT, which ONCHAINID counts as every purpose) still signs in. */

@@ -4,6 +4,7 @@
 // status and its index entries get the same TTL (0: none), so they go together.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
+import { identityKeyOf } from '../chain/identity_key.js';
 import { refuse } from '../errors.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
@@ -16,7 +17,6 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 export type AccessGrantStore = ReturnType<typeof createAccessGrantStore>;
 
 /** How the index names an identity: the first chain's by its address, another's by CAIP-10. */
-const identityKeyOf = (identity: Address, chainId?: number) => (chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
 
 export function createAccessGrantStore(store: Store) {
   const find = async (id: string): Promise<AccessGrant | undefined> => {

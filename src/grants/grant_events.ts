@@ -1,6 +1,7 @@
 // The webhook a service gets when one of its access grants changes (the grant without the
 // owner's signature), and the one an owner gets when a service asks for lasting access.
 import { randomUUID } from 'node:crypto';
+import { identityKeyOf } from '../chain/identity_key.js';
 import { ownerService } from '../notify/owner_webhooks.js';
 import type { WebhookEvent } from '../notify/webhook_queue.js';
 import type { GrantEvent } from './access_grants.js';
@@ -11,7 +12,7 @@ export function webhookEventOf(event: GrantEvent, now: () => number): WebhookEve
   return {
     id: `evt_${randomUUID()}`,
     type: event.type,
-    service: toOwner ? ownerService(event.grant.identity) : event.grant.service,
+    service: toOwner ? ownerService(identityKeyOf(event.grant.identity, event.grant.chain_id)) : event.grant.service,
     created_at: new Date(now()).toISOString(),
     // The owner gets the text to sign; a service never needs the owner's signature back.
     data: toOwner ? { grant: { ...grant, challenge } } : { grant },

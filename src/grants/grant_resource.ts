@@ -1,6 +1,7 @@
 // The two shareable resources (docs/decisions.md, 15) and their fields: an identity's profile (one field
 // per profile value) and one onchain claim (its off-chain "data"). Reads the private part.
 import type { Address, Hex } from 'viem';
+import { identityKeyOf } from '../chain/identity_key.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import { refuse } from '../errors.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
@@ -12,7 +13,7 @@ export type ResourceRef =
   | { kind: 'claim'; identity: Address; chainId?: number; claimId: Hex; path: string };
 
 /** How a path names an identity: a bare address on the first chain, its CAIP-10 id on another. */
-const named = (identity: Address, chainId?: number) => (chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
+const named = identityKeyOf;
 const onChain = (chainId?: number) => (chainId === undefined ? {} : { chainId });
 
 /** The one field of a claim resource: the claim's off-chain data. */

@@ -4,8 +4,9 @@
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import type { BackchannelRequest } from '../backchannel/backchannel_inbox.js';
+import { presentationOf } from '../dpop/dpop_presentation.js';
 import { refuse } from '../errors.js';
-import { anyone, type Authenticator } from '../http/authenticators.js';
+import { type Authenticator, anyone } from '../http/authenticators.js';
 import { clientAddress } from '../http/client_address.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { IdentitySession } from '../owner_sessions/account_sessions.js';
@@ -18,7 +19,6 @@ import { claimRef, profileRef, type ResourceRef } from './grant_resource.js';
 import * as forms from './grant_schemas.js';
 import type { RevokeAsOwner } from './owner_revocation.js';
 import type { GrantCredential, ResourceReader } from './resource_reader.js';
-import { presentationOf } from '../dpop/dpop_presentation.js';
 
 export type GrantRoutesDeps = {
   issuer: string;

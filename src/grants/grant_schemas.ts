@@ -1,8 +1,9 @@
 // The request and answer forms of the access-grant API, for the route table and /openapi.json.
+
+import { type Address, getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { backchannelRequest } from '../backchannel/backchannel_request_schema.js';
 import { claimView, claimWithData } from '../claims/claim_schemas.js';
-import { type Address, getAddress, isAddress } from 'viem';
 import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
 
 const IDENTITY_MESSAGE = 'must be a 0x-prefixed 20-byte address, or one qualified by its chain: eip155:<chain id>:0x…';

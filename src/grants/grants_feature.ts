@@ -1,70 +1,63 @@
-// The access-grant feature: the grant store and its services (requests, validation, listing,
-// revocation, resource reads) and their routes.
+// The access-grant feature: the grant store and its services (requests, validation, ends),
+// built before the engine, then the listing, revocation, resource reads and routes over it.
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
-import type { SessionCallers } from '../owner_sessions/session_callers.js';
-import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import type { OnChains } from '../chain/chains.js';
 import type { ClaimsService } from '../claims/claims_service.js';
+import { isFapiClient } from '../clients/fapi_profile.js';
 import type { Config } from '../config.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
+import type { Signals } from '../consent/consent_signal.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
+import { refuse, SignetError } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import type { Authenticator } from '../http/authenticators.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
-import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ProfileStore } from '../profile/profile.js';
-import { refuse, SignetError } from '../errors.js';
-import type { OnChains } from '../chain/chains.js';
 import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
-import type { Signals } from '../consent/consent_signal.js';
 import type { Store } from '../store/store.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
 import type { Watchlist } from '../watch/watchlist.js';
-import { createAccessGrants } from './access_grants.js';
 import { createAccessGrantStore } from './access_grant_store.js';
+import { createAccessGrants } from './access_grants.js';
 import { webhookEventOf } from './grant_events.js';
 import { createGrantListing } from './grant_listing.js';
 import { createGrantResources } from './grant_resource.js';
 import { grantRoutes } from './grant_routes.js';
 import { createOwnerRevocation } from './owner_revocation.js';
 import { createResourceReader } from './resource_reader.js';
-import { isFapiClient } from '../clients/fapi_profile.js';
-import type { DpopCheck } from '../dpop/dpop_proof.js';
 
-export type GrantsFeatureDeps = {
-  /** The DPoP check of access tokens presented to the resource routes. */
-  checkDpop: DpopCheck;
+export type AccessGrantPartsDeps = {
   config: Pick<Config, 'retention'>;
   issuer: string;
   chainId: number;
   store: Store;
-  provider: Provider;
   registry: IdentityRegistry;
   profiles: ProfileStore;
   claims: ClaimsService;
-  receipts: ConsentReceipts;
-  sessions: AccountSessions;
-  sessionCallers: SessionCallers;
-  services: ServiceAuth;
-  service: Authenticator<ServiceCaller>;
-  backchannel: BackchannelInbox;
   verifyLinkedSignature: VerifyLinkedSignature;
   /** The chains served after the first: each one's identity reads, signature check, profiles and claims. */
   onChain?: OnChains<{ registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature; profiles: ProfileStore; claims: ClaimsService }>;
   serviceName: (service: string) => Promise<string>;
   webhooks: WebhookQueue;
-  revokeLoginGrant: (grantId: string) => Promise<void>;
   /** Told of every grant that ends, for the clients (back-channel logout, SSF). */
   signals?: Signals;
-  history: AccessHistory;
   settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
   /** The identities the chain watcher follows: an access grant's identity joins when it is validated. */
   watchlist?: Watchlist;
   now: () => number;
 };
 
-export function createGrantsFeature(deps: GrantsFeatureDeps) {
+/**
+ * The access grants themselves (their records, requests, validation and ends), built before
+ * the engine: deleting a client, which the engine's registration calls, ends the grants it holds.
+ */
+export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
   const grants = createAccessGrantStore(deps.store);
   const onChain = deps.onChain;
   const resources = createGrantResources({ profiles: deps.profiles, claims: deps.claims, on: onChain && ((chainId) => onChain.require(chainId)) });
@@ -107,6 +100,52 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     watchlist: deps.watchlist,
     now: deps.now,
   });
+  /** The ids of an identity's access grants (ended ones included, while kept); chainId: of another chain than the first. */
+  const accessGrantIdsOf = (identity: Address, chainId?: number) => grants.listIds({ identity, chainId });
+  /** Ends the access grants a service holds, its client being deleted: active ones revoked, requests denied. */
+  const endAccessGrantsOf = async (service: string) => {
+    for (const grant of await accessGrants.currentOf(await grants.listIds({ service }))) {
+      const end =
+        grant.status === 'active'
+          ? () => accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'client_deleted')
+          : grant.status === 'pending'
+            ? () => accessGrants.deny(grant.id, grant.identity, grant.chain_id)
+            : undefined;
+      // One that ended meanwhile (a refusal, not an outage) needs nothing more.
+      await end?.().catch((error: unknown) => {
+        if (!(error instanceof SignetError && error.status < 500)) throw error;
+      });
+    }
+  };
+  return { grants, resources, accessGrants, accessGrantIdsOf, endAccessGrantsOf };
+}
+
+export type AccessGrantParts = ReturnType<typeof createAccessGrantParts>;
+
+export type GrantsFeatureDeps = {
+  /** The access grants, built before the engine. */
+  access: AccessGrantParts;
+  /** The DPoP check of access tokens presented to the resource routes. */
+  checkDpop: DpopCheck;
+  issuer: string;
+  chainId: number;
+  provider: Provider;
+  receipts: ConsentReceipts;
+  sessions: AccountSessions;
+  sessionCallers: SessionCallers;
+  services: ServiceAuth;
+  service: Authenticator<ServiceCaller>;
+  backchannel: BackchannelInbox;
+  /** The chains served after the first (a path's chain id is checked against them). */
+  onChain?: Pick<OnChains<unknown>, 'require'>;
+  revokeLoginGrant: (grantId: string) => Promise<void>;
+  history: AccessHistory;
+};
+
+/** The grants' listing, revocation by the owner, resource reads and routes, once the engine exists. */
+export function createGrantsFeature(deps: GrantsFeatureDeps) {
+  const { grants, resources, accessGrants } = deps.access;
+  const onChain = deps.onChain;
   const listing = createGrantListing({ grants, accessGrants, receipts: deps.receipts, provider: deps.provider });
   const revokeAsOwner = createOwnerRevocation({ listing, accessGrants, revokeLoginGrant: deps.revokeLoginGrant });
   const readResource = createResourceReader({
@@ -138,24 +177,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
       return onChain.require(chainId).chain.chainId;
     },
   });
-  /** The ids of an identity's access grants (ended ones included, while kept); chainId: of another chain than the first. */
-  const accessGrantIdsOf = (identity: Address, chainId?: number) => grants.listIds({ identity, chainId });
-  /** Ends the access grants a service holds, its client being deleted: active ones revoked, requests denied. */
-  const endAccessGrantsOf = async (service: string) => {
-    for (const grant of await accessGrants.currentOf(await grants.listIds({ service }))) {
-      const end =
-        grant.status === 'active'
-          ? () => accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'client_deleted')
-          : grant.status === 'pending'
-            ? () => accessGrants.deny(grant.id, grant.identity, grant.chain_id)
-            : undefined;
-      // One that ended meanwhile (a refusal, not an outage) needs nothing more.
-      await end?.().catch((error: unknown) => {
-        if (!(error instanceof SignetError && error.status < 500)) throw error;
-      });
-    }
-  };
-  return { routes, accessGrants, listing, revokeAsOwner, accessGrantIdsOf, endAccessGrantsOf };
+  return { routes, accessGrants, listing, revokeAsOwner };
 }
 
 export type GrantsFeature = ReturnType<typeof createGrantsFeature>;

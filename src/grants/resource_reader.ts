@@ -3,15 +3,16 @@
 // a grant's bearer token (an immediate grant serves exactly one read), or a service's X-API-Key
 // holding an active persistent grant for it.
 import type Provider from 'oidc-provider';
+import { identityKeyOf } from '../chain/identity_key.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
+import type { DpopCheck, DpopPresentation } from '../dpop/dpop_proof.js';
 import { refuse, SignetError } from '../errors.js';
 import type { AccessHistory, Door } from '../history/access_history.js';
 import { subjectOf } from '../identity/subject.js';
 import type { ServiceAuth } from '../services/service_caller.js';
-import type { ConsentReceipts } from '../consent/consent_receipts.js';
-import type { AccessGrants } from './access_grants.js';
 import type { AccessGrantStore } from './access_grant_store.js';
+import type { AccessGrants } from './access_grants.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';
-import type { DpopCheck, DpopPresentation } from '../dpop/dpop_proof.js';
 
 export type ResourceReaderDeps = {
   provider: Provider;
@@ -43,7 +44,7 @@ const tokenInvalid = () => refuse('token_invalid', 'the access token is invalid,
 const sameIdentity = (grant: { identity: string; chain_id?: number }, ref: ResourceRef) => grant.identity === ref.identity && grant.chain_id === ref.chainId;
 
 /** Whose history a read goes to: another chain's identity is its own owner's, never the first chain's at that address. */
-const historyOf = (ref: ResourceRef) => (ref.chainId === undefined ? ref.identity : (`eip155:${ref.chainId}:${ref.identity}` as const));
+const historyOf = (ref: ResourceRef) => identityKeyOf(ref.identity, ref.chainId);
 
 export function createResourceReader(deps: ResourceReaderDeps) {
   /** A grant's bearer token: the grant must be active and for this very resource. */

@@ -4,6 +4,7 @@
 // for Redis, and a failure is only logged and counted.
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
+import type { IdentityKey } from '../chain/identity_key.js';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../http/time_cursor.js';
 import { FIELDS_MARK, type HistoryLog } from './history_log.js';
 
@@ -31,7 +32,7 @@ export type HistoryEntry = {
 
 export type Release = Omit<HistoryEntry, 'id' | 'at' | 'outcome' | 'client_name'> & { outcome?: HistoryEntry['outcome']; reason?: string };
 
-export type HistoryPage = { identity: Address; entries: HistoryEntry[]; next_cursor: string | null };
+export type HistoryPage = { identity: IdentityKey; entries: HistoryEntry[]; next_cursor: string | null };
 
 export type HistorySettings = { historyDays: number; historyEntries: number };
 
@@ -64,14 +65,14 @@ export function createAccessHistory(deps: {
   });
   const bounds = () => ({ keepFromMs: keepFrom(), maxEntries: settings.historyEntries, ttlSeconds: settings.historyDays * 86_400 });
 
-  const all = async (identity: Address): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
+  const all = async (identity: IdentityKey): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
 
   return {
     /**
      * Records one release; returns at once (the write is not awaited by the caller's answer).
      * `identity`: the address of a first-chain identity, the CAIP-10 id of another chain's.
      */
-    record(identity: Address | `eip155:${number}:${Address}`, release: Release): void {
+    record(identity: IdentityKey, release: Release): void {
       const atMs = now();
       const at = new Date(atMs).toISOString();
       const id = randomBytes(8).toString('base64url');
@@ -103,7 +104,7 @@ export function createAccessHistory(deps: {
      * a failure of the round trip itself is the read's (the release cannot go ahead).
      */
     async recordAfterRead(
-      identity: Address | `eip155:${number}:${Address}`,
+      identity: IdentityKey,
       readKey: string,
       release: Omit<Release, 'fields'>,
       candidates: readonly string[],
@@ -129,7 +130,7 @@ export function createAccessHistory(deps: {
     },
 
     /** One page, newest first, of one service's entries when `client_id` is given. */
-    async page(identity: Address, query: { cursor?: string; limit: number; client_id?: string }): Promise<HistoryPage> {
+    async page(identity: IdentityKey, query: { cursor?: string; limit: number; client_id?: string }): Promise<HistoryPage> {
       const cursor = decodeTimeCursor(query.cursor);
       const entries = (await all(identity))
         .filter((entry) => !query.client_id || entry.client_id === query.client_id)
@@ -141,9 +142,9 @@ export function createAccessHistory(deps: {
     all,
 
     /** Grant id -> when it last released data. */
-    lastReads: (identity: Address) => log.lastReads(identity),
+    lastReads: (identity: IdentityKey) => log.lastReads(identity),
 
-    erase: (identity: Address) => log.erase(identity),
+    erase: (identity: IdentityKey) => log.erase(identity),
   };
 }
 

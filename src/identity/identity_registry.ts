@@ -1,11 +1,11 @@
 // Onchain reads about identities: which identity a wallet belongs to, whether the configured
 // IdFactory knows an identity, and whether a wallet holds a MANAGEMENT or ACTION key on it.
 import { type Address, type PublicClient, zeroAddress } from 'viem';
-import { idFactoryAbi, identityAbi, KeyPurpose } from '../chain/contracts.js';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
-import { readChain } from '../chain/read_chain.js';
-import { readTogether } from '../chain/multicall3.js';
+import { identityAbi, idFactoryAbi, KeyPurpose } from '../chain/contracts.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
+import { readTogether } from '../chain/multicall3.js';
+import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 import type { Reason } from '../reasons.js';
 

@@ -2,7 +2,7 @@
 import type { Address } from 'viem';
 import type { ClaimView } from '../claims/claims_service.js';
 import type { RequestedField } from '../fields/fields.js';
-import { verifiedClaimLabel, type VerifiedClaimName } from '../fields/verified_fields.js';
+import { type VerifiedClaimName, verifiedClaimLabel } from '../fields/verified_fields.js';
 import { subjectOf } from '../identity/subject.js';
 
 /** One verified claim the owner shares, in words: what, verified by whom, under which rules. */

@@ -8,7 +8,7 @@ import type { VerifiedSource } from '../claims/verified_sources.js';
 import { refuse } from '../errors.js';
 import type { FieldDefinition, RequestedField } from '../fields/fields.js';
 import type { VerifiedRequest } from '../fields/verified_claims_request.js';
-import { verifiedClaimOf, type VerifiedClaimName, type VerifiedPick } from '../fields/verified_fields.js';
+import { type VerifiedClaimName, type VerifiedPick, verifiedClaimOf } from '../fields/verified_fields.js';
 
 export type ConsentSelection = { fields: RequestedField[]; claims: ClaimView[] };
 

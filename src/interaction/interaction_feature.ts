@@ -2,19 +2,19 @@
 // (an owner's signed consent becomes the engine's Grant and a receipt, however it was asked for).
 import type Provider from 'oidc-provider';
 import type { OnChains } from '../chain/chains.js';
-import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import type { VerifiedSources } from '../claims/verified_sources.js';
 import type { Config } from '../config.js';
+import { createConsentCompletion } from '../consent/complete_consent.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { retentionSeconds } from '../retention.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
 import type { Watchlist } from '../watch/watchlist.js';
-import { createConsentCompletion } from '../consent/complete_consent.js';
-import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {

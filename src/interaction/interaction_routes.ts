@@ -3,27 +3,27 @@
 // gets the exact EIP-4361 text naming them, signs it with a linked wallet, and Signet turns
 // that signature into the engine's login and consent results.
 import type Provider from 'oidc-provider';
-import { z } from 'zod';
 import type { Interaction } from 'oidc-provider';
-import type { ClaimsService } from '../claims/claims_service.js';
+import { z } from 'zod';
+import type { OnChains } from '../chain/chains.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import type { VerifiedSources } from '../claims/verified_sources.js';
+import type { CompleteConsent } from '../consent/complete_consent.js';
 import { refuse } from '../errors.js';
-import type { RenderPage } from '../http/pages.js';
-import { type AnyRoute, route } from '../http/route.js';
-import { signatureBody } from '../http/schemas.js';
-import type { OnChains } from '../chain/chains.js';
-import { type IdentityRegistry, LINK_REFUSALS, notAnIdentity, notLinked, notRegistered } from '../identity/identity_registry.js';
-import { resolveIdentity } from '../identity/resolve_identity.js';
-import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import { loginFields, type RequestedField, requestedFields } from '../fields/fields.js';
 import { parseClaimsParameter, verifiedRequestsOf } from '../fields/verified_claims_request.js';
 import { verifiedClaimLabel, verifiedFieldName } from '../fields/verified_fields.js';
+import type { RenderPage } from '../http/pages.js';
+import { type AnyRoute, route } from '../http/route.js';
+import { signatureBody } from '../http/schemas.js';
+import { type IdentityRegistry, LINK_REFUSALS, notAnIdentity, notLinked, notRegistered } from '../identity/identity_registry.js';
+import { resolveIdentity } from '../identity/resolve_identity.js';
+import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wallet/verify_challenge.js';
 import { loginResources, loginStatement, type VerifiedShare } from './challenge_text.js';
-import type { CompleteConsent } from '../consent/complete_consent.js';
 import { keptClaims, keptFields, keptVerified, type VerifiedOffer, verifiedOffers } from './consent_selection.js';
 import { finishInteraction } from './finish_interaction.js';
 import { interactionCookie } from './interaction_cookie.js';

@@ -2,7 +2,7 @@
 // /openapi.json.
 import { z } from 'zod';
 import { claimView } from '../claims/claim_schemas.js';
-import { address, addressField, bytes32, dateTime, chainIdField } from '../http/schemas.js';
+import { address, addressField, bytes32, chainIdField, dateTime } from '../http/schemas.js';
 
 export const interactionPath = z.object({
   uid: z

@@ -8,7 +8,7 @@ import type { SignedTarget } from './webhook_queue.js';
 
 export const OWNER_SERVICE_PREFIX = 'owner:';
 
-export const ownerService = (identity: Address) => `${OWNER_SERVICE_PREFIX}${identity}`;
+export const ownerService = (identity: string) => `${OWNER_SERVICE_PREFIX}${identity}`;
 
 export function createOwnerWebhooks(store: Store) {
   const get = async (identity: string): Promise<SignedTarget | undefined> => {

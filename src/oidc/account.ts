@@ -9,20 +9,21 @@
 import type { Context } from 'koa';
 import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
 import type { Address } from 'viem';
-import type { ClaimsService } from '../claims/claims_service.js';
+import type { IdentityKey } from '../chain/identity_key.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
 import { answerRequest } from '../claims/verified_claims_answer.js';
 import type { VerifiedClaimsElement } from '../claims/verified_claims_schema.js';
 import type { VerifiedSource, VerifiedSources } from '../claims/verified_sources.js';
-import { SignetError } from '../errors.js';
-import type { AccessHistory } from '../history/access_history.js';
-import { clientAddress } from '../http/client_address.js';
-import { parseSubject } from '../identity/subject.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
-import { type Profile, type ProfileStore, parseProfile } from '../profile/profile.js';
+import { SignetError } from '../errors.js';
 import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../fields/fields.js';
 import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../fields/verified_claims_request.js';
 import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../fields/verified_fields.js';
+import type { AccessHistory } from '../history/access_history.js';
+import { clientAddress } from '../http/client_address.js';
+import { parseSubject } from '../identity/subject.js';
+import { type Profile, type ProfileStore, parseProfile } from '../profile/profile.js';
 
 export type AccountDeps = {
   chainId: number;
@@ -78,7 +79,7 @@ async function profileWithRecord(
   deps: AccountDeps,
   ctx: KoaContextWithOIDC,
   identity: Address,
-  historyIdentity: Address | `eip155:${number}:${Address}`,
+  historyIdentity: IdentityKey,
   use: string,
   grantId: string | undefined,
   candidates: string[],
@@ -93,7 +94,7 @@ function recordRelease(
   deps: AccountDeps,
   ctx: KoaContextWithOIDC,
   /** The first chain's identity by its address, another chain's by its CAIP-10 id (its own owner's history). */
-  identity: Address | `eip155:${number}:${Address}`,
+  identity: IdentityKey,
   use: string,
   grantId: string | undefined,
   fields: string[],
@@ -183,7 +184,7 @@ export function createFindAccount(first: AccountDeps): FindAccount {
     if (!own) return undefined;
     const deps: AccountDeps = own === first ? first : { ...first, ...own };
     // Another chain's identity has its own history, never the first chain's at that address.
-    const historyIdentity = own === first ? identity : (sub as `eip155:${number}:${Address}`);
+    const historyIdentity = own === first ? identity : (sub as IdentityKey);
     // The engine finds the account of a refresh before it spends the refresh token: no account, invalid_grant.
     const refreshing = ctx.oidc?.params?.grant_type === 'refresh_token' && token?.kind === 'RefreshToken' && token.grantId;
     if (refreshing && deps.mayRefresh && !(await deps.mayRefresh(token.grantId!))) return undefined;

@@ -2,32 +2,32 @@
 // for every client, rotating refresh tokens, keys from configuration, clients from Signet's
 // client records) and Signet's parts plugged in (adapter, account model, interaction URL, pages).
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Config } from '../config.js';
-import type { ClaimsService } from '../claims/claims_service.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
+import type { ClaimsService } from '../claims/claims_service.js';
 import type { VerifiedSources } from '../claims/verified_sources.js';
-import type { AccessHistory } from '../history/access_history.js';
-import type { ConsentReceipts } from '../consent/consent_receipts.js';
-import type { ProfileStore } from '../profile/profile.js';
-import { createOidcAdapter } from '../store/oidc_adapter.js';
-import type { Store } from '../store/store.js';
-import { type Logger, silentLogger } from '../observability/logger.js';
-import type { RenderPage } from '../http/pages.js';
-import { keepSignetErrors } from './engine_signet_errors.js';
-import { reasonEngineErrors } from './engine_error_reasons.js';
-import { createFindAccount } from './account.js';
-import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
-import { scopeClaims } from '../fields/fields.js';
-import { VERIFIED_SCOPE } from '../fields/verified_fields.js';
-import { claimsParameterProblem, listsWrapped, purposeProblem } from '../fields/verified_claims_request.js';
-import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
-import { fapiSigningAlgOf, signingKeysOf } from '../keys/signing_keys.js';
+import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../clients/client_metadata.js';
 import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../clients/fapi_profile.js';
+import type { RegisteredClients } from '../clients/registered_clients.js';
+import type { Config } from '../config.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { dpopNonceSecret } from '../dpop/dpop_nonces.js';
 import { DPOP_ALGS } from '../dpop/dpop_proof.js';
-import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../clients/client_metadata.js';
-import type { RegisteredClients } from '../clients/registered_clients.js';
+import { scopeClaims } from '../fields/fields.js';
+import { claimsParameterProblem, listsWrapped, purposeProblem } from '../fields/verified_claims_request.js';
+import { VERIFIED_SCOPE } from '../fields/verified_fields.js';
+import type { AccessHistory } from '../history/access_history.js';
+import type { RenderPage } from '../http/pages.js';
+import { fapiSigningAlgOf, signingKeysOf } from '../keys/signing_keys.js';
+import { type Logger, silentLogger } from '../observability/logger.js';
+import type { ProfileStore } from '../profile/profile.js';
 import type { ClientRecords } from '../store/client_records.js';
+import { createOidcAdapter } from '../store/oidc_adapter.js';
+import type { Store } from '../store/store.js';
+import { createFindAccount } from './account.js';
+import { reasonEngineErrors } from './engine_error_reasons.js';
+import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
+import { keepSignetErrors } from './engine_signet_errors.js';
+import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
 
 export type ProviderDeps = {
   config: Config;

@@ -25,8 +25,8 @@ export type ExportDeps = {
   claimRequests(identity: Address): Promise<{ topic: string; requested_at: string }[]>;
   webhookUrl(identity: Address): Promise<string | undefined>;
   pendingLogins(identity: Address): Promise<BackchannelRequest[]>;
-  /** The identity's access history (as the chain's keys name it). */
-  history: Pick<AccessHistory, 'all'>;
+  /** The identity's access history on this chain. */
+  history: { all(identity: Address): ReturnType<AccessHistory['all']> };
   /** How the identity creation records name a wallet on this chain (default: by its address, the first chain's). */
   walletKey?: (wallet: Address) => string;
   now: () => number;

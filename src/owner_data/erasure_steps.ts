@@ -2,12 +2,12 @@
 // runs its unfinished steps once more): end what lets anyone read the identity's data, then
 // delete what Signet holds about it. Consent receipts stay, as proof, for the proof period.
 import type { Address } from 'viem';
-import type { AccessGrant } from '../grants/access_grant.js';
+import type { ConsentReceipt } from '../consent/consent_receipts.js';
 import { SignetError } from '../errors.js';
+import type { AccessGrant } from '../grants/access_grant.js';
+import type { AccessHistory } from '../history/access_history.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import type { ConsentReceipt } from '../consent/consent_receipts.js';
-import type { AccessHistory } from '../history/access_history.js';
 
 export type ErasureTarget = { identity: Address; wallets: Address[]; revokeIssuedClaims: boolean };
 

@@ -1,34 +1,35 @@
 // The owner's data feature: access history, export and erasure over what the other features
 // hold. It sits above them (it reads grants, receipts, sessions, profiles and claims, and ends
 // them on erasure) and nothing imports it back.
-import { errors } from 'oidc-provider';
+
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import type { Address, Hex } from 'viem';
-import { type OnChains, onChainsFrom } from '../chain/chains.js';
-import type { AccountSessions } from '../owner_sessions/account_sessions.js';
-import type { ClaimRequests } from '../claims/claim_requests.js';
-import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import { type OnChains, onChainsFrom } from '../chain/chains.js';
 import type { ClaimRecords } from '../claims/claim_records.js';
+import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import type { SignetIssuer } from '../claims/signet_issuer.js';
 import type { Config } from '../config.js';
+import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { AccessGrants } from '../grants/access_grants.js';
 import type { GrantListing, ListedGrant } from '../grants/grant_listing.js';
 import type { AccessHistory } from '../history/access_history.js';
-import type { Logger } from '../observability/logger.js';
 import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { parseSubject, subjectOf } from '../identity/subject.js';
-import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
+import type { Logger } from '../observability/logger.js';
+import type { AccountSessions } from '../owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { keys } from '../store/keys.js';
-import type { Watchlist } from '../watch/watchlist.js';
 import type { Store } from '../store/store.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
+import type { Watchlist } from '../watch/watchlist.js';
 import { createDataExport } from './data_export.js';
 import { createErasureJobs, type ErasureSettings } from './erasure_jobs.js';
 import { type ErasureStep, erasureSteps } from './erasure_steps.js';
@@ -105,13 +106,13 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         chainId: each.chain.chainId,
         store,
         profile: (identity) => each.profiles.get(identity),
-        sessions: (identity) => deps.sessions.listFor(each.chain.identityKey(identity) as Address),
+        sessions: (identity) => deps.sessions.listFor(each.chain.identityKey(identity)),
         grants: (identity) => allGrants(identity, other),
         claimRecords: (identity) => each.records.listFor(identity),
         claimRequests: async (identity) => (first ? ((await deps.claimRequests?.listFor(identity, topicNames)) ?? []) : []),
         webhookUrl: async (identity) => (first ? (await ownerWebhooks.get(identity))?.url : undefined),
         pendingLogins: async (identity) => (first ? deps.backchannel.pendingFor(identity) : []),
-        history: { all: (identity) => deps.history.all(each.chain.identityKey(identity) as Address) },
+        history: { all: (identity) => deps.history.all(each.chain.identityKey(identity)) },
         walletKey: each.chain.identityKey,
         now: deps.now,
       }),

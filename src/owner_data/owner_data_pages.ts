@@ -1,15 +1,15 @@
 // The owner's data page (server-rendered, kept out of /openapi.json): who read the data, the
 // download of everything, and the erasure, whose wallet signature the page script asks for.
 import type { Context } from 'koa';
+import type { Address } from 'viem';
 import { z } from 'zod';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import type { AccessHistory, Door, HistoryEntry } from '../history/access_history.js';
 import type { Authenticator } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
-import type { Address } from 'viem';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
 
 export type OwnerDataPagesDeps = {
   /** The chains served: the page shows the session's chain's identity. */
@@ -64,7 +64,7 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
         const client = query.client || undefined;
         // Another chain's history is kept under its CAIP-10 id.
         const { chain } = chainOfSession(deps.onChain, session);
-        const named = chain.identityKey(session.identity) as Address;
+        const named = chain.identityKey(session.identity);
         const [page, all] = await Promise.all([
           deps.history
             .page(named, { cursor: query.cursor, limit: PAGE_SIZE, client_id: client })

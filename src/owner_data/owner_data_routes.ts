@@ -3,9 +3,10 @@
 // state anyone holding its unguessable id may follow (the erasure ends the owner's sessions).
 import { createHash } from 'node:crypto';
 import type { Address } from 'viem';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 import { refuse } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
-import { anyone, type Authenticator } from '../http/authenticators.js';
+import { type Authenticator, anyone } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../identity/identity_registry.js';
 import { subjectOf } from '../identity/subject.js';
@@ -15,7 +16,6 @@ import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../wal
 import type { DataExport } from './data_export.js';
 import type { ErasureJobs } from './erasure_jobs.js';
 import * as forms from './owner_data_schemas.js';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
 
 export type OwnerDataRoutesDeps = {
   issuer: string;
@@ -58,7 +58,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       async handle({ query, caller }) {
         // Another chain's history is kept under its CAIP-10 id; the answer names the identity as ever.
         const { chain } = chainOfSession(deps.onChain, caller);
-        return { body: { ...(await deps.history.page(chain.identityKey(caller.identity) as Address, query)), identity: caller.identity } };
+        return { body: { ...(await deps.history.page(chain.identityKey(caller.identity), query)), identity: caller.identity } };
       },
     }),
 

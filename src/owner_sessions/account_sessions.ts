@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Address } from 'viem';
+import { type IdentityKey, identityKeyOf } from '../chain/identity_key.js';
 import { refuse } from '../errors.js';
-import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
 
 /**
  * A signed-in wallet; `identity` is null until the wallet has one (it may create it). `chain_id`
@@ -21,7 +22,7 @@ export const ACCOUNT_SESSION_SECONDS = 8 * 3600;
 
 const noSession = () => refuse('session_missing', 'no account session: sign in with your wallet first');
 /** How the session index names an identity: the first chain's by its address, another's by CAIP-10. */
-const indexOf = (identity: Address, chainId?: number) => keys.accountSessionsOf(chainId === undefined ? identity : `eip155:${chainId}:${identity}`);
+const indexOf = (identity: Address, chainId?: number) => keys.accountSessionsOf(identityKeyOf(identity, chainId));
 
 export function createAccountSessions(store: Store, secureCookies: boolean) {
   // Path "/": the access-grant routes read the owner's session too. SameSite=Strict keeps it
@@ -127,7 +128,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
     },
 
     /** The identity's open sessions (the index keeps them at most a session's life). */
-    async listFor(identity: Address): Promise<AccountSession[]> {
+    async listFor(identity: IdentityKey): Promise<AccountSession[]> {
       const ids = await store.indexMembers(keys.accountSessionsOf(identity));
       const found = ids.length ? await store.getMany(ids.map((id) => keys.accountSession(id))) : [];
       return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as AccountSession);

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';
 import { type Config, loadConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { type Logger, createLogger } from '../observability/logger.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { registryText, startMetricsServer } from '../observability/metrics_server.js';
 import type { RunningSignet } from '../server.js';

@@ -4,8 +4,8 @@
 import { refuse } from '../errors.js';
 import { adminToken } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
-import type { ApiKeys } from './api_keys.js';
 import * as forms from './api_key_schemas.js';
+import type { ApiKeys } from './api_keys.js';
 
 export type ApiKeysRoutesDeps = {
   apiKeys: ApiKeys;

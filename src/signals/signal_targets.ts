@@ -5,7 +5,7 @@
 // the client: checked the same way). Each body is signed at each attempt.
 import type { ClientRegistry } from '../clients/client_registry.js';
 import type { ProtocolTarget, WebhookEvent } from '../notify/webhook_queue.js';
-import type { SignalSigner, SetClaims } from './signal_signer.js';
+import type { SetClaims, SignalSigner } from './signal_signer.js';
 import type { SsfStreams } from './ssf_streams.js';
 
 export const BCL_PREFIX = 'bcl:';

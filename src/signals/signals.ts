@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import type { ClientRegistry } from '../clients/client_registry.js';
-import type { WebhookEvent, WebhookQueue } from '../notify/webhook_queue.js';
 import type { ConsentSignal, Signals } from '../consent/consent_signal.js';
+import { subjectOf } from '../identity/subject.js';
+import type { WebhookEvent, WebhookQueue } from '../notify/webhook_queue.js';
 import { bclService, type LogoutEventData, type SetEventData, ssfService } from './signal_targets.js';
 import { ssfEventOf, subjectIdOf, VERIFICATION } from './ssf_events.js';
 import { eventsDelivered, type SsfStream, type SsfStreams } from './ssf_streams.js';
-import { subjectOf } from '../identity/subject.js';
 
 export type SignalsDeps = {
   /** Signet's issuer: `iss` of every token, and the base of its own event types. */

@@ -1,32 +1,66 @@
 // Telling the websites that consent no longer stands (docs/signals.md): the Signals the rest of
-// Signet emits to, the SSF transmitter's routes, and the engine's own logout (RP-initiated)
-// sent through the same queue. Delivery is the webhook queue's (its targets for "bcl:" and
-// "ssf:" services are built with the queue: src/process/webhook_queue_for.ts).
+// Signet emits to (built before the engine), then the SSF transmitter's routes and the engine's
+// own logout (RP-initiated) sent through the same queue (once the engine exists). Delivery is
+// the webhook queue's (its targets for "bcl:" and "ssf:" services are built with the queue:
+// src/process/webhook_queue_for.ts).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
-import type { Signals } from '../consent/consent_signal.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
 import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
 import type { Store } from '../store/store.js';
-import { createSignals } from './signals.js';
-import type { DpopCheck } from '../dpop/dpop_proof.js';
+import { createSignals, type SignalsService } from './signals.js';
 import { ssfRoutes } from './ssf_routes.js';
-import { createSsfStreams } from './ssf_streams.js';
+import { createSsfStreams, type SsfStreams } from './ssf_streams.js';
 
-export type SignalsFeatureDeps = {
+export type SignalEmitterDeps = {
   config: Config;
   store: Store;
-  provider: Provider;
-  /** The clients: their back-channel logout URIs, and who may manage SSF streams. */
+  /** The clients: their back-channel logout URIs. */
   clients: ClientRegistry;
   chainId: number;
   /** The webhook queue (its worker delivers the logout tokens and SETs). */
   queue: Pick<WebhookQueue, 'enqueue'>;
-  /** The clients holding a live grant of an identity (told when its wallets' keys change). */
-  /** chainId: of an identity on another chain than the first. */
+  /** The clients holding a live grant of an identity (told when its wallets' keys change); chainId: of another chain than the first. */
   clientsOf(identity: Address, chainId?: number): Promise<string[]>;
+  now: () => number;
+};
+
+/**
+ * What the rest of Signet tells the websites through: built before the engine, since the
+ * engine's refresh check and the grants emit to it, and the engine needs neither to exist.
+ */
+export function createSignalEmitter(deps: SignalEmitterDeps): {
+  signals: SignalsService;
+  streams: SsfStreams;
+  /** A deleted client's SSF streams go with it. */
+  removeStreamsOf(clientId: string): Promise<void>;
+} {
+  const streams = createSsfStreams(deps.store);
+  const signals = createSignals({
+    issuer: deps.config.issuer,
+    chainId: deps.chainId,
+    clients: deps.clients,
+    queue: deps.queue,
+    streams,
+    clientsOf: deps.clientsOf,
+    now: deps.now,
+  });
+  const removeStreamsOf = async (clientId: string) => {
+    for (const stream of await streams.of(clientId)) await streams.remove(stream);
+  };
+  return { signals, streams, removeStreamsOf };
+}
+
+export type SignalRoutesDeps = {
+  config: Config;
+  provider: Provider;
+  /** Who may manage SSF streams. */
+  clients: ClientRegistry;
+  signals: SignalsService;
+  streams: SsfStreams;
   /** DNS for receivers' endpoint URLs, checked at save (default: the system resolver). */
   resolveHost?: ResolveHost;
   /** The DPoP check of SSF tokens bound to a key. */
@@ -47,36 +81,17 @@ function sendEngineLogoutsThrough(provider: Provider, logout: (clientId: string,
   };
 }
 
-export function createSignalsFeature(deps: SignalsFeatureDeps): {
-  signals: Signals;
-  routes: ReturnType<typeof ssfRoutes>;
-  /** A deleted client's SSF streams go with it. */
-  removeStreamsOf(clientId: string): Promise<void>;
-} {
-  const { config } = deps;
-  const streams = createSsfStreams(deps.store);
-  const signals = createSignals({
-    issuer: config.issuer,
-    chainId: deps.chainId,
-    clients: deps.clients,
-    queue: deps.queue,
-    streams,
-    clientsOf: deps.clientsOf,
-    now: deps.now,
-  });
-  sendEngineLogoutsThrough(deps.provider, signals.logout);
-  const routes = ssfRoutes({
-    config,
+/** The SSF transmitter's routes, and the engine's own logouts sent through the signals. */
+export function signalRoutes(deps: SignalRoutesDeps): ReturnType<typeof ssfRoutes> {
+  sendEngineLogoutsThrough(deps.provider, deps.signals.logout);
+  return ssfRoutes({
+    config: deps.config,
     provider: deps.provider,
     clients: deps.clients,
-    streams,
-    signals,
-    guard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    streams: deps.streams,
+    signals: deps.signals,
+    guard: createWebhookUrlGuard({ allowPrivate: deps.config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     checkDpop: deps.checkDpop,
     now: deps.now,
   });
-  const removeStreamsOf = async (clientId: string) => {
-    for (const stream of await streams.of(clientId)) await streams.remove(stream);
-  };
-  return { signals: { emit: signals.emit }, routes, removeStreamsOf };
 }

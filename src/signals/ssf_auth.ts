@@ -3,11 +3,11 @@
 // the token is DPoP-bound, with its DPoP proof (RFC 9449). A missing or bad token is answered 401,
 // a token without the scope 403, each with the WWW-Authenticate header the standards ask for.
 import type Provider from 'oidc-provider';
-import { refuse } from '../errors.js';
-import type { Authenticator } from '../http/authenticators.js';
 import { isFapiClient } from '../clients/fapi_profile.js';
 import { presentationOf } from '../dpop/dpop_presentation.js';
 import type { DpopCheck } from '../dpop/dpop_proof.js';
+import { refuse } from '../errors.js';
+import type { Authenticator } from '../http/authenticators.js';
 
 export const SSF_SCOPE = 'ssf';
 

@@ -5,13 +5,13 @@
 import type Provider from 'oidc-provider';
 import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
+import type { DpopCheck } from '../dpop/dpop_proof.js';
 import { refuse } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
 import type { SignalsService } from './signals.js';
-import { ssfClient, type SsfCaller } from './ssf_auth.js';
-import type { DpopCheck } from '../dpop/dpop_proof.js';
+import { type SsfCaller, ssfClient } from './ssf_auth.js';
 import { eventsSupported, SSF_PUSH } from './ssf_events.js';
 import {
   createStreamBody,

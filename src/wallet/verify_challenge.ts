@@ -6,12 +6,12 @@
 import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
 import { refuse, SignetError } from '../errors.js';
-import type { Reason } from '../reasons.js';
 import type { RateLimits } from '../rate_limits/rate_limits.js';
+import type { Reason } from '../reasons.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import { verifyWalletSignature } from './verify_wallet_signature.js';
 import type { IssuedChallenge } from './challenge.js';
+import { verifyWalletSignature } from './verify_wallet_signature.js';
 
 export type SignedChallenge = {
   /** What the challenge was issued for ("interaction:<uid>"). */

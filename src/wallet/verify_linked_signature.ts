@@ -3,8 +3,8 @@
 // it the signer is recovered (EOAs).
 import type { Address, Hex, PublicClient } from 'viem';
 import { refuse } from '../errors.js';
-import type { Reason } from '../reasons.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
+import type { Reason } from '../reasons.js';
 import { recoverMessageSigner } from './recover_message_signer.js';
 import { verifyWalletSignature } from './verify_wallet_signature.js';
 

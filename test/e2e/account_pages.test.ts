@@ -10,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { type Address, encodeFunctionData, getAddress, type Hex, type LocalAccount, zeroAddress } from 'viem';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { type InjectedWallet, injectWallet, launchBrowser, type PageProblems, watchProblems } from '../support/browser.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
+import { type InjectedWallet, injectWallet, launchBrowser, type PageProblems, watchProblems } from '../support/browser.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 

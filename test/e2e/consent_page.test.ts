@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { getAddress } from 'viem';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
-import { noSidewaysScroll, wordsSplitAcrossLines } from '../support/page_layout.js';
 import { discover } from '../support/login_driver.js';
+import { noSidewaysScroll, wordsSplitAcrossLines } from '../support/page_layout.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

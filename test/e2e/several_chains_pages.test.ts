@@ -4,7 +4,7 @@
 // the website's subject names that chain.
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { encodeFunctionData, type Address } from 'viem';
+import { type Address, encodeFunctionData } from 'viem';
 import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
 import { keyOf } from '../../src/chain/deploy_onchainid.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';

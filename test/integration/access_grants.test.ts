@@ -4,10 +4,10 @@ import type { Address, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ClientConfig } from '../../src/config.js';
 import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
-import { logIn, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { jsonApi } from '../support/json_api.js';
+import { logIn, startLogin } from '../support/login_driver.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 

@@ -9,8 +9,8 @@ import type { ClientConfig } from '../../src/config.js';
 import { subjectOf } from '../../src/identity/subject.js';
 import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
 import { discover, followToCallback, logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
+import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const BACKCHANNEL_LOGOUT = 'http://schemas.openid.net/event/backchannel-logout';

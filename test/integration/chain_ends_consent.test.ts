@@ -7,17 +7,17 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, removeKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import type { ClientConfig } from '../../src/config.js';
 import { subjectOf } from '../../src/identity/subject.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { CHAIN_END_MS } from '../support/bounds.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet } from '../support/signet_harness.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
-import { CHAIN_END_MS } from '../support/bounds.js';
+import { type Harness, startSignet } from '../support/signet_harness.js';
 
 const BACKCHANNEL_LOGOUT = 'http://schemas.openid.net/event/backchannel-logout';
 const SESSION_REVOKED = 'https://schemas.openid.net/secevent/caep/event-type/session-revoked';

@@ -4,16 +4,16 @@
 // tokens, refresh, userinfo and introspection; service resumes when the chain is back.
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { keys } from '../../src/store/keys.js';
+import { signInToAccount } from '../support/account_sign_in.js';
+import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
-import { signInToAccount } from '../support/account_sign_in.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
-import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 
 /** One clear answer within 2 s, whatever the chain does (test/support/bounds.ts). */
 const ANSWER_WITHIN_MS = OUTAGE_ANSWER_MS;

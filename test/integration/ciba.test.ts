@@ -3,10 +3,10 @@
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { keys } from '../../src/store/keys.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { discover } from '../support/login_driver.js';
 import { basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
-import { signInToAccount } from '../support/account_sign_in.js';
 
 let h: Harness;
 let owner: LocalAccount;

@@ -3,13 +3,13 @@
 import * as oidc from 'openid-client';
 import { type Address, encodeAbiParameters, type Hex, keccak256, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { claimIssuerAbi, claimIssuerArtifact, identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey, send } from '../../src/chain/deploy_onchainid.js';
-import { createClaimRequests } from '../../src/claims/claim_requests.js';
-import { claimIdOf } from '../../src/claims/claim_reader.js';
-import type { ClaimRecord } from '../../src/claims/claim_records.js';
 import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { createChainClient } from '../../src/chain/chain_client.js';
+import { claimIssuerAbi, claimIssuerArtifact, identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
+import { addKey, send } from '../../src/chain/deploy_onchainid.js';
+import { claimIdOf } from '../../src/claims/claim_reader.js';
+import type { ClaimRecord } from '../../src/claims/claim_records.js';
+import { createClaimRequests } from '../../src/claims/claim_requests.js';
 import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
 import { followToCallback, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';

@@ -1,11 +1,11 @@
 // The `signet` command line against a running Signet: issue and revoke a claim through the
 // admin API, and the errors it prints.
 import type { Address, Hex } from 'viem';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { runCli } from '../../src/cli.js';
 import { claimIdOf } from '../../src/claims/claim_reader.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { runCli } from '../../src/cli.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-cli-tests-only';

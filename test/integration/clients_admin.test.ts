@@ -11,11 +11,11 @@ import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
-import { ANALYTICS, basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
+import { ANALYTICS, basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 import { waitUntil } from '../support/wait_until.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-run-time-client-tests';
 const NOWHERE = 'nowhere.invalid';

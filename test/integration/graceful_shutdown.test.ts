@@ -9,8 +9,8 @@ import { silentLogger } from '../../src/observability/logger.js';
 import { type RunningSignet, startServer } from '../../src/server.js';
 import { freePort } from '../support/free_port.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
-import { startTestChain, type TestChain } from '../support/test_chain.js';
 import { testJwks } from '../support/signet_harness.js';
+import { startTestChain, type TestChain } from '../support/test_chain.js';
 
 let redis: RedisServer;
 let chain: TestChain;

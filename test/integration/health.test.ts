@@ -1,7 +1,8 @@
 // Liveness and readiness against real parts: /readyz follows Redis and the chain, and answers
 // within its deadline when either stops answering; /healthz only says the process runs.
-import { type Harness, startSignet } from '../support/signet_harness.js';
+
 import { READINESS_ANSWER_MS } from '../support/bounds.js';
+import { type Harness, startSignet } from '../support/signet_harness.js';
 
 let signet: Harness;
 

@@ -13,10 +13,10 @@ import { createLogHash } from '../../src/observability/log_hash.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { freePort } from '../support/free_port.js';
+import { captureLogs } from '../support/log_capture.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
-import { captureLogs } from '../support/log_capture.js';
 
 type Line = Record<string, unknown> & { level: string; msg: string; route?: string; method?: string; status?: number };
 

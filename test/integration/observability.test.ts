@@ -4,8 +4,8 @@
 // signature, the cookies or the e-mail. The metrics count the login by outcome and reason.
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { logIn, startLogin, submitSignature } from '../support/login_driver.js';
 import { captureLogs } from '../support/log_capture.js';
+import { logIn, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 type Line = Record<string, unknown> & { level: string; msg: string; request_id?: string };

@@ -7,9 +7,9 @@ import type { Address, LocalAccount } from 'viem';
 import { keys } from '../../src/store/keys.js';
 import type { RedisStore } from '../../src/store/redis_store.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
-import { type Json, jsonApi } from '../support/json_api.js';
 import { UserAgent } from '../support/user_agent.js';
 import { waitUntil } from '../support/wait_until.js';
 

@@ -8,8 +8,8 @@ import { SignetError } from '../../src/errors.js';
 import { createRateLimits, type RateLimits } from '../../src/rate_limits/rate_limits.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import { STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
-import { clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+import { clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const window = (points: number, seconds = 60) => ({ points, seconds });

@@ -2,17 +2,18 @@
 // past it, a challenge burns after its wrong signatures, unused challenges leave nothing behind
 // their TTL, and wrong client secrets at /token are cut off. Each test speaks from its own
 // client address (TRUST_PROXY=1, one X-Forwarded-For entry) so their counters stay apart.
+
+import { Redis } from 'ioredis';
 import { type Address, createPublicClient, http, type PublicClient } from 'viem';
-import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { chainDefinition } from '../../src/chain/chain_client.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { chainDefinition } from '../../src/chain/chain_client.js';
 import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type LoginStart, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
 import { waitUntil } from '../support/wait_until.js';
-import { Redis } from 'ioredis';
 
 let h: Harness;
 let redis: Redis;

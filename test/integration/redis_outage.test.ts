@@ -4,10 +4,10 @@
 // service resumes within 2 s of Redis being back, without a restart.
 import type { Address, LocalAccount } from 'viem';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { OUTAGE_ANSWER_MS, STORE_DOWN_REFUSAL_MS, STORE_RECOVERY_MS } from '../support/bounds.js';
 import { type LoginStart, logIn, startLogin } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
-import { OUTAGE_ANSWER_MS, STORE_DOWN_REFUSAL_MS, STORE_RECOVERY_MS } from '../support/bounds.js';
 
 type Answer = { name: string; status: number; body: string; ms: number; startedAt: number };
 type Probe = { name: string; send(): Promise<Response> };

@@ -5,20 +5,20 @@
 // identity of another chain refused, and one chain's anvil stopped while the others go on.
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
 import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, removeKey, send } from '../../src/chain/deploy_onchainid.js';
-import { createChainClient } from '../../src/chain/chain_client.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { createProfileStore } from '../../src/profile/profile.js';
 import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
-import { logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { jsonApi } from '../support/json_api.js';
+import { logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
-import { createProfileStore } from '../../src/profile/profile.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { UserAgent } from '../support/user_agent.js';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { TestChain } from '../support/test_chain.js';
+import { UserAgent } from '../support/user_agent.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-several-chains-tests';
 const FIRST = 31337;

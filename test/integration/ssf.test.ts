@@ -12,8 +12,8 @@ import { subjectOf } from '../../src/identity/subject.js';
 import { ISOLATED_DELIVERY_MS } from '../support/bounds.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
+import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const PUSH = 'urn:ietf:rfc:8935';

@@ -7,9 +7,9 @@
 import * as oidc from 'openid-client';
 import { type Address, createPublicClient, getAddress, type Hex, http, type LocalAccount, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { claimIdOf } from '../../src/claims/claim_reader.js';
 import { ONCHAIN_RECORD_TYPE } from '../../src/claims/onchain_evidence.js';
 import type { Reason } from '../../src/reasons.js';

@@ -7,8 +7,8 @@ import { createMemoryWebhookQueue } from '../../src/notify/memory_webhook_queue.
 import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../src/notify/redis_webhook_queue.js';
 import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import { keys } from '../../src/store/keys.js';
-import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { ISOLATED_DELIVERY_MS, WORKER_RESTART_DELIVERY_MS, WORKER_STOP_SLACK_MS } from '../support/bounds.js';
+import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { sleep, waitUntil } from '../support/wait_until.js';
 
 const SECRET = 'whsec_isolation_secret_0123';

@@ -13,8 +13,8 @@ import { signInToAccount } from '../support/account_sign_in.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 import { waitUntil } from '../support/wait_until.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook_receiver.js';
 
 /** A public address (documentation of example.com); no test ever connects to it. */
 const PUBLIC_IP = '93.184.215.14';

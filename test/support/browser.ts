@@ -1,7 +1,7 @@
 // A real browser for end-to-end tests: Debian's Chromium driven by playwright-core (never a
 // downloaded browser), an EIP-1193 wallet injected into pages and backed by a viem local
 // account in the test process, and a watch on console errors, page errors and CSP violations.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { type Address, type Hex, hexToString, isAddress, isHex, type LocalAccount } from 'viem';
 import type { TestChain } from './test_chain.js';
 

@@ -5,27 +5,27 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
-import { type AppDeps, type SignetApp, createApp } from '../../src/app.js';
+import { type AppDeps, createApp, type SignetApp } from '../../src/app.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
+import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
+import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import type { Logger } from '../../src/observability/logger.js';
 import type { Metrics } from '../../src/observability/metrics.js';
-import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
 import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
-import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { firstConnection, redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis_store.js';
 import type { Store } from '../../src/store/store.js';
-import { createChainClient } from '../../src/chain/chain_client.js';
+import type { ChainConsentHandlers } from '../../src/watch/chain_watcher.js';
 import { type ChainProxy, startChainProxy } from './chain_proxy.js';
+import { contractCheck } from './contract_check.js';
 import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from './redis_sentinel.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
-import { startTestChain, type TestChain } from './test_chain.js';
 import { RELAXED_DEADLINES } from './relaxed_deadlines.js';
-import { contractCheck } from './contract_check.js';
-import type { ChainConsentHandlers } from '../../src/watch/chain_watcher.js';
+import { startTestChain, type TestChain } from './test_chain.js';
 
 export const WEBSITE: ClientConfig = {
   client_id: 'website',

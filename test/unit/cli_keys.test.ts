@@ -1,8 +1,9 @@
 // `signet keys` makes production secrets that the configuration accepts (a JWKS whose key has
 // a kid, cookie keys), rotates with --previous (new key first), and every command answers
 // --help with exit 0 and its own usage.
-import { loadConfig } from '../../src/config.js';
+
 import { CHAIN_RETRY_MS, runCli } from '../../src/cli.js';
+import { loadConfig } from '../../src/config.js';
 
 async function cli(...argv: string[]) {
   const out: string[] = [];

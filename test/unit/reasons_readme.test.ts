@@ -2,8 +2,8 @@
 // status and meaning, and nothing else. When this fails, run `npm run docs:reasons`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project_root.js';
 import { statusOfCode } from '../../src/error_codes.js';
+import { projectRoot } from '../../src/project_root.js';
 import { REASONS } from '../../src/reasons.js';
 import { reasonsListIn, reasonsTable, withReasonsList } from '../../src/reasons_readme.js';
 

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { refuse } from '../../../src/errors.js';
 import type { Authenticator } from '../../../src/http/authenticators.js';
 import { errorHandler } from '../../../src/http/error_handler.js';
-import { silentLogger } from '../../../src/observability/logger.js';
 import { mountRoutes } from '../../../src/http/mount_routes.js';
 import { route } from '../../../src/http/route.js';
 import { addressField } from '../../../src/http/schemas.js';
+import { silentLogger } from '../../../src/observability/logger.js';
 
 const steps: string[] = [];
 const caller: Authenticator<{ who: string }> = {
