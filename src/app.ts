@@ -3,7 +3,6 @@
 // I/O of its own: the store, the chain client and the clock come in as deps.
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
-import type { Address } from 'viem';
 import { createAccountFeature } from './account/account_feature.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
 import { onChains } from './chain/chains.js';
@@ -30,7 +29,6 @@ import { createLoginSessionSid } from './consent_end/login_session_sid.js';
 import { createRefreshKeyCheck } from './consent_end/refresh_key_check.js';
 import { createDpopNonces, dpopNonceSecret } from './dpop/dpop_nonces.js';
 import { createDpopCheck } from './dpop/dpop_proof.js';
-import { refuse } from './errors.js';
 import { allFields } from './fields/fields.js';
 import { createAccessGrantStore } from './grants/access_grant_store.js';
 import type { AccessGrants } from './grants/access_grants.js';
@@ -254,16 +252,14 @@ export function createApp(deps: AppDeps): SignetApp {
     webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
     identityDeployerKey: config.identityDeployerKey,
     // Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain.
-    onChain: onChains(parts.chains, (chain) => ({ ...chainParts.require(chain.chainId), reader: claims.onChain.require(chain.chainId).reader })),
+    onChain: onChains(parts.chains, (chain) => {
+      const { reader, issuer } = claims.onChain.require(chain.chainId);
+      return { ...chainParts.require(chain.chainId), reader, issuesClaims: issuer !== undefined };
+    }),
     grants: {
       list: (identity, chainId) => grants.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { limit: 100 }),
-      async revoke(grantId, identity, chainId) {
-        // Another chain's grant is revoked only if it is that chain's identity's (the same address on the first chain is another identity).
-        if (chainId !== undefined && !(await grants.listing.list({ identity, chainId }, { limit: 10_000 })).items.some((grant) => grant.id === grantId)) {
-          throw refuse('grant_not_found', 'no grant with this id for your identity');
-        }
-        return grants.revokeAsOwner(grantId, identity);
-      },
+      // The grant must be the identity's on its chain (the same address on another chain is another identity).
+      revoke: (grantId, identity, chainId) => grants.revokeAsOwner(grantId, identity, chainId),
     },
     serviceName: services.serviceName,
     lastReads: (identity, chainId) => history.lastReads(identityKeyOf(identity, chainId)),
@@ -333,6 +329,7 @@ export function createApp(deps: AppDeps): SignetApp {
     inbox: backchannel,
     owner: parts.sessionCallers.owner,
     completeConsent: interaction.completeConsent,
+    onChain: chainParts,
     fields,
   }).routes;
   const routes: AnyRoute[] = [

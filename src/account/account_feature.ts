@@ -29,7 +29,14 @@ import { createIdentityCreator } from './identity_creation.js';
 import { createIdentityKeys } from './identity_keys.js';
 
 /** What the account reads on one chain (app.ts builds it per chain). */
-export type AccountChainParts = { registry: IdentityRegistry; profiles: ProfileStore; claims: ClaimsService; reader: ClaimReader };
+export type AccountChainParts = {
+  registry: IdentityRegistry;
+  profiles: ProfileStore;
+  claims: ClaimsService;
+  reader: ClaimReader;
+  /** Signet's own issuer issues claims on this chain (owners may ask it for one). */
+  issuesClaims: boolean;
+};
 
 export type AccountFeatureDeps = {
   /** Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain. */

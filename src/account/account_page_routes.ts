@@ -31,7 +31,7 @@ export type OwnerGrants = {
 };
 
 /** What the pages read on one chain. */
-export type AccountPagesChain = { profiles: ProfileStore; identityKeys: IdentityKeys; claims: ClaimsService; creator: IdentityCreator };
+export type AccountPagesChain = { profiles: ProfileStore; identityKeys: IdentityKeys; claims: ClaimsService; creator: IdentityCreator; issuesClaims: boolean };
 
 export type AccountPagesDeps = {
   /** The first chain's id: the sign-in and identity creation pages'. */
@@ -114,11 +114,11 @@ const word = z.string().optional().catch(undefined);
 
 export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
   /** The signed-in owner, if any: the pages send everyone else to the sign-in page, not an error. */
-  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.findOnAnyChain(ctx) };
+  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
   /** The session's chain's parts. */
   const on = (session: IdentitySession) => chainOfSession(deps.onChain, session);
-  /** Only the first chain's identities have CIBA requests and Signet's claim requests (not per chain yet). */
-  const onFirst = (session: IdentitySession) => session.chain_id === undefined;
+  /** Signet's issuer takes requests for claims on the session's chain when it issues there. */
+  const requestsClaims = (session: IdentitySession) => Boolean(deps.claimRequests) && on(session).issuesClaims;
 
   /** To the sign-in page, and back to the page asked for once signed in (GET pages only: a form post is not replayed). */
   const toSignIn = (ctx: Context) => {
@@ -134,7 +134,6 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       // The identity's chain: the wallet is asked to switch to it before it sends a transaction.
       chainId: on(session).chain.chainId,
       chainName: deps.onChain.several ? on(session).chain.name : undefined,
-      firstChain: onFirst(session),
       demoWallet: deps.demoWallet,
       names: deps.names,
       notice: undefined,
@@ -204,7 +203,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             deps.topics.all.map((topic) => topic.topic),
           ),
           deps.grants.list(session.identity, session.chain_id),
-          onFirst(session) ? deps.backchannel.pendingFor(session.identity) : [],
+          deps.backchannel.pendingFor(session.identity, session.chain_id),
         ]);
         return page(ctx, 'overview', 'Your identity', session, {
           profileCount: Object.keys(flatten(profile)).length,
@@ -283,7 +282,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       return page(ctx, 'claims', 'Claims', session, {
         claims,
         statusWords: STATUS_WORDS,
-        requestable: deps.claimRequests && onFirst(session) ? deps.topics.all : [],
+        requestable: requestsClaims(session) ? deps.topics.all : [],
         notice: query.requested ? `Your request for a ${query.requested} claim was sent to Signet's claim issuer.` : undefined,
       });
     }),
@@ -302,8 +301,8 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       async handle({ ctx, body, caller: session }) {
         if (!session) return toSignIn(ctx);
         const topic = deps.topics.byName(body.topic);
-        if (!topic || !deps.claimRequests || !onFirst(session)) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
-        await deps.claimRequests.add(session.identity, topic.name);
+        if (!topic || !deps.claimRequests || !requestsClaims(session)) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
+        await deps.claimRequests.add(session.identity, topic.name, session.chain_id);
         ctx.redirect(`/account/claims?requested=${encodeURIComponent(topic.name)}`);
         return {};
       },
@@ -312,7 +311,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
     pageRoute('/account/accesses', 'The grants of the identity and the requests waiting', z.object({ done: word }), async (ctx, session, query) => {
       const [{ items }, backchannel, lastReads] = await Promise.all([
         deps.grants.list(session.identity, session.chain_id),
-        onFirst(session) ? deps.backchannel.pendingFor(session.identity) : [],
+        deps.backchannel.pendingFor(session.identity, session.chain_id),
         deps.lastReads(session.identity, session.chain_id),
       ]);
       const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };

@@ -51,7 +51,7 @@ const TAG = 'Account';
 const SIGNATURE_REFUSALS = [...CHALLENGE_REFUSALS, ...LINK_REFUSALS];
 
 export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
-  const { owner, ownerOnAnyChain, wallet, signIn } = deps.callers;
+  const { owner, wallet, signIn } = deps.callers;
   const { onChain } = deps;
   type OnChain = (typeof onChain.all)[number];
   /**
@@ -216,7 +216,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       path: '/account/wallets/transactions',
       summary: "Prepare the transaction that adds or removes a wallet's key, for the owner's wallet to send",
       tag: TAG,
-      auth: ownerOnAnyChain,
+      auth: owner,
       body: forms.walletChangeBody,
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['key_already_held', 'key_not_held', 'last_management_key', 'chain_unavailable'],
@@ -231,7 +231,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       path: '/account/claims/transactions',
       summary: "Prepare the transaction that removes a claim, or adds one its issuer signed, for the owner's wallet to send",
       tag: TAG,
-      auth: ownerOnAnyChain,
+      auth: owner,
       body: forms.claimChangeBody,
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['claim_not_found', 'claim_unconfirmed_by_issuer', 'chain_unavailable'],
@@ -269,7 +269,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 200: { description: 'The URL, or null', schema: forms.ownerWebhook } },
       async handle({ caller: session }) {
-        const target = await deps.ownerWebhooks.get(session.identity);
+        const target = await deps.ownerWebhooks.get(chainOfSession(onChain, session).chain.identityKey(session.identity));
         return { body: { url: target?.url ?? null } };
       },
     }),
@@ -286,7 +286,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       async handle({ body, caller: session }) {
         // Checked now for a clear answer to the owner, and again at each delivery (DNS can change).
         await deps.webhookUrlGuard.check(body.url);
-        const target = await deps.ownerWebhooks.set(session.identity, body.url, body.secret);
+        const target = await deps.ownerWebhooks.set(chainOfSession(onChain, session).chain.identityKey(session.identity), body.url, body.secret);
         // The secret is shown here once, like an API key.
         return { body: { url: target.url, secret: target.secret, events: ['access_request.created'] } };
       },
@@ -300,7 +300,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 204: { description: 'Removed (also when none was set)' } },
       async handle({ caller: session }) {
-        await deps.ownerWebhooks.remove(session.identity);
+        await deps.ownerWebhooks.remove(chainOfSession(onChain, session).chain.identityKey(session.identity));
         return { status: 204 };
       },
     }),
@@ -313,7 +313,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 200: { description: 'The receipts', schema: forms.consentList } },
       async handle({ caller: session }) {
-        return { body: { identity: session.identity, consents: await deps.receipts.listFor(session.identity) } };
+        return { body: { identity: session.identity, consents: await deps.receipts.listFor(session.identity, session.chain_id) } };
       },
     }),
 
@@ -329,7 +329,8 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       async handle({ params, caller: session }) {
         const receipt = await deps.receipts.find(params.grantId);
         // Another identity's receipt is answered as missing, not as forbidden: ids reveal nothing.
-        if (!receipt || receipt.identity !== session.identity) throw refuse('consent_not_found', 'no consent receipt with this id for your identity');
+        if (!receipt || receipt.identity !== session.identity || receipt.chain_id !== session.chain_id)
+          throw refuse('consent_not_found', 'no consent receipt with this id for your identity');
         return { body: receipt };
       },
     }),

@@ -1,6 +1,6 @@
 // The request and answer forms of the owner's account API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { address, addressField, bytes32, bytes32Field, chainIdField, dateTime } from '../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, chainIdField, dateTime, identityChainId } from '../http/schemas.js';
 
 const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
 
@@ -111,6 +111,7 @@ export const consentReceipt = z
     grant_id: z.string(),
     client_id: z.string(),
     identity: address,
+    chain_id: identityChainId,
     wallet: address,
     fields: z.array(z.string()),
     claims: z.array(bytes32),

@@ -3,12 +3,15 @@
 // owner approves (signs) or denies it from the account API.
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
+import { identityKeyOf } from '../chain/identity_key.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
 export type BackchannelRequest = {
   id: string;
   identity: Address;
+  /** The identity's chain, when not the first (absent: the first chain, as before several chains). */
+  chain_id?: number;
   client_id: string;
   client_name: string;
   fields: string[];
@@ -37,7 +40,7 @@ export function createBackchannelInbox(store: Store) {
   return {
     async file(request: BackchannelRequest, ttlSeconds: number) {
       await store.set(keys.backchannelRequest(request.id), JSON.stringify(request), ttlSeconds);
-      await store.addToIndex(keys.backchannelRequestsOf(request.identity), request.id, ttlSeconds);
+      await store.addToIndex(keys.backchannelRequestsOf(identityKeyOf(request.identity, request.chain_id)), request.id, ttlSeconds);
     },
     async find(id: string): Promise<BackchannelRequest | undefined> {
       const raw = await store.get(keys.backchannelRequest(id));
@@ -48,8 +51,9 @@ export function createBackchannelInbox(store: Store) {
       const raw = await store.take(keys.backchannelRequest(id));
       return raw ? (JSON.parse(raw) as BackchannelRequest) : undefined;
     },
-    async pendingFor(identity: Address): Promise<BackchannelRequest[]> {
-      const ids = await store.indexMembers(keys.backchannelRequestsOf(identity));
+    /** The requests waiting for the identity's owner (`chainId`: of an identity on another chain than the first). */
+    async pendingFor(identity: Address, chainId?: number): Promise<BackchannelRequest[]> {
+      const ids = await store.indexMembers(keys.backchannelRequestsOf(identityKeyOf(identity, chainId)));
       const found = await Promise.all(ids.map(async (id) => store.get(keys.backchannelRequest(id))));
       return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as BackchannelRequest);
     },

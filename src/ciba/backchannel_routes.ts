@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Hex } from 'viem';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
+import { chainOfSession, type OnChains } from '../chain/chains.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { CompleteConsent } from '../consent/complete_consent.js';
@@ -18,13 +19,13 @@ import * as forms from './backchannel_schemas.js';
 export type BackchannelRoutesDeps = {
   provider: Provider;
   inbox: BackchannelInbox;
-  /** The owner's account session (denials). */
+  /** The owner's account session on any chain (denials). */
   owner: Authenticator<IdentitySession>;
   completeConsent: CompleteConsent;
-  claims: ClaimsService;
+  /** Each chain's signature check and claims: a request is approved on its identity's chain. */
+  onChain: OnChains<{ verifyLinkedSignature: VerifyLinkedSignature; claims: ClaimsService }>;
   topics: ClaimTopics;
   fields: readonly FieldDefinition[];
-  verifyLinkedSignature: VerifyLinkedSignature;
 };
 
 const TAG = 'CIBA';
@@ -53,15 +54,17 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       refusals: ['backchannel_request_not_found', 'backchannel_request_decided', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {
         const request = await pending(params.id);
-        const wallet = await deps.verifyLinkedSignature(request.identity, request.challenge, body.signature, body.address);
+        const on = chainOfSession(deps.onChain, request);
+        const wallet = await on.verifyLinkedSignature(request.identity, request.challenge, body.signature, body.address);
         const requested = requestedFields(deps.fields, request.scope, undefined);
         // Claim topics asked for share the identity's valid claims of those topics.
         const topics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
-        const claims = topics.length ? (await deps.claims.listForTopics(request.identity, topics)).filter((claim) => claim.valid) : [];
+        const claims = topics.length ? (await on.claims.listForTopics(request.identity, topics)).filter((claim) => claim.valid) : [];
         // Taken only after the chain reads: an outage leaves the request in the inbox.
         if (!(await deps.inbox.take(request.id))) throw decided();
         const { grantId } = await deps.completeConsent({
           identity: request.identity,
+          ...(request.chain_id === undefined ? {} : { chainId: request.chain_id }),
           wallet,
           clientId: request.client_id,
           scope: request.scope,
@@ -88,7 +91,7 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       async handle({ params, caller }) {
         const request = await pending(params.id);
         // Another owner's request is answered as if it did not exist.
-        if (request.identity !== caller.identity) throw notWaiting(request.id);
+        if (request.identity !== caller.identity || request.chain_id !== caller.chain_id) throw notWaiting(request.id);
         if (!(await deps.inbox.take(request.id))) throw decided();
         await deps.provider.backchannelResult(request.id, new errors.AccessDenied('the identity owner declined the login'));
         return { body: { id: request.id, status: 'denied' } };

@@ -1,18 +1,20 @@
-// The engine's CIBA (poll mode) hooks: the login_hint names the identity (its address or its
-// CAIP-10 id); the "authentication device" is the owner's Signet inbox.
+// The engine's CIBA (poll mode) hooks: the login_hint names the identity (its address, which
+// means the first chain, or its CAIP-10 id on any chain served); the "authentication device"
+// is the owner's Signet inbox.
 import { type Configuration, errors } from 'oidc-provider';
 import { getAddress, isAddress } from 'viem';
 import { type BackchannelInbox, backchannelChallenge } from '../backchannel/backchannel_inbox.js';
+import type { OnChains } from '../chain/chains.js';
 import { SignetError } from '../errors.js';
 import type { FieldDefinition } from '../fields/fields.js';
 import { requestedFields } from '../fields/fields.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
-import { identityOfSubject, subjectOf } from '../identity/subject.js';
+import { parseSubject, subjectOf } from '../identity/subject.js';
 
 export type CibaDeps = {
   issuer: string;
-  chainId: number;
-  registry: IdentityRegistry;
+  /** Each chain's identity reads. */
+  identities: Pick<OnChains<{ registry: IdentityRegistry }>, 'first' | 'get'>;
   inbox: BackchannelInbox;
   fields: () => readonly FieldDefinition[];
   now: () => number;
@@ -24,10 +26,13 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
     deliveryModes: ['poll'],
     async processLoginHint(_ctx, loginHint) {
       if (!loginHint) throw new errors.UnknownUserId('login_hint must name the identity');
-      const identity = isAddress(loginHint) ? getAddress(loginHint) : identityOfSubject(deps.chainId, loginHint);
-      if (!identity) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
+      const named = isAddress(loginHint) ? { chainId: deps.identities.first.chain.chainId, identity: getAddress(loginHint) } : parseSubject(loginHint);
+      if (!named) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
+      const { chainId, identity } = named;
+      const on = deps.identities.get(chainId);
+      if (!on) throw new errors.UnknownUserId(`chain ${chainId} is not one this Signet serves`);
       try {
-        await deps.registry.assertKnown(identity);
+        await on.registry.assertKnown(identity);
       } catch (error) {
         // Only the factory's "unknown" is the client's problem; a chain outage stays a 503.
         if (error instanceof SignetError && error.reason === 'identity_not_registered') {
@@ -35,7 +40,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         }
         throw error;
       }
-      return subjectOf(deps.chainId, identity);
+      return subjectOf(chainId, identity);
     },
     async processLoginHintToken() {
       throw new errors.InvalidRequest('login_hint_token is not supported: send login_hint');
@@ -51,7 +56,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
       }
     },
     async triggerAuthenticationDevice(_ctx, request, account, client) {
-      const identity = identityOfSubject(deps.chainId, account.accountId)!;
+      const { chainId, identity } = parseSubject(account.accountId)!;
       const claimsParameter = request.claims ? request.claims : undefined;
       const fields = requestedFields(deps.fields(), String(request.params?.scope ?? request.scope ?? ''), claimsParameter);
       const created = deps.now();
@@ -60,6 +65,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
       const base = {
         id: request.jti,
         identity,
+        ...(chainId === deps.identities.first.chain.chainId ? {} : { chain_id: chainId }),
         client_id: client.clientId,
         client_name: client.clientName ?? client.clientId,
         fields: fields.map((field) => field.name),

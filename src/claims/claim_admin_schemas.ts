@@ -1,6 +1,6 @@
 // The request and answer forms of the claims admin API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId } from '../http/schemas.js';
 
 /** The chain of the identity (default: the first configured chain). */
 const chainIdField = z
@@ -41,7 +41,7 @@ export const issuedClaim = z
   .meta({ id: 'IssuedClaim' });
 
 export const claimRequests = z.object({
-  claim_requests: z.array(z.object({ identity: address, topic: z.string(), requested_at: dateTime }).meta({ id: 'ClaimRequest' })),
+  claim_requests: z.array(z.object({ identity: address, chain_id: identityChainId, topic: z.string(), requested_at: dateTime }).meta({ id: 'ClaimRequest' })),
 });
 
 export const revokedClaim = z.object({ claim_id: bytes32, revoked_at: dateTime, transaction: bytes32 }).meta({ id: 'RevokedClaim' });

@@ -52,7 +52,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const grantNotFound = (id: string) => refuse('grant_not_found', `no access grant ${id}`);
 const requestExpired = (grant: AccessGrant) => refuse('grant_expired', `the access request expired at ${grant.expires_at}`);
 
-/** A grant of the identity on its chain (an account session's identity is the first chain's: chainId undefined). */
+/** A grant of the identity on its chain (chainId undefined: the first chain's). */
 const ofIdentity = (grant: AccessGrant, identity: Address, chainId?: number) => grant.identity === identity && grant.chain_id === chainId;
 
 export function createAccessGrants(deps: AccessGrantDeps) {
@@ -191,8 +191,8 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       return grants.transition(grant.id, ['active'], 'used', { used_at: iso(deps.now()) }, ended);
     },
 
-    assertOwnedBy(grant: AccessGrant, who: { service?: string; identity?: Address }) {
-      const mine = (who.service && grant.service === who.service) || (who.identity && ofIdentity(grant, who.identity));
+    assertOwnedBy(grant: AccessGrant, who: { service?: string; identity?: Address; chainId?: number }) {
+      const mine = (who.service && grant.service === who.service) || (who.identity && ofIdentity(grant, who.identity, who.chainId));
       if (!mine) throw grantNotFound(grant.id);
     },
 

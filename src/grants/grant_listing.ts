@@ -54,10 +54,10 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
   const loginGrants = async (identity: Address, chainId?: number): Promise<LoginGrant[]> =>
     Promise.all((await deps.receipts.listFor(identity, chainId)).map(loginGrantOf));
 
-  /** One OIDC login of this identity, or undefined when the id is not one. */
-  const loginGrant = async (id: string, identity: Address): Promise<LoginGrant | undefined> => {
+  /** One OIDC login of this identity on its chain (`chainId`: another than the first), or undefined when the id is not one. */
+  const loginGrant = async (id: string, identity: Address, chainId?: number): Promise<LoginGrant | undefined> => {
     const receipt = await deps.receipts.find(id);
-    return receipt && receipt.identity === identity ? loginGrantOf(receipt) : undefined;
+    return receipt && receipt.identity === identity && receipt.chain_id === chainId ? loginGrantOf(receipt) : undefined;
   };
 
   return {

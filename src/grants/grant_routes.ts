@@ -28,8 +28,8 @@ export type GrantRoutesDeps = {
   services: ServiceAuth;
   service: Authenticator<ServiceCaller>;
   sessions: SessionCallers & { find(ctx: Context): Promise<IdentitySession | undefined> };
-  /** CIBA login requests waiting for this identity's owner. */
-  backchannelFor: (identity: Address) => Promise<BackchannelRequest[]>;
+  /** CIBA login requests waiting for this identity's owner (`chainId`: of another chain than the first). */
+  backchannelFor: (identity: Address, chainId?: number) => Promise<BackchannelRequest[]>;
   revokeAsOwner: RevokeAsOwner;
   /** The chain of an identity in a path: undefined for the first (bare or named), its id for another; refuses one not served. */
   chainOf: (identity: forms.IdentityInPath) => number | undefined;
@@ -39,14 +39,14 @@ const TAG = 'Access grants';
 
 export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
   /** A service with its API key, or the owner with an account session. */
-  const serviceOrOwner: Authenticator<ServiceCaller | { identity: Address }> = {
+  const serviceOrOwner: Authenticator<ServiceCaller | { identity: Address; chainId?: number }> = {
     kind: 'api_key_or_owner_session',
     refusals: ['api_key_invalid', 'caller_missing'],
     async authenticate(ctx) {
       const key = ctx.get('x-api-key');
       if (key) return deps.services.authenticate(key);
       const session = await deps.sessions.find(ctx);
-      if (session) return { identity: session.identity };
+      if (session) return { identity: session.identity, chainId: session.chain_id };
       throw refuse('caller_missing', 'send an X-API-Key, or sign in to your account');
     },
   };
@@ -175,7 +175,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
           if (query.identity && query.identity !== caller.identity) {
             throw refuse('identity_not_yours', 'you can list only the grants of the identity you signed in with');
           }
-          return { body: await deps.listing.list({ identity: caller.identity }, query) };
+          return { body: await deps.listing.list({ identity: caller.identity, chainId: caller.chainId }, query) };
         }
         return { body: await deps.listing.list({ service: caller.service, identity: query.identity }, query) };
       },
@@ -218,7 +218,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       summary: 'The owner denies a pending grant',
       tag: TAG,
       // The owner of an identity on any chain: only that chain's identity's grants.
-      auth: deps.sessions.ownerOnAnyChain,
+      auth: deps.sessions.owner,
       params: forms.grantPath,
       responses: { 200: { description: 'The denied grant', schema: forms.accessGrant } },
       refusals: ['grant_not_found', 'grant_expired', 'grant_not_pending'],
@@ -239,7 +239,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ ctx, params, body }) {
         const session = await deps.sessions.find(ctx);
-        if (session) return { body: await deps.revokeAsOwner(params.id, session.identity) };
+        if (session) return { body: await deps.revokeAsOwner(params.id, session.identity, session.chain_id) };
         if (!body.signature) throw refuse('owner_proof_missing', 'sign in to your account, or send the owner\'s "signature" of the revocation text');
         return { body: await deps.accessGrants.revoke(params.id, { signature: body.signature }) };
       },
@@ -253,12 +253,12 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       auth: deps.sessions.owner,
       responses: { 200: { description: 'Pending requests', schema: forms.inbox } },
       async handle({ caller }) {
-        const { items } = await deps.listing.list({ identity: caller.identity }, { limit: 100 });
+        const { items } = await deps.listing.list({ identity: caller.identity, chainId: caller.chain_id }, { limit: 100 });
         return {
           body: {
             identity: caller.identity,
             pending: items.filter((grant) => grant.status === 'pending'),
-            backchannel: await deps.backchannelFor(caller.identity),
+            backchannel: await deps.backchannelFor(caller.identity, caller.chain_id),
           },
         };
       },

@@ -4,7 +4,7 @@ import { type Address, getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { backchannelRequest } from '../backchannel/backchannel_request_schema.js';
 import { claimView, claimWithData } from '../claims/claim_schemas.js';
-import { address, addressField, bytes32, bytes32Field, dateTime } from '../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId } from '../http/schemas.js';
 
 const IDENTITY_MESSAGE = 'must be a 0x-prefixed 20-byte address, or one qualified by its chain: eip155:<chain id>:0x…';
 
@@ -62,7 +62,7 @@ export const accessGrant = z
     kind,
     status: z.enum(['pending', 'active', 'used', 'revoked', 'expired', 'denied']),
     identity: address,
-    chain_id: z.number().int().optional().meta({ description: "The identity's chain, when not the first configured one" }),
+    chain_id: identityChainId,
     service: z.string(),
     resource: z.string(),
     fields: z.array(z.string()),

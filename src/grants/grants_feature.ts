@@ -69,10 +69,8 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
     on: onChain && ((chainId) => onChain.require(chainId)),
     serviceName: deps.serviceName,
     notify: async (event) => {
-      // Owners' webhooks are set on the account pages, which serve the first chain's identities:
-      // another chain's identity at that address may be someone else's, so its requests go to no owner webhook.
-      const otherChainsOwner = event.type === 'access_request.created' && event.grant.chain_id !== undefined;
-      if (!otherChainsOwner) await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
+      // A request goes to the owner's webhook of the identity on its chain (grant_events.ts).
+      await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
       // A revoked grant is also a grant ended, for the service's SSF stream.
       if (event.type === 'access_grant.revoked') {
         const { grant } = event;
@@ -168,7 +166,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     services: deps.services,
     service: deps.service,
     sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
-    backchannelFor: (identity: Address) => deps.backchannel.pendingFor(identity),
+    backchannelFor: (identity: Address, chainId?: number) => deps.backchannel.pendingFor(identity, chainId),
     revokeAsOwner,
     // A bare address, or the first chain named, is the first chain's identity (one path, one grant).
     chainOf: ({ chainId }) => {

@@ -10,9 +10,10 @@ export function createOwnerRevocation(deps: {
   accessGrants: AccessGrants;
   revokeLoginGrant: (grantId: string) => Promise<void>;
 }) {
-  return async function revokeAsOwner(id: string, identity: Address): Promise<ListedGrant> {
-    const login = await deps.listing.loginGrant(id, identity);
-    if (!login) return deps.accessGrants.revoke(id, { identity });
+  /** `chainId`: of an identity on another chain than the first (the same address there is another identity). */
+  return async function revokeAsOwner(id: string, identity: Address, chainId?: number): Promise<ListedGrant> {
+    const login = await deps.listing.loginGrant(id, identity, chainId);
+    if (!login) return deps.accessGrants.revoke(id, { identity, chainId });
     if (login.status === 'revoked') throw refuse('grant_not_active', 'the login grant is already revoked');
     await deps.revokeLoginGrant(id);
     return { ...login, status: 'revoked' };

@@ -3,7 +3,6 @@
 // from which address. Recording never delays nor fails the release: it is sent without waiting
 // for Redis, and a failure is only logged and counted.
 import { randomBytes } from 'node:crypto';
-import type { Address } from 'viem';
 import type { IdentityKey } from '../chain/identity_key.js';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../http/time_cursor.js';
 import { FIELDS_MARK, type HistoryLog } from './history_log.js';

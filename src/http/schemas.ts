@@ -13,7 +13,6 @@ export const addressField = z
   .refine((value) => isAddress(value), ADDRESS_MESSAGE)
   .transform((value) => getAddress(value));
 
-/** A 32-byte id (claim ids, transaction hashes) in any case, returned in lower case. */
 /** An optional chain id in a request body; `description` says what its absence means. */
 export const chainIdField = (description: string) =>
   z
@@ -23,6 +22,10 @@ export const chainIdField = (description: string) =>
     .optional()
     .meta({ description });
 
+/** In an answer: the chain of the identity a record names, present only when it is not the first configured chain. */
+export const identityChainId = z.number().int().optional().meta({ description: "The identity's chain, when not the first configured one" });
+
+/** A 32-byte id (claim ids, transaction hashes) in any case, returned in lower case. */
 export const bytes32Field = (what: string) =>
   z
     .string({ error: `must be ${what}` })

@@ -1,7 +1,6 @@
 // Owners' optional webhooks: an owner may ask Signet to call a URL of theirs when a service
 // requests access, besides the inbox. Events for an owner travel as service "owner:<identity>".
 import { randomBytes } from 'node:crypto';
-import type { Address } from 'viem';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import type { SignedTarget } from './webhook_queue.js';
@@ -21,12 +20,12 @@ export function createOwnerWebhooks(store: Store) {
   return {
     get,
     /** Sets the URL; a new secret is made unless one is given. Returns the target (the secret shown once). */
-    async set(identity: Address, url: string, secret?: string): Promise<SignedTarget> {
+    async set(identity: string, url: string, secret?: string): Promise<SignedTarget> {
       const target = { url, secret: secret ?? randomBytes(24).toString('base64url') };
       await store.set(keys.ownerWebhook(identity), JSON.stringify(target));
       return target;
     },
-    remove: (identity: Address) => store.delete(keys.ownerWebhook(identity)),
+    remove: (identity: string) => store.delete(keys.ownerWebhook(identity)),
     /** The queue's lookup for "owner:<identity>" services. */
     targetOf: async (service: string) => (service.startsWith(OWNER_SERVICE_PREFIX) ? get(service.slice(OWNER_SERVICE_PREFIX.length)) : undefined),
   };

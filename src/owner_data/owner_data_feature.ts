@@ -94,8 +94,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
     return grants;
   };
 
-  // Each chain's export. The webhook, CIBA logins and Signet's claim requests are the first
-  // chain's only (not per chain yet): another chain's export has none of them.
+  // Each chain's export: the session's chain's identity, never the same address on another chain.
   const onChain = onChainsFrom(deps.onChain, (each) => {
     const first = each.chain === deps.onChain.first.chain;
     const other = first ? undefined : each.chain.chainId;
@@ -109,9 +108,9 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         sessions: (identity) => deps.sessions.listFor(each.chain.identityKey(identity)),
         grants: (identity) => allGrants(identity, other),
         claimRecords: (identity) => each.records.listFor(identity),
-        claimRequests: async (identity) => (first ? ((await deps.claimRequests?.listFor(identity, topicNames)) ?? []) : []),
-        webhookUrl: async (identity) => (first ? (await ownerWebhooks.get(identity))?.url : undefined),
-        pendingLogins: async (identity) => (first ? deps.backchannel.pendingFor(identity) : []),
+        claimRequests: async (identity) => (await deps.claimRequests?.listFor(identity, topicNames, other)) ?? [],
+        webhookUrl: async (identity) => (await ownerWebhooks.get(each.chain.identityKey(identity)))?.url,
+        pendingLogins: (identity) => deps.backchannel.pendingFor(identity, other),
         history: { all: (identity) => deps.history.all(each.chain.identityKey(identity)) },
         walletKey: each.chain.identityKey,
         now: deps.now,
@@ -147,7 +146,10 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         const sessions = await store.indexMembers(index);
         await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), index);
       },
-      pendingBackchannel: async (named) => (targetOf(named).first ? deps.backchannel.pendingFor(named) : []),
+      pendingBackchannel: (named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.backchannel.pendingFor(identity, chainId);
+      },
       denyBackchannel: async (id) => {
         if (await deps.backchannel.take(id)) {
           await deps.provider.backchannelResult(id, new errors.AccessDenied('the identity owner erased their data')).catch(() => {
@@ -186,7 +188,8 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         : undefined,
       removeClaimRequests: deps.claimRequests
         ? async (named) => {
-            if (targetOf(named).first) await deps.claimRequests!.removeFor(named, topicNames);
+            const { identity, chainId } = targetOf(named);
+            await deps.claimRequests!.removeFor(identity, topicNames, chainId);
           }
         : undefined,
       history: deps.history,
@@ -200,7 +203,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
 
   const routes = ownerDataRoutes({
     issuer: deps.config.issuer,
-    owner: deps.callers.ownerOnAnyChain,
+    owner: deps.callers.owner,
     onChain,
     history: deps.history,
     erasures,

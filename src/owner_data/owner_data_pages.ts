@@ -1,7 +1,6 @@
 // The owner's data page (server-rendered, kept out of /openapi.json): who read the data, the
 // download of everything, and the erasure, whose wallet signature the page script asks for.
 import type { Context } from 'koa';
-import type { Address } from 'viem';
 import { z } from 'zod';
 import { chainOfSession, type OnChains } from '../chain/chains.js';
 import type { DisplayNames } from '../claims/display_names.js';
@@ -36,10 +35,10 @@ const PAGE_SIZE = 50;
 const word = z.string().max(512).optional().catch(undefined);
 
 export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
-  const visitor: Authenticator<Awaited<ReturnType<AccountSessions['findOnAnyChain']>>> = {
+  const visitor: Authenticator<Awaited<ReturnType<AccountSessions['find']>>> = {
     kind: 'owner_session',
     refusals: [],
-    authenticate: (ctx: Context) => deps.sessions.findOnAnyChain(ctx),
+    authenticate: (ctx: Context) => deps.sessions.find(ctx),
   };
   const whatWords = (entry: HistoryEntry) => {
     const parts = [...entry.fields.map((field) => deps.names.field(field)), ...entry.claims.map(() => 'a claim')];

@@ -35,14 +35,9 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
     return raw ? (JSON.parse(raw) as AccountSession) : undefined;
   };
   /** The session of an owner whose wallet has an identity, on any chain (`chain_id` names another than the first). */
-  const findOnAnyChain = async (ctx: Context): Promise<IdentitySession | undefined> => {
+  const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
     const session = await findAny(ctx);
     return session?.identity ? (session as IdentitySession) : undefined;
-  };
-  /** The session of an owner whose wallet has an identity on the first chain (what the routes not yet per chain serve). */
-  const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
-    const session = await findOnAnyChain(ctx);
-    return session && session.chain_id === undefined ? session : undefined;
   };
 
   return {
@@ -79,24 +74,9 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
 
     find,
     findAny,
-    findOnAnyChain,
 
-    /** The owner's session on the first chain (a session on another chain is refused as none: these routes serve the first chain's identities). */
+    /** The owner's session, on any chain: the routes act on the session's chain. */
     async require(ctx: Context): Promise<IdentitySession> {
-      const session = await findAny(ctx);
-      if (!session) throw noSession();
-      if (!session.identity) throw refuse('identity_missing', 'your wallet has no identity yet: create it first');
-      if (session.chain_id !== undefined) {
-        throw refuse(
-          'session_missing',
-          `your account session is for your identity on chain ${session.chain_id}; this serves the first chain's identities only`,
-        );
-      }
-      return session as IdentitySession;
-    },
-
-    /** The owner's session on any chain: the account's routes, which act on the session's chain. */
-    async requireOnAnyChain(ctx: Context): Promise<IdentitySession> {
       const session = await findAny(ctx);
       if (!session) throw noSession();
       if (!session.identity) throw refuse('identity_missing', 'your wallet has no identity yet: create it first');

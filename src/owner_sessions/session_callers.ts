@@ -4,10 +4,8 @@ import type { Authenticator } from '../http/authenticators.js';
 import type { AccountSession, AccountSessions, IdentitySession } from './account_sessions.js';
 
 export type SessionCallers = {
-  /** An identity's owner on the first chain (the routes not yet per chain). */
+  /** An identity's owner, on any chain (`chain_id` in the session names another than the first). */
   owner: Authenticator<IdentitySession>;
-  /** An identity's owner on any chain (`chain_id` in the session names another than the first). */
-  ownerOnAnyChain: Authenticator<IdentitySession>;
   wallet: Authenticator<AccountSession>;
   signIn: Authenticator<string>;
 };
@@ -15,7 +13,6 @@ export type SessionCallers = {
 export function sessionCallers(sessions: AccountSessions): SessionCallers {
   return {
     owner: { kind: 'owner_session', refusals: ['session_missing', 'identity_missing'], authenticate: (ctx) => sessions.require(ctx) },
-    ownerOnAnyChain: { kind: 'owner_session', refusals: ['session_missing', 'identity_missing'], authenticate: (ctx) => sessions.requireOnAnyChain(ctx) },
     wallet: { kind: 'wallet_session', refusals: ['session_missing'], authenticate: (ctx) => sessions.requireWallet(ctx) },
     signIn: { kind: 'sign_in', refusals: ['sign_in_missing'], authenticate: async (ctx) => sessions.signInBinding(ctx) },
   };

@@ -15,10 +15,11 @@ import { createProfileStore } from '../../src/profile/profile.js';
 import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
 import { jsonApi } from '../support/json_api.js';
-import { logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { discover, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
+import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { TestChain } from '../support/test_chain.js';
 import { UserAgent } from '../support/user_agent.js';
+import { startWebhookReceiver } from '../support/webhook_receiver.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-several-chains-tests';
 const FIRST = 31337;
@@ -50,7 +51,7 @@ const api = jsonApi(() => h.issuer);
 beforeAll(async () => {
   h = await startSignet({
     otherChains: [SECOND, THIRD],
-    clients: [WEBSITE, ANALYTICS],
+    clients: [WEBSITE, ANALYTICS, KIOSK],
     metrics,
     chainClient: (chain, rpcUrl) => createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: counting(chain.anvil.chainId) }),
     configure: (chain) => ({
@@ -61,6 +62,8 @@ beforeAll(async () => {
       },
       claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
       adminToken: ADMIN_TOKEN,
+      // The owner's webhook receiver runs on this machine.
+      webhooks: { allowPrivate: true },
       // Signet pays for owners' identities, on the chain the owner signs in on.
       identityDeployerKey: DEPLOYER_KEY,
       // The watchers' rounds are run by the tests (not started): every event counts at once.
@@ -304,8 +307,6 @@ test('the account signs in on the chain the owner chooses: the session names it,
   expect(await accesses.text()).toContain(String(request.json.id));
   const denied = await agent.postJson(`${h.issuer}/access-grants/${request.json.id}/denials`, {});
   expect(denied).toMatchObject({ status: 200, json: expect.objectContaining({ status: 'denied', chain_id: SECOND }) });
-  // What is not per chain yet (the owner's webhook) refuses this session rather than serve the first chain's identity at the same address.
-  expect(await agent.getJson(`${h.issuer}/account/webhook`)).toMatchObject({ status: 401, json: expect.objectContaining({ reason: 'session_missing' }) });
 
   // Signed in on the first chain, the same address is the other identity: the phone holds no key there.
   const onFirstChain = new UserAgent();
@@ -404,6 +405,103 @@ test("the owner's data on the second chain: its history, its export and its eras
   expect(firstExport.json).toMatchObject({ identity: onFirst, subject: `eip155:${FIRST}:${onFirst}`, profile: { given_name: 'First-chain Cy' } });
   expect(firstExport.json.grants).toHaveLength(1);
   expect(((await onFirstChain.getJson(`${h.issuer}/account/history`)).json.entries as unknown[]).length).toBeGreaterThan(0);
+});
+
+test("on the second chain the owner's webhook, inbox, CIBA logins, consent receipts, revocations and claim requests are that chain's identity's", async () => {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  await Promise.all(
+    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
+  );
+  const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'owner-routes'), identityOn(second, owner, 'owner-routes')]);
+  await createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`).set(onSecond, { given_name: 'Second-chain Eve' });
+  const signIn = async (chain_id: number) => {
+    const agent = new UserAgent();
+    const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id });
+    const message = challenge.json.challenge as string;
+    await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
+    return agent;
+  };
+  const [onSecondChain, onFirstChain] = [await signIn(SECOND), await signIn(FIRST)];
+  const receiver = await startWebhookReceiver('second-chain-owner-webhook-secret');
+  try {
+    // The webhook is the second chain's identity's: the first chain's at the same address has none.
+    const set = await onSecondChain.fetch(`${h.issuer}/account/webhook`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url, secret: 'second-chain-owner-webhook-secret' }),
+    });
+    expect(set.status).toBe(200);
+    expect((await onFirstChain.getJson(`${h.issuer}/account/webhook`)).json).toEqual({ url: null });
+    const request = await api('POST', `/identities/eip155:${SECOND}:${onSecond}/profile/access-requests`, {
+      key: analyticsKey,
+      body: { kind: 'persistent', fields: ['given_name'] },
+    });
+    expect(request.status).toBe(201);
+    const [event] = await receiver.waitFor((events) => events.length === 1);
+    expect(event).toMatchObject({
+      type: 'access_request.created',
+      service: `owner:eip155:${SECOND}:${onSecond}`,
+      data: { grant: { id: request.json.id, chain_id: SECOND, status: 'pending' } },
+    });
+
+    // A CIBA login by the identity's CAIP-10 id waits in that chain's owner's inbox, beside the request.
+    const kiosk = await discover(h.issuer, KIOSK);
+    const started = await oidc.initiateBackchannelAuthentication(kiosk, { scope: 'openid profile', login_hint: `eip155:${SECOND}:${onSecond}` });
+    const inbox = await onSecondChain.getJson(`${h.issuer}/account/inbox`);
+    expect({
+      identity: inbox.json.identity,
+      pending: (inbox.json.pending as { id: string }[]).map((grant) => grant.id),
+      backchannel: (inbox.json.backchannel as { id: string }[]).map((login) => login.id),
+    }).toEqual({ identity: onSecond, pending: [request.json.id], backchannel: [started.auth_req_id] });
+    expect((await onFirstChain.getJson(`${h.issuer}/account/inbox`)).json).toMatchObject({ identity: onFirst, pending: [], backchannel: [] });
+    // The first chain's owner session cannot deny it; the signature approves it on the second chain.
+    expect(await onFirstChain.postJson(`${h.issuer}/account/backchannel/${started.auth_req_id}/denials`, {})).toMatchObject(
+      refused(404, 'backchannel_request_not_found'),
+    );
+    const [login] = inbox.json.backchannel as { id: string; challenge: string }[];
+    expect(login!.challenge).toContain(`Identity: eip155:${SECOND}:${onSecond}`);
+    const approved = await onSecondChain.postJson(`${h.issuer}/account/backchannel/${login!.id}/approvals`, {
+      signature: await owner.signMessage({ message: login!.challenge }),
+    });
+    expect(approved.status).toBe(200);
+    const tokens = await oidc.pollBackchannelAuthenticationGrant(kiosk, { ...started, interval: 0 });
+    const sub = `eip155:${SECOND}:${onSecond}`;
+    expect(tokens.claims()!.sub).toBe(sub);
+    expect(await oidc.fetchUserInfo(kiosk, tokens.access_token, sub)).toEqual({ sub, given_name: 'Second-chain Eve' });
+
+    // Its receipt is the second chain's identity's, and only that chain's session revokes it.
+    const grantId = approved.json.grant_id as string;
+    const receipts = await onSecondChain.getJson(`${h.issuer}/account/consents`);
+    expect((receipts.json.consents as { grant_id: string }[]).map((receipt) => receipt.grant_id)).toEqual([grantId]);
+    expect((await onFirstChain.getJson(`${h.issuer}/account/consents`)).json.consents).toEqual([]);
+    expect(await onFirstChain.getJson(`${h.issuer}/account/consents/${grantId}`)).toMatchObject(refused(404, 'consent_not_found'));
+    expect(await onSecondChain.getJson(`${h.issuer}/account/consents/${grantId}`)).toMatchObject({
+      status: 200,
+      json: expect.objectContaining({ grant_id: grantId }),
+    });
+    expect(await onFirstChain.postJson(`${h.issuer}/access-grants/${grantId}/revocations`, {})).toMatchObject(refused(404, 'grant_not_found'));
+    expect(await onSecondChain.postJson(`${h.issuer}/access-grants/${grantId}/revocations`, {})).toMatchObject({
+      status: 200,
+      json: expect.objectContaining({ id: grantId, kind: 'login', status: 'revoked' }),
+    });
+
+    // A claim asked of Signet's issuer names the chain to issue it on.
+    const asked = await onSecondChain.fetch(`${h.issuer}/account/claims/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'topic=kyc',
+    });
+    expect(asked.status).toBe(302);
+    const listed = await fetch(`${h.issuer}/admin/claim-requests`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(((await listed.json()) as { claim_requests: unknown[] }).claim_requests).toContainEqual({
+      identity: onSecond,
+      chain_id: SECOND,
+      topic: 'kyc',
+      requested_at: expect.any(String),
+    });
+  } finally {
+    await receiver.close();
+  }
 });
 
 test("each chain's watcher is in /readyz and in the chain-watch metrics, by chain id", async () => {
