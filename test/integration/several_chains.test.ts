@@ -89,6 +89,24 @@ async function admin(path: string, body: unknown) {
   return { status: response.status, json: (await response.json()) as Record<string, unknown>, location: response.headers.get('location') };
 }
 
+/** An account session of `owner` on a chain. */
+async function signInOn(owner: LocalAccount, chain_id: number): Promise<UserAgent> {
+  const agent = new UserAgent();
+  const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id });
+  const message = challenge.json.challenge as string;
+  await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
+  return agent;
+}
+
+/** A fresh wallet (anvil's accounts are all in use), funded on the first two chains. */
+async function fundedWallet(): Promise<LocalAccount> {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  await Promise.all(
+    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
+  );
+  return owner;
+}
+
 /** The same wallet's identity on a chain, with the same salt everywhere: the same address. */
 async function identityOn(chain: TestChain, owner: LocalAccount, salt: string): Promise<Address> {
   const identity = await chain.createIdentityFor(owner.address, salt);
@@ -265,12 +283,8 @@ test("a key removed on the second chain ends that chain's login, not the first c
 });
 
 test('the account signs in on the chain the owner chooses: the session names it, and the key changes are prepared on that chain', async () => {
-  // A fresh wallet (anvil's accounts are all in use), funded on both chains.
-  const owner = privateKeyToAccount(generatePrivateKey());
+  const owner = await fundedWallet();
   const phone = privateKeyToAccount(generatePrivateKey());
-  await Promise.all(
-    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
-  );
   const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'account'), identityOn(second, owner, 'account')]);
   // The phone holds a key on the second chain's identity only.
   await addKey(second.as(owner), onSecond, phone.address, KeyPurpose.ACTION);
@@ -354,10 +368,7 @@ test('a wallet with no identity signs in on the second chain and creates its ide
 });
 
 test("the owner's data on the second chain: its history, its export and its erasure are that chain's identity's, the first chain's at the same address stands", async () => {
-  const owner = privateKeyToAccount(generatePrivateKey());
-  await Promise.all(
-    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
-  );
+  const owner = await fundedWallet();
   const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'owner-data'), identityOn(second, owner, 'owner-data')]);
   const secondProfiles = createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`);
   await Promise.all([h.signet.profiles.set(onFirst, { given_name: 'First-chain Cy' }), secondProfiles.set(onSecond, { given_name: 'Second-chain Di' })]);
@@ -365,14 +376,7 @@ test("the owner's data on the second chain: its history, its export and its eras
   await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: FIRST });
   await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: SECOND });
 
-  const signIn = async (chain_id: number) => {
-    const agent = new UserAgent();
-    const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id });
-    const message = challenge.json.challenge as string;
-    await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
-    return agent;
-  };
-  const [onSecondChain, onFirstChain] = [await signIn(SECOND), await signIn(FIRST)];
+  const [onSecondChain, onFirstChain] = [await signInOn(owner, SECOND), await signInOn(owner, FIRST)];
 
   const exported = await onSecondChain.getJson(`${h.issuer}/account/export`);
   expect(exported.status).toBe(200);
@@ -408,20 +412,10 @@ test("the owner's data on the second chain: its history, its export and its eras
 });
 
 test("on the second chain the owner's webhook, inbox, CIBA logins, consent receipts, revocations and claim requests are that chain's identity's", async () => {
-  const owner = privateKeyToAccount(generatePrivateKey());
-  await Promise.all(
-    [h.chain, second].map((chain) => chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never)),
-  );
+  const owner = await fundedWallet();
   const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'owner-routes'), identityOn(second, owner, 'owner-routes')]);
   await createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`).set(onSecond, { given_name: 'Second-chain Eve' });
-  const signIn = async (chain_id: number) => {
-    const agent = new UserAgent();
-    const challenge = await agent.postJson(`${h.issuer}/account/challenge`, { address: owner.address, chain_id });
-    const message = challenge.json.challenge as string;
-    await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
-    return agent;
-  };
-  const [onSecondChain, onFirstChain] = [await signIn(SECOND), await signIn(FIRST)];
+  const [onSecondChain, onFirstChain] = [await signInOn(owner, SECOND), await signInOn(owner, FIRST)];
   const receiver = await startWebhookReceiver('second-chain-owner-webhook-secret');
   try {
     // The webhook is the second chain's identity's: the first chain's at the same address has none.
