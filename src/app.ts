@@ -123,7 +123,7 @@ export type SignetApp = {
   openApi: OpenApiDocument;
   /** Follows the chain for the events that end consents; server.ts starts and stops it. */
   watcher: ChainWatcher;
-  /** The identities the watcher follows. */
+  /** The identities the first chain's watcher follows. */
   watchlist: Watchlist;
 };
 
@@ -298,7 +298,7 @@ export function createApp(deps: AppDeps): SignetApp {
       isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
       endLoginGrant,
       revokeAccessGrant: (grant) => access.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
-      watchedIdentities: () => parts.watchlist.identities(),
+      watchedIdentities: () => parts.watchlists(on.chain.chainId).identities(),
       signals,
       now,
     });
@@ -311,7 +311,7 @@ export function createApp(deps: AppDeps): SignetApp {
       store,
       client: on.chain.client,
       ...(first ? {} : { chainId: on.chain.chainId }),
-      watchlist: parts.watchlist,
+      watchlist: parts.watchlists(on.chain.chainId),
       issuers: parts.chains.several ? claimIssuersOf(config, on.chain.chainId, on.issuer?.address) : claimIssuersOf(config),
       handlers: first ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
       settings: config.chainWatch,
@@ -387,6 +387,6 @@ export function createApp(deps: AppDeps): SignetApp {
     routes,
     openApi,
     watcher,
-    watchlist: parts.watchlist,
+    watchlist: parts.watchlists(),
   };
 }

@@ -22,7 +22,7 @@ import type { Store } from './store/store.js';
 import { createChallengeIssuer } from './wallet/challenge.js';
 import { createChallengeVerifier } from './wallet/verify_challenge.js';
 import { createLinkedSignatureVerifier } from './wallet/verify_linked_signature.js';
-import { createWatchlist } from './watch/watchlist.js';
+import { createWatchlists } from './watch/watchlist.js';
 
 export type { ChainDeps };
 
@@ -80,8 +80,8 @@ export function createAppParts(deps: {
     sessions,
     sessionCallers: sessionCallers(sessions),
     backchannel: createBackchannelInbox(store),
-    /** The identities the chain watcher follows (src/watch): the features list them as grants start. */
-    watchlist: createWatchlist(store, now),
+    /** The identities each chain's watcher follows (src/watch): the features list them as grants start. */
+    watchlists: createWatchlists(store, now, chain.chainId),
   };
 }
 

@@ -6,7 +6,7 @@ import type { Address } from 'viem';
 import type { RequestedField } from '../fields/fields.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 import { subjectOf } from '../identity/subject.js';
-import type { Watchlist } from '../watch/watchlist.js';
+import type { Watchlists } from '../watch/watchlist.js';
 import { consentGrant } from './consent_grant.js';
 import type { ConsentReceipts } from './consent_receipts.js';
 
@@ -40,7 +40,7 @@ export type ConsentCompletionDeps = {
   /** How long the receipt is kept: the Grant's life and the proof period after it. */
   receiptSeconds: number;
   /** The chain watcher follows the identity while the Grant lives (grantSeconds). */
-  watch?: { watchlist: Watchlist; grantSeconds: number };
+  watch?: { watchlists: Watchlists; grantSeconds: number };
   now: () => number;
 };
 
@@ -62,7 +62,7 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
     // chain watcher does not follow; a failure leaves at most an unused Grant nothing names,
     // or the receipt of a signature whose login then failed.
     await Promise.all([
-      deps.watch?.watchlist.watch(consent.identity, deps.now() + deps.watch.grantSeconds * 1000),
+      deps.watch?.watchlists(consent.chainId).watch(consent.identity, deps.now() + deps.watch.grantSeconds * 1000),
       grant.save(),
       deps.receipts.save(
         {

@@ -6,7 +6,7 @@ import { refuse, SignetError } from '../errors.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { subjectOf } from '../identity/subject.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
-import type { Watchlist } from '../watch/watchlist.js';
+import type { Watchlists } from '../watch/watchlist.js';
 import type { AccessGrant, GrantKind, RevocationReason } from './access_grant.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import { grantChallenge, revocationText } from './grant_challenge.js';
@@ -43,7 +43,7 @@ export type AccessGrantDeps = {
   notify: (event: GrantEvent) => Promise<void>;
   settings: AccessGrantSettings;
   /** The chain watcher follows the identity of an active grant: a one-time one for its token's life, a lasting one until revoked. */
-  watchlist?: Watchlist;
+  watchlists?: Watchlists;
   now: () => number;
 };
 
@@ -154,7 +154,9 @@ export function createAccessGrants(deps: AccessGrantDeps) {
       // Checked again atomically below; this gives the answer before any chain read.
       if (pending.status !== 'pending') throw refuse('grant_not_pending', `the access grant is ${pending.status}`);
       const signer = await verifySigner(pending, pending.challenge, signature, address);
-      await deps.watchlist?.watch(pending.identity, pending.kind === 'immediate' ? deps.now() + settings.immediateTokenSeconds * 1000 : 0, pending.id);
+      await deps
+        .watchlists?.(pending.chain_id)
+        .watch(pending.identity, pending.kind === 'immediate' ? deps.now() + settings.immediateTokenSeconds * 1000 : 0, pending.id);
       const grant = await grants.transition(id, ['pending'], 'active', { signature, signer, granted_at: iso(deps.now()) }, activeLife(pending.kind));
       const ttl = grant.kind === 'immediate' ? settings.immediateTokenSeconds : settings.persistentTokenSeconds;
       const accessToken = await grants.issueToken(id, ttl);
@@ -181,7 +183,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
         await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
       }
       const revoked = await grants.transition(id, ['active'], 'revoked', { revoked_at: iso(deps.now()), revoked_reason: reason }, ended);
-      if (revoked.kind === 'persistent') await deps.watchlist?.ended(revoked.identity, revoked.id);
+      if (revoked.kind === 'persistent') await deps.watchlists?.(revoked.chain_id).ended(revoked.identity, revoked.id);
       await deps.notify({ type: 'access_grant.revoked', grant: revoked });
       return revoked;
     },

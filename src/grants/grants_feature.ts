@@ -22,7 +22,7 @@ import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { Store } from '../store/store.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
-import type { Watchlist } from '../watch/watchlist.js';
+import type { Watchlists } from '../watch/watchlist.js';
 import { createAccessGrantStore } from './access_grant_store.js';
 import { createAccessGrants } from './access_grants.js';
 import { webhookEventOf } from './grant_events.js';
@@ -49,7 +49,7 @@ export type AccessGrantPartsDeps = {
   signals?: Signals;
   settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
   /** The identities the chain watcher follows: an access grant's identity joins when it is validated. */
-  watchlist?: Watchlist;
+  watchlists?: Watchlists;
   now: () => number;
 };
 
@@ -95,7 +95,7 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
       persistentTokenSeconds: deps.settings.persistentTokenSeconds,
       endedGrantSeconds: retentionSeconds(deps.config.retention.endedGrantDays),
     },
-    watchlist: deps.watchlist,
+    watchlists: deps.watchlists,
     now: deps.now,
   });
   /** The ids of an identity's access grants (ended ones included, while kept); chainId: of another chain than the first. */

@@ -14,7 +14,7 @@ import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { retentionSeconds } from '../retention.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
-import type { Watchlist } from '../watch/watchlist.js';
+import type { Watchlists } from '../watch/watchlist.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {
@@ -35,7 +35,7 @@ export type InteractionFeatureDeps = {
   demoWallet: boolean;
   names: DisplayNames;
   /** The identities the chain watcher follows: a login's identity joins for its Grant's life. */
-  watchlist?: Watchlist;
+  watchlists?: Watchlists;
   now: () => number;
 };
 
@@ -45,7 +45,7 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
     chainId: deps.chainId,
     receipts: deps.receipts,
     receiptSeconds: deps.grantTtlSeconds + retentionSeconds(deps.config.retention.receiptDays),
-    watch: deps.watchlist && { watchlist: deps.watchlist, grantSeconds: deps.grantTtlSeconds },
+    watch: deps.watchlists && { watchlists: deps.watchlists, grantSeconds: deps.grantTtlSeconds },
     now: deps.now,
   });
   const routes = interactionRoutes({ ...deps, completeConsent });

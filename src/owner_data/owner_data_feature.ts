@@ -29,7 +29,7 @@ import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../wallet/verify_challenge.js';
-import type { Watchlist } from '../watch/watchlist.js';
+import type { Watchlists } from '../watch/watchlist.js';
 import { createDataExport } from './data_export.js';
 import { createErasureJobs, type ErasureSettings } from './erasure_jobs.js';
 import { type ErasureStep, erasureSteps } from './erasure_steps.js';
@@ -65,7 +65,7 @@ export type OwnerDataDeps = {
   claimRequests?: ClaimRequests;
   backchannel: BackchannelInbox;
   history: AccessHistory;
-  watchlist: Pick<Watchlist, 'unwatch'>;
+  watchlists: Watchlists;
   renderPage: RenderPage;
   names: DisplayNames;
   demoWallet: boolean;
@@ -193,9 +193,10 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
           }
         : undefined,
       history: deps.history,
-      // The watchlist names identities by address, on every chain: only the first chain's erasure stops following it.
+      // Each chain's watcher stops following that chain's identity (the same address elsewhere is another).
       unwatch: async (named) => {
-        if (targetOf(named).first) await deps.watchlist.unwatch(named);
+        const { identity, chainId } = targetOf(named);
+        await deps.watchlists(chainId).unwatch(identity);
       },
       receiptSeconds,
     }),

@@ -62,6 +62,7 @@
 // signet:erasures:open                set of the ids of erasure jobs not yet done
 // signet:oidc:sessions-of:<sub>       set of the engine's Session records of one subject (an erasure ends them)
 // signet:watch:identities             index of the identities with live grants, each listed until its latest grant's end; <identity>:<grantId> per lasting access grant, until revoked
+// signet:watch:identities:<chainId>   the same, of another chain than the first
 // signet:watch:cursor                 the last block the chain watcher has fully handled (the first chain's)
 // signet:watch:lease                  held by the one process that follows the chain, short TTL (the first chain's)
 // signet:watch:cursor:<chainId>       the same, of another chain served (CHAINS)
@@ -123,7 +124,8 @@ export const keys = {
   erasureLease: (id: string) => `${PREFIX}erasure-lease:${id}`,
   openErasures: () => `${PREFIX}erasures:open`,
   engineSessionsOf: (subject: string) => `${PREFIX}oidc:sessions-of:${subject.toLowerCase()}`,
-  watchedIdentities: () => `${PREFIX}watch:identities`,
+  /** chainId: of another chain than the first (each chain's watcher follows its own identities). */
+  watchedIdentities: (chainId?: number) => (chainId === undefined ? `${PREFIX}watch:identities` : `${PREFIX}watch:identities:${chainId}`),
   /** chainId: of another chain than the first (whose keys stay as they were with one chain). */
   watchCursor: (chainId?: number) => `${PREFIX}watch:cursor${chainId === undefined ? '' : `:${chainId}`}`,
   watchLease: (chainId?: number) => `${PREFIX}watch:lease${chainId === undefined ? '' : `:${chainId}`}`,

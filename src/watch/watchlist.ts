@@ -1,7 +1,8 @@
 // The identities whose consents the chain watcher follows: each listed from the moment one of
 // its grants starts (a login's consent, an access grant's validation) until its latest grant
-// ends. One index (keys.watchedIdentities): the watcher reads it each round, and the addresses
-// in it are the address filter of its eth_getLogs.
+// ends. One index per chain (keys.watchedIdentities): that chain's watcher reads it each round,
+// and the addresses in it are the address filter of its eth_getLogs. An address on two chains
+// is two identities, followed each on its own chain.
 //
 // Members: `<identity>` for grants with an end (listed until the latest of them; a shorter one
 // never shortens it), and `<identity>:<grantId>` for each lasting access grant (listed until
@@ -27,8 +28,9 @@ export type Watchlist = {
 /** An address is 42 characters; a lasting grant's member follows it with `:<grantId>`. */
 const identityOf = (member: string) => member.slice(0, 42) as Address;
 
-export function createWatchlist(store: Store, now: () => number): Watchlist {
-  const key = keys.watchedIdentities();
+/** The watchlist of one chain (`chainId`: another than the first). */
+export function createWatchlist(store: Store, now: () => number, chainId?: number): Watchlist {
+  const key = keys.watchedIdentities(chainId);
   return {
     async watch(identity, untilMs, grantId) {
       const listed = getAddress(identity);
@@ -45,5 +47,21 @@ export function createWatchlist(store: Store, now: () => number): Watchlist {
       await store.removeFromIndex(key, ...members);
     },
     identities: async () => [...new Set((await store.indexMembers(key)).map(identityOf))],
+  };
+}
+
+/** Each chain's watchlist, by chain id (undefined: the first chain's). */
+export type Watchlists = (chainId?: number) => Watchlist;
+
+export function createWatchlists(store: Store, now: () => number, firstChainId: number): Watchlists {
+  const first = createWatchlist(store, now);
+  const others = new Map<number, Watchlist>();
+  return (chainId) => {
+    if (chainId === undefined || chainId === firstChainId) return first;
+    const known = others.get(chainId);
+    if (known) return known;
+    const watchlist = createWatchlist(store, now, chainId);
+    others.set(chainId, watchlist);
+    return watchlist;
   };
 }

@@ -375,6 +375,9 @@ test("the owner's data on the second chain: its history, its export and its eras
   // A login on each chain: each one's history entry (the ID token's release) is its own identity's.
   await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: FIRST });
   await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: SECOND });
+  // Each login lists its identity for its own chain's watcher only.
+  const watched = async (chainId?: number) => (await h.store.indexMembers(keys.watchedIdentities(chainId))).filter((member) => member === onFirst);
+  expect({ first: await watched(), second: await watched(SECOND) }).toEqual({ first: [onFirst], second: [onSecond] });
 
   const [onSecondChain, onFirstChain] = [await signInOn(owner, SECOND), await signInOn(owner, FIRST)];
 
@@ -402,6 +405,8 @@ test("the owner's data on the second chain: its history, its export and its eras
   }
   expect(state.status).toBe('done');
   expect(await secondProfiles.get(onSecond)).toEqual({});
+  // The second chain's watcher stops following it; the first chain's follows its own identity still.
+  expect({ first: await watched(), second: await watched(SECOND) }).toEqual({ first: [onFirst], second: [] });
   expect(await onSecondChain.getJson(`${h.issuer}/account/export`)).toMatchObject(refused(401, 'session_missing'));
   // The first chain's identity at the same address keeps its profile, its login, its history and its session.
   expect(await h.signet.profiles.get(onFirst)).toEqual({ given_name: 'First-chain Cy' });
