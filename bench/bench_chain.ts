@@ -10,8 +10,9 @@ import { readTogether } from '../src/chain/multicall3.js';
 
 export type BenchChain = { anvil: Anvil; suite: OnchainIdSuite; users: { wallet: LocalAccount; identity: Address }[] };
 
-export async function startBenchChain(count: number): Promise<BenchChain> {
-  const anvil = await startAnvil();
+/** `chainId`: another chain than anvil's default (31337), for a deployment with several. */
+export async function startBenchChain(count: number, chainId?: number): Promise<BenchChain> {
+  const anvil = await startAnvil({ chainId });
   const client = createChainClient(anvil.rpcUrl, anvil.chainId, { pollingInterval: 20 });
   const account = mnemonicToAccount('test test test test test test test test test test test junk');
   const wallet = createWalletClient({ account, chain: chainDefinition(anvil.chainId, anvil.rpcUrl), transport: http(anvil.rpcUrl) });

@@ -3,8 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { LatencyProxy } from './latency_proxy.js';
-import type { ServerProcess } from './server_process.js';
 import type { StepTimes } from './oidc_driver.js';
+import type { ServerProcess } from './server_process.js';
 import { percentile, round } from './stats.js';
 
 export type Counters = { server: ServerProcess; redis: Redis; proxy: LatencyProxy };

@@ -5,7 +5,7 @@
 // refreshes and userinfo from this process; writes bench/results/*.json and
 // docs/performance.md. Last, a second Signet process is profiled (CPU) over logins alone at
 // concurrency 8; BENCH_CPU_PROFILE=0 skips that.
-import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -13,19 +13,19 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { encodeFunctionData, recoverMessageAddress } from 'viem';
 import { DEPLOYER_KEY } from '../src/chain/anvil_accounts.js';
-import { recoverMessageSigner, signatureRecoveryBackend } from '../src/wallet/recover_message_signer.js';
-import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
 import { createChainClient } from '../src/chain/chain_client.js';
 import { idFactoryAbi } from '../src/chain/contracts.js';
 import { rpcFetch } from '../src/chain/rpc_fetch.js';
 import { projectRoot } from '../src/project_root.js';
+import { recoverMessageSigner, signatureRecoveryBackend } from '../src/wallet/recover_message_signer.js';
 import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
+import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
+import { profileWhile } from './cpu_profiler.js';
 import { startLatencyProxy } from './latency_proxy.js';
 import { idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLoginsInterleaved, runRate, runRatesInterleaved } from './load.js';
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
-import { profileWhile } from './cpu_profiler.js';
 import { summarizeProfile } from './profile_summary.js';
 import { startRedisCountingProxy } from './redis_counting_proxy.js';
 import { traceRedis } from './redis_trace.js';
@@ -38,6 +38,8 @@ const SCOPE = 'openid profile email';
 const LOGINS: Record<number, number> = { 1: 60, 8: 320, 32: 480 };
 const RATE_SECONDS = 4;
 const PROFILED_LOGINS = 400;
+/** Rounds of the one-chain against three-chain comparison. */
+const CHAIN_ROUNDS = 7;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
 
 const plenty = { points: 10_000_000, seconds: 60 };
@@ -347,6 +349,75 @@ async function main() {
     log(`WORKERS=auto (${workers.cores}): logins c=32 ${workers.logins.auto.loginsPerSecond}/s against ${workers.logins.one.loginsPerSecond}/s; userinfo ${workers.userinfoPerSecond.auto}/s against ${workers.userinfoPerSecond.one}/s`);
     await workersSignet.stop();
 
+    // Three chains configured (CHAINS) against one, same Redis, each a fresh process warmed
+    // alike (a process that served the whole run above has a JIT and heap of its own): the
+    // bench's chain first, behind the proxy (its round trips counted), and two more anvils with
+    // the ONCHAINID contracts and none of these wallets' identities. The page path sends no
+    // chain: the wallet is looked up on every chain, so each login also reads the two others once.
+    const others = await Promise.all([startBenchChain(0, chain.anvil.chainId + 1), startBenchChain(0, chain.anvil.chainId + 2)]);
+    stops.push(...others.map((other) => () => other.anvil.stop()));
+    const chainsPort = await freePort();
+    const { CHAIN_RPC_URL: _rpc, CHAIN_ID: _id, IDENTITY_FACTORY: _factory, ...oneChainless } = env(chainsPort, signetRedis.url);
+    const chainEntry = (chainId: number, rpcUrl: string, factory: string) => ({ chain_id: chainId, name: `Bench ${chainId}`, rpc_url: rpcUrl, identity_factory: factory });
+    const threeChains = await startServerProcess(
+      'Signet (three chains)',
+      [join(projectRoot, 'dist', 'main.js')],
+      {
+        ...oneChainless,
+        CHAINS: JSON.stringify([
+          chainEntry(chain.anvil.chainId, proxy.rpcUrl, chain.suite.identityFactory),
+          ...others.map((other) => chainEntry(other.anvil.chainId, other.anvil.rpcUrl, other.suite.identityFactory)),
+        ]),
+        TRUSTED_ISSUERS: JSON.stringify([{ address: chain.suite.claimIssuer, topics: [CLAIM_TOPIC], chain_id: chain.anvil.chainId }]),
+      },
+      chainsPort,
+    );
+    stops.push(() => threeChains.stop());
+    const onePort = await freePort();
+    const oneChain = await startServerProcess('Signet (one chain)', [join(projectRoot, 'dist', 'main.js')], env(onePort, signetRedis.url), onePort);
+    stops.push(() => oneChain.stop());
+    const threeCounters = { ...counters.signet, server: threeChains };
+    const oneCounters = { ...counters.signet, server: oneChain };
+    const threeOnce = () => signetLogin(threeChains.base, CLIENT, SCOPE, nextWallet());
+    const oneOnce = () => signetLogin(oneChain.base, CLIENT, SCOPE, nextWallet());
+    // The wallet SDK path: the identity named (its bare address: the first chain's), nothing looked up.
+    const named = (base: string) => () => {
+      const user = chain.users[nextUser++ % chain.users.length]!;
+      return signetLogin(base, CLIENT, SCOPE, user.wallet, user.identity);
+    };
+    const chainSides = {
+      one: { counters: oneCounters, idleRate: idle.signet, login: oneOnce },
+      three: { counters: threeCounters, idleRate: idle.signet, login: threeOnce },
+      oneNamed: { counters: oneCounters, idleRate: idle.signet, login: named(oneChain.base) },
+      threeNamed: { counters: threeCounters, idleRate: idle.signet, login: named(threeChains.base) },
+    };
+    await runLoginsInterleaved(chainSides, 8, 160);
+    // Short alternating rounds, each side's median round: one slow round (other work on the
+    // machine) moves a sum by a fifth, a median not at all.
+    const chainRounds: Record<keyof typeof chainSides, LoginPhase>[] = [];
+    for (let i = 0; i < CHAIN_ROUNDS; i++) {
+      const sides = await runLoginsInterleaved(chainSides, 8, 80, 1);
+      chainRounds.push({ one: sides.one.phase, three: sides.three.phase, oneNamed: sides.oneNamed.phase, threeNamed: sides.threeNamed.phase });
+    }
+    const medianPhase = (side: keyof typeof chainSides) => {
+      const of = (pick: (phase: LoginPhase) => number) => round(median(chainRounds.map((each) => pick(each[side]))), 2);
+      return {
+        loginsPerSecond: of((phase) => phase.loginsPerSecond),
+        p50Ms: of((phase) => phase.p50Ms),
+        serverCpuMsPerLogin: of((phase) => phase.serverCpuMsPerLogin),
+        chainRoundTripsPerLogin: of((phase) => phase.chainRoundTripsPerLogin),
+      };
+    };
+    const severalChains = {
+      rounds: CHAIN_ROUNDS,
+      loginsPerRound: 80,
+      one: medianPhase('one'),
+      three: medianPhase('three'),
+      named: { one: medianPhase('oneNamed'), three: medianPhase('threeNamed') },
+    };
+    log(`three chains, logins c=8: ${severalChains.three.serverCpuMsPerLogin} ms CPU against ${severalChains.one.serverCpuMsPerLogin}; ${severalChains.three.chainRoundTripsPerLogin} round trips on its chain against ${severalChains.one.chainRoundTripsPerLogin}`);
+    await Promise.all([threeChains.stop(), oneChain.stop()]);
+
     await signet.stop();
 
     // Where a login's CPU goes: another process of each server, on the same Redis and chain,
@@ -415,6 +486,7 @@ async function main() {
       memory: { before: memoryBefore, after: memoryAfter },
       redisTrace,
       workers,
+      severalChains,
       profile,
     };
     const report = writeReport(results);

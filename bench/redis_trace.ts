@@ -2,8 +2,9 @@
 // one line, a script's inner commands are not) and round trips through the counting proxy the
 // server under trace reaches Redis by (commands sent together are one). Background work (the
 // webhook worker's polls) is measured idle for as long and subtracted.
-import { performance } from 'node:perf_hooks';
+
 import { connect } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { CountingProxy } from './redis_counting_proxy.js';
 
 const blank = (key: string) =>

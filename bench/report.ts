@@ -6,14 +6,15 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../src/project_root.js';
 import type { LoginPhase } from './load.js';
+import type { RedisTrace } from './redis_trace.js';
 import { round } from './stats.js';
 import { profileSection, whatStandsInTheWay } from './what_stands_in_the_way.js';
 
-import type { RedisTrace } from './redis_trace.js';
 type Rate = { perSecond: number; serverCpuMsPerRequest: number };
 type Pair<T> = { signet: T; floor: T };
 type Trio<T> = Pair<T> & { bare: T };
 type Share = { what: string; percent: number };
+type ChainsSide = { loginsPerSecond: number; p50Ms: number; serverCpuMsPerLogin: number; chainRoundTripsPerLogin: number };
 export type ProfileSummary = { buckets: Share[]; functions: Share[]; parts: Share[]; owners: Share[] };
 export type ProfiledLogins = ProfileSummary & {
   file: string;
@@ -46,6 +47,8 @@ export type BenchResults = {
   /** signet is the page path (no `identity`); walletSdk sends `identity`; claimScope asks a claim topic too. */
   redisTrace: { signet: RedisTrace; walletSdk: RedisTrace; claimScope: RedisTrace; floor: RedisTrace; bare: RedisTrace; userinfo: { signet: RedisTrace; bare: RedisTrace } };
   workers: { cores: number; logins: { one: LoginPhase; auto: LoginPhase }; userinfoPerSecond: { one: number; auto: number } };
+  /** The same logins (page path, c=8) on a Signet with one chain and one with three (CHAINS): each side's median of alternating rounds. */
+  severalChains: { rounds: number; loginsPerRound: number; one: ChainsSide; three: ChainsSide; named: { one: ChainsSide; three: ChainsSide } };
   profile?: { logins: number; signet: ProfiledLogins; floor: ProfiledLogins; bare: ProfiledLogins };
 };
 
@@ -105,6 +108,18 @@ export function writeReport(results: BenchResults) {
   targets.push({ target: 'userinfo ≥ 0.9 × the bare engine’s', value: userinfoRatio, limit: 0.9, unit: '×', met: userinfoRatio >= 0.9 });
   const userinfoCpuRatio = round(ui.signet.serverCpuMsPerRequest / ui.bare.serverCpuMsPerRequest, 2);
   targets.push({ target: 'CPU per userinfo ≤ 1.2 × the bare engine’s', value: userinfoCpuRatio, limit: 1.2, unit: '×', met: userinfoCpuRatio <= 1.2 });
+  const chains = results.severalChains;
+  const chainsCpuRatio = round(chains.three.serverCpuMsPerLogin / chains.one.serverCpuMsPerLogin, 2);
+  const namedCpuRatio = round(chains.named.three.serverCpuMsPerLogin / chains.named.one.serverCpuMsPerLogin, 2);
+  targets.push({ target: 'CPU per login with three chains ≤ 1.05 × with one (page path)', value: chainsCpuRatio, limit: 1.05, unit: '×', met: chainsCpuRatio <= 1.05 });
+  targets.push({ target: 'CPU per login with three chains ≤ 1.05 × with one (identity named)', value: namedCpuRatio, limit: 1.05, unit: '×', met: namedCpuRatio <= 1.05 });
+  targets.push({
+    target: 'chain round trips per login on its chain, three chains − one chain',
+    value: round(chains.three.chainRoundTripsPerLogin - chains.one.chainRoundTripsPerLogin, 2),
+    limit: 0,
+    unit: '',
+    met: chains.three.chainRoundTripsPerLogin <= chains.one.chainRoundTripsPerLogin,
+  });
   const trace = results.redisTrace;
   const pathRow = (label: string, t: RedisTrace) => `| ${label} | ${t.chainRoundTripsPerLogin} | ${t.roundTripsPerLogin} | ${t.commandsPerLogin} |`;
   const workers = results.workers;
@@ -216,6 +231,24 @@ export function writeReport(results: BenchResults) {
     `| logins/s at c=32 | ${workers.logins.one.loginsPerSecond} | ${workers.logins.auto.loginsPerSecond} | ${round(workers.logins.auto.loginsPerSecond / workers.logins.one.loginsPerSecond, 2)} × |`,
     `| login p50 ms at c=32 | ${workers.logins.one.p50Ms} | ${workers.logins.auto.p50Ms} | |`,
     `| userinfo req/s (concurrency 16) | ${workers.userinfoPerSecond.one} | ${workers.userinfoPerSecond.auto} | ${round(workers.userinfoPerSecond.auto / workers.userinfoPerSecond.one, 2)} × |`,
+    '',
+    '## Several chains',
+    '',
+    'The same logins (page path: no identity, no chain named, so the wallet is looked up on every chain) at c=8 on a',
+    'Signet with one chain and on one with three (`CHAINS`: the bench\'s chain first, behind the counting proxy, and two',
+    `more anvils with the ONCHAINID contracts and none of these identities), same Redis, both fresh processes warmed alike, in`,
+    `${chains.rounds} alternating rounds of ${chains.loginsPerRound} logins; each figure is that side's median round.`,
+    '',
+    '| | one chain | three chains | ratio | one chain, identity named | three chains, identity named | ratio |',
+    '|---|---|---|---|---|---|---|',
+    `| logins/s | ${chains.one.loginsPerSecond} | ${chains.three.loginsPerSecond} | ${round(chains.three.loginsPerSecond / chains.one.loginsPerSecond, 2)} × | ${chains.named.one.loginsPerSecond} | ${chains.named.three.loginsPerSecond} | ${round(chains.named.three.loginsPerSecond / chains.named.one.loginsPerSecond, 2)} × |`,
+    `| login p50 ms | ${chains.one.p50Ms} | ${chains.three.p50Ms} | | ${chains.named.one.p50Ms} | ${chains.named.three.p50Ms} | |`,
+    `| server CPU ms per login | ${chains.one.serverCpuMsPerLogin} | ${chains.three.serverCpuMsPerLogin} | ${chainsCpuRatio} × | ${chains.named.one.serverCpuMsPerLogin} | ${chains.named.three.serverCpuMsPerLogin} | ${namedCpuRatio} × |`,
+    `| chain round trips per login on the login's chain | ${chains.one.chainRoundTripsPerLogin} | ${chains.three.chainRoundTripsPerLogin} | | ${chains.named.one.chainRoundTripsPerLogin} | ${chains.named.three.chainRoundTripsPerLogin} | |`,
+    '',
+    'On the page path each login of the three-chain Signet also asks the two other chains for the wallet\'s identity (one',
+    'eth_call each, in parallel with its own chain\'s): that is its whole extra cost. A login that names its identity (the',
+    'wallet SDK path; a bare address is the first chain\'s) or its chain (`chain_id`) reads only that chain.',
     '',
     '## Floors of the parts (median)',
     '',
