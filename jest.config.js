@@ -7,7 +7,7 @@
 // within a bound, a takeover within lease + poll); those bounds are its promises, each stated once
 // in test/support/bounds.ts and imported from there. "suite": everything else, which waits for
 // events or injects a clock and asserts no wall-clock bound (a lower bound that only a wrong
-// Signet can break is allowed). `npm test` runs the suite on two workers, then the timing files
+// Signet can break is allowed). `npm test` runs the suite on three workers, then the timing files
 // one at a time (scripts/test.mjs: a bound must not depend on what another file loads the
 // machine with; Jest's worker count is per run, not per project); `jest --selectProjects timing
 // --runInBand` runs the timing files alone.
