@@ -1,6 +1,6 @@
 // Onchain reads about identities: which identity a wallet belongs to, whether the configured
 // IdFactory knows an identity, and whether a wallet holds a MANAGEMENT or ACTION key on it.
-import { type Address, type PublicClient, zeroAddress } from 'viem';
+import { type Address, getAddress, type Hex, type PublicClient, toFunctionSelector, zeroAddress } from 'viem';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { identityAbi, idFactoryAbi, KeyPurpose } from '../chain/contracts.js';
 import { keyOf } from '../chain/deploy_onchainid.js';
@@ -31,12 +31,23 @@ export const notLinked = (identity: Address, wallet: Address) =>
 
 export const notAnIdentity = (identity: Address, cause: unknown) => refuse('identity_not_a_contract', `${identity} is not an identity contract`, { cause });
 
+/**
+ * IdFactory.getIdentity(address), encoded and decoded by hand: a login that names no chain asks
+ * it of every chain, and viem's readContract spent 0.49 ms of CPU per call where the same
+ * eth_call sent as a plain request through the same client spends 0.32 (measured alternately).
+ */
+const GET_IDENTITY = toFunctionSelector('getIdentity(address)');
+
 export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
   return {
     async identityOf(wallet) {
-      const identity = await readChain('IdFactory.getIdentity', () =>
-        client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getIdentity', args: [wallet] }),
-      );
+      const data: Hex = `${GET_IDENTITY}${wallet.slice(2).toLowerCase().padStart(64, '0')}`;
+      const answer = await readChain('IdFactory.getIdentity', () => client.request({ method: 'eth_call', params: [{ to: factory, data }, 'latest'] }));
+      // One ABI word holding an address; anything else (no code at the factory's address) is not an answer.
+      if (typeof answer !== 'string' || !/^0x0{24}[0-9a-fA-F]{40}$/.test(answer)) {
+        throw chainUnavailable('IdFactory.getIdentity', new Error('the IdFactory answered no address'));
+      }
+      const identity = getAddress(`0x${answer.slice(26)}`);
       return identity === zeroAddress ? undefined : identity;
     },
 
