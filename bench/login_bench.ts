@@ -39,7 +39,7 @@ const LOGINS: Record<number, number> = { 1: 60, 8: 320, 32: 480 };
 const RATE_SECONDS = 4;
 const PROFILED_LOGINS = 400;
 /** Rounds of the one-chain against three-chain comparison. */
-const CHAIN_ROUNDS = 7;
+const CHAIN_ROUNDS = 11;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
 
 const plenty = { points: 10_000_000, seconds: 60 };
@@ -393,10 +393,13 @@ async function main() {
     };
     await runLoginsInterleaved(chainSides, 8, 160);
     // Short alternating rounds, each side's median round: one slow round (other work on the
-    // machine) moves a sum by a fifth, a median not at all.
+    // machine) moves a sum by a fifth, a median not at all. Every other round runs the sides in
+    // the reverse order, so no side always follows the same one.
     const chainRounds: Record<keyof typeof chainSides, LoginPhase>[] = [];
+    const sideNames = Object.keys(chainSides) as (keyof typeof chainSides)[];
     for (let i = 0; i < CHAIN_ROUNDS; i++) {
-      const sides = await runLoginsInterleaved(chainSides, 8, 80, 1);
+      const order = i % 2 === 0 ? sideNames : [...sideNames].reverse();
+      const sides = await runLoginsInterleaved(Object.fromEntries(order.map((name) => [name, chainSides[name]])) as typeof chainSides, 8, 80, 1);
       chainRounds.push({ one: sides.one.phase, three: sides.three.phase, oneNamed: sides.oneNamed.phase, threeNamed: sides.threeNamed.phase });
     }
     const medianPhase = (side: keyof typeof chainSides) => {
