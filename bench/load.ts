@@ -139,7 +139,7 @@ export async function runLoginsInterleaved<K extends string>(sides: Record<K, Lo
   const names = Object.keys(sides) as K[];
   const taken = Object.fromEntries(names.map((name) => [name, [] as LoginSamples[]])) as Record<K, LoginSamples[]>;
   for (let slice = 0; slice < slices; slice++) {
-    for (const name of [...names].reverse()) {
+    for (const name of inTurn(names, slice)) {
       const { counters, idleRate, login } = sides[name];
       taken[name].push(await collectLogins(counters, idleRate, concurrency, Math.ceil(total / slices), login));
     }
@@ -175,6 +175,14 @@ export async function runRate(
   return { perSecond: round(done / elapsed, 1), serverCpuMsPerRequest: round(cpuMs / done, 3), requests: done, seconds: elapsed, cpuMs };
 }
 
+/**
+ * The sides' order in a slice: every other slice reversed, so no side always runs right after
+ * the same one (in a fixed order the side that ran second carried a steady handicap).
+ */
+function inTurn<K>(names: readonly K[], slice: number): K[] {
+  return slice % 2 === 0 ? [...names].reverse() : [...names];
+}
+
 type RateSide = { counters: Counters; concurrency: number; work: (worker: number) => Promise<void> };
 
 /**
@@ -185,7 +193,7 @@ export async function runRatesInterleaved<K extends string>(sides: Record<K, Rat
   const names = Object.keys(sides) as K[];
   const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, cpuMs: 0 }])) as Record<K, { requests: number; seconds: number; cpuMs: number }>;
   for (let slice = 0; slice < slices; slice++) {
-    for (const name of names) {
+    for (const name of inTurn(names, slice)) {
       const { counters, concurrency, work } = sides[name];
       const run = await runRate(counters, concurrency, seconds / slices, work);
       totals[name].requests += run.requests;
