@@ -16,7 +16,7 @@ import type { Reason } from '../../src/reasons.js';
 import { keys } from '../../src/store/keys.js';
 import { jsonApi } from '../support/json_api.js';
 import { discover, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
-import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { TestChain } from '../support/test_chain.js';
 import { UserAgent } from '../support/user_agent.js';
 import { startWebhookReceiver } from '../support/webhook_receiver.js';
@@ -446,6 +446,13 @@ test("on the second chain the owner's webhook, inbox, CIBA logins, consent recei
     // A CIBA login by the identity's CAIP-10 id waits in that chain's owner's inbox, beside the request.
     const kiosk = await discover(h.issuer, KIOSK);
     const started = await oidc.initiateBackchannelAuthentication(kiosk, { scope: 'openid profile', login_hint: `eip155:${SECOND}:${onSecond}` });
+    // A chain this Signet does not serve is an unknown user, as the engine answers one.
+    const elsewhere = await fetch(`${h.issuer}/backchannel`, {
+      method: 'POST',
+      headers: { authorization: basicAuth(KIOSK), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ scope: 'openid', login_hint: `eip155:5:${onSecond}` }),
+    });
+    expect({ status: elsewhere.status, json: await elsewhere.json() }).toMatchObject({ status: 400, json: { error: 'unknown_user_id' } });
     const inbox = await onSecondChain.getJson(`${h.issuer}/account/inbox`);
     expect({
       identity: inbox.json.identity,
