@@ -4,6 +4,7 @@
 // so a step cut short is simply run again.
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
+import type { IdentityKey } from '../chain/identity_key.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { ERASURE_STEPS, type ErasureStep, type ErasureTarget } from './erasure_steps.js';
@@ -12,8 +13,8 @@ export type ErasureStatus = 'pending' | 'running' | 'done';
 
 export type ErasureJob = {
   id: string;
-  identity: Address;
-  wallets: Address[];
+  identity: IdentityKey;
+  wallets: IdentityKey[];
   revoke_issued_claims: boolean;
   status: ErasureStatus;
   steps_done: ErasureStep[];
@@ -37,7 +38,7 @@ export type ErasureSettings = {
 };
 
 /** What a finished job holds in place of the identity it erased. */
-const ERASED = '0x0000000000000000000000000000000000000000' as Address;
+const ERASED: IdentityKey = '0x0000000000000000000000000000000000000000';
 
 export const ERASURE_DEFAULTS: ErasureSettings = { leaseSeconds: 30, sweepMs: 5000, doneSeconds: 30 * 86400 };
 
@@ -107,7 +108,7 @@ export function createErasureJobs(deps: {
 
   return {
     /** Records the job (before anything is erased), then starts it in this process. */
-    async request(identity: Address, wallets: Address[], revokeIssuedClaims: boolean): Promise<ErasureJob> {
+    async request(identity: IdentityKey, wallets: IdentityKey[], revokeIssuedClaims: boolean): Promise<ErasureJob> {
       const job: ErasureJob = {
         id: randomBytes(24).toString('base64url'),
         identity,

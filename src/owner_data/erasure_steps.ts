@@ -2,6 +2,7 @@
 // runs its unfinished steps once more): end what lets anyone read the identity's data, then
 // delete what Signet holds about it. Consent receipts stay, as proof, for the proof period.
 import type { Address } from 'viem';
+import type { IdentityKey } from '../chain/identity_key.js';
 import type { ConsentReceipt } from '../consent/consent_receipts.js';
 import { SignetError } from '../errors.js';
 import type { AccessGrant } from '../grants/access_grant.js';
@@ -9,34 +10,34 @@ import type { AccessHistory } from '../history/access_history.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
-export type ErasureTarget = { identity: Address; wallets: Address[]; revokeIssuedClaims: boolean };
+export type ErasureTarget = { identity: IdentityKey; wallets: IdentityKey[]; revokeIssuedClaims: boolean };
 
 export type ErasureStepDeps = {
   store: Store;
   /** Every session of the identity's owner, ended (the account's). */
-  endAccountSessions(identity: Address): Promise<void>;
+  endAccountSessions(identity: IdentityKey): Promise<void>;
   /** Every login session the engine holds for the identity (a browser's "signed in at Signet"). */
-  endEngineSessions(identity: Address): Promise<void>;
+  endEngineSessions(identity: IdentityKey): Promise<void>;
   /** CIBA logins waiting for the owner: each denied, so the waiting client hears it at once. */
-  pendingBackchannel(identity: Address): Promise<{ id: string }[]>;
+  pendingBackchannel(identity: IdentityKey): Promise<{ id: string }[]>;
   denyBackchannel(id: string): Promise<void>;
   /** The identity's access grants, and the owner's two ways of ending one. */
-  accessGrantIds(identity: Address): Promise<string[]>;
+  accessGrantIds(identity: IdentityKey): Promise<string[]>;
   currentGrant(id: string): Promise<AccessGrant>;
-  denyGrant(id: string, identity: Address): Promise<unknown>;
-  revokeGrant(id: string, identity: Address): Promise<unknown>;
+  denyGrant(id: string, identity: IdentityKey): Promise<unknown>;
+  revokeGrant(id: string, identity: IdentityKey): Promise<unknown>;
   /** The identity's OIDC logins (their receipts), and the engine's revocation of one (tokens included). */
-  receipts(identity: Address): Promise<ConsentReceipt[]>;
+  receipts(identity: IdentityKey): Promise<ConsentReceipt[]>;
   keepReceipt(receipt: ConsentReceipt, seconds: number): Promise<void>;
   revokeLoginGrant(grantId: string): Promise<void>;
   /** The claims Signet's issuer holds off-chain data for, and its revocation (none: Signet issues no claims). */
-  issuedClaims(identity: Address): Promise<{ claim_id: string; revoked_at?: string }[]>;
-  revokeIssuedClaim?: (identity: Address, claimId: string) => Promise<void>;
+  issuedClaims(identity: IdentityKey): Promise<{ claim_id: string; revoked_at?: string }[]>;
+  revokeIssuedClaim?: (identity: IdentityKey, claimId: string) => Promise<void>;
   /** The owner's requests to Signet's claim issuer, deleted (none when Signet issues no claims). */
-  removeClaimRequests?: (identity: Address) => Promise<void>;
+  removeClaimRequests?: (identity: IdentityKey) => Promise<void>;
   history: AccessHistory;
   /** Stops following the identity on chain: nothing of it is left to end. */
-  unwatch(identity: Address): Promise<void>;
+  unwatch(identity: IdentityKey): Promise<void>;
   /** How long receipts are kept as proof once the identity is erased. */
   receiptSeconds: number;
 };

@@ -4,9 +4,10 @@
 
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import type { Address, Hex } from 'viem';
+import { type Address, getAddress, type Hex } from 'viem';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
 import { type OnChains, onChainsFrom } from '../chain/chains.js';
+import type { IdentityKey } from '../chain/identity_key.js';
 import type { ClaimRecords } from '../claims/claim_records.js';
 import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
@@ -123,9 +124,9 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
    * An erasure job names its identity as the chain's Redis keys do (the first chain's by its
    * address, another's by CAIP-10): a job resumed after a restart knows its chain.
    */
-  const targetOf = (named: Address) => {
+  const targetOf = (named: IdentityKey) => {
     const parsed = named.startsWith('eip155:') ? parseSubject(named) : undefined;
-    if (!parsed) return { on: onChain.first, identity: named, chainId: undefined, first: true };
+    if (!parsed) return { on: onChain.first, identity: getAddress(named), chainId: undefined, first: true };
     return { on: onChain.require(parsed.chainId), identity: parsed.identity, chainId: parsed.chainId, first: false };
   };
 

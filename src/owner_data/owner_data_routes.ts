@@ -130,11 +130,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
           await on.registry.assertKnownAndLinked(caller.identity, issued.wallet);
         });
         // The job names the identity as its chain's keys do (and the wallet as that chain's creation records do).
-        const job = await deps.erasures.request(
-          on.chain.identityKey(caller.identity) as Address,
-          [on.chain.identityKey(challenge.wallet) as Address],
-          body.revoke_issued_claims,
-        );
+        const job = await deps.erasures.request(on.chain.identityKey(caller.identity), [on.chain.identityKey(challenge.wallet)], body.revoke_issued_claims);
         return {
           status: 202,
           headers: { Location: `${deps.issuer}/account/erasures/${job.id}` },

@@ -114,8 +114,8 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       return found.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw) as AccountSession);
     },
 
-    /** Ends every session of the identity (erasure): each browser is signed out on its next request. */
-    async endAll(identity: Address): Promise<void> {
+    /** Ends every session of the identity, named as its chain's keys name it (erasure): each browser is signed out on its next request. */
+    async endAll(identity: IdentityKey): Promise<void> {
       const ids = await store.indexMembers(keys.accountSessionsOf(identity));
       await store.delete(...ids.map((id) => keys.accountSession(id)), keys.accountSessionsOf(identity));
     },
