@@ -21,7 +21,7 @@ import { createOidcAdapter } from '../../src/store/oidc_adapter.js';
 import { redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore } from '../../src/store/redis_store.js';
 import { OUTAGE_ANSWER_MS, STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
-import { followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
+import { authorizationUrl, followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 type Answer = { name: string; status: number; body: string; ms: number; startedAt: number };
@@ -62,22 +62,8 @@ afterAll(async () => {
   await h.close();
 });
 
-/** A valid authorization request: it starts a login (writes an Interaction). */
-function authorizationUrl(): URL {
-  const url = new URL(`${h.issuer}/auth`);
-  url.search = new URLSearchParams({
-    client_id: WEBSITE.client_id,
-    response_type: 'code',
-    redirect_uri: WEBSITE.redirect_uris[0]!,
-    scope: 'openid',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString();
-  return url;
-}
-
 function probes(): Probe[] {
-  const authorize = authorizationUrl();
+  const authorize = authorizationUrl(h.issuer, WEBSITE);
   return [
     { name: 'authorization', send: () => fetch(authorize, { redirect: 'manual', headers: { accept: 'application/json' } }) },
     { name: 'userinfo', send: () => fetch(`${h.issuer}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } }) },

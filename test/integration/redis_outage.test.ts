@@ -5,7 +5,7 @@
 import type { Address, LocalAccount } from 'viem';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { OUTAGE_ANSWER_MS, STORE_DOWN_REFUSAL_MS, STORE_RECOVERY_MS } from '../support/bounds.js';
-import { type LoginStart, logIn, startLogin } from '../support/login_driver.js';
+import { authorizationUrl, type LoginStart, logIn, startLogin } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
 
@@ -42,23 +42,9 @@ afterAll(async () => {
   await h.close();
 });
 
-/** A valid authorization request: it starts a login (an Interaction in Redis). */
-function authorizationUrl(): URL {
-  const url = new URL(`${h.issuer}/auth`);
-  url.search = new URLSearchParams({
-    client_id: WEBSITE.client_id,
-    response_type: 'code',
-    redirect_uri: WEBSITE.redirect_uris[0]!,
-    scope: 'openid',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString();
-  return url;
-}
-
 /** Requests that all need Redis and change nothing while it is up. */
 function readProbes(): Probe[] {
-  const authorize = authorizationUrl();
+  const authorize = authorizationUrl(h.issuer, WEBSITE);
   const json = { headers: { accept: 'application/json' } };
   return [
     { name: 'userinfo', send: () => fetch(`${h.issuer}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } }) },
@@ -158,7 +144,7 @@ test('a browser gets a page that says Signet is unavailable, with status 503, fr
     expect(interactionPage).toContain('store_unavailable');
 
     const started = Date.now();
-    const response = await fetch(authorizationUrl(), {
+    const response = await fetch(authorizationUrl(h.issuer, WEBSITE), {
       headers: { accept: 'text/html' },
       redirect: 'manual',
     });

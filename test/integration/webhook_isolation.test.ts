@@ -2,36 +2,19 @@
 // loopback: a receiver that hangs delays only its own events; a stop lets deliveries in flight
 // finish (up to a bound) and loses no entry, which the next worker delivers.
 import { createServer, type Server } from 'node:http';
-import { Redis } from 'ioredis';
 import { createMemoryWebhookQueue } from '../../src/notify/memory_webhook_queue.js';
 import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../src/notify/redis_webhook_queue.js';
 import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import { keys } from '../../src/store/keys.js';
 import { ISOLATED_DELIVERY_MS, WORKER_RESTART_DELIVERY_MS, WORKER_STOP_SLACK_MS } from '../support/bounds.js';
-import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+import { redisForTests } from '../support/redis_for_tests.js';
 import { sleep, waitUntil } from '../support/wait_until.js';
 
 const SECRET = 'whsec_isolation_secret_0123';
 // How long the slow receiver takes to answer, and the stop bound of the worker that cuts one.
 const DELIVERY_MS = 300;
-let redisServer: RedisServer;
-let admin: Redis;
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  redisServer = await startRedisServer();
-  admin = new Redis(redisServer.url, { maxRetriesPerRequest: 2 });
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await admin.flushall();
-});
-
-afterAll(async () => {
-  await admin.quit();
-  await redisServer.stop();
-});
+const redis = redisForTests();
+const { cleanups } = redis;
 
 type Seen = { id: string; at: number; answered?: number };
 type Mode = 'answer' | 'hang' | { delayMs: number };
@@ -84,7 +67,7 @@ const backends: { name: string; make: Make }[] = [
   {
     name: 'redis',
     make: (options) => {
-      const queue = createRedisWebhookQueue(redisServer.url, { retryDelaysMs: [1000], pollMs: 20, allowPrivateTargets: true, ...options });
+      const queue = createRedisWebhookQueue(redis.url, { retryDelaysMs: [1000], pollMs: 20, allowPrivateTargets: true, ...options });
       cleanups.push(() => queue.close());
       return queue;
     },
@@ -143,8 +126,8 @@ describe('stopping the Redis worker loses no entries', () => {
   const make = backends[0]!.make;
   // Entries read but not acked; none before the worker has made its group.
   const pending = async () => {
-    const groups = (await admin.exists(keys.webhookStream)) ? ((await admin.xinfo('GROUPS', keys.webhookStream)) as unknown[][]) : [];
-    return groups.length ? ((await admin.xpending(keys.webhookStream, 'delivery')) as [number])[0] : 0;
+    const groups = (await redis.admin.exists(keys.webhookStream)) ? ((await redis.admin.xinfo('GROUPS', keys.webhookStream)) as unknown[][]) : [];
+    return groups.length ? ((await redis.admin.xpending(keys.webhookStream, 'delivery')) as [number])[0] : 0;
   };
 
   test('close waits for the delivery in flight; entries read but not started are back on the stream for the next worker', async () => {
@@ -166,8 +149,8 @@ describe('stopping the Redis worker loses no entries', () => {
     expect(closeMs).toBeLessThan(DELIVERY_MS + WORKER_STOP_SLACK_MS);
     expect(receiver.seen).toHaveLength(1);
     expect(await pending()).toBe(0);
-    expect(await admin.xlen(keys.webhookStream)).toBe(2);
-    expect(await admin.zcard(keys.webhookRetries)).toBe(0);
+    expect(await redis.admin.xlen(keys.webhookStream)).toBe(2);
+    expect(await redis.admin.zcard(keys.webhookRetries)).toBe(0);
 
     // The next worker (a restart) delivers the two at once, not after the 30 s claim delay.
     const restartedAt = Date.now();
@@ -196,17 +179,17 @@ describe('stopping the Redis worker loses no entries', () => {
     expect(closeMs).toBeLessThan(DELIVERY_MS + WORKER_STOP_SLACK_MS);
     // Not acked, not a retry, not a dead letter: back on the stream as it was (attempts 0).
     expect(await pending()).toBe(0);
-    const entries = (await admin.xrange(keys.webhookStream, '-', '+')) as [string, string[]][];
+    const entries = (await redis.admin.xrange(keys.webhookStream, '-', '+')) as [string, string[]][];
     expect(entries.map(([, fields]) => JSON.parse(fields[1]!))).toEqual([{ event, attempts: 0 }]);
-    expect(await admin.zcard(keys.webhookRetries)).toBe(0);
-    expect(await admin.hlen(keys.webhookDeadLetters)).toBe(0);
+    expect(await redis.admin.zcard(keys.webhookRetries)).toBe(0);
+    expect(await redis.admin.hlen(keys.webhookDeadLetters)).toBe(0);
 
     receiver.set('answer');
     const second = make({ targetOf });
     second.start();
     await waitUntil('delivered after the restart', () => receiver.answered().includes(event.id), 3000);
     expect(await second.deadLetters()).toEqual([]);
-    await waitUntil('acked', async () => (await admin.xlen(keys.webhookStream)) === 0);
+    await waitUntil('acked', async () => (await redis.admin.xlen(keys.webhookStream)) === 0);
   });
 
   test('a worker that dies without closing leaves its entries pending; another claims and delivers them', async () => {
@@ -221,7 +204,7 @@ describe('stopping the Redis worker loses no entries', () => {
     await dying.enqueue(event);
     dying.start();
     await waitUntil('the delivery started', () => receiver.seen.length === 1);
-    expect(await admin.xpending(keys.webhookStream, 'delivery')).toEqual([1, expect.any(String), expect.any(String), [['dying', '1']]]);
+    expect(await redis.admin.xpending(keys.webhookStream, 'delivery')).toEqual([1, expect.any(String), expect.any(String), [['dying', '1']]]);
 
     receiver.set('answer');
     const survivor = make({ targetOf, claimIdleMs: 400, consumer: 'survivor' });

@@ -3,14 +3,13 @@
 // each delivery, connecting to the address the check approved; a DNS that answers a public
 // address at save and loopback later (rebinding) reaches nothing. Redirects are not followed.
 import { createServer, type Server } from 'node:http';
-import { Redis } from 'ioredis';
 import type { Address, LocalAccount } from 'viem';
 import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
 import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify/webhook_queue.js';
 import type { ResolvedAddress, ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { type RedisServer, startRedisServer } from '../support/redis_server.js';
+import { redisForTests } from '../support/redis_for_tests.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
 import { waitUntil } from '../support/wait_until.js';
@@ -171,24 +170,8 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
 });
 
 describe('at delivery', () => {
-  let redisServer: RedisServer;
-  let admin: Redis;
-  const cleanups: (() => Promise<void>)[] = [];
-
-  beforeAll(async () => {
-    redisServer = await startRedisServer();
-    admin = new Redis(redisServer.url, { maxRetriesPerRequest: 2 });
-  });
-
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    await admin.flushall();
-  });
-
-  afterAll(async () => {
-    await admin.quit();
-    await redisServer.stop();
-  });
+  const redis = redisForTests();
+  const { cleanups } = redis;
 
   /** A receiver on 127.0.0.1 answering `status`, with `location` when it redirects. */
   async function startAnswering(status: number, location?: string) {
@@ -211,7 +194,7 @@ describe('at delivery', () => {
   }
 
   function queueWith(targetOf: (service: string) => WebhookTarget | undefined, extra: { allowPrivateTargets?: boolean; resolveHost?: ResolveHost } = {}) {
-    const queue: WebhookQueue = createRedisWebhookQueue(redisServer.url, { targetOf, retryDelaysMs: [], pollMs: 20, ...extra });
+    const queue: WebhookQueue = createRedisWebhookQueue(redis.url, { targetOf, retryDelaysMs: [], pollMs: 20, ...extra });
     cleanups.push(() => queue.close());
     queue.start();
     return queue;

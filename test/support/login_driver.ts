@@ -21,6 +21,23 @@ export async function discover(issuer: string, client: ClientConfig): Promise<oi
   });
 }
 
+/**
+ * A valid authorization request for `client` (scope openid, a fixed PKCE S256 challenge) that is
+ * sent without following it: each one starts a login (an Interaction in the store).
+ */
+export function authorizationUrl(issuer: string, client: ClientConfig): URL {
+  const url = new URL(`${issuer}/auth`);
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: 'code',
+    redirect_uri: client.redirect_uris[0]!,
+    scope: 'openid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString();
+  return url;
+}
+
 /** Sends the browser to the authorization endpoint and lands on the interaction. */
 export async function startLogin(issuer: string, client: ClientConfig, params: { scope?: string; claims?: unknown } = {}): Promise<LoginStart> {
   const config = await discover(issuer, client);
