@@ -8,7 +8,7 @@
 // made ioredis give the client up for good. This follower hears the same notices but drops
 // the connection only when the master they name is not the server the client is connected
 // to, and only while it is connected; a write refused as READONLY (a demoted master whose
-// notice was missed) drops it too (`reconnectOnError` in redis_connection.ts).
+// notice was missed) drops it too (`reconnectOnError` in redis_connection.ts; docs/decisions.md, 38).
 import { Redis } from 'ioredis';
 
 const NOTICE = '+switch-master';
