@@ -162,6 +162,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const revokeLoginGrant = createLoginGrantRevoker(engineAdapter);
   const engineGrants = new engineAdapter('Grant');
   const isLoginActive = async (grantId: string) => (await engineGrants.find(grantId)) !== undefined;
+  const accessGrantStore = createAccessGrantStore(store);
   // Telling the websites: back-channel logout tokens and SSF events, through the webhook queue.
   // Built before the engine (its refresh check and the grants emit to it); the SSF routes and
   // the engine's own logouts are joined to it once the engine exists.
@@ -169,7 +170,7 @@ export function createApp(deps: AppDeps): SignetApp {
     ...parts,
     queue: deps.webhooks,
     // The clients holding a live grant of an identity: told when its wallets' keys change.
-    clientsOf: createGrantHolders({ grants: createAccessGrantStore(store), receipts: parts.receipts, isLoginActive }),
+    clientsOf: createGrantHolders({ grants: accessGrantStore, receipts: parts.receipts, isLoginActive }),
   });
   const signals: Signals = emitter.signals;
   const endLoginGrant = createLoginGrantEnd({
@@ -195,6 +196,7 @@ export function createApp(deps: AppDeps): SignetApp {
   // The access grants themselves, before the engine: deleting a client ends those it holds.
   const access = createAccessGrantParts({
     ...parts,
+    grants: accessGrantStore,
     claims: claimParts.claims,
     serviceName: services.serviceName,
     webhooks: deps.webhooks,
@@ -221,7 +223,10 @@ export function createApp(deps: AppDeps): SignetApp {
     removeSsfStreamsOf: emitter.removeStreamsOf,
     deleteRecord: parts.clientRecords.delete,
   });
+  // The engine's DPoP nonces and Signet's routes' are one: one secret, derived once.
+  const nonceSecret = dpopNonceSecret(config.cookieKeys);
   const provider = createProvider({
+    dpopNonceSecret: nonceSecret,
     ...parts,
     ...claimParts,
     ciba,
@@ -233,7 +238,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const validateClient = engineValidation(provider);
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts, onChain: chainParts });
   // Signet's routes check DPoP proofs as the engine does, with its nonces and its replay record.
-  const checkDpop = createDpopCheck({ provider, nonces: createDpopNonces(dpopNonceSecret(config.cookieKeys)) });
+  const checkDpop = createDpopCheck({ provider, nonces: createDpopNonces(nonceSecret) });
   // The owner sessions are the parts' (src/owner_sessions/): the grants read them, the account opens them.
   const grants = createGrantsFeature({
     ...parts,
@@ -273,7 +278,6 @@ export function createApp(deps: AppDeps): SignetApp {
     accessGrants: grants.accessGrants,
     revokeLoginGrant: endLoginGrantById('erasure'),
     issuer: claims.issuer,
-    records: claims.records,
     // Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is exported and erased.
     onChain: onChains(parts.chains, (chain) => {
       const { registry, profiles } = chainParts.require(chain.chainId);
@@ -295,7 +299,7 @@ export function createApp(deps: AppDeps): SignetApp {
       reader: on.reader,
       receipts: { listFor: (identity) => parts.receipts.listFor(identity, other) },
       accessGrantsOf: async (identity) => access.accessGrants.currentOf(await access.accessGrantIdsOf(identity, other)),
-      isLoginActive: async (grantId) => (await engineGrants.find(grantId)) !== undefined,
+      isLoginActive,
       endLoginGrant,
       revokeAccessGrant: (grant) => access.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
       watchedIdentities: () => parts.watchlists(on.chain.chainId).identities(),

@@ -46,15 +46,11 @@ export type AccountFeatureDeps = {
   store: Store;
   logger: Logger;
   limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
-  registry: IdentityRegistry;
   receipts: ConsentReceipts;
   /** Owner sessions: opened here at sign-in, read by the grants, the owner's data and CIBA too. */
   sessions: AccountSessions;
   sessionCallers: SessionCallers;
-  profiles: ProfileStore;
-  claims: ClaimsService;
   topics: ClaimTopics;
-  reader: ClaimReader;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   /** Owners' requests to Signet's issuer, when Signet issues claims here (the claims feature's). */

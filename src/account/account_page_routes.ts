@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
+import { chainNamedBy, type OnChains } from '../chain/chains.js';
 import { PURPOSES, signsIn } from '../chain/contracts.js';
 import type { ClaimRequests } from '../claims/claim_requests.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
@@ -116,7 +116,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
   /** The signed-in owner, if any: the pages send everyone else to the sign-in page, not an error. */
   const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
   /** The session's chain's parts. */
-  const on = (session: IdentitySession) => chainOfSession(deps.onChain, session);
+  const on = (session: IdentitySession) => chainNamedBy(deps.onChain, session);
   /** Signet's issuer takes requests for claims on the session's chain when it issues there. */
   const requestsClaims = (session: IdentitySession) => Boolean(deps.claimRequests) && on(session).issuesClaims;
 
@@ -177,7 +177,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
           return {};
         }
         if (!any.identity) {
-          const chain = chainOfSession(deps.onChain, any);
+          const chain = chainNamedBy(deps.onChain, any);
           const creation = await chain.creator.status(any.wallet);
           if (creation?.status === 'deployed' && creation.identity) {
             await deps.sessions.attachIdentity(any, creation.identity);

@@ -4,7 +4,7 @@
 // webhook, and consent receipts.
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
+import { chainNamedBy, type OnChains } from '../chain/chains.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import { refuse, SignetError } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
@@ -64,10 +64,10 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
     body: forms.ChallengeBody,
   ): Promise<{ on: OnChain; identity: Address | null } | { choose: { on: OnChain; identity: Address }[] }> => {
     if (body.chain_id !== undefined || body.identity || !onChain.several) {
-      const on = body.chain_id === undefined ? onChain.first : onChain.require(body.chain_id);
-      // A wallet with no identity (and none named) signs in to create one on that chain.
-      const bare = !body.identity && !(await on.registry.identityOf(body.address));
-      return { on, identity: bare ? null : await resolveIdentity(on.registry, body.address, body.identity) };
+      const on = chainNamedBy(onChain, body);
+      // A wallet with no identity (and none named) signs in to create one on that chain: one read.
+      if (!body.identity) return { on, identity: (await on.registry.identityOf(body.address)) ?? null };
+      return { on, identity: await resolveIdentity(on.registry, body.address, body.identity) };
     }
     try {
       const found = (await identitiesOfWallet(onChain, body.address)).map(({ chain, identity }) => ({ on: onChain.require(chain.chainId), identity }));
@@ -185,7 +185,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The creation record', schema: forms.identityCreation } },
       refusals: ['identity_not_created', 'chain_unavailable'],
       async handle({ caller: session }) {
-        const record = await chainOfSession(onChain, session).creator.status(session.wallet);
+        const record = await chainNamedBy(onChain, session).creator.status(session.wallet);
         if (!record) throw refuse('identity_not_created', `wallet ${session.wallet} has no identity yet`);
         if (record.status === 'deployed' && record.identity && !session.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { body: record };
@@ -205,7 +205,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       refusals: ['identity_exists', 'identity_deployment_off', 'identity_creation_in_progress', 'deployment_refused', 'rate_limited', 'chain_unavailable'],
       async handle({ ctx, caller: session }) {
         if (session.identity) throw refuse('identity_exists', `your wallet already has identity ${session.identity}`);
-        const record = await chainOfSession(onChain, session).creator.start(session.wallet, clientAddress(ctx));
+        const record = await chainNamedBy(onChain, session).creator.start(session.wallet, clientAddress(ctx));
         if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { status: record.status === 'pending' ? 202 : 200, body: record };
       },
@@ -222,7 +222,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       refusals: ['key_already_held', 'key_not_held', 'last_management_key', 'chain_unavailable'],
       async handle({ body, caller: session }) {
         const purpose = body.purpose === 'management' ? 'MANAGEMENT' : 'ACTION';
-        return { body: await chainOfSession(onChain, session).identityKeys.prepare(session.identity, body.address, purpose, body.action) };
+        return { body: await chainNamedBy(onChain, session).identityKeys.prepare(session.identity, body.address, purpose, body.action) };
       },
     }),
 
@@ -236,7 +236,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['claim_not_found', 'claim_unconfirmed_by_issuer', 'chain_unavailable'],
       async handle({ body, caller: session }) {
-        const { claimActions } = chainOfSession(onChain, session);
+        const { claimActions } = chainNamedBy(onChain, session);
         if (body.action === 'remove') return { body: await claimActions.prepareRemoval(session.identity, body.claim_id) };
         const { signature, data } = body.claim;
         return { body: await claimActions.prepareAddition(session.identity, { ...body.claim, signature: signature as Hex, data: data as Hex }) };
@@ -253,7 +253,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The transaction’s status', schema: forms.transactionStatus } },
       refusals: ['chain_unavailable'],
       async handle({ params, caller: session }) {
-        const on = chainOfSession(onChain, session);
+        const on = chainNamedBy(onChain, session);
         const status = await on.identityKeys.transactionStatus(params.hash);
         // A change the owner just made must show on the next page, not after the cache expires.
         if (status === 'confirmed' && session.identity) on.claimActions.forget(session.identity);
@@ -269,7 +269,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 200: { description: 'The URL, or null', schema: forms.ownerWebhook } },
       async handle({ caller: session }) {
-        const target = await deps.ownerWebhooks.get(chainOfSession(onChain, session).chain.identityKey(session.identity));
+        const target = await deps.ownerWebhooks.get(chainNamedBy(onChain, session).chain.identityKey(session.identity));
         return { body: { url: target?.url ?? null } };
       },
     }),
@@ -286,7 +286,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       async handle({ body, caller: session }) {
         // Checked now for a clear answer to the owner, and again at each delivery (DNS can change).
         await deps.webhookUrlGuard.check(body.url);
-        const target = await deps.ownerWebhooks.set(chainOfSession(onChain, session).chain.identityKey(session.identity), body.url, body.secret);
+        const target = await deps.ownerWebhooks.set(chainNamedBy(onChain, session).chain.identityKey(session.identity), body.url, body.secret);
         // The secret is shown here once, like an API key.
         return { body: { url: target.url, secret: target.secret, events: ['access_request.created'] } };
       },
@@ -300,7 +300,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 204: { description: 'Removed (also when none was set)' } },
       async handle({ caller: session }) {
-        await deps.ownerWebhooks.remove(chainOfSession(onChain, session).chain.identityKey(session.identity));
+        await deps.ownerWebhooks.remove(chainNamedBy(onChain, session).chain.identityKey(session.identity));
         return { status: 204 };
       },
     }),

@@ -121,7 +121,7 @@ export function onChainsFrom<T, U>(from: OnChains<T>, build: (each: T & { chain:
   };
 }
 
-/** The chain an owner's session names (`chain_id`, absent for the first chain): its parts. */
-export function chainOfSession<T>(onChain: OnChains<T>, session: { chain_id?: number }): T & { chain: Chain } {
-  return session.chain_id === undefined ? onChain.first : onChain.require(session.chain_id);
+/** The chain an owner's session, a request or a record names by `chain_id` (absent: the first chain): its parts. */
+export function chainNamedBy<T>(onChain: OnChains<T>, named: { chain_id?: number }): T & { chain: Chain } {
+  return named.chain_id === undefined ? onChain.first : onChain.require(named.chain_id);
 }

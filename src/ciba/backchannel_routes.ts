@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Hex } from 'viem';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
+import { chainNamedBy, type OnChains } from '../chain/chains.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { CompleteConsent } from '../consent/complete_consent.js';
@@ -54,7 +54,7 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       refusals: ['backchannel_request_not_found', 'backchannel_request_decided', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {
         const request = await pending(params.id);
-        const on = chainOfSession(deps.onChain, request);
+        const on = chainNamedBy(deps.onChain, request);
         const wallet = await on.verifyLinkedSignature(request.identity, request.challenge, body.signature, body.address);
         const requested = requestedFields(deps.fields, request.scope, undefined);
         // Claim topics asked for share the identity's valid claims of those topics.

@@ -1,14 +1,9 @@
 // The request and answer forms of the claims admin API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId } from '../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, chainIdField, dateTime, identityChainId } from '../http/schemas.js';
 
 /** The chain of the identity (default: the first configured chain). */
-const chainIdField = z
-  .number({ error: 'must be a chain id (a positive integer)' })
-  .int({ error: 'must be a chain id (a positive integer)' })
-  .positive({ error: 'must be a chain id (a positive integer)' })
-  .optional()
-  .meta({ description: "The identity's chain (default: the first configured chain); the claim is bound to it" });
+const claimChainId = chainIdField("The identity's chain (default: the first configured chain); the claim is bound to it");
 
 export const issueBody = z.object({
   identity: addressField,
@@ -16,10 +11,10 @@ export const issueBody = z.object({
   data: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
   expires_at: z.string({ error: 'must be an ISO-8601 date' }).optional(),
   uri: z.url({ error: 'must be an absolute URL' }).optional(),
-  chain_id: chainIdField,
+  chain_id: claimChainId,
 });
 
-export const revokeBody = z.object({ identity: addressField, claim_id: bytes32Field('a 0x-prefixed 32-byte claim id'), chain_id: chainIdField });
+export const revokeBody = z.object({ identity: addressField, claim_id: bytes32Field('a 0x-prefixed 32-byte claim id'), chain_id: claimChainId });
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
 

@@ -11,7 +11,6 @@ import { type Address, encodeAbiParameters, getAddress, type Hex, keccak256, typ
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { type BundledClaim, type ClaimsBundle, type Linked, readClaimsBundle, readLinkedClaimsBundle, readWalletClaimsBundle } from '../chain/claims_bundle.js';
 import { claimIssuerAbi, identityAbi } from '../chain/contracts.js';
-import { readChain } from '../chain/read_chain.js';
 import { refuse } from '../errors.js';
 
 /** A claim as the chain holds it (the data: the hash of the off-chain data for Signet's claims; other issuers may put other bytes). */
@@ -51,11 +50,8 @@ export type ClaimReader = {
     wallet: Address,
     topics: readonly number[],
   ): Promise<{ known: boolean; linked: Linked; read: ClaimsRead | undefined }>;
-  claimsOf(identity: Address, topics: number[], options?: ReadOptions): Promise<OnchainClaim[]>;
   /** Undefined when the identity has no such claim; refuses 404 identity_not_found when no identity contract is at the address. */
   claim(identity: Address, claimId: Hex, options?: ReadOptions): Promise<OnchainClaim | undefined>;
-  /** The issuer's own word: its key signed this claim for this identity and did not revoke it. */
-  issuerConfirms(identity: Address, claim: OnchainClaim, options?: ReadOptions): Promise<boolean>;
   /** Drops what is cached about an identity (after Signet itself changed its claims). */
   forget(identity: Address): void;
 };
@@ -65,7 +61,6 @@ export function claimIdOf(issuer: Address, topic: number): Hex {
   return keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [issuer, BigInt(topic)]));
 }
 
-/** Entries (and their approximate bytes) the caches keep at most. */
 /** A claim as its issuer checks it. */
 export type SignedClaim = { issuer: Address; topic: number; signature: Hex; data: Hex };
 
@@ -108,19 +103,24 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
   });
   const missing = new LRUCache<string, Cached>({ max: CLAIM_CACHE_BOUNDS.missEntries });
 
+  /** Keeps a value for cacheSeconds; `miss`: it says something does not exist (kept in the small cache). */
+  const remember = (key: string, value: unknown, miss: boolean) => {
+    if (cacheSeconds <= 0) return;
+    const entry = { value, until: now() + cacheSeconds * 1000 };
+    (miss ? found : missing).delete(key);
+    (miss ? missing : found).set(key, entry);
+  };
+  const hit = (key: string): Cached | undefined => {
+    const entry = found.get(key) ?? missing.get(key);
+    return entry && entry.until > now() ? entry : undefined;
+  };
+
   /** `isMiss`: the value says something does not exist (kept in the small cache). */
-  const cached = async <T>(key: string, options: ReadOptions | undefined, load: () => Promise<T>, isMiss: (value: T) => boolean = () => false): Promise<T> => {
-    if (!options?.fresh) {
-      const hit = found.get(key) ?? missing.get(key);
-      if (hit && hit.until > now()) return hit.value as T;
-    }
+  const cached = async <T>(key: string, options: ReadOptions | undefined, load: () => Promise<T>, isMiss: (value: T) => boolean): Promise<T> => {
+    const kept = options?.fresh ? undefined : hit(key);
+    if (kept) return kept.value as T;
     const value = await load();
-    if (cacheSeconds > 0) {
-      const entry = { value, until: now() + cacheSeconds * 1000 };
-      const miss = isMiss(value);
-      (miss ? found : missing).delete(key);
-      (miss ? missing : found).set(key, entry);
-    }
+    remember(key, value, isMiss(value));
     return value;
   };
 
@@ -147,16 +147,6 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
     return read;
   };
 
-  const remember = (key: string, value: unknown, miss: boolean) => {
-    if (cacheSeconds <= 0) return;
-    const entry = { value, until: now() + cacheSeconds * 1000 };
-    (miss ? found : missing).delete(key);
-    (miss ? missing : found).set(key, entry);
-  };
-  const hit = (key: string): Cached | undefined => {
-    const entry = found.get(key) ?? missing.get(key);
-    return entry && entry.until > now() ? entry : undefined;
-  };
   const validKey = (identity: Address, one: OnchainClaim) => `valid:${identity}:${one.claimId}:${one.signature}`;
 
   /** Every asked part from the cache, or undefined when one is missing. */
@@ -237,26 +227,6 @@ export function createClaimReader(client: PublicClient, cacheSeconds: number, no
       return { known: bundle.known, linked: bundle.linked, read: holds ? kept(identity, topics, [], bundle) : undefined };
     },
     claim,
-    async claimsOf(identity, topics, options) {
-      const perTopic = await Promise.all(
-        topics.map(async (topic) => {
-          const ids = await cached(
-            `ids:${identity}:${topic}`,
-            options,
-            () =>
-              readChain('Identity.getClaimIdsByTopic', () =>
-                client.readContract({ address: identity, abi: identityAbi, functionName: 'getClaimIdsByTopic', args: [BigInt(topic)] }),
-              ),
-            (value) => value.length === 0,
-          );
-          const claims = await Promise.all(ids.map((id) => claim(identity, id, options)));
-          return claims.filter((one): one is OnchainClaim => one !== undefined);
-        }),
-      );
-      return perTopic.flat();
-    },
-    issuerConfirms: (identity, one, options) =>
-      cached(`valid:${identity}:${one.claimId}:${one.signature}`, options, () => readIssuerConfirms(client, identity, one)),
     forget(identity) {
       for (const cache of [found, missing]) {
         const stale = [...cache.keys()].filter((key) => key.includes(`:${identity}:`));

@@ -5,7 +5,7 @@
 // requested claims the owner kept. A requirement on the verification that the data does not
 // meet omits the whole element; one on a claim omits that claim. No element without a claim:
 // the owner signed for claims, not for the bare fact of a check.
-import type { VerifiedRequest } from '../fields/verified_claims_request.js';
+import { isObject, type VerifiedRequest } from '../fields/verified_claims_request.js';
 import { isVerifiedClaimName } from '../fields/verified_fields.js';
 import type { VerifiedClaimsElement } from './verified_claims_schema.js';
 
@@ -16,8 +16,6 @@ type Outcome = { kind: 'ok'; value: unknown } | { kind: 'missing' } | { kind: 'u
 
 const MISSING: Outcome = { kind: 'missing' };
 const UNMET: Outcome = { kind: 'unmet' };
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isLeaf = (request: unknown) => request === null || (isObject(request) && Object.keys(request).every((key) => LEAF_MEMBERS.has(key)));
 

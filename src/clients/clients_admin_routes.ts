@@ -31,7 +31,7 @@ export type ClientsAdminDeps = {
 const TAG = 'Admin: clients';
 
 /** A new client's id and secret: 128 and 256 random bits, url-safe. */
-export const newClientId = () => randomBytes(16).toString('base64url');
+const newClientId = () => randomBytes(16).toString('base64url');
 const newClientSecret = () => randomBytes(32).toString('base64url');
 
 /** The refusals of a route that stores a client: its checks, and a resolver that fails while its URLs are checked. */

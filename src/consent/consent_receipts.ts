@@ -37,8 +37,6 @@ export type ConsentReceipts = {
   forgetClient(clientId: string): Promise<void>;
 };
 
-/** How the index names an identity: the first chain's by its address, another's by CAIP-10. */
-
 export function createConsentReceipts(store: Store): ConsentReceipts {
   const find = async (grantId: string) => {
     const raw = await store.get(keys.consent(grantId));

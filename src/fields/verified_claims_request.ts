@@ -13,7 +13,8 @@ export type ClaimsTarget = 'id_token' | 'userinfo';
 /** The drafts' `purpose` on a requested claim: shown to the owner, 3 to 300 characters. */
 export const PURPOSE_LENGTH = { min: 3, max: 300 } as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON object (not null, not an array). */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The request the `verified_claims` scope stands for: the trust framework, time and evidence of a verified name, date of birth and nationality. */
 export const SCOPE_REQUEST: VerifiedRequest = {

@@ -16,8 +16,6 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 
 export type AccessGrantStore = ReturnType<typeof createAccessGrantStore>;
 
-/** How the index names an identity: the first chain's by its address, another's by CAIP-10. */
-
 export function createAccessGrantStore(store: Store) {
   const find = async (id: string): Promise<AccessGrant | undefined> => {
     if (!/^[A-Za-z0-9_-]{8,64}$/.test(id)) return undefined;

@@ -5,6 +5,7 @@ import type { Address } from 'viem';
 import type { BackchannelInbox } from '../backchannel/backchannel_inbox.js';
 import type { OnChains } from '../chain/chains.js';
 import type { ClaimsService } from '../claims/claims_service.js';
+import type { ClientRegistry } from '../clients/client_registry.js';
 import { isFapiClient } from '../clients/fapi_profile.js';
 import type { Config } from '../config.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
@@ -20,10 +21,9 @@ import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ProfileStore } from '../profile/profile.js';
 import { retentionSeconds } from '../retention.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
-import type { Store } from '../store/store.js';
 import type { VerifyLinkedSignature } from '../wallet/verify_linked_signature.js';
 import type { Watchlists } from '../watch/watchlist.js';
-import { createAccessGrantStore } from './access_grant_store.js';
+import type { AccessGrantStore } from './access_grant_store.js';
 import { createAccessGrants } from './access_grants.js';
 import { webhookEventOf } from './grant_events.js';
 import { createGrantListing } from './grant_listing.js';
@@ -33,10 +33,11 @@ import { createOwnerRevocation } from './owner_revocation.js';
 import { createResourceReader } from './resource_reader.js';
 
 export type AccessGrantPartsDeps = {
+  /** The grants' records (app.ts builds it once: the signals' emitter reads it too). */
+  grants: AccessGrantStore;
   config: Pick<Config, 'retention'>;
   issuer: string;
   chainId: number;
-  store: Store;
   registry: IdentityRegistry;
   profiles: ProfileStore;
   claims: ClaimsService;
@@ -58,7 +59,7 @@ export type AccessGrantPartsDeps = {
  * the engine: deleting a client, which the engine's registration calls, ends the grants it holds.
  */
 export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
-  const grants = createAccessGrantStore(deps.store);
+  const { grants } = deps;
   const onChain = deps.onChain;
   const resources = createGrantResources({ profiles: deps.profiles, claims: deps.claims, on: onChain && ((chainId) => onChain.require(chainId)) });
   const accessGrants = createAccessGrants({
@@ -128,6 +129,8 @@ export type GrantsFeatureDeps = {
   issuer: string;
   chainId: number;
   provider: Provider;
+  /** The clients' records: whether a token's client follows the FAPI profile. */
+  clients: Pick<ClientRegistry, 'find'>;
   receipts: ConsentReceipts;
   sessions: AccountSessions;
   sessionCallers: SessionCallers;
@@ -156,7 +159,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     services: deps.services,
     history: deps.history,
     checkDpop: deps.checkDpop,
-    requiresDpopNonce: async (clientId) => isFapiClient(await deps.provider.Client.find(clientId)),
+    requiresDpopNonce: async (clientId) => isFapiClient(await deps.clients.find(clientId)),
   });
   const routes = grantRoutes({
     issuer: deps.issuer,

@@ -93,6 +93,16 @@ function redisHistoryLog(store: RedisStore): HistoryLog {
   const redis = store.client as WithAppend;
   redis.defineCommand('appendHistory', { numberOfKeys: 2, lua: APPEND });
   redis.defineCommand('appendHistoryAfterRead', { numberOfKeys: 3, lua: APPEND_AFTER_READ });
+  /** The entry's and the bounds' arguments, in the order both scripts' WRITE_ENTRY reads them. */
+  const entryArgs = (entry: Parameters<HistoryLog['append']>[1], bounds: LogBounds) => [
+    entry.json,
+    String(entry.atMs),
+    String(bounds.keepFromMs),
+    String(bounds.maxEntries),
+    String(Math.max(1, Math.ceil(bounds.ttlSeconds))),
+    entry.grantId ?? '',
+    entry.at,
+  ];
   // A script touches one slot: on a cluster the read key is elsewhere, so no appendAfterRead.
   const oneSlot = !(store.client instanceof Cluster);
   return {
@@ -104,13 +114,7 @@ function redisHistoryLog(store: RedisStore): HistoryLog {
                 keys.history(identity),
                 keys.historyLastRead(identity),
                 readKey,
-                entry.json,
-                String(entry.atMs),
-                String(bounds.keepFromMs),
-                String(bounds.maxEntries),
-                String(Math.max(1, Math.ceil(bounds.ttlSeconds))),
-                entry.grantId ?? '',
-                entry.at,
+                ...entryArgs(entry, bounds),
                 ...candidates,
               );
               return { value: raw ?? undefined, ...(problem ? { lost: new Error(`the history entry was not written: ${problem}`) } : {}) };
@@ -119,17 +123,7 @@ function redisHistoryLog(store: RedisStore): HistoryLog {
       : {}),
     append: (identity, entry, bounds) =>
       store.guarded(async () => {
-        await redis.appendHistory(
-          keys.history(identity),
-          keys.historyLastRead(identity),
-          entry.json,
-          String(entry.atMs),
-          String(bounds.keepFromMs),
-          String(bounds.maxEntries),
-          String(Math.max(1, Math.ceil(bounds.ttlSeconds))),
-          entry.grantId ?? '',
-          entry.at,
-        );
+        await redis.appendHistory(keys.history(identity), keys.historyLastRead(identity), ...entryArgs(entry, bounds));
       }),
     read: (identity, keepFromMs) => store.guarded(() => redis.zrevrangebyscore(keys.history(identity), '+inf', String(keepFromMs))),
     lastReads: (identity) => store.guarded(() => redis.hgetall(keys.historyLastRead(identity))),

@@ -11,10 +11,3 @@ export function parseSubject(sub: string): { chainId: number; identity: Address 
   if (namespace !== 'eip155' || !reference || !/^[1-9][0-9]{0,15}$/.test(reference) || !account || extra !== undefined || !isAddress(account)) return undefined;
   return { chainId: Number(reference), identity: getAddress(account) };
 }
-
-/** The identity address of a subject of this chain, or undefined if it is not one. */
-export function identityOfSubject(chainId: number, sub: string): Address | undefined {
-  const [namespace, reference, account] = sub.split(':');
-  if (namespace !== 'eip155' || reference !== String(chainId) || !account || !isAddress(account)) return undefined;
-  return getAddress(account);
-}

@@ -5,7 +5,7 @@
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
-import type { OnChains } from '../chain/chains.js';
+import { chainNamedBy, type OnChains } from '../chain/chains.js';
 import type { ClaimTopics } from '../claims/claim_topics.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import type { DisplayNames } from '../claims/display_names.js';
@@ -78,7 +78,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
     body: forms.ChallengeBody,
   ): Promise<{ on: OnChain; identity: `0x${string}` } | { choose: { on: OnChain; identity: `0x${string}` }[] }> => {
     if (body.chain_id !== undefined || body.identity || !deps.onChain.several) {
-      const on = body.chain_id === undefined ? deps.onChain.first : deps.onChain.require(body.chain_id);
+      const on = chainNamedBy(deps.onChain, body);
       return { on, identity: await resolveIdentity(on.registry, body.address, body.identity) };
     }
     const found = (await identitiesOfWallet(deps.onChain, body.address)).map(({ chain, identity }) => ({ on: deps.onChain.require(chain.chainId), identity }));
@@ -96,7 +96,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
     topics: number[],
   ): Promise<{ on: OnChain; identity: `0x${string}`; claims: Awaited<ReturnType<ClaimsService['listForTopics']>> } | undefined> => {
     if (body.chain_id === undefined && !body.identity && deps.onChain.several) return undefined;
-    const on = body.chain_id === undefined ? deps.onChain.first : deps.onChain.require(body.chain_id);
+    const on = chainNamedBy(deps.onChain, body);
     const factory = on.chain.identityFactory;
     if (body.identity) {
       const { known, linked, claims } = await on.claims.listForLinked(factory, body.identity, body.address, topics);

@@ -10,7 +10,6 @@ import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from 
 import type { RegisteredClients } from '../clients/registered_clients.js';
 import type { Config } from '../config.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
-import { dpopNonceSecret } from '../dpop/dpop_nonces.js';
 import { DPOP_ALGS } from '../dpop/dpop_proof.js';
 import { scopeClaims } from '../fields/fields.js';
 import { claimsParameterProblem, listsWrapped, purposeProblem } from '../fields/verified_claims_request.js';
@@ -31,6 +30,8 @@ import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
 
 export type ProviderDeps = {
   config: Config;
+  /** The DPoP nonce secret every process shares, derived once (app.ts): Signet's routes use the same. */
+  dpopNonceSecret: Buffer;
   chainId: number;
   store: Store;
   profiles: ProfileStore;
@@ -122,7 +123,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // The nonce secret is shared by every process (src/dpop/dpop_nonces.ts).
       dPoP: {
         enabled: true,
-        nonceSecret: dpopNonceSecret(config.cookieKeys),
+        nonceSecret: deps.dpopNonceSecret,
         requireNonce: (ctx) => isFapiClient(ctx.oidc.client),
       },
       // Signed request objects (JAR, RFC 9101), by value or pushed; unsigned ones stay refused.

@@ -3,7 +3,6 @@
 // whose runner died (a sweep takes over once the lease has lapsed). Steps are safe to repeat,
 // so a step cut short is simply run again.
 import { randomBytes } from 'node:crypto';
-import type { Address } from 'viem';
 import type { IdentityKey } from '../chain/identity_key.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';

@@ -1,7 +1,6 @@
 // What an erasure does, step by step, each step safe to run again (a job that died half way
 // runs its unfinished steps once more): end what lets anyone read the identity's data, then
 // delete what Signet holds about it. Consent receipts stay, as proof, for the proof period.
-import type { Address } from 'viem';
 import type { IdentityKey } from '../chain/identity_key.js';
 import type { ConsentReceipt } from '../consent/consent_receipts.js';
 import { SignetError } from '../errors.js';

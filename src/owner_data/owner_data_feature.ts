@@ -44,25 +44,20 @@ export type OwnerDataDeps = {
   /** Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is the one exported and erased. */
   onChain: OnChains<OwnerDataChain>;
   config: Pick<Config, 'issuer' | 'retention'>;
-  chainId: number;
   store: Store;
   now: () => number;
   logger: Logger;
   provider: Provider;
   sessions: AccountSessions;
   callers: SessionCallers;
-  registry: IdentityRegistry;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
-  profiles: ProfileStore;
   receipts: ConsentReceipts;
   listing: GrantListing;
   accessGrants: AccessGrants;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   topics: ClaimTopics;
   issuer?: SignetIssuer;
-  /** The off-chain data of the claims Signet's issuer gave. */
-  records: ClaimRecords;
   claimRequests?: ClaimRequests;
   backchannel: BackchannelInbox;
   history: AccessHistory;
@@ -118,7 +113,6 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
       }),
     };
   });
-  const exportFor = onChain.first.exportFor;
 
   /**
    * An erasure job names its identity as the chain's Redis keys do (the first chain's by its
@@ -223,7 +217,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
     issuesClaims: issuer !== undefined,
     retention: deps.config.retention,
   });
-  return { routes: [...routes, ...pages], erasures, exportFor };
+  return { routes: [...routes, ...pages], erasures };
 }
 
 export type OwnerDataFeature = ReturnType<typeof createOwnerDataFeature>;

@@ -2,7 +2,7 @@
 // download of everything, and the erasure, whose wallet signature the page script asks for.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
+import { chainNamedBy, type OnChains } from '../chain/chains.js';
 import type { DisplayNames } from '../claims/display_names.js';
 import type { AccessHistory, Door, HistoryEntry } from '../history/access_history.js';
 import type { Authenticator } from '../http/authenticators.js';
@@ -62,7 +62,7 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
         }
         const client = query.client || undefined;
         // Another chain's history is kept under its CAIP-10 id.
-        const { chain } = chainOfSession(deps.onChain, session);
+        const { chain } = chainNamedBy(deps.onChain, session);
         const named = chain.identityKey(session.identity);
         const [page, all] = await Promise.all([
           deps.history

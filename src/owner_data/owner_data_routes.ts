@@ -2,8 +2,7 @@
 // everything (export), and erasure, asked with a fresh wallet signature and run as a job whose
 // state anyone holding its unguessable id may follow (the erasure ends the owner's sessions).
 import { createHash } from 'node:crypto';
-import type { Address } from 'viem';
-import { chainOfSession, type OnChains } from '../chain/chains.js';
+import { chainNamedBy, type OnChains } from '../chain/chains.js';
 import { refuse } from '../errors.js';
 import type { AccessHistory } from '../history/access_history.js';
 import { type Authenticator, anyone } from '../http/authenticators.js';
@@ -57,7 +56,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'One page of the access history', schema: forms.historyPage } },
       async handle({ query, caller }) {
         // Another chain's history is kept under its CAIP-10 id; the answer names the identity as ever.
-        const { chain } = chainOfSession(deps.onChain, caller);
+        const { chain } = chainNamedBy(deps.onChain, caller);
         return { body: { ...(await deps.history.page(chain.identityKey(caller.identity), query)), identity: caller.identity } };
       },
     }),
@@ -76,7 +75,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
         },
       },
       async handle({ caller }) {
-        const document = await chainOfSession(deps.onChain, caller).exportFor(caller.identity, caller.id);
+        const document = await chainNamedBy(deps.onChain, caller).exportFor(caller.identity, caller.id);
         const date = document.exported_at.slice(0, 10);
         return { body: document, headers: { 'Content-Disposition': `attachment; filename="signet-export-${date}.json"` } };
       },
@@ -91,7 +90,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       rateLimits: [{ limit: 'challengesPerAddress', key: 'client_address' }],
       responses: { 200: { description: 'The challenge', schema: forms.erasureChallenge } },
       async handle({ caller }) {
-        const { chain } = chainOfSession(deps.onChain, caller);
+        const { chain } = chainNamedBy(deps.onChain, caller);
         const challenge = await deps.issueChallenge({
           binding: bindingOf(caller),
           wallet: caller.wallet,
@@ -124,7 +123,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       refusals: [...CHALLENGE_REFUSALS, ...LINK_REFUSALS],
       async handle({ body, caller }) {
         const signed = { signature: body.signature, message: body.message };
-        const on = chainOfSession(deps.onChain, caller);
+        const on = chainNamedBy(deps.onChain, caller);
         const challenge = await deps.verifyChallenge({ binding: bindingOf(caller), ...signed }, async (issued) => {
           // The wallet must still hold its key now, not only when it signed in.
           await on.registry.assertKnownAndLinked(caller.identity, issued.wallet);

@@ -8,13 +8,18 @@ import { presentationOf } from '../dpop/dpop_presentation.js';
 import type { DpopCheck } from '../dpop/dpop_proof.js';
 import { refuse } from '../errors.js';
 import type { Authenticator } from '../http/authenticators.js';
+import type { ClientRecord } from '../store/client_records.js';
 
 export const SSF_SCOPE = 'ssf';
 
 export type SsfCaller = { client_id: string };
 
-/** `clientAllowed`: the client exists (CLIENTS' or added at run time) and may use the client credentials grant. */
-export function ssfClient(provider: Provider, clientAllowed: (clientId: string) => Promise<boolean>, checkDpop: DpopCheck): Authenticator<SsfCaller> {
+/** `clientOf`: the client's record (CLIENTS' or added at run time), read once per request. */
+export function ssfClient(
+  provider: Provider,
+  clientOf: (clientId: string) => Promise<ClientRecord | undefined>,
+  checkDpop: DpopCheck,
+): Authenticator<SsfCaller> {
   return {
     kind: 'ssf_token',
     refusals: [
@@ -35,13 +40,15 @@ export function ssfClient(provider: Provider, clientAllowed: (clientId: string) 
         throw refuse('authorization_malformed', 'send an access token of the client credentials grant as "Authorization: Bearer <token>" or "DPoP <token>"');
       }
       const found = await provider.ClientCredentials.find(presented.token);
+      const client = found?.clientId ? await clientOf(found.clientId) : undefined;
       // A deleted client, or one no longer allowed the grant, loses its tokens too.
-      if (!found?.clientId || !(await clientAllowed(found.clientId))) {
+      const grants = client?.grant_types;
+      if (!found?.clientId || !(Array.isArray(grants) && grants.includes('client_credentials'))) {
         ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
         throw refuse('token_invalid', 'the access token is invalid, expired or revoked');
       }
       const jkt = found.jkt as string | undefined;
-      const requireNonce = Boolean(jkt) && isFapiClient(await provider.Client.find(found.clientId));
+      const requireNonce = Boolean(jkt) && isFapiClient(client);
       await checkDpop({ jkt, clientId: found.clientId, requireNonce }, presented);
       if (
         !String(found.scope ?? '')

@@ -56,14 +56,7 @@ const DELIVERY_REFUSALS = ['ssf_delivery_unsupported', 'webhook_url_not_public',
 
 export function ssfRoutes(deps: SsfRoutesDeps): AnyRoute[] {
   const { issuer } = deps.config;
-  const auth = ssfClient(
-    deps.provider,
-    async (clientId) => {
-      const grants = (await deps.clients.find(clientId))?.grant_types;
-      return Array.isArray(grants) && grants.includes('client_credentials');
-    },
-    deps.checkDpop,
-  );
+  const auth = ssfClient(deps.provider, (clientId) => deps.clients.find(clientId), deps.checkDpop);
   const supported = eventsSupported(issuer);
   const at = () => new Date(deps.now()).toISOString();
 

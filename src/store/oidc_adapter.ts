@@ -40,8 +40,9 @@ export type OidcAdapterOptions = {
 // issuing tokens under it when it was revoked (a parallel redemption's winner) to finish.
 export const REVOKED_GRANT_MEMORY_SECONDS = 3600;
 
-// How long a replay mark lives before the engine's upsert sets its own expiry: longer than the
-// engine's acceptance window of a DPoP proof or client assertion (five minutes).
+// How long a replay mark lives: longer than the engine's acceptance window of a DPoP proof or
+// client assertion (five minutes). The mark written by `find` is the record; the engine's save
+// that follows would only write it again (a second round trip on every proof).
 const REPLAY_MARK_SECONDS = 600;
 
 // What the engine says when it finds a record already consumed, said by the loser of a race.
@@ -85,7 +86,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   type Read = Promise<{ id: string; values: (string | undefined)[] } | undefined>;
   const readAhead = new Map<string, { at: number; read: Read }>();
   const sendAhead = (key: string, read: Read) => {
-    // Nobody may take it (the request fails first): its failure is then nobody's.
+    // Nobody may take it (the request fails first): its failure is then nobody's. A find that
+    // takes it awaits `read` itself and still gets the rejection, so an outage stays a 503.
     read.catch(() => {});
     readAhead.delete(key);
     readAhead.set(key, { at: Date.now(), read });
@@ -150,6 +152,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         await options.registeredClients?.check(record);
         return clients.save(record);
       }
+      // `find` wrote the mark atomically; it already outlives the acceptance window.
+      if (this.model === 'ReplayDetection') return;
       const key = this.key(id);
       readAhead.delete(key);
       if (payload.uid) readAhead.delete(keys.uid(payload.uid));

@@ -48,6 +48,9 @@ export function followSentinels(client: Redis, options: SentinelFollowerOptions)
   );
   for (const listener of listeners) {
     listener.on('error', () => {});
+    // Rejected only when the listener is closed before a Sentinel answered (its client ended);
+    // while a Sentinel is down the subscription waits, and ioredis renews it on each reconnection.
+    // No request waits on it: a missed notice is caught by the first READONLY write.
     listener.subscribe(NOTICE).catch(() => {});
     listener.on('message', (channel: string, message: string) => {
       if (channel !== NOTICE || client.status !== 'ready') return;

@@ -55,13 +55,6 @@ export type Watchlists = (chainId?: number) => Watchlist;
 
 export function createWatchlists(store: Store, now: () => number, firstChainId: number): Watchlists {
   const first = createWatchlist(store, now);
-  const others = new Map<number, Watchlist>();
-  return (chainId) => {
-    if (chainId === undefined || chainId === firstChainId) return first;
-    const known = others.get(chainId);
-    if (known) return known;
-    const watchlist = createWatchlist(store, now, chainId);
-    others.set(chainId, watchlist);
-    return watchlist;
-  };
+  // A watchlist holds nothing but its key's name: another chain's is made when asked for.
+  return (chainId) => (chainId === undefined || chainId === firstChainId ? first : createWatchlist(store, now, chainId));
 }
