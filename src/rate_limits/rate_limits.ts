@@ -83,9 +83,10 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   return {
     consume,
 
-    // All at once (one round trip: the connection auto-pipelines commands sent together), then
-    // the pairs after the first refused one are given their point back, so the count ends as
-    // one consume after the other would leave it: the first over its limit stops the rest.
+    // All at once (one round trip on one Redis server, where the connection auto-pipelines
+    // commands sent together; one per counter on a Cluster or behind Sentinels, where it does
+    // not), then the pairs after the first refused one are given their point back, so the count
+    // ends as one consume after the other would leave it: the first over its limit stops the rest.
     async consumeAll(counts) {
       const outcomes = await Promise.allSettled(counts.map(([limit, who]) => consume(limit, who)));
       const first = outcomes.findIndex((outcome) => outcome.status === 'rejected');
