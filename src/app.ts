@@ -277,7 +277,6 @@ export function createApp(deps: AppDeps): SignetApp {
     listing: grants.listing,
     accessGrants: grants.accessGrants,
     revokeLoginGrant: endLoginGrantById('erasure'),
-    issuer: claims.issuer,
     // Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is exported and erased.
     onChain: onChains(parts.chains, (chain) => {
       const { registry, profiles } = chainParts.require(chain.chainId);

@@ -57,7 +57,6 @@ export type OwnerDataDeps = {
   accessGrants: AccessGrants;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   topics: ClaimTopics;
-  issuer?: SignetIssuer;
   claimRequests?: ClaimRequests;
   backchannel: BackchannelInbox;
   history: AccessHistory;
@@ -74,7 +73,7 @@ export type OwnerDataDeps = {
 const DAY_SECONDS = 86_400;
 
 export function createOwnerDataFeature(deps: OwnerDataDeps) {
-  const { store, topics, issuer } = deps;
+  const { store, topics } = deps;
   const ownerWebhooks = createOwnerWebhooks(store);
   const topicNames = topics.all.map((topic) => topic.name);
 
@@ -175,12 +174,11 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         const { on, identity } = targetOf(named);
         return on.records.listFor(identity);
       },
-      revokeIssuedClaim: issuer
-        ? async (named, claimId) => {
-            const { on, identity } = targetOf(named);
-            await on.issuer?.revoke(identity, claimId as Hex);
-          }
-        : undefined,
+      // Records exist only on chains where Signet issues claims, so each has its chain's issuer.
+      revokeIssuedClaim: async (named, claimId) => {
+        const { on, identity } = targetOf(named);
+        await on.issuer?.revoke(identity, claimId as Hex);
+      },
       removeClaimRequests: deps.claimRequests
         ? async (named) => {
             const { identity, chainId } = targetOf(named);
@@ -214,7 +212,6 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
     history: deps.history,
     names: deps.names,
     demoWallet: deps.demoWallet,
-    issuesClaims: issuer !== undefined,
     retention: deps.config.retention,
   });
   return { routes: [...routes, ...pages], erasures };

@@ -11,14 +11,13 @@ import { type AnyRoute, route } from '../http/route.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 
 export type OwnerDataPagesDeps = {
-  /** The chains served: the page shows the session's chain's identity. */
-  onChain: OnChains<unknown>;
+  /** The chains served: the page shows the session's chain's identity, and its issuer's claims where Signet issues them. */
+  onChain: OnChains<{ issuer?: unknown }>;
   renderPage: RenderPage;
   sessions: AccountSessions;
   history: AccessHistory;
   names: DisplayNames;
   demoWallet: boolean;
-  issuesClaims: boolean;
   retention: { historyDays: number; historyEntries: number; receiptDays: number; endedGrantDays: number };
 };
 
@@ -62,7 +61,7 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
         }
         const client = query.client || undefined;
         // Another chain's history is kept under its CAIP-10 id.
-        const { chain } = chainNamedBy(deps.onChain, session);
+        const { chain, issuer } = chainNamedBy(deps.onChain, session);
         const named = chain.identityKey(session.identity);
         const [page, all] = await Promise.all([
           deps.history
@@ -86,7 +85,7 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
           client,
           doorWords: DOOR_WORDS,
           whatWords,
-          issuesClaims: deps.issuesClaims,
+          issuesClaims: issuer !== undefined,
           ...deps.retention,
         });
         return {};

@@ -8,7 +8,7 @@ import type { Address, Hex, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
 import { createChainClient } from '../../src/chain/chain_client.js';
-import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
+import { claimIssuerAbi, identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, removeKey, send } from '../../src/chain/deploy_onchainid.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { createProfileStore } from '../../src/profile/profile.js';
@@ -372,6 +372,19 @@ test("the owner's data on the second chain: its history, its export and its eras
   const [onFirst, onSecond] = await Promise.all([identityOn(h.chain, owner, 'owner-data'), identityOn(second, owner, 'owner-data')]);
   const secondProfiles = createProfileStore(h.store, (identity) => `eip155:${SECOND}:${identity}`);
   await Promise.all([h.signet.profiles.set(onFirst, { given_name: 'First-chain Cy' }), secondProfiles.set(onSecond, { given_name: 'Second-chain Di' })]);
+  // A claim Signet issued on each chain: the erasure on the second revokes that chain's only.
+  const [claimOnFirst, claimOnSecond] = (await Promise.all(
+    [
+      { identity: onFirst, chain_id: FIRST },
+      { identity: onSecond, chain_id: SECOND },
+    ].map(async (target) => {
+      const issued = await admin('/claims', { ...target, topic: 'kyc', data: { level: 'basic' } });
+      expect(issued.status).toBe(201);
+      return (issued.json.claim as { signature: Hex }).signature;
+    }),
+  )) as [Hex, Hex];
+  const revokedOn = (chain: TestChain, signature: Hex) =>
+    chain.client.readContract({ address: chain.suite.claimIssuer, abi: claimIssuerAbi, functionName: 'isClaimRevoked', args: [signature] });
   // A login on each chain: each one's history entry (the ID token's release) is its own identity's.
   await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: FIRST });
   await logIn(await startLogin(h.issuer, WEBSITE, { scope: 'openid profile' }), owner, { chain_id: SECOND });
@@ -384,6 +397,11 @@ test("the owner's data on the second chain: its history, its export and its eras
   const exported = await onSecondChain.getJson(`${h.issuer}/account/export`);
   expect(exported.status).toBe(200);
   expect(exported.json).toMatchObject({ identity: onSecond, subject: `eip155:${SECOND}:${onSecond}`, profile: { given_name: 'Second-chain Di' } });
+  // Its claims are the second chain's claim alone; the data page offers to revoke it.
+  expect((exported.json.claims as { claim_id: Hex }[]).map((claim) => claim.claim_id)).toHaveLength(1);
+  const page = await onSecondChain.fetch(`${h.issuer}/account/data`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('id="revoke-issued-claims"');
   expect(exported.json.grants).toHaveLength(1);
   expect((exported.json.account_sessions as unknown[]).length).toBe(1);
   const history = await onSecondChain.getJson(`${h.issuer}/account/history`);
@@ -395,7 +413,11 @@ test("the owner's data on the second chain: its history, its export and its eras
   const message = challenge.json.challenge as string;
   expect(message).toContain(`Chain ID: ${SECOND}`);
   expect(message).toContain(`eip155:${SECOND}:${onSecond}`);
-  const accepted = await onSecondChain.postJson(`${h.issuer}/account/erasure`, { signature: await owner.signMessage({ message }), message });
+  const accepted = await onSecondChain.postJson(`${h.issuer}/account/erasure`, {
+    signature: await owner.signMessage({ message }),
+    message,
+    revoke_issued_claims: true,
+  });
   expect(accepted.status).toBe(202);
   const location = accepted.response.headers.get('location')!;
   let state: Record<string, unknown> = {};
@@ -405,6 +427,8 @@ test("the owner's data on the second chain: its history, its export and its eras
   }
   expect(state.status).toBe('done');
   expect(await secondProfiles.get(onSecond)).toEqual({});
+  // Revoked by the second chain's issuer; the first chain's claim at the same address stands.
+  expect({ second: await revokedOn(second, claimOnSecond), first: await revokedOn(h.chain, claimOnFirst) }).toEqual({ second: true, first: false });
   // The second chain's watcher stops following it; the first chain's follows its own identity still.
   expect({ first: await watched(), second: await watched(SECOND) }).toEqual({ first: [onFirst], second: [] });
   expect(await onSecondChain.getJson(`${h.issuer}/account/export`)).toMatchObject(refused(401, 'session_missing'));
