@@ -7,7 +7,18 @@ import type { StepTimes } from './oidc_driver.js';
 import type { ServerProcess } from './server_process.js';
 import { percentile, round } from './stats.js';
 
-export type Counters = { server: ServerProcess; redis: Redis; proxy: LatencyProxy };
+/**
+ * idleCpuMsPerSecond: the server's CPU while it serves nothing (its background work: chain
+ * watchers, queues), taken off each run's CPU so a figure per login is the logins' own.
+ */
+export type Counters = { server: ServerProcess; redis: Redis; proxy: LatencyProxy; idleCpuMsPerSecond?: number };
+
+/** CPU a server spends per second serving nothing: its background work. */
+export async function idleCpuRate(server: ServerProcess, seconds = 3): Promise<number> {
+  const before = server.cpuMs();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return (server.cpuMs() - before) / seconds;
+}
 
 export async function redisCommands(redis: Redis): Promise<number> {
   const info = await redis.info('stats');
@@ -77,7 +88,7 @@ async function collectLogins(
     }),
   );
   samples.seconds = (performance.now() - started) / 1000;
-  samples.cpuMs = counters.server.cpuMs() - cpu0;
+  samples.cpuMs = counters.server.cpuMs() - cpu0 - (counters.idleCpuMsPerSecond ?? 0) * samples.seconds;
   samples.redisCommands = Math.max(0, (await redisCommands(counters.redis)) - redis0 - 1 - idleRate * samples.seconds);
   samples.chainRoundTrips = counters.proxy.requests() - chain0;
   return samples;

@@ -24,7 +24,7 @@ import { startBenchChain } from './bench_chain.js';
 import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
 import { profileWhile } from './cpu_profiler.js';
 import { startLatencyProxy } from './latency_proxy.js';
-import { idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLoginsInterleaved, runRate, runRatesInterleaved } from './load.js';
+import { type Counters, idleCpuRate, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLoginsInterleaved, runRate, runRatesInterleaved } from './load.js';
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
 import { summarizeProfile } from './profile_summary.js';
 import { startRedisCountingProxy } from './redis_counting_proxy.js';
@@ -376,8 +376,8 @@ async function main() {
     const onePort = await freePort();
     const oneChain = await startServerProcess('Signet (one chain)', [join(projectRoot, 'dist', 'main.js')], env(onePort, signetRedis.url), onePort);
     stops.push(() => oneChain.stop());
-    const threeCounters = { ...counters.signet, server: threeChains };
-    const oneCounters = { ...counters.signet, server: oneChain };
+    const threeCounters: Counters = { ...counters.signet, server: threeChains };
+    const oneCounters: Counters = { ...counters.signet, server: oneChain };
     const threeOnce = () => signetLogin(threeChains.base, CLIENT, SCOPE, nextWallet());
     const oneOnce = () => signetLogin(oneChain.base, CLIENT, SCOPE, nextWallet());
     // The wallet SDK path: the identity named (its bare address: the first chain's), nothing looked up.
@@ -392,6 +392,11 @@ async function main() {
       threeNamed: { counters: threeCounters, idleRate: idle.signet, login: named(threeChains.base) },
     };
     await runLoginsInterleaved(chainSides, 8, 160);
+    // Each process's background (its chain watchers: three against one) while both are idle,
+    // taken off its rounds: the comparison is of what a login costs.
+    const [oneIdleCpu, threeIdleCpu] = await Promise.all([idleCpuRate(oneChain), idleCpuRate(threeChains)]);
+    oneCounters.idleCpuMsPerSecond = oneIdleCpu;
+    threeCounters.idleCpuMsPerSecond = threeIdleCpu;
     // Short alternating rounds, each side's median round: one slow round (other work on the
     // machine) moves a sum by a fifth, a median not at all. Every other round runs the sides in
     // the reverse order, so no side always follows the same one.
@@ -412,6 +417,7 @@ async function main() {
       };
     };
     const severalChains = {
+      idleCpuMsPerSecond: { one: round(oneIdleCpu, 2), three: round(threeIdleCpu, 2) },
       rounds: CHAIN_ROUNDS,
       loginsPerRound: 80,
       one: medianPhase('one'),

@@ -48,7 +48,7 @@ export type BenchResults = {
   redisTrace: { signet: RedisTrace; walletSdk: RedisTrace; claimScope: RedisTrace; floor: RedisTrace; bare: RedisTrace; userinfo: { signet: RedisTrace; bare: RedisTrace } };
   workers: { cores: number; logins: { one: LoginPhase; auto: LoginPhase }; userinfoPerSecond: { one: number; auto: number } };
   /** The same logins (page path, c=8) on a Signet with one chain and one with three (CHAINS): each side's median of alternating rounds. */
-  severalChains: { rounds: number; loginsPerRound: number; one: ChainsSide; three: ChainsSide; named: { one: ChainsSide; three: ChainsSide } };
+  severalChains: { idleCpuMsPerSecond: { one: number; three: number }; rounds: number; loginsPerRound: number; one: ChainsSide; three: ChainsSide; named: { one: ChainsSide; three: ChainsSide } };
   profile?: { logins: number; signet: ProfiledLogins; floor: ProfiledLogins; bare: ProfiledLogins };
 };
 
@@ -241,6 +241,8 @@ export function writeReport(results: BenchResults) {
     'Signet with one chain and on one with three (`CHAINS`: the bench\'s chain first, behind the counting proxy, and two',
     `more anvils with the ONCHAINID contracts and none of these identities), same Redis, both fresh processes warmed alike, in`,
     `${chains.rounds} rounds of ${chains.loginsPerRound} logins per side (every other round in the reverse order); each figure is that side's median round.`,
+    `CPU is each process's threads' own time (schedstat, in ns), less its background measured idle beforehand: ${chains.idleCpuMsPerSecond.one} ms of`,
+    `CPU per second with one chain, ${chains.idleCpuMsPerSecond.three} ms with three (each chain's watcher polls its chain), which no login causes.`,
     '',
     '| | one chain | three chains | ratio | one chain, identity named | three chains, identity named | ratio |',
     '|---|---|---|---|---|---|---|',

@@ -14,7 +14,7 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem';
-import { chainBudgetSignal } from './chain_deadline.js';
+import { chainBudgetDeadline } from './chain_deadline.js';
 import { rpcFetch } from './rpc_fetch.js';
 
 /** Per-call timeout when none is configured (CHAIN_CALL_TIMEOUT_MS). */
@@ -29,16 +29,22 @@ export function chainDefinition(chainId: number, rpcUrl: string) {
   });
 }
 
-/** An RPC call (rpc_fetch.ts) that also stops when the running request's chain budget is spent. */
-const fetchWithinBudget: typeof fetch = (input, init) => {
-  const budget = chainBudgetSignal();
-  if (!budget) return rpcFetch(input, init);
-  const signal = init?.signal ? AbortSignal.any([init.signal, budget]) : budget;
-  return rpcFetch(input, { ...init, signal });
-};
+/**
+ * An RPC call (rpc_fetch.ts) that ends at its own timeout or when the running request's chain
+ * budget is spent, whichever comes first: one deadline, one timer. viem's transport keeps no
+ * timeout of its own (0), which spares each call an AbortController, a timer and a signal.
+ */
+const fetchWithin =
+  (callTimeoutMs: number): typeof fetch =>
+  (input, init) => {
+    const callEnd = Date.now() + callTimeoutMs;
+    const budgetEnd = chainBudgetDeadline();
+    return rpcFetch(input, init, budgetEnd === undefined ? callEnd : Math.min(callEnd, budgetEnd));
+  };
 
 function chainTransport(rpcUrl: string, callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS, observe?: (fetchFn: typeof fetch) => typeof fetch): Transport {
-  return http(rpcUrl, { retryCount: 0, timeout: callTimeoutMs, fetchFn: observe ? observe(fetchWithinBudget) : fetchWithinBudget });
+  const fetchFn = fetchWithin(callTimeoutMs);
+  return http(rpcUrl, { retryCount: 0, timeout: 0, fetchFn: observe ? observe(fetchFn) : fetchFn });
 }
 
 export function createChainClient(

@@ -13,12 +13,9 @@ export function chainDeadline(budgetMs: number): Middleware {
   return (_ctx, next) => current.run({ expiresAt: Date.now() + budgetMs }, next);
 }
 
-/** A signal that aborts when the running request's budget is spent (undefined outside a request). */
-export function chainBudgetSignal(): AbortSignal | undefined {
-  const budget = current.getStore();
-  if (!budget) return undefined;
-  const left = budget.expiresAt - Date.now();
-  return left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort(new DOMException('the chain budget of this request is spent', 'TimeoutError'));
+/** When the running request's budget is spent (epoch ms; undefined outside a request). */
+export function chainBudgetDeadline(): number | undefined {
+  return current.getStore()?.expiresAt;
 }
 
 /** Runs work that must not be cut by the request that started it (it has its own bounds). */

@@ -2,7 +2,9 @@
 // part of fetch that transport uses (method, headers, body, signal; ok, status, headers.get,
 // text). Node's fetch (undici) cost about 1.6 ms of CPU per login for two small RPC calls in
 // the bench's profile (docs/performance.md), most of it in WHATWG streams and Request/Response
-// objects that a JSON-RPC body of a few hundred bytes does not need.
+// objects that a JSON-RPC body of a few hundred bytes does not need. A call may also carry a
+// deadline (the running request's chain budget): one timer ends it, where composing the budget
+// into the caller's AbortSignal (AbortSignal.any) cost more than the call's own HTTP work.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
@@ -44,10 +46,24 @@ function headersOf(headers: HeadersInit | undefined): Record<string, string> {
 /** Connection errors of a pooled socket that the RPC node (or its load balancer) had closed. */
 const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
 
-type Attempt = { url: URL; init: RequestInit; pooled: boolean };
+/** What a call that outlived its deadline fails with: a timeout, as an aborted fetch's. */
+const budgetSpent = () => new DOMException('the chain budget of this request is spent', 'TimeoutError');
 
-function send({ url, init, pooled }: Attempt): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
+type Attempt = { url: URL; init: RequestInit; pooled: boolean; deadline?: number };
+
+function send({ url, init, pooled, deadline }: Attempt): Promise<Response> {
+  return new Promise<Response>((resolveCall, rejectCall) => {
+    const left = deadline === undefined ? undefined : deadline - Date.now();
+    if (left !== undefined && left <= 0) return rejectCall(budgetSpent());
+    const timer = left === undefined ? undefined : setTimeout(() => request.destroy(budgetSpent()), left);
+    const resolve = (response: Response) => {
+      clearTimeout(timer);
+      resolveCall(response);
+    };
+    const reject = (error: unknown) => {
+      clearTimeout(timer);
+      rejectCall(error);
+    };
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
       {
@@ -74,7 +90,7 @@ function send({ url, init, pooled }: Attempt): Promise<Response> {
       // reached the node, so it is sent once more on a new connection (Node's documented
       // pattern for `reusedSocket`). Any other failure is the caller's to see.
       if (pooled && request.reusedSocket && STALE_SOCKET_ERRORS.has(error.code ?? '') && !init.signal?.aborted) {
-        send({ url, init, pooled: false }).then(resolve, reject);
+        send({ url, init, pooled: false, deadline }).then(resolve, reject);
       } else {
         reject(error);
       }
@@ -83,8 +99,9 @@ function send({ url, init, pooled }: Attempt): Promise<Response> {
   });
 }
 
-export const rpcFetch: typeof fetch = async (input, init = {}) => {
+/** fetch for JSON-RPC calls; `deadline` (epoch ms): the call fails with a TimeoutError then. */
+export async function rpcFetch(input: string | URL | Request, init: RequestInit = {}, deadline?: number): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : String(input));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`no HTTP(S) URL: ${url.protocol}`);
-  return send({ url, init, pooled: true });
-};
+  return send({ url, init, pooled: true, deadline });
+}

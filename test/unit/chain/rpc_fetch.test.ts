@@ -1,5 +1,5 @@
 // The HTTP client under the chain transport, against a real local HTTP server: what viem reads
-// from an answer, warm connections reused, an abort that ends a silent call at once, and an
+// from an answer, warm connections reused, an abort or a deadline that ends a silent call, and an
 // oversized answer refused.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -104,6 +104,30 @@ test('an abort ends a call the server never answers, at once', async () => {
   await expect(pending).rejects.toThrow();
   // The server never answers, so any end is the abort's.
   expect(performance.now() - started).toBeLessThan(ABORTED_CALL_END_MS);
+});
+
+test('a deadline ends a call the server never answers when it comes, as a timeout; a spent one sends nothing', async () => {
+  let received = 0;
+  answer = () => {
+    received++;
+  };
+  const started = performance.now();
+  const pending = rpcFetch(url, { method: 'POST', body: '{}' }, Date.now() + 100);
+  await expect(pending).rejects.toMatchObject({ name: 'TimeoutError' });
+  const took = performance.now() - started;
+  expect(took).toBeGreaterThanOrEqual(95);
+  expect(took).toBeLessThan(100 + ABORTED_CALL_END_MS);
+  expect(received).toBe(1);
+  await expect(rpcFetch(url, { method: 'POST', body: '{}' }, Date.now() - 1)).rejects.toMatchObject({ name: 'TimeoutError' });
+  expect(received).toBe(1);
+});
+
+test('an answer within the deadline is the answer', async () => {
+  answer = (_request, _body, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"jsonrpc":"2.0","id":1,"result":"0x3"}');
+  };
+  expect(await (await rpcFetch(url, { method: 'POST', body: '{}' }, Date.now() + 5000)).text()).toBe('{"jsonrpc":"2.0","id":1,"result":"0x3"}');
 });
 
 test('an answer over 10 MB is refused', async () => {
