@@ -40,6 +40,8 @@ const RATE_SECONDS = 4;
 const PROFILED_LOGINS = 400;
 /** Rounds of the one-chain against three-chain comparison. */
 const CHAIN_ROUNDS = 11;
+/** Logins per side in each of those rounds. */
+const CHAIN_ROUND_LOGINS = 160;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
 
 const plenty = { points: 10_000_000, seconds: 60 };
@@ -404,7 +406,7 @@ async function main() {
     const sideNames = Object.keys(chainSides) as (keyof typeof chainSides)[];
     for (let i = 0; i < CHAIN_ROUNDS; i++) {
       const order = i % 2 === 0 ? sideNames : [...sideNames].reverse();
-      const sides = await runLoginsInterleaved(Object.fromEntries(order.map((name) => [name, chainSides[name]])) as typeof chainSides, 8, 80, 1);
+      const sides = await runLoginsInterleaved(Object.fromEntries(order.map((name) => [name, chainSides[name]])) as typeof chainSides, 8, CHAIN_ROUND_LOGINS, 1);
       chainRounds.push({ one: sides.one.phase, three: sides.three.phase, oneNamed: sides.oneNamed.phase, threeNamed: sides.threeNamed.phase });
     }
     const medianPhase = (side: keyof typeof chainSides) => {
@@ -419,7 +421,7 @@ async function main() {
     const severalChains = {
       idleCpuMsPerSecond: { one: round(oneIdleCpu, 2), three: round(threeIdleCpu, 2) },
       rounds: CHAIN_ROUNDS,
-      loginsPerRound: 80,
+      loginsPerRound: CHAIN_ROUND_LOGINS,
       one: medianPhase('one'),
       three: medianPhase('three'),
       named: { one: medianPhase('oneNamed'), three: medianPhase('threeNamed') },

@@ -1,24 +1,26 @@
 // One time budget for all the chain reads of a request: a middleware opens it, and every
 // RPC call made while the request runs aborts when it is spent (docs/decisions.md, 19: a 503 within a
 // deadline, however many calls a step makes). Work that outlives its request runs outside it.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Middleware } from 'koa';
+import { requestContext, requestIdFrom } from '../observability/request_context.js';
 
-type Budget = { expiresAt: number };
-
-const current = new AsyncLocalStorage<Budget>();
-
-/** Opens a budget of `budgetMs` for the chain calls of each request. */
+/** Opens a budget of `budgetMs` for the chain calls of each request (in its request context). */
 export function chainDeadline(budgetMs: number): Middleware {
-  return (_ctx, next) => current.run({ expiresAt: Date.now() + budgetMs }, next);
+  return (_ctx, next) => {
+    const context = requestContext.getStore();
+    if (!context) return requestContext.run({ request_id: requestIdFrom(undefined), chainBudgetEnd: Date.now() + budgetMs }, next);
+    context.chainBudgetEnd = Date.now() + budgetMs;
+    return next();
+  };
 }
 
 /** When the running request's budget is spent (epoch ms; undefined outside a request). */
 export function chainBudgetDeadline(): number | undefined {
-  return current.getStore()?.expiresAt;
+  return requestContext.getStore()?.chainBudgetEnd;
 }
 
-/** Runs work that must not be cut by the request that started it (it has its own bounds). */
+/** Runs work that must not be cut by the request that started it (it has its own bounds); its log lines keep the request's id. */
 export function outsideRequestBudget<T>(work: () => T): T {
-  return current.exit(work);
+  const context = requestContext.getStore();
+  return context ? requestContext.run({ request_id: context.request_id }, work) : work();
 }

@@ -29,13 +29,13 @@ function who(ctx: ParameterizedContext): string {
 }
 
 export function clientAuthLimits(limits: Pick<RateLimits, 'check' | 'count'>): Middleware {
-  return async (ctx, next) => {
-    // Every POST that reaches the engine, not a list of paths: the engine's router also
-    // answers "/token/" or "/TOKEN", and a spelling must not be a way around the count.
-    if (ctx.method !== 'POST') return next();
+  const counted: Middleware = async (ctx, next) => {
     const key = who(ctx);
     await limits.check('tokenFailuresPerClient', key);
     await next();
     if ((ctx.body as { error?: unknown } | undefined)?.error === 'invalid_client') await limits.count('tokenFailuresPerClient', key);
   };
+  // Every POST that reaches the engine, not a list of paths: the engine's router also
+  // answers "/token/" or "/TOKEN", and a spelling must not be a way around the count.
+  return (ctx, next) => (ctx.method === 'POST' ? counted(ctx, next) : next());
 }

@@ -5,16 +5,16 @@ import type { Middleware } from 'koa';
 import { BODY_LIMITS, hasBody, readRawBody, refuseContentEncoding, refuseDeclaredLength } from './body.js';
 
 export function engineBodyGuard(limit: number = BODY_LIMITS.engine.bytes): Middleware {
-  return async (ctx, next) => {
-    if (hasBody(ctx)) {
-      refuseContentEncoding(ctx);
-      refuseDeclaredLength(ctx, limit);
-      // A chunked body declares no length: read it here under the limit and hand the bytes to
-      // the engine, which parses an already-read body from req.body exactly as it parses a stream.
-      if (ctx.request.length === undefined) {
-        (ctx.req as { body?: Buffer }).body = await readRawBody(ctx, limit);
-      }
+  const guarded: Middleware = async (ctx, next) => {
+    refuseContentEncoding(ctx);
+    refuseDeclaredLength(ctx, limit);
+    // A chunked body declares no length: read it here under the limit and hand the bytes to
+    // the engine, which parses an already-read body from req.body exactly as it parses a stream.
+    if (ctx.request.length === undefined) {
+      (ctx.req as { body?: Buffer }).body = await readRawBody(ctx, limit);
     }
     await next();
   };
+  // Most engine requests (userinfo, discovery, JWKS) have no body: they pass without a step of their own.
+  return (ctx, next) => (hasBody(ctx) ? guarded(ctx, next) : next());
 }

@@ -19,8 +19,8 @@ export function trustProxies(app: Koa, provider: Provider, hops: number): void {
  */
 export function secureCookiesFor(issuer: string): Middleware {
   const behindTls = new URL(issuer).protocol === 'https:';
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (behindTls) ctx.cookies.secure = true;
-    await next();
+    return next();
   };
 }

@@ -20,7 +20,7 @@ const policy = (nonce?: string) =>
 const WITHOUT_NONCE = policy();
 
 export function securityHeaders(): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     let nonce: string | undefined;
     Object.defineProperty(ctx.state, 'cspNonce', {
       configurable: true,
@@ -37,6 +37,6 @@ export function securityHeaders(): Middleware {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('X-Frame-Options', 'DENY');
-    await next();
+    return next();
   };
 }

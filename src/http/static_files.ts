@@ -11,11 +11,12 @@ export function staticFiles(publicDir: string): Middleware {
     const type = TYPES[extname(name)];
     if (type) files.set(`/static/${name}`, { body: readFileSync(join(publicDir, name)), type });
   }
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const file = ctx.method === 'GET' ? files.get(ctx.path) : undefined;
     if (!file) return next();
     ctx.type = file.type;
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = file.body;
+    return Promise.resolve();
   };
 }

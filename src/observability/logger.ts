@@ -36,18 +36,19 @@ export const silentLogger: Logger = {
 // Addresses are blanked whoever they belong to: the contract addresses of Signet's own
 // configuration (IdFactory, claim issuers) are blanked too, a price worth paying for a filter
 // that needs no list of what is whose.
-const SECRETS: [RegExp, string][] = [
-  [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[jwt]'],
-  [/\bsgt_[A-Za-z0-9_-]{16,}/g, 'sgt_[token]'],
-  [/\b(sgk_[A-Za-z0-9]{12})_[A-Za-z0-9_-]{43}/g, '$1_[secret]'],
-  [/0x[0-9a-fA-F]{100,}/g, '0x[long hex]'],
-  [/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g, '0x[address]'],
-  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[email]'],
+// Each with the text every match contains: a line without it (most lines) skips that pattern's scan.
+const SECRETS: [hint: string, pattern: RegExp, replacement: string][] = [
+  ['eyJ', /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[jwt]'],
+  ['sgt_', /\bsgt_[A-Za-z0-9_-]{16,}/g, 'sgt_[token]'],
+  ['sgk_', /\b(sgk_[A-Za-z0-9]{12})_[A-Za-z0-9_-]{43}/g, '$1_[secret]'],
+  ['0x', /0x[0-9a-fA-F]{100,}/g, '0x[long hex]'],
+  ['0x', /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g, '0x[address]'],
+  ['@', /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, '[email]'],
 ];
 
 export function scrubSecrets(line: string): string {
   let out = line;
-  for (const [pattern, replacement] of SECRETS) out = out.replace(pattern, replacement);
+  for (const [hint, pattern, replacement] of SECRETS) if (out.includes(hint)) out = out.replace(pattern, replacement);
   return out;
 }
 
@@ -97,8 +98,11 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
       base: { pid: process.pid, service: 'signet' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      // A copy: pino merges each line's fields into what the mixin returns.
-      mixin: () => ({ ...requestContext.getStore() }),
+      // A new object: pino merges each line's fields into what the mixin returns.
+      mixin: () => {
+        const context = requestContext.getStore();
+        return context ? { request_id: context.request_id } : {};
+      },
       // Errors are already turned into fields by serializeError; pino's own would redo it.
       serializers: { err: (value: unknown) => value },
       hooks: { streamWrite: scrubSecrets },

@@ -1,9 +1,15 @@
 // The request a piece of code runs for, carried through async calls (AsyncLocalStorage), so
-// every log line written while serving a request names its id without passing it around.
+// every log line written while serving a request names its id without passing it around, and
+// every chain call made for it ends with its chain budget (src/chain/chain_deadline.ts). One
+// store holds both: each AsyncLocalStorage in use adds its own work to every promise made.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
-export type RequestContext = { request_id: string };
+export type RequestContext = {
+  request_id: string;
+  /** When the request's chain budget is spent (epoch ms), once the chain deadline opened it. */
+  chainBudgetEnd?: number;
+};
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
