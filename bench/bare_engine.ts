@@ -3,8 +3,19 @@
 // limits, security headers, body limits), no route table, an account model that reads nothing.
 // Its login interaction finishes at once for a fixed account, as the engine floor's does. What
 // Signet's userinfo costs above it is what Signet's middleware and account model add.
+// With BENCH_SIGNET_MIDDLEWARE=1 the same engine is served through Signet's Koa stack
+// (src/http/http_app.ts: request ids, access lines, metrics, request context, security headers,
+// limits, body guard; no routes of its own): the difference is the middleware's cost alone.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import Provider, { type JWKS } from 'oidc-provider';
+import { loadConfig } from '../src/config.js';
+import { createHttpApp } from '../src/http/http_app.js';
+import { createPageRenderer } from '../src/http/pages.js';
+import { createLogger } from '../src/observability/logger.js';
+import { createMetrics } from '../src/observability/metrics.js';
+import { projectRoot } from '../src/project_root.js';
+import { createRateLimits } from '../src/rate_limits/rate_limits.js';
 import { createOidcAdapter } from '../src/store/oidc_adapter.js';
 import { createRedisStore } from '../src/store/redis_store.js';
 
@@ -28,7 +39,23 @@ const provider = new Provider(env.ISSUER!, {
   findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, given_name: 'Bench', email: 'bench@signet.bench', email_verified: true }) }),
 });
 provider.proxy = true;
-const engine = provider.callback();
+
+/** The engine inside Signet's HTTP stack, as Signet's own settings build it. */
+function withSignetMiddleware() {
+  const config = loadConfig();
+  const app = createHttpApp({
+    config,
+    provider,
+    routes: [],
+    limits: createRateLimits(store, config.rateLimits, config.challengeTtlSeconds),
+    renderPage: createPageRenderer(join(projectRoot, 'views')),
+    logger: createLogger({ level: config.ops.logLevel }),
+    metrics: createMetrics(),
+  });
+  return app.callback();
+}
+
+const engine = env.BENCH_SIGNET_MIDDLEWARE === '1' ? withSignetMiddleware() : provider.callback();
 
 async function finishAtOnce(req: IncomingMessage, res: ServerResponse) {
   const details = await provider.interactionDetails(req, res);

@@ -39,7 +39,7 @@ const LOGINS: Record<number, number> = { 1: 60, 8: 320, 32: 480 };
 const RATE_SECONDS = 4;
 const PROFILED_LOGINS = 400;
 /** Rounds of the one-chain against three-chain comparison. */
-const CHAIN_ROUNDS = 11;
+const CHAIN_ROUNDS = 15;
 /** Logins per side in each of those rounds. */
 const CHAIN_ROUND_LOGINS = 160;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
@@ -140,6 +140,16 @@ async function main() {
     const bareEntry = join(projectRoot, 'dist-bench', 'bench', 'bare_engine.js');
     const bare = await startServerProcess('bare engine', [bareEntry], { ...env(barePort, bareRedis.url), ...fixedIdentity }, barePort);
     stops.push(() => bare.stop());
+    // The same engine on the same Redis (the bare engine's tokens are its tokens) inside Signet's
+    // HTTP stack: userinfo there against the bare engine's is the middleware's cost by itself.
+    const bareMiddlewarePort = await freePort();
+    const bareWithMiddleware = await startServerProcess(
+      'bare engine in Signet\'s middleware',
+      [bareEntry],
+      { ...env(bareMiddlewarePort, bareRedis.url), ...fixedIdentity, BENCH_SIGNET_MIDDLEWARE: '1' },
+      bareMiddlewarePort,
+    );
+    stops.push(() => bareWithMiddleware.stop());
     const signetRedisClient = new Redis(signetRedis.url);
     const floorRedisClient = new Redis(floorRedis.url);
     const bareRedisClient = new Redis(bareRedis.url);
@@ -288,15 +298,24 @@ async function main() {
     const signetAccess = tokens.slice(-16).map((t) => t.access_token);
     const floorAccess = floorTokens.slice(-16).map((t) => t.access_token);
     const bareAccess = bareTokens.slice(-16).map((t) => t.access_token);
-    const userinfoRates = await runRatesInterleaved(
-      {
-        signet: { counters: counters.signet, concurrency: 16, work: (w) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
-        floor: { counters: counters.floor, concurrency: 16, work: (w) => userinfo(floor.base, floorAccess[w % floorAccess.length]!) },
-        bare: { counters: counters.bare, concurrency: 16, work: (w) => userinfo(bare.base, bareAccess[w % bareAccess.length]!) },
+    const userinfoSides = {
+      signet: { counters: counters.signet, concurrency: 16, work: (w: number) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
+      floor: { counters: counters.floor, concurrency: 16, work: (w: number) => userinfo(floor.base, floorAccess[w % floorAccess.length]!) },
+      bare: { counters: counters.bare, concurrency: 16, work: (w: number) => userinfo(bare.base, bareAccess[w % bareAccess.length]!) },
+      bareWithMiddleware: {
+        counters: { ...counters.bare, server: bareWithMiddleware },
+        concurrency: 16,
+        work: (w: number) => userinfo(bareWithMiddleware.base, bareAccess[w % bareAccess.length]!),
       },
-      RATE_SECONDS,
+    };
+    // A second of userinfo on each first: the bare engine in Signet's middleware has served
+    // nothing yet, and a cold process (code not yet optimised) spends twice the CPU per request.
+    await runRatesInterleaved(userinfoSides, 2, 2);
+    // Twice the other rates' time, in 1 s slices: the middleware's share is a difference of two of these.
+    const userinfoRates = await runRatesInterleaved(userinfoSides, 2 * RATE_SECONDS, 2 * RATE_SECONDS);
+    log(
+      `userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}, bare engine ${userinfoRates.bare.perSecond} (${userinfoRates.bareWithMiddleware.perSecond} in Signet's middleware)`,
     );
-    log(`userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}, bare engine ${userinfoRates.bare.perSecond}`);
     // The claim resource, read with the access token of a login that kept the claim: the token,
     // the consent receipt and the claim's data from Redis, the claim re-checked on the chain.
     const claimReaders: { path: string; token: string }[] = [];
@@ -393,21 +412,28 @@ async function main() {
       oneNamed: { counters: oneCounters, idleRate: idle.signet, login: named(oneChain.base) },
       threeNamed: { counters: threeCounters, idleRate: idle.signet, login: named(threeChains.base) },
     };
-    await runLoginsInterleaved(chainSides, 8, 160);
+    // Warm-up, one side after the other: each side's chain round trips on the first chain (the
+    // proxy is shared, so only a side running alone is counted apart).
+    const alone = await runLoginsInterleaved(chainSides, 8, 160);
     // Each process's background (its chain watchers: three against one) while both are idle,
     // taken off its rounds: the comparison is of what a login costs.
     const [oneIdleCpu, threeIdleCpu] = await Promise.all([idleCpuRate(oneChain), idleCpuRate(threeChains)]);
     oneCounters.idleCpuMsPerSecond = oneIdleCpu;
     threeCounters.idleCpuMsPerSecond = threeIdleCpu;
-    // Short alternating rounds, each side's median round: one slow round (other work on the
-    // machine) moves a sum by a fifth, a median not at all. Every other round runs the sides in
-    // the reverse order, so no side always follows the same one.
+    // Rounds in which the one-chain and the three-chain process serve their logins at the same
+    // time (c=4 each, the page path, then the identity named): whatever else the machine does
+    // then falls on both alike, which one side after the other (rounds ten percent apart) did not
+    // give. Every other round takes the two paths in the reverse order.
     const chainRounds: Record<keyof typeof chainSides, LoginPhase>[] = [];
-    const sideNames = Object.keys(chainSides) as (keyof typeof chainSides)[];
+    const together = async (one: keyof typeof chainSides, three: keyof typeof chainSides) => {
+      const [a, b] = await Promise.all([one, three].map((side) => runLogins(chainSides[side].counters, 0, 4, CHAIN_ROUND_LOGINS, chainSides[side].login)));
+      return { [one]: a!.phase, [three]: b!.phase };
+    };
     for (let i = 0; i < CHAIN_ROUNDS; i++) {
-      const order = i % 2 === 0 ? sideNames : [...sideNames].reverse();
-      const sides = await runLoginsInterleaved(Object.fromEntries(order.map((name) => [name, chainSides[name]])) as typeof chainSides, 8, CHAIN_ROUND_LOGINS, 1);
-      chainRounds.push({ one: sides.one.phase, three: sides.three.phase, oneNamed: sides.oneNamed.phase, threeNamed: sides.threeNamed.phase });
+      const page = () => together('one', 'three');
+      const named = () => together('oneNamed', 'threeNamed');
+      const [first, second] = i % 2 === 0 ? [await page(), await named()] : [await named(), await page()];
+      chainRounds.push({ ...first, ...second } as Record<keyof typeof chainSides, LoginPhase>);
     }
     const medianPhase = (side: keyof typeof chainSides) => {
       const of = (pick: (phase: LoginPhase) => number) => round(median(chainRounds.map((each) => pick(each[side]))), 2);
@@ -415,18 +441,25 @@ async function main() {
         loginsPerSecond: of((phase) => phase.loginsPerSecond),
         p50Ms: of((phase) => phase.p50Ms),
         serverCpuMsPerLogin: of((phase) => phase.serverCpuMsPerLogin),
-        chainRoundTripsPerLogin: of((phase) => phase.chainRoundTripsPerLogin),
+        chainRoundTripsPerLogin: alone[side].phase.chainRoundTripsPerLogin,
       };
     };
+    // The two sides of a round ran one right after the other, under the same load of the machine:
+    // the ratio of each round's pair, then their median, is the comparison.
+    const ratioOf = (three: keyof typeof chainSides, one: keyof typeof chainSides) =>
+      chainRounds.map((each) => round(each[three].serverCpuMsPerLogin / each[one].serverCpuMsPerLogin, 3));
+    const cpuRatios = { page: ratioOf('three', 'one'), named: ratioOf('threeNamed', 'oneNamed') };
     const severalChains = {
       idleCpuMsPerSecond: { one: round(oneIdleCpu, 2), three: round(threeIdleCpu, 2) },
+      cpuRatios,
+      cpuRatio: { page: round(median(cpuRatios.page), 3), named: round(median(cpuRatios.named), 3) },
       rounds: CHAIN_ROUNDS,
       loginsPerRound: CHAIN_ROUND_LOGINS,
       one: medianPhase('one'),
       three: medianPhase('three'),
       named: { one: medianPhase('oneNamed'), three: medianPhase('threeNamed') },
     };
-    log(`three chains, logins c=8: ${severalChains.three.serverCpuMsPerLogin} ms CPU against ${severalChains.one.serverCpuMsPerLogin}; ${severalChains.three.chainRoundTripsPerLogin} round trips on its chain against ${severalChains.one.chainRoundTripsPerLogin}`);
+    log(`three chains, paired logins: CPU ratio ${severalChains.cpuRatio.page} (page path), ${severalChains.cpuRatio.named} (identity named); ${severalChains.three.chainRoundTripsPerLogin} round trips on its chain against ${severalChains.one.chainRoundTripsPerLogin}`);
     await Promise.all([threeChains.stop(), oneChain.stop()]);
 
     await signet.stop();

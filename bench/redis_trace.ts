@@ -85,17 +85,20 @@ export async function traceRedis(
   });
   let idleWrites = 0;
   let idleChain = 0;
+  // Background polls come once a second or so: an idle stretch as short as the logins' would
+  // catch one poll more or less by chance, so it lasts at least 5 s and is scaled to theirs.
+  const idleMs = Math.max(elapsed, 5000);
   const idle = await monitorWhile(url, async () => {
     const [writes0, chain0] = [counting.writes(), chain.requests()];
-    await new Promise((resolve) => setTimeout(resolve, elapsed));
-    idleWrites = counting.writes() - writes0;
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    idleWrites = ((counting.writes() - writes0) * elapsed) / idleMs;
     // The chain proxy is shared: every running server's watcher polls through it.
-    idleChain = chain.requests() - chain0;
+    idleChain = ((chain.requests() - chain0) * elapsed) / idleMs;
   });
   const perLogin = (count: number) => Math.round((count / repeats) * 10) / 10;
   return {
     commandsOfOne,
-    commandsPerLogin: perLogin(all.length - idle.length),
+    commandsPerLogin: perLogin(all.length - (idle.length * elapsed) / idleMs),
     roundTripsPerLogin: perLogin(writes - idleWrites),
     chainRoundTripsPerLogin: perLogin(Math.max(0, chainRequests - idleChain)),
   };

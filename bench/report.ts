@@ -14,6 +14,14 @@ type Rate = { perSecond: number; serverCpuMsPerRequest: number };
 type Pair<T> = { signet: T; floor: T };
 type Trio<T> = Pair<T> & { bare: T };
 type Share = { what: string; percent: number };
+/** A target of the report: met when the run's value is within its limit. */
+export type Target = { target: string; value: number; limit: number; unit: string; met: boolean };
+
+/** Server CPU per login allowed, as a multiple of the engine floor's (c=8). */
+export const CPU_LIMIT = 1.2;
+/** Login p50 allowed above the floor's, at c=1 with 20 ms per chain request (ms). */
+export const P50_OVER_FLOOR_MS = 45;
+
 type ChainsSide = { loginsPerSecond: number; p50Ms: number; serverCpuMsPerLogin: number; chainRoundTripsPerLogin: number };
 export type ProfileSummary = { buckets: Share[]; functions: Share[]; parts: Share[]; owners: Share[] };
 export type ProfiledLogins = ProfileSummary & {
@@ -40,7 +48,8 @@ export type BenchResults = {
   };
   logins: Record<string, Trio<LoginPhase>>;
   refreshesPerSecond: Pair<Rate>;
-  userinfoPerSecond: Trio<Rate>;
+  /** bareWithMiddleware: the bare engine served through Signet's HTTP stack (bench/bare_engine.ts). */
+  userinfoPerSecond: Trio<Rate> & { bareWithMiddleware: Rate };
   claimReadsPerSecond: Rate & { chainRoundTripsPerRead: number };
   chainLatency20ms: Record<string, Pair<LoginPhase>>;
   memory: { before: { signetMiB: number; floorMiB: number }; after: { signetMiB: number; floorMiB: number } };
@@ -48,7 +57,12 @@ export type BenchResults = {
   redisTrace: { signet: RedisTrace; walletSdk: RedisTrace; claimScope: RedisTrace; floor: RedisTrace; bare: RedisTrace; userinfo: { signet: RedisTrace; bare: RedisTrace } };
   workers: { cores: number; logins: { one: LoginPhase; auto: LoginPhase }; userinfoPerSecond: { one: number; auto: number } };
   /** The same logins (page path, c=8) on a Signet with one chain and one with three (CHAINS): each side's median of alternating rounds. */
-  severalChains: { idleCpuMsPerSecond: { one: number; three: number }; rounds: number; loginsPerRound: number; one: ChainsSide; three: ChainsSide; named: { one: ChainsSide; three: ChainsSide } };
+  severalChains: {
+    idleCpuMsPerSecond: { one: number; three: number };
+    /** Each round's three-chain CPU per login over its one-chain CPU, and their medians. */
+    cpuRatios: { page: number[]; named: number[] };
+    cpuRatio: { page: number; named: number };
+    rounds: number; loginsPerRound: number; one: ChainsSide; three: ChainsSide; named: { one: ChainsSide; three: ChainsSide } };
   profile?: { logins: number; signet: ProfiledLogins; floor: ProfiledLogins; bare: ProfiledLogins };
 };
 
@@ -80,50 +94,47 @@ export function writeReport(results: BenchResults) {
   const c8 = results.logins.c8!;
   const claims = results.claimReadsPerSecond;
   const slow1 = results.chainLatency20ms.c1!;
-  const targets = [
-    {
-      target: 'server CPU per login ≤ 1.3 × the engine floor’s (c=8)',
-      value: round(c8.signet.serverCpuMsPerLogin / c8.floor.serverCpuMsPerLogin, 2),
-      limit: 1.3,
-      unit: '×',
-    },
-    { target: 'server CPU per login ≤ 5 ms (c=8)', value: c8.signet.serverCpuMsPerLogin, limit: 5, unit: 'ms' },
-    { target: 'Redis round trips per login ≤ 25 (page path)', value: results.redisTrace.signet.roundTripsPerLogin, limit: 25, unit: '' },
-    { target: 'chain round trips per login ≤ 2 (EOA)', value: c8.signet.chainRoundTripsPerLogin, limit: 2, unit: '' },
-    {
-      target: 'login p50 at c=1 with 20 ms chain latency ≤ floor p50 + 50 ms',
-      value: round(slow1.signet.p50Ms - slow1.floor.p50Ms, 1),
-      limit: 50,
-      unit: 'ms over the floor',
-    },
+  const trace = results.redisTrace;
+  const ui = results.userinfoPerSecond;
+  const userinfoRatio = round(ui.signet.perSecond / ui.bare.perSecond, 2);
+  const userinfoCpuRatio = round(ui.signet.serverCpuMsPerRequest / ui.bare.serverCpuMsPerRequest, 2);
+  const middlewareMs = round(ui.bareWithMiddleware.serverCpuMsPerRequest - ui.bare.serverCpuMsPerRequest, 3);
+  const middlewareShare = round((100 * middlewareMs) / ui.signet.serverCpuMsPerRequest, 1);
+  const claimReadRatio = round(claims.perSecond / ui.signet.perSecond, 2);
+  // The targets of the fast-logins work (docs/performance.md is where they are checked).
+  const targets: Target[] = [
+    { target: `server CPU per login ≤ ${CPU_LIMIT} × the engine floor’s (c=8)`, value: round(c8.signet.serverCpuMsPerLogin / c8.floor.serverCpuMsPerLogin, 2), limit: CPU_LIMIT, unit: '×' },
+    { target: 'Redis round trips per login ≤ 25 (page path)', value: trace.signet.roundTripsPerLogin, limit: 25, unit: '' },
+    { target: 'chain round trips per login ≤ 2 (page path)', value: trace.signet.chainRoundTripsPerLogin, limit: 2, unit: '' },
+    { target: 'chain round trips per login ≤ 2 (wallet SDK path)', value: trace.walletSdk.chainRoundTripsPerLogin, limit: 2, unit: '' },
+    { target: 'chain round trips per login ≤ 2 (claim-scope path)', value: trace.claimScope.chainRoundTripsPerLogin, limit: 2, unit: '' },
+    { target: 'login p50 at c=1 with 20 ms chain latency ≤ 60 ms', value: slow1.signet.p50Ms, limit: 60, unit: 'ms' },
+    { target: `login p50 at c=1 with 20 ms chain latency ≤ floor p50 + ${P50_OVER_FLOOR_MS} ms`, value: round(slow1.signet.p50Ms - slow1.floor.p50Ms, 1), limit: P50_OVER_FLOOR_MS, unit: 'ms over the floor' },
+    { target: 'chain round trips per claim resource read ≤ 1', value: claims.chainRoundTripsPerRead, limit: 1, unit: '' },
     {
       target: 'signature verification < 5 % of a login’s CPU',
       value: round((100 * results.parts.signatureRecoveryMs) / c8.signet.serverCpuMsPerLogin, 1),
       limit: 5,
       unit: '%',
     },
+    { target: 'Signet’s middleware ≤ 10 % of its userinfo’s CPU', value: middlewareShare, limit: 10, unit: '%' },
   ].map((row) => ({ ...row, met: row.value <= row.limit }));
-  const ui = results.userinfoPerSecond;
-  const userinfoRatio = round(ui.signet.perSecond / ui.bare.perSecond, 2);
+  targets.push({ target: 'claim resource reads ≥ 0.7 × Signet’s userinfo rate', value: claimReadRatio, limit: 0.7, unit: '×', met: claimReadRatio >= 0.7 });
   targets.push({ target: 'userinfo ≥ 0.9 × the bare engine’s', value: userinfoRatio, limit: 0.9, unit: '×', met: userinfoRatio >= 0.9 });
-  const userinfoCpuRatio = round(ui.signet.serverCpuMsPerRequest / ui.bare.serverCpuMsPerRequest, 2);
   targets.push({ target: 'CPU per userinfo ≤ 1.2 × the bare engine’s', value: userinfoCpuRatio, limit: 1.2, unit: '×', met: userinfoCpuRatio <= 1.2 });
   const chains = results.severalChains;
-  const chainsCpuRatio = round(chains.three.serverCpuMsPerLogin / chains.one.serverCpuMsPerLogin, 2);
-  const namedCpuRatio = round(chains.named.three.serverCpuMsPerLogin / chains.named.one.serverCpuMsPerLogin, 2);
+  const chainsCpuRatio = round(chains.cpuRatio.page, 2);
+  const namedCpuRatio = round(chains.cpuRatio.named, 2);
   targets.push({ target: 'CPU per login with three chains ≤ 1.05 × with one (page path)', value: chainsCpuRatio, limit: 1.05, unit: '×', met: chainsCpuRatio <= 1.05 });
   targets.push({ target: 'CPU per login with three chains ≤ 1.05 × with one (identity named)', value: namedCpuRatio, limit: 1.05, unit: '×', met: namedCpuRatio <= 1.05 });
-  // Both processes' chain watchers poll the first chain through the same proxy, whichever side's
-  // round it is: a few hundredths per login that no login makes.
   const extraRoundTrips = round(chains.three.chainRoundTripsPerLogin - chains.one.chainRoundTripsPerLogin, 2);
   targets.push({
-    target: 'chain round trips per login on its chain, three chains − one chain (± 0.05: the watchers’ polls)',
+    target: 'chain round trips per login on its chain, three chains − one chain',
     value: extraRoundTrips,
     limit: 0,
     unit: '',
-    met: extraRoundTrips <= 0.05,
+    met: extraRoundTrips <= 0,
   });
-  const trace = results.redisTrace;
   const pathRow = (label: string, t: RedisTrace) => `| ${label} | ${t.chainRoundTripsPerLogin} | ${t.roundTripsPerLogin} | ${t.commandsPerLogin} |`;
   const workers = results.workers;
 
@@ -144,7 +155,7 @@ export function writeReport(results: BenchResults) {
     '',
     `- Its own redis-servers (one per server under test), anvil with the ONCHAINID contracts, Multicall3 and ${results.identities} identities`,
     '  created through the IdFactory for as many wallets, and a TCP proxy in front of the chain that adds a',
-    '  set latency (0 or 20 ms) to every JSON-RPC request and counts them (chain round trips). The first 16',
+    '  set latency (0 or 20 ms) to every JSON-RPC request and counts the eth_calls (chain round trips). The first 16',
     '  identities hold a claim Signet issued through its admin API (topic `kyc`, for the claim resource reads).',
     '- **Signet**: `dist/main.js` built for production (`NODE_ENV=production`, Redis), its own process.',
     '- **Engine floor**: the same server from the same settings and Redis adapter, whose login interaction',
@@ -152,9 +163,9 @@ export function writeReport(results: BenchResults) {
     '  store cost by themselves.',
     `- The load driver (this process): a scripted OIDC client (authorization code + PKCE, scope \`${results.scope}\`)`,
     '  on the JSON interaction, wallets are viem local accounts; signing happens in the driver. Server CPU',
-    '  is read from `/proc/<pid>/stat` of the server alone; Redis commands executed from `INFO stats`',
+    '  is read from the threads of the server alone (`/proc/<pid>/task/*/schedstat`, in ns); Redis commands executed from `INFO stats`',
     '  (background commands measured idle and subtracted), Redis round trips from `MONITOR`; chain round',
-    '  trips are the HTTP requests the proxy passed.',
+    '  trips are the eth_call requests the proxy passed (the chain watchers\' block and log polls are no login\'s).',
     '',
     '## Machine and versions',
     '',
@@ -205,7 +216,7 @@ export function writeReport(results: BenchResults) {
     '',
     '## Tokens',
     '',
-    'Refreshes and userinfo, like the logins, run on the two servers in alternating slices (of equal time here).',
+    'Refreshes and userinfo, like the logins, run on the servers in alternating slices (of equal time here).',
     '',
     '| | Signet | engine floor | ratio |',
     '|---|---|---|---|',
@@ -214,13 +225,17 @@ export function writeReport(results: BenchResults) {
     `| server CPU ms per userinfo | ${ui.signet.serverCpuMsPerRequest} | ${ui.floor.serverCpuMsPerRequest} | |`,
     `| userinfo req/s, bare engine (concurrency 16) | ${ui.signet.perSecond} | bare ${ui.bare.perSecond} | ${userinfoRatio} |`,
     `| server CPU ms per userinfo, bare engine | ${ui.signet.serverCpuMsPerRequest} | bare ${ui.bare.serverCpuMsPerRequest} | ${userinfoCpuRatio} |`,
-    `| claim resource reads/s (concurrency 16, login access token) | ${claims.perSecond} | (engine userinfo: ${results.userinfoPerSecond.floor.perSecond}) | ${round(claims.perSecond / results.userinfoPerSecond.floor.perSecond, 2)} |`,
+    `| userinfo req/s, the bare engine in Signet's middleware | | ${ui.bareWithMiddleware.perSecond} (bare ${ui.bare.perSecond}) | ${round(ui.bareWithMiddleware.perSecond / ui.bare.perSecond, 2)} |`,
+    `| server CPU ms per userinfo, the bare engine in Signet's middleware | | ${ui.bareWithMiddleware.serverCpuMsPerRequest} (bare ${ui.bare.serverCpuMsPerRequest}) | +${middlewareMs} ms: ${middlewareShare} % of Signet's userinfo |`,
+    `| claim resource reads/s (concurrency 16, login access token) | ${claims.perSecond} | (Signet's userinfo: ${ui.signet.perSecond}) | ${claimReadRatio} |`,
     `| server CPU ms per claim read | ${claims.serverCpuMsPerRequest} | | |`,
     '',
     `A claim resource read (\`GET /identities/<identity>/claims/<claimId>\` with the access token of a login that kept`,
     'the claim) finds the token, the consent receipt and the claim\'s data in Redis and re-checks the claim on the',
-    `chain, the claim and its issuer's word in one deployless eth_call (${claims.chainRoundTripsPerRead} chain round trips per read). The engine has no such resource: its nearest request is userinfo`,
-    '(the same token lookup, none of the rest), given as the engine-side reference.',
+    `chain, the claim and its issuer's word in one deployless eth_call (${claims.chainRoundTripsPerRead} chain round trips per read). Its reference is Signet's own userinfo`,
+    '(the same token lookup, a profile read and the access history entry, no chain). The bare engine in Signet\'s middleware',
+    'is the bare engine served through Signet\'s HTTP stack and nothing else of Signet\'s (bench/bare_engine.ts), on the bare',
+    'engine\'s Redis and tokens: its userinfo costs what the bare engine\'s does plus the middleware alone.',
     '',
     '## Workers',
     '',
@@ -237,10 +252,12 @@ export function writeReport(results: BenchResults) {
     '',
     '## Several chains',
     '',
-    'The same logins (page path: no identity, no chain named, so the wallet is looked up on every chain) at c=8 on a',
+    'The same logins (page path: no identity, no chain named, so the wallet is looked up on every chain) on a',
     'Signet with one chain and on one with three (`CHAINS`: the bench\'s chain first, behind the counting proxy, and two',
     `more anvils with the ONCHAINID contracts and none of these identities), same Redis, both fresh processes warmed alike, in`,
-    `${chains.rounds} rounds of ${chains.loginsPerRound} logins per side (every other round in the reverse order); each figure is that side's median round.`,
+    `${chains.rounds} rounds in which both serve ${chains.loginsPerRound} logins at the same time, at c=4 each (so whatever else the machine does falls on`,
+    'both alike), the page path then the identity named (every other round the reverse); each figure is that side\'s median',
+    "round, each ratio of CPU the median of the rounds' ratios. Chain round trips come from the warm-up, each side alone.",
     `CPU is each process's threads' own time (schedstat, in ns), less its background measured idle beforehand: ${chains.idleCpuMsPerSecond.one} ms of`,
     `CPU per second with one chain, ${chains.idleCpuMsPerSecond.three} ms with three (each chain's watcher polls its chain), which no login causes.`,
     '',
@@ -250,6 +267,9 @@ export function writeReport(results: BenchResults) {
     `| login p50 ms | ${chains.one.p50Ms} | ${chains.three.p50Ms} | | ${chains.named.one.p50Ms} | ${chains.named.three.p50Ms} | |`,
     `| server CPU ms per login | ${chains.one.serverCpuMsPerLogin} | ${chains.three.serverCpuMsPerLogin} | ${chainsCpuRatio} × | ${chains.named.one.serverCpuMsPerLogin} | ${chains.named.three.serverCpuMsPerLogin} | ${namedCpuRatio} × |`,
     `| chain round trips per login on the login's chain | ${chains.one.chainRoundTripsPerLogin} | ${chains.three.chainRoundTripsPerLogin} | | ${chains.named.one.chainRoundTripsPerLogin} | ${chains.named.three.chainRoundTripsPerLogin} | |`,
+    '',
+    `The rounds' CPU ratios, three chains over one: page path ${[...chains.cpuRatios.page].sort((a, b) => a - b).join(', ')};`,
+    `identity named (the same work on both sides: the spread of this run) ${[...chains.cpuRatios.named].sort((a, b) => a - b).join(', ')}.`,
     '',
     'On the page path each login of the three-chain Signet also asks the two other chains for the wallet\'s identity (one',
     'eth_call each, in parallel with its own chain\'s): that is its whole extra cost. A login that names its identity (the',

@@ -1,7 +1,9 @@
 // A server under test as its own process, so its CPU time and memory can be read from /proc
 // apart from the load driver's.
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const TICKS_PER_SECOND = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
@@ -13,25 +15,40 @@ export type ServerProcess = {
   cpuMs(): number;
   /** Resident memory, in MiB. */
   rssMiB(): number;
-  /** The last 4000 characters it wrote (its logs), for a failure to show. */
+  /** The last 4000 bytes it wrote (its logs), for a failure to show. */
   output(): string;
   stop(): Promise<void>;
 };
 
 export async function startServerProcess(name: string, args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  // Its logs go to a file, as a container's log driver takes them at once: a pipe read by this
+  // busy process would make the server's log writes wait, and count that against it.
+  const logDir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
+  const logFile = join(logDir, 'output.log');
+  const logFd = openSync(logFile, 'a');
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  /** The last 4000 bytes it wrote. */
+  const output = () => {
+    const fd = openSync(logFile, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const tail = Buffer.alloc(Math.min(size, 4000));
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+      return tail.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  };
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output()}`);
     const ready = await fetch(`${base}/.well-known/openid-configuration`, { headers: { 'x-forwarded-proto': 'https' } })
       .then((response) => response.ok)
       .catch(() => false);
     if (ready) break;
-    if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s: ${output}`);
+    if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const pid = child.pid!;
@@ -59,7 +76,7 @@ export async function startServerProcess(name: string, args: string[], env: Reco
       // Fields 14 and 15 of stat (utime, stime), counted after the command name.
       return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
     },
-    output: () => output,
+    output,
     rssMiB() {
       const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'))!;
       return Number(line.replace(/\D+/g, '')) / 1024;
@@ -70,6 +87,6 @@ export async function startServerProcess(name: string, args: string[], env: Reco
         child.once('exit', () => done());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
+      }).finally(() => rmSync(logDir, { recursive: true, force: true })),
   };
 }
