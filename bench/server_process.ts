@@ -60,7 +60,7 @@ export async function startServerProcess(name: string, args: string[], env: Reco
     cpuMs() {
       // Each thread's time on a CPU in ns (schedstat): stat counts in clock ticks of 10 ms, a
       // step of 1 % of a short round's CPU. Node's threads (the main one, libuv's, V8's) live as
-      // long as the process, so the sum only grows.
+      // long as the process; a thread that ended would take its time out of the sum.
       if (hasSchedstat) {
         let ns = 0;
         for (const task of readdirSync(`/proc/${pid}/task`)) {

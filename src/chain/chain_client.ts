@@ -32,7 +32,7 @@ export function chainDefinition(chainId: number, rpcUrl: string) {
 /**
  * An RPC call (rpc_fetch.ts) that ends at its own timeout or when the running request's chain
  * budget is spent, whichever comes first: one deadline, one timer. viem's transport keeps no
- * timeout of its own (0), which spares each call an AbortController, a timer and a signal.
+ * timeout of its own (0), which spares each call viem's timer and the HTTP request a signal.
  */
 const fetchWithin =
   (callTimeoutMs: number): typeof fetch =>
@@ -57,6 +57,9 @@ export function createChainClient(
     chain: chainDefinition(chainId, rpcUrl),
     transport: chainTransport(rpcUrl, options.callTimeoutMs, options.observe),
     pollingInterval: options.pollingInterval ?? 1000,
+    // No CCIP-Read (EIP-3668): a contract's OffchainLookup revert would have Signet fetch any URL
+    // that contract names, outside the chain's deadline. ONCHAINID needs none; the revert stays a revert.
+    ccipRead: false,
   }) as PublicClient;
 }
 

@@ -1,6 +1,7 @@
 // One time budget for all the chain reads of a request: a middleware opens it, and every
-// RPC call made while the request runs aborts when it is spent (docs/decisions.md, 19: a 503 within a
-// deadline, however many calls a step makes). Work that outlives its request runs outside it.
+// RPC call made while the request runs ends when it is spent, or at its own timeout if that comes
+// first (docs/decisions.md, 19: a 503 within a deadline, however many calls a step makes). Work
+// that outlives its request runs outside it, bounded by each call's timeout alone.
 import type { Middleware } from 'koa';
 import { requestContext, requestIdFrom } from '../observability/request_context.js';
 

@@ -3,8 +3,9 @@
 // text). Node's fetch (undici) cost about 1.6 ms of CPU per login for two small RPC calls in
 // the bench's profile (docs/performance.md), most of it in WHATWG streams and Request/Response
 // objects that a JSON-RPC body of a few hundred bytes does not need. A call may also carry a
-// deadline (the running request's chain budget): one timer ends it, where composing the budget
-// into the caller's AbortSignal (AbortSignal.any) cost more than the call's own HTTP work.
+// deadline (chain_client.ts: its own timeout or the running request's chain budget, whichever
+// ends first): one timer ends it, where composing signals per call cost about as much CPU as the
+// call's own HTTP work.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
@@ -47,15 +48,16 @@ function headersOf(headers: HeadersInit | undefined): Record<string, string> {
 const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
 
 /** What a call that outlived its deadline fails with: a timeout, as an aborted fetch's. */
-const budgetSpent = () => new DOMException('the chain budget of this request is spent', 'TimeoutError');
+const deadlinePassed = () => new DOMException('no answer from the chain before the call deadline (its timeout or the request chain budget)', 'TimeoutError');
 
 type Attempt = { url: URL; init: RequestInit; pooled: boolean; deadline?: number };
 
 function send({ url, init, pooled, deadline }: Attempt): Promise<Response> {
   return new Promise<Response>((resolveCall, rejectCall) => {
     const left = deadline === undefined ? undefined : deadline - Date.now();
-    if (left !== undefined && left <= 0) return rejectCall(budgetSpent());
-    const timer = left === undefined ? undefined : setTimeout(() => request.destroy(budgetSpent()), left);
+    if (left !== undefined && left <= 0) return rejectCall(deadlinePassed());
+    // Set once the request exists (building it can throw, and then there is nothing to end).
+    let timer: NodeJS.Timeout | undefined;
     const resolve = (response: Response) => {
       clearTimeout(timer);
       resolveCall(response);
@@ -95,6 +97,7 @@ function send({ url, init, pooled, deadline }: Attempt): Promise<Response> {
         reject(error);
       }
     });
+    if (left !== undefined) timer = setTimeout(() => request.destroy(deadlinePassed()), left);
     request.end(typeof init.body === 'string' ? init.body : undefined);
   });
 }

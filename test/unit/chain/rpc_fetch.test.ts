@@ -122,6 +122,13 @@ test('a deadline ends a call the server never answers when it comes, as a timeou
   expect(received).toBe(1);
 });
 
+test('a call that cannot be built fails at once and leaves no deadline timer behind', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  const before = timers();
+  await expect(rpcFetch(url, { method: 'POST', body: '{}', headers: { 'x-bad': 'a\nb' } }, Date.now() + 60_000)).rejects.toThrow();
+  expect(timers()).toBe(before);
+});
+
 test('an answer within the deadline is the answer', async () => {
   answer = (_request, _body, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
