@@ -44,8 +44,10 @@ local function clock_ms()
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local function ms(value) return string.format('%.0f', value) end
+-- Strictly before now: Redis keeps a key through the very millisecond its expiry names, so a
+-- member scored with that millisecond leaves only once its record has.
 local function drop_past(key, now)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', ms(now))
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. ms(now))
 end
 local function expire_with_last(key)
   local last = redis.call('ZRANGE', key, 0, 0, 'REV', 'WITHSCORES')
