@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { LatencyProxy } from './latency_proxy.js';
 import type { StepTimes } from './oidc_driver.js';
 import type { ServerProcess } from './server_process.js';
+import { sleep } from '../test/support/wait_until.js';
 import { percentile, round } from './stats.js';
 
 /**
@@ -16,7 +17,7 @@ export type Counters = { server: ServerProcess; redis: Redis; proxy: LatencyProx
 /** CPU a server spends per second serving nothing: its background work. */
 export async function idleCpuRate(server: ServerProcess, seconds = 3): Promise<number> {
   const before = server.cpuMs();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await sleep(seconds * 1000);
   return (server.cpuMs() - before) / seconds;
 }
 
@@ -28,7 +29,7 @@ export async function redisCommands(redis: Redis): Promise<number> {
 /** Commands the server sends Redis while idle (background workers), per second. */
 export async function idleRedisRate(redis: Redis, seconds = 1): Promise<number> {
   const before = await redisCommands(redis);
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await sleep(seconds * 1000);
   // The two INFO calls of this measure are not the server's.
   return Math.max(0, (await redisCommands(redis)) - before - 1) / seconds;
 }

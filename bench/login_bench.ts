@@ -451,8 +451,8 @@ async function main() {
         chainRoundTripsPerLogin: alone[side].phase.chainRoundTripsPerLogin,
       };
     };
-    // The two sides of a round ran one right after the other, under the same load of the machine:
-    // the ratio of each round's pair, then their median, is the comparison.
+    // The two sides of a round ran at the same time, under the same load of the machine: the
+    // ratio of each round's pair, then their median, is the comparison.
     const ratioOf = (three: keyof typeof chainSides, one: keyof typeof chainSides) =>
       chainRounds.map((each) => round(each[three].serverCpuMsPerLogin / each[one].serverCpuMsPerLogin, 3));
     const cpuRatios = { page: ratioOf('three', 'one'), named: ratioOf('threeNamed', 'oneNamed') };

@@ -5,6 +5,7 @@
 
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { sleep } from '../test/support/wait_until.js';
 import type { CountingProxy } from './redis_counting_proxy.js';
 
 const blank = (key: string) =>
@@ -52,11 +53,11 @@ async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<
     socket.once('error', reject);
   });
   socket.write('MONITOR\r\n');
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await sleep(50);
   try {
     await work();
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     socket.destroy();
   }
   return seen;
@@ -90,7 +91,7 @@ export async function traceRedis(
   const idleMs = Math.max(elapsed, 5000);
   const idle = await monitorWhile(url, async () => {
     const [writes0, chain0] = [counting.writes(), chain.requests()];
-    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    await sleep(idleMs);
     idleWrites = ((counting.writes() - writes0) * elapsed) / idleMs;
     // The chain proxy is shared: every running server's watcher polls through it.
     idleChain = ((chain.requests() - chain0) * elapsed) / idleMs;

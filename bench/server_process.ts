@@ -4,6 +4,7 @@ import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sleep } from '../test/support/wait_until.js';
 
 const TICKS_PER_SECOND = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
@@ -49,7 +50,7 @@ export async function startServerProcess(name: string, args: string[], env: Reco
       .catch(() => false);
     if (ready) break;
     if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s: ${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   const pid = child.pid!;
   const hasSchedstat = existsSync(`/proc/${pid}/schedstat`);

@@ -150,7 +150,7 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
       .map((what) => ({ what, signet: ownerMs(signetUserinfo, what), bare: ownerMs(bareUserinfo, what) }))
       .sort((a, b) => b.signet - b.bare - (a.signet - a.bare));
     const share = (ms: number) => round((100 * ms) / signetUserinfo.serverCpuMsPerRequest, 1);
-    const middlewareMs = round(MIDDLEWARE.reduce((sum, what) => sum + ownerMs(signetUserinfo, what), 0), 3);
+    const middlewareProfileMs = round(MIDDLEWARE.reduce((sum, what) => sum + ownerMs(signetUserinfo, what), 0), 3);
     lines.push(
       `  By the userinfo profiles (${signetUserinfo.serverCpuMsPerRequest} ms and ${bareUserinfo.serverCpuMsPerRequest} ms per request with the profiler), each sample given to the`,
       '  innermost owner on its stack (a middleware\'s own work and the native calls it makes; not what it calls of the',
@@ -162,7 +162,7 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
       '',
       `  Measured directly, the middleware costs ${middleware.value} % of Signet's userinfo CPU (${middleware.met ? 'met' : 'not met'}: ≤ 10 %): the bare engine served`,
       `  through Signet's HTTP stack spends ${ui.bareWithMiddleware.serverCpuMsPerRequest} ms per userinfo against its ${ui.bare.serverCpuMsPerRequest} ms. By the profile its owners (${MIDDLEWARE.join(', ')})`,
-      `  come to ${middlewareMs} ms, ${share(middlewareMs)} % (the promise hooks counted under request context are ${ownerMs(bareUserinfo, REQUEST_CONTEXT)} ms in the bare engine too, whose own`,
+      `  come to ${middlewareProfileMs} ms, ${share(middlewareProfileMs)} % (the promise hooks counted under request context are ${ownerMs(bareUserinfo, REQUEST_CONTEXT)} ms in the bare engine too, whose own`,
       '  AsyncLocalStorage puts them on every promise); it keeps every line and metric (one access line per request, the HTTP',
       '  metrics, the request id on every line). Cut so far: one AsyncLocalStorage for the request where there were two, the',
       '  log scrubber\'s scans only where a line holds their mark, no async step in pass-through middleware. What would move the',

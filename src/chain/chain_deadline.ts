@@ -3,14 +3,16 @@
 // first (docs/decisions.md, 19: a 503 within a deadline, however many calls a step makes). Work
 // that outlives its request runs outside it, bounded by each call's timeout alone.
 import type { Middleware } from 'koa';
-import { requestContext, requestIdFrom } from '../observability/request_context.js';
+import { requestContext } from '../observability/request_context.js';
 
-/** Opens a budget of `budgetMs` for the chain calls of each request (in its request context). */
+/**
+ * Opens a budget of `budgetMs` for the chain calls of each request, in the request context the
+ * outermost middleware opened (src/observability/request_observer.ts).
+ */
 export function chainDeadline(budgetMs: number): Middleware {
   return (_ctx, next) => {
     const context = requestContext.getStore();
-    if (!context) return requestContext.run({ request_id: requestIdFrom(undefined), chainBudgetEnd: Date.now() + budgetMs }, next);
-    context.chainBudgetEnd = Date.now() + budgetMs;
+    if (context) context.chainBudgetEnd = Date.now() + budgetMs;
     return next();
   };
 }
