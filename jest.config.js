@@ -25,6 +25,7 @@ const TIMING_FILES = [
   'test/integration/webhook_isolation.test.ts',
   'test/property/malformed_input.test.ts',
   'test/unit/chain/rpc_fetch.test.ts',
+  'test/integration/rpc_endpoints.test.ts',
   'test/cluster/cluster_wait.test.ts',
   'test/cluster/sentinel_failover.test.ts',
 ];

@@ -5,7 +5,8 @@ import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import { createAccountFeature } from './account/account_feature.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
-import { onChains } from './chain/chains.js';
+import { type Chain, onChains } from './chain/chains.js';
+import { settledPointFor } from './chain/settled_point.js';
 import { identityKeyOf } from './chain/identity_key.js';
 import { createCibaFeature } from './ciba/ciba_feature.js';
 import { cibaFeature } from './ciba/ciba_settings.js';
@@ -307,6 +308,16 @@ export function createApp(deps: AppDeps): SignetApp {
     });
   };
   const chainConsentEnds = consentEndsOn(claims.onChain.first);
+  // When each chain's events count: its own setting, the one for every chain, or its id's default.
+  const settledPointOf = (chain: Chain) => {
+    const { settled, known } = settledPointFor(chain.chainId, chain.confirmations, config.chainWatch.confirmations);
+    if (!known && config.chainWatch.enabled) {
+      parts.logger.warn(
+        `chain ${chain.chainId} has no known settled point: the watcher acts on the newest block (0 confirmations); set its confirmations ("safe", "finalized" or a number) if it reorganises`,
+      );
+    }
+    return settled;
+  };
   // One watcher per chain, each with its own lease and cursor; the metrics carry each one's chain_id.
   const watchers = claims.onChain.all.map((on) => {
     const first = on.chain === parts.chains.first;
@@ -318,6 +329,8 @@ export function createApp(deps: AppDeps): SignetApp {
       issuers: parts.chains.several ? claimIssuersOf(config, on.chain.chainId, on.issuer?.address) : claimIssuersOf(config),
       handlers: first ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
       settings: config.chainWatch,
+      settled: settledPointOf(on.chain),
+      endpoints: on.chain.endpoints,
       metrics: deps.metrics,
       metricsChainId: on.chain.chainId,
       logger: parts.logger,

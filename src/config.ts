@@ -65,6 +65,30 @@ const claimsSchema = z.object({
     .default([]),
 });
 
+// An RPC endpoint: its URL (whose path or query may hold a provider's API key), and the label
+// logs, metrics and /readyz name it by (default: the URL's host).
+const rpcUrl = z.url({ error: 'must be an absolute URL' }).refine((value) => /^https?:\/\//.test(value), 'must be an http or https URL');
+const rpcEndpoint = z.union(
+  [
+    rpcUrl,
+    z
+      .object({
+        url: rpcUrl,
+        label: z
+          .string()
+          .regex(/^[A-Za-z0-9._:-]{1,40}$/, 'must be 1 to 40 letters, digits, ".", "_", ":" or "-"')
+          .optional(),
+      })
+      .strict(),
+  ],
+  { error: 'must be an http(s) URL, or { "url": "...", "label": "..." }' },
+);
+const rpcEndpointList = z.array(rpcEndpoint).min(1, 'must list at least one endpoint').max(8, 'must list at most 8 endpoints');
+/** When a block's events count as settled: a number of confirmations, or the node's "safe" or "finalized" block. */
+const settledSetting = z.union([z.coerce.number().int().min(0).max(1000), z.enum(['safe', 'finalized'])], {
+  error: 'must be a number of confirmations (0 to 1000), "safe" or "finalized"',
+});
+
 // host:port, host a name, an IPv4 address or a bracketed IPv6 address.
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 
@@ -134,7 +158,9 @@ const schema = z.object({
     })
     .prefault({}),
   chain: z.object({
-    rpcUrl: z.url({ error: 'must be an absolute URL' }).optional(),
+    rpcUrl: rpcUrl.optional(),
+    /** Several endpoints of the one chain, in order of preference (CHAIN_RPC_URLS). */
+    rpcUrls: rpcEndpointList.optional(),
     chainId: z.coerce.number().int().positive().optional(),
     identityFactory: address.optional(),
   }),
@@ -144,12 +170,16 @@ const schema = z.object({
       z.object({
         chain_id: z.number({ error: 'must be a chain id (a positive integer)' }).int().positive(),
         name: displayName,
-        rpc_url: z.url({ error: 'must be an absolute URL' }),
+        rpc_url: rpcUrl.optional(),
+        /** The chain's endpoints in order of preference, instead of rpc_url. */
+        rpc_urls: rpcEndpointList.optional(),
         identity_factory: address,
         /** Signet's own ClaimIssuer contract on this chain, when it is not at SIGNET_ISSUER_ADDRESS. */
         claim_issuer: address.optional(),
+        /** When the watcher takes this chain's events as settled (default: CHAIN_WATCH_CONFIRMATIONS, else the chain's known default). */
+        confirmations: settledSetting.optional(),
       }),
-      { error: 'must be a JSON list of { chain_id, name, rpc_url, identity_factory }' },
+      { error: 'must be a JSON list of { chain_id, name, rpc_url or rpc_urls, identity_factory }' },
     )
     .min(1, 'must name at least one chain')
     .optional(),
@@ -200,6 +230,8 @@ const schema = z.object({
     .object({
       requestMs: z.coerce.number().int().min(100).max(60_000).default(count('chainTimeouts.requestMs')),
       callMs: z.coerce.number().int().min(100).max(60_000).default(count('chainTimeouts.callMs')),
+      /** How often a failed RPC endpoint is asked whether it answers again. */
+      probeMs: z.coerce.number().int().min(100).max(600_000).default(count('chainTimeouts.probeMs')),
     })
     .prefault({}),
   /** Bearer token of the admin API; without it the admin API is off. */
@@ -248,8 +280,14 @@ const schema = z.object({
       enabled: z.boolean({ error: 'must be true or false' }).default(flag('chainWatch.enabled')),
       /** How often the watcher asks for new blocks. */
       pollMs: z.coerce.number().int().min(50).max(60_000).default(count('chainWatch.pollMs')),
-      /** Blocks a log must be under before it counts (reorgs): 0 acts on the newest block. */
-      confirmations: z.coerce.number().int().min(0).max(64).default(count('chainWatch.confirmations')),
+      /**
+       * When a block's events count, for every chain without its own `confirmations`: blocks under
+       * the head (0 acts on the newest), or the node's `safe` or `finalized` block. Unset: each
+       * chain's known default (src/chain/settled_point.ts).
+       */
+      confirmations: settledSetting.optional(),
+      /** The watcher says once, at warn, that it has not reached the settled point for this long. */
+      lagWarnSeconds: z.coerce.number().int().min(5).max(86_400).default(count('chainWatch.lagWarnSeconds')),
       /** The most blocks one eth_getLogs asks for. */
       maxBlockRange: z.coerce.number().int().min(1).max(100_000).default(count('chainWatch.maxBlockRange')),
       /** A watcher that has not renewed its lease for this long is taken for dead. */
@@ -350,7 +388,7 @@ interface ConfigCheck {
   check(config: Parsed): void;
 }
 
-const isEmbeddedChain = (config: Parsed) => !config.chain.rpcUrl && !config.chains;
+const isEmbeddedChain = (config: Parsed) => !config.chain.rpcUrl && !config.chain.rpcUrls && !config.chains;
 const hasSharedRedis = (config: Parsed) => Boolean(config.redisUrl || config.redisServers.cluster || config.redisServers.sentinels);
 const topicNamesOf = (config: Parsed) => new Set(config.claims.topics.map((topic) => topic.name));
 
@@ -393,11 +431,36 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
   {
     name: 'oneWayToNameChains',
     check(config) {
-      const shorthand = ['CHAIN_RPC_URL', 'CHAIN_ID', 'IDENTITY_FACTORY'].find(
-        (_, i) => [config.chain.rpcUrl, config.chain.chainId, config.chain.identityFactory][i],
+      const shorthand = ['CHAIN_RPC_URL', 'CHAIN_RPC_URLS', 'CHAIN_ID', 'IDENTITY_FACTORY'].find(
+        (_, i) => [config.chain.rpcUrl, config.chain.rpcUrls, config.chain.chainId, config.chain.identityFactory][i],
       );
       if (config.chains && shorthand)
         throw new ConfigError('CHAINS', `cannot be set with ${shorthand}: list every chain in CHAINS, or use the one-chain shorthand`);
+    },
+  },
+  {
+    name: 'oneWayToNameEndpoints',
+    check(config) {
+      if (config.chain.rpcUrl && config.chain.rpcUrls)
+        throw new ConfigError('CHAIN_RPC_URLS', 'cannot be set with CHAIN_RPC_URL: list every endpoint in CHAIN_RPC_URLS');
+      for (const [i, chain] of (config.chains ?? []).entries()) {
+        if (chain.rpc_url && chain.rpc_urls) throw new ConfigError(`chains.${i}.rpc_urls`, 'cannot be set with rpc_url: list every endpoint in rpc_urls');
+        if (!chain.rpc_url && !chain.rpc_urls) throw new ConfigError(`chains.${i}.rpc_url`, 'is required, or rpc_urls');
+      }
+    },
+  },
+  {
+    // Logs, metrics and /readyz tell endpoints apart by their labels alone.
+    name: 'endpointLabelsAreDistinct',
+    check(config) {
+      const lists = config.chains
+        ? config.chains.map((chain, i) => ({ name: `chains.${i}.rpc_urls`, list: chain.rpc_urls ?? [] }))
+        : [{ name: 'CHAIN_RPC_URLS', list: config.chain.rpcUrls ?? [] }];
+      for (const { name, list } of lists) {
+        const labels = list.flatMap((each) => (typeof each === 'string' ? [] : each.label ? [each.label] : []));
+        const twice = labels.find((label, i) => labels.indexOf(label) !== i);
+        if (twice) throw new ConfigError(name, `names two endpoints "${twice}": give each its own label`);
+      }
     },
   },
   {
@@ -431,8 +494,9 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     name: 'chainNeedsIdAndFactory',
     check(config) {
       if (isEmbeddedChain(config) || config.chains) return;
-      if (!config.chain.chainId) throw new ConfigError('CHAIN_ID', 'is required with CHAIN_RPC_URL');
-      if (!config.chain.identityFactory) throw new ConfigError('IDENTITY_FACTORY', 'is required with CHAIN_RPC_URL');
+      const given = config.chain.rpcUrls ? 'CHAIN_RPC_URLS' : 'CHAIN_RPC_URL';
+      if (!config.chain.chainId) throw new ConfigError('CHAIN_ID', `is required with ${given}`);
+      if (!config.chain.identityFactory) throw new ConfigError('IDENTITY_FACTORY', `is required with ${given}`);
     },
   },
   {

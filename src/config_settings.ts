@@ -60,6 +60,21 @@ function readPort(text: string, name: string, reading: EnvReading): string {
   return text;
 }
 
+/** CHAIN_RPC_URLS: comma separated, each `url` or `label=url`. */
+function readRpcEndpoints(text: string): unknown[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const labelled = /^([A-Za-z0-9._:-]{1,40})=(.+)$/.exec(entry);
+      return labelled && !/^[a-z]+:\/\//i.test(entry) ? { url: labelled[2], label: labelled[1] } : entry;
+    });
+}
+
+/** CHAIN_WATCH_CONFIRMATIONS: a number, or a block tag. */
+const readSettledPoint = (text: string): unknown => (/^\d+$/.test(text) ? Number(text) : text);
+
 /** COOKIE_KEYS: comma separated and trimmed; an empty key stays, for the schema to refuse. */
 const readCookieKeys = (text: string): string[] => text.split(',').map((key) => key.trim());
 
@@ -127,7 +142,20 @@ export const SETTINGS: readonly Setting[] = [
     default: 250,
     meaning: 'longest pause between reconnections to Redis, so recovery follows Redis within about this long; 10 to 10000',
   },
-  { env: 'CHAIN_RPC_URL', path: 'chain.rpcUrl', defaultText: 'none: embedded anvil', meaning: 'any EVM JSON-RPC endpoint; required in production' },
+  {
+    env: 'CHAIN_RPC_URL',
+    path: 'chain.rpcUrl',
+    defaultText: 'none: embedded anvil',
+    meaning: 'any EVM JSON-RPC endpoint; this or `CHAIN_RPC_URLS` is required in production',
+  },
+  {
+    env: 'CHAIN_RPC_URLS',
+    path: 'chain.rpcUrls',
+    parse: readRpcEndpoints,
+    defaultText: 'none',
+    meaning:
+      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/readyz` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](docs/operations.md#running-on-a-public-chain))",
+  },
   { env: 'CHAIN_ID', path: 'chain.chainId', parse: 'number', defaultText: '31337 with anvil', meaning: 'required with `CHAIN_RPC_URL`' },
   {
     env: 'IDENTITY_FACTORY',
@@ -141,7 +169,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'none: the one chain above',
     meaning:
-      'JSON list of `{ chain_id, name, rpc_url, identity_factory, claim_issuer? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means ([operations](docs/operations.md#several-chains))',
+      'JSON list of `{ chain_id, name, rpc_url or rpc_urls, identity_factory, claim_issuer?, confirmations? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means. `rpc_urls` lists endpoints as URLs or `{ "url", "label" }` ([operations](docs/operations.md#several-chains))',
   },
   {
     env: 'READY_WITH_CHAINS',
@@ -256,6 +284,13 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'the longest one RPC call may take, in a request or in background work',
   },
   {
+    env: 'CHAIN_RPC_PROBE_MS',
+    path: 'chainTimeouts.probeMs',
+    parse: 'number',
+    default: 2000,
+    meaning: 'how often a failed RPC endpoint is asked (`eth_blockNumber`) whether it answers again; it rejoins when it does (100 to 600000)',
+  },
+  {
     env: 'CHAIN_WATCH',
     path: 'chainWatch.enabled',
     parse: 'boolean',
@@ -267,9 +302,17 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'CHAIN_WATCH_CONFIRMATIONS',
     path: 'chainWatch.confirmations',
+    parse: readSettledPoint,
+    defaultText: "each chain's own: 12 on Ethereum, `finalized` on Polygon and BNB, 10 on Base and OP, 20 on Arbitrum, 0 elsewhere",
+    meaning:
+      "when the watcher takes an event as settled, for every chain without its own `confirmations` in `CHAINS`: blocks under the head (0 to 1000), or `safe` or `finalized` (the node's tags); it reads nothing past that point ([operations](docs/operations.md#running-on-a-public-chain))",
+  },
+  {
+    env: 'CHAIN_WATCH_LAG_WARN_SECONDS',
+    path: 'chainWatch.lagWarnSeconds',
     parse: 'number',
-    default: 0,
-    meaning: 'blocks an event must be under before it is acted on (0 to 64); raise it on a chain that reorganizes',
+    default: 120,
+    meaning: 'the watcher says once, at `warn`, that it has not reached the settled point for this long (5 to 86400)',
   },
   {
     env: 'CHAIN_WATCH_MAX_BLOCK_RANGE',

@@ -3,8 +3,9 @@
 // adds its chain, routes and data through the options.
 import { createServer, type Server } from 'node:http';
 import { type AppDeps, createApp, type SignetApp } from './app.js';
-import { createChainClient } from './chain/chain_client.js';
-import { configuredChains } from './chain/chains.js';
+import { type ChainAccess, createChainAccess } from './chain/chain_client.js';
+import { type ConfiguredChain, configuredChains } from './chain/chains.js';
+import { learnMulticall3 } from './chain/multicall3.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors.js';
 import { observeChainCalls } from './observability/chain_calls.js';
@@ -62,6 +63,25 @@ async function drain(server: Server, graceMs: number): Promise<void> {
   }
 }
 
+/** A configured chain's client over its endpoints, with their calls and states in the metrics. */
+function chainAccessOf(chain: ConfiguredChain, config: Config, logger: Logger, metrics?: Metrics): ChainAccess {
+  const chainId = String(chain.chainId);
+  for (const { label } of chain.endpoints) metrics?.chainEndpointUp.set({ chain_id: chainId, endpoint: label }, 1);
+  return createChainAccess(chain.endpoints, chain.chainId, {
+    callTimeoutMs: config.chainTimeouts.callMs,
+    probeMs: config.chainTimeouts.probeMs,
+    logger,
+    observe: metrics ? observeChainCalls(metrics, chain.chainId) : undefined,
+    onAttempt: metrics
+      ? ({ label, outcome, seconds }) => {
+          metrics.chainEndpointCalls.inc({ chain_id: chainId, endpoint: label, outcome });
+          metrics.chainEndpointDuration.observe({ chain_id: chainId, endpoint: label }, seconds);
+        }
+      : undefined,
+    onState: metrics ? (label, state) => metrics.chainEndpointUp.set({ chain_id: chainId, endpoint: label }, state === 'up' ? 1 : 0) : undefined,
+  });
+}
+
 export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningSignet> {
   const configured = configuredChains(config);
   if (configured.length === 0) {
@@ -75,19 +95,20 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     logger,
     onAttempt: (outcome) => options.metrics?.webhookDeliveries.inc({ outcome }),
   });
+  // One client per chain over its endpoints: each chain its own RPC nodes, deadline and failures.
+  const chainAccesses = configured.map((chain) => ({ chain, access: chainAccessOf(chain, config, logger, options.metrics) }));
+  // Whether each chain has Multicall3, learned before the first login needs it (src/chain/multicall3.ts).
+  for (const { access } of chainAccesses) void learnMulticall3(access.client);
+  const closeEndpoints = () => {
+    for (const { access } of chainAccesses) access.endpoints.close();
+  };
   try {
     await store.ping();
     const signet = createApp({
       config,
       store,
       // One client per chain: each its own RPC node, deadline and failures.
-      chain: configured.map((chain) => ({
-        ...chain,
-        client: createChainClient(chain.rpcUrl, chain.chainId, {
-          callTimeoutMs: config.chainTimeouts.callMs,
-          observe: options.metrics ? observeChainCalls(options.metrics, chain.chainId) : undefined,
-        }),
-      })),
+      chain: chainAccesses.map(({ chain, access }) => ({ ...chain, ...access })),
       logger,
       metrics: options.metrics,
       webhooks,
@@ -125,10 +146,12 @@ export async function startServer(config: Config, logger: Logger, options: Serve
         signet.erasures.stop();
         await webhooks.close();
         await store.close();
+        closeEndpoints();
         await options.onClose?.();
       },
     };
   } catch (error) {
+    closeEndpoints();
     await webhooks.close();
     await store.close();
     await options.onClose?.();

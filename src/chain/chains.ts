@@ -6,10 +6,16 @@ import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
 import { refuse } from '../errors.js';
 import { type IdentityKey, identityKeyOf } from './identity_key.js';
+import { type EndpointSetting, endpointLabel, type RpcEndpoints } from './rpc_endpoints.js';
+import type { SettledSetting } from './settled_point.js';
 
 export type ChainDeps = {
   client: PublicClient;
   rpcUrl: string;
+  /** The endpoints under the client, where Signet made it from settings (their state for /readyz, the watcher's eth_getLogs range). */
+  endpoints?: RpcEndpoints;
+  /** When the watcher takes this chain's events as settled (CHAINS' own; else the setting for every chain, else the chain id's default). */
+  confirmations?: SettledSetting;
   chainId: number;
   identityFactory: Address;
   /** What people read (default: "chain <id>"). */
@@ -61,22 +67,54 @@ export function createChains(list: readonly ChainDeps[]): Chains {
 }
 
 /** A configured chain, before its client exists. */
-export type ConfiguredChain = { chainId: number; name: string; rpcUrl: string; identityFactory: Address; claimIssuer?: Address };
+export type ConfiguredChain = {
+  chainId: number;
+  name: string;
+  /** The first endpoint's URL (what sends the demo's transactions). */
+  rpcUrl: string;
+  /** Every endpoint, in order of preference, each with its label. */
+  endpoints: EndpointSetting[];
+  identityFactory: Address;
+  claimIssuer?: Address;
+  /** Set in CHAINS for this chain alone. */
+  confirmations?: SettledSetting;
+};
+
+type EndpointEntry = string | { url: string; label?: string };
+
+/** The endpoints as settings list them, each labelled: its own label, else its host (a host that repeats is numbered). */
+export function endpointsOf(entries: readonly EndpointEntry[]): EndpointSetting[] {
+  const labelled = entries.map((entry) => (typeof entry === 'string' ? { url: entry } : entry));
+  const seen = new Map<string, number>();
+  return labelled.map(({ url, label }) => {
+    const base = endpointLabel(url, label);
+    const times = (seen.get(base) ?? 0) + 1;
+    seen.set(base, times);
+    return { url, label: times === 1 ? base : `${base}#${times}` };
+  });
+}
 
 /** The chains the settings name: CHAINS, or the one-chain shorthand; none for the embedded chain. */
 export function configuredChains(config: Pick<Config, 'chain' | 'chains'>): ConfiguredChain[] {
   if (config.chains) {
-    return config.chains.map((chain) => ({
-      chainId: chain.chain_id,
-      name: chain.name,
-      rpcUrl: chain.rpc_url,
-      identityFactory: chain.identity_factory,
-      ...(chain.claim_issuer ? { claimIssuer: chain.claim_issuer } : {}),
-    }));
+    return config.chains.map((chain) => {
+      const endpoints = endpointsOf(chain.rpc_urls ?? (chain.rpc_url ? [chain.rpc_url] : []));
+      return {
+        chainId: chain.chain_id,
+        name: chain.name,
+        rpcUrl: endpoints[0]!.url,
+        endpoints,
+        identityFactory: chain.identity_factory,
+        ...(chain.claim_issuer ? { claimIssuer: chain.claim_issuer } : {}),
+        ...(chain.confirmations === undefined ? {} : { confirmations: chain.confirmations }),
+      };
+    });
   }
-  const { rpcUrl, chainId, identityFactory } = config.chain;
-  if (!rpcUrl || !chainId || !identityFactory) return [];
-  return [{ chainId, name: `chain ${chainId}`, rpcUrl, identityFactory }];
+  const { rpcUrl, rpcUrls, chainId, identityFactory } = config.chain;
+  const entries = rpcUrls ?? (rpcUrl ? [rpcUrl] : []);
+  if (!entries.length || !chainId || !identityFactory) return [];
+  const endpoints = endpointsOf(entries);
+  return [{ chainId, name: `chain ${chainId}`, rpcUrl: endpoints[0]!.url, endpoints, identityFactory }];
 }
 
 /** Something built once per chain (its identity reads, its claims), found by chain id. */

@@ -10,12 +10,13 @@ import { z } from 'zod';
 import { anyone } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
 import type { Store } from '../store/store.js';
+import type { EndpointReport } from '../chain/rpc_endpoints.js';
 import type { ChainWatchReport } from '../watch/chain_watcher.js';
 
 export type ReadinessDeps = {
   store: Store;
   /** Every chain served, first first. */
-  chains: readonly { chainId: number; name: string; client: PublicClient }[];
+  chains: readonly { chainId: number; name: string; client: PublicClient; endpoints?: { report(): EndpointReport[] } }[];
   /** Ready while any chain answers, or only while all do. */
   readyWithChains?: 'any' | 'all';
   deadlineMs?: number;
@@ -63,10 +64,31 @@ const chainWatch = z
     head: z.number().int(),
     cursor: z.number().int().meta({ description: 'the last block whose events were all handled' }),
     lag_blocks: z.number().int().meta({ description: 'head - cursor' }),
+    lag_seconds: z.number().int().optional().meta({ description: 'seconds since the newest fully handled block was made' }),
+    settled: z.number().int().meta({ description: 'the newest block taken as settled: the watcher reads nothing past it' }),
+    settled_by: z.string().meta({ description: 'what makes a block settled: "<n> confirmations", "safe" or "finalized"' }),
+    behind_since: z.string().optional().meta({ description: 'since when the watcher has not reached the settled point' }),
     last_round_at: z.string().optional(),
     last_error: z.object({ stage: z.enum(['chain', 'store', 'handler']), at: z.string() }).optional(),
   })
   .meta({ description: 'Only from the process that follows the chain (holds the chain watcher lease); never makes readiness fail' });
+
+const chainEndpoints = z
+  .array(
+    z.object({
+      chain_id: z.number().int(),
+      endpoints: z.array(
+        z.object({
+          label: z.string().meta({ description: "the operator's label, else the URL's host (never the URL)" }),
+          state: z.enum(['up', 'down', 'rate_limited']),
+          since: z.string().optional(),
+          retry_at: z.string().optional().meta({ description: 'rate limited: when its Retry-After ends' }),
+          log_block_range: z.number().int().optional().meta({ description: 'the most blocks one eth_getLogs asks of it, as learned from its refusals' }),
+        }),
+      ),
+    }),
+  )
+  .meta({ description: "Each chain's RPC endpoints in order of preference: calls go to the first that is up; never makes readiness fail while one answers" });
 
 const chainWatches = z
   .array(
@@ -106,7 +128,13 @@ export function healthRoutes({
       responses: {
         200: {
           description: 'Ready',
-          schema: z.object({ status: z.literal('ready'), checks, chain_watch: chainWatch.optional(), chain_watches: chainWatches.optional() }),
+          schema: z.object({
+            status: z.literal('ready'),
+            checks,
+            chain_endpoints: chainEndpoints.optional(),
+            chain_watch: chainWatch.optional(),
+            chain_watches: chainWatches.optional(),
+          }),
         },
         503: {
           description: 'Redis (`store_unavailable`) or the chain (`chain_unavailable`) does not answer',
@@ -115,6 +143,7 @@ export function healthRoutes({
             error_description: z.string(),
             reason: z.enum(['store_unavailable', 'chain_unavailable']),
             checks,
+            chain_endpoints: chainEndpoints.optional(),
             chain_watch: chainWatch.optional(),
             chain_watches: chainWatches.optional(),
           }),
@@ -132,7 +161,11 @@ export function healthRoutes({
         const checked = { store: storeCheck!, chain: chainCheck, ...(chains.length > 1 ? { chains: each } : {}) };
         const report = watchReport?.();
         const reports = chains.length > 1 ? watchReports?.() : undefined;
+        const withEndpoints = chains.filter((chain) => chain.endpoints);
         const watching = {
+          ...(withEndpoints.length
+            ? { chain_endpoints: withEndpoints.map((chain) => ({ chain_id: chain.chainId, endpoints: chain.endpoints!.report() })) }
+            : {}),
           ...(report ? { chain_watch: report } : {}),
           ...(reports
             ? {

@@ -57,6 +57,26 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
+    /** One per attempt at one RPC endpoint (src/chain/rpc_endpoints.ts), named by its label or host, never its URL. */
+    chainEndpointCalls: new Counter({
+      name: 'signet_chain_endpoint_requests_total',
+      help: 'JSON-RPC requests to each RPC endpoint, by outcome (ok, answered_error: the node answered an error; rate_limited; failed; timeout)',
+      labelNames: ['chain_id', 'endpoint', 'outcome'] as const,
+      registers,
+    }),
+    chainEndpointDuration: new Histogram({
+      name: 'signet_chain_endpoint_request_duration_seconds',
+      help: 'JSON-RPC request latency, by RPC endpoint',
+      labelNames: ['chain_id', 'endpoint'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    chainEndpointUp: new Gauge({
+      name: 'signet_chain_endpoint_up',
+      help: '1 while an RPC endpoint takes calls; 0 while it is failed (probed until it answers) or rate limited (until its Retry-After)',
+      labelNames: ['chain_id', 'endpoint'] as const,
+      registers,
+    }),
     /** Redis: kind connection (a client error event) or command (refused as an outage); redis_store's onError. */
     redisErrors: new Counter({
       name: 'signet_redis_errors_total',
@@ -90,6 +110,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     chainWatchLag: new Gauge({
       name: 'signet_chain_watch_lag_blocks',
       help: 'Blocks between the chain head and the last block the chain watcher fully handled (the lease holder reports it)',
+      aggregator: 'max',
+      labelNames: ['chain_id'] as const,
+      registers,
+    }),
+    chainWatchLagSeconds: new Gauge({
+      name: 'signet_chain_watch_lag_seconds',
+      help: 'Seconds since the newest block the chain watcher fully handled was made (the lease holder reports it)',
       aggregator: 'max',
       labelNames: ['chain_id'] as const,
       registers,

@@ -1,14 +1,21 @@
 // Follows the chain for the events that end consents (docs/operations.md, "Following the
-// chain"). Every pollMs, the process holding the lease (watch_lease.ts) reads the head and its
-// cursor (watch_cursor.ts), asks eth_getLogs for the blocks after the cursor up to
-// head - confirmations, in ranges of at most maxBlockRange, filtered by address: the watched
+// chain"). Every pollMs, the process holding the lease (watch_lease.ts) reads the head, the
+// settled point (settled_point.ts: head - confirmations, or the node's safe or finalized block)
+// and its cursor (watch_cursor.ts), asks eth_getLogs for the blocks after the cursor up to the
+// settled point and never past it, in ranges of at most maxBlockRange (and no more than the RPC
+// endpoint takes, as it learned: src/chain/rpc_endpoints.ts), filtered by address: the watched
 // identities (watchlist.ts) and the claim issuers, in chunks; it hands each event, in chain
 // order, to the consent handlers, and moves the cursor past a range only once all of them
 // succeeded. A failure (chain, store or handler) keeps the cursor: the range is read again on
-// the next round. A round's cost is one eth_blockNumber, and per new range one eth_getLogs per
-// chunk of watched addresses: nothing per grant, and no eth_getLogs at all with no address.
+// the next round. A round's cost is the head's header (and the settled block's, where that is
+// not the head), and per new range one eth_getLogs per chunk of watched addresses: nothing per
+// grant, and no eth_getLogs at all with no address. When every endpoint rests after a 429, the
+// next round waits for the first Retry-After. A watcher that has not reached the settled point
+// for lagWarnSeconds says so once, at warn.
 import { randomUUID } from 'node:crypto';
 import type { Address, PublicClient } from 'viem';
+import type { RpcEndpoints } from '../chain/rpc_endpoints.js';
+import { describeSettled, type SettledPoint, settledPointOf } from '../chain/settled_point.js';
 import type { Config } from '../config.js';
 import { createWorkerLoop } from '../notify/worker_loop.js';
 import type { Logger } from '../observability/logger.js';
@@ -33,6 +40,14 @@ export type ChainWatchReport = {
   cursor: number;
   /** head - cursor. */
   lag_blocks: number;
+  /** Seconds since the newest block whose events were all handled was made (as far as its time is known). */
+  lag_seconds?: number;
+  /** The newest block taken as settled; the watcher reads nothing past it. */
+  settled: number;
+  /** What makes a block settled: "12 confirmations", "safe", "finalized". */
+  settled_by: string;
+  /** Since when the watcher has not reached the settled point (absent: it is there). */
+  behind_since?: string;
   /** When the last round that read the chain completed. */
   last_round_at?: string;
   /** The latest failed round (where, and when); the cursor stayed, the range is read again. */
@@ -71,6 +86,10 @@ export type ChainWatcherDeps = {
   issuers: readonly Address[];
   handlers: ChainConsentHandlers;
   settings: Config['chainWatch'];
+  /** When a block's events count (default: settings.confirmations as a number of blocks or a tag, else 0). */
+  settled?: SettledPoint;
+  /** The chain's endpoints: the eth_getLogs range they take, and when they rest after a 429. */
+  endpoints?: Pick<RpcEndpoints, 'logBlockRange' | 'restingUntil'>;
   metrics?: Metrics;
   /** The chain's id in the metrics' `chain_id` label (default: `chainId`, else none). */
   metricsChainId?: number;
@@ -108,12 +127,18 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   const cursorKey = createWatchCursor(deps.store, deps.chainId);
   const issuers = new Set(deps.issuers.map((issuer) => issuer.toLowerCase()));
   const leaseRenewMs = (settings.leaseSeconds * 1000) / 3;
+  const settled: SettledPoint = deps.settled ?? settledPointOf(settings.confirmations ?? 0);
   const labelled = deps.metricsChainId ?? deps.chainId;
   const chainLabel: { chain_id?: string } = labelled === undefined ? {} : { chain_id: String(labelled) };
 
   let holding = false;
   let heldAt = 0;
-  let state: { head: bigint; cursor: bigint } | undefined;
+  let state: { head: bigint; cursor: bigint; settled: bigint } | undefined;
+  /** The newest fully handled block whose time is known. */
+  let handled: { block: bigint; timestamp: number } | undefined;
+  /** Since when the cursor has been short of the settled point (or the rounds failed). */
+  let behindSince: number | undefined;
+  let warnedBehind = false;
   let lastRoundAt: number | undefined;
   let lastError: { stage: WatchStage; at: number } | undefined;
   let failing = false;
@@ -135,10 +160,42 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
     else setHolding(false);
     return held;
   };
-  const observe = (head: bigint, cursor: bigint) => {
-    state = { head, cursor };
+  const lagSeconds = () => (handled ? Math.max(0, Math.round(now() / 1000 - handled.timestamp)) : undefined);
+  const observe = (head: bigint, cursor: bigint, settledAt: bigint) => {
+    state = { head, cursor, settled: settledAt };
     metrics?.chainWatchLag.set(chainLabel, Number(head > cursor ? head - cursor : 0n));
+    const seconds = lagSeconds();
+    if (seconds !== undefined) metrics?.chainWatchLagSeconds.set(chainLabel, seconds);
   };
+  /** Where the round left the cursor against the settled point: behind since when, said once past the bound. */
+  const keepUp = (reached: boolean) => {
+    if (reached) {
+      if (warnedBehind) deps.logger?.info('the chain watcher has reached the settled point again');
+      behindSince = undefined;
+      warnedBehind = false;
+      return;
+    }
+    behindSince ??= now();
+    if (!warnedBehind && now() - behindSince >= settings.lagWarnSeconds * 1000) {
+      warnedBehind = true;
+      deps.logger?.warn(
+        `the chain watcher has not reached the settled point for ${Math.round((now() - behindSince) / 1000)} s (bound ${settings.lagWarnSeconds} s): consents that chain events end are ended late`,
+        { lag_blocks: state ? Number(state.head - state.cursor) : undefined, lag_seconds: lagSeconds() },
+      );
+    }
+  };
+  /** The head, and the newest settled block (its time where known). */
+  const readPoints = async () => {
+    const head = await client.getBlock({ blockTag: 'latest' });
+    if ('tag' in settled) {
+      const point = await client.getBlock({ blockTag: settled.tag });
+      return { head: head.number, last: point.number, lastTime: Number(point.timestamp) };
+    }
+    const last = head.number - BigInt(settled.confirmations);
+    return { head: head.number, last: last > 0n ? last : 0n, lastTime: settled.confirmations === 0 ? Number(head.timestamp) : undefined };
+  };
+  /** The most blocks one range asks: the setting, and no more than the endpoint takes. */
+  const rangeSize = () => Math.min(settings.maxBlockRange, deps.endpoints?.logBlockRange() ?? settings.maxBlockRange);
 
   /** The watched events of blocks from..to, in chain order: one eth_getLogs per address chunk. */
   const eventsIn = async (
@@ -181,16 +238,19 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
         return result;
       }
       heldAt = performance.now();
-      const head = await at('chain', () => client.getBlockNumber({ cacheTime: 0 }));
-      const last = head - BigInt(settings.confirmations);
-      let cursor = await at('store', () => cursorKey.readOrStart(last > 0n ? last : 0n));
-      observe(head, cursor);
-      if (!nextRange(cursor, last, settings.maxBlockRange)) return succeeded(result);
+      const { head, last, lastTime } = await at('chain', readPoints);
+      let cursor = await at('store', () => cursorKey.readOrStart(last));
+      if (lastTime !== undefined && cursor >= last) handled = { block: last, timestamp: lastTime };
+      observe(head, cursor, last);
+      if (!nextRange(cursor, last, rangeSize())) {
+        keepUp(true);
+        return succeeded(result);
+      }
       // Read after the head: an identity listed before this round's head was read is in the filter.
       const identities = await at('store', () => deps.watchlist.identities());
       const from = { identities: new Set(identities.map((identity) => identity.toLowerCase())), issuers };
       const addresses = [...new Set([...from.identities, ...issuers])] as Address[];
-      for (let range = nextRange(cursor, last, settings.maxBlockRange); range; range = nextRange(cursor, last, settings.maxBlockRange)) {
+      for (let range = nextRange(cursor, last, rangeSize()); range; range = nextRange(cursor, last, rangeSize())) {
         if (result.ranges > 0 && (!active() || !(await stillHeld()))) break;
         // With no address to follow there is nothing to ask for: the cursor moves to the end at once.
         if (!addresses.length) range = { from: range.from, to: last };
@@ -212,8 +272,10 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
         }
         cursor = range.to;
         result.ranges++;
-        observe(head, cursor);
+        if (cursor === last && lastTime !== undefined) handled = { block: last, timestamp: lastTime };
+        observe(head, cursor, last);
       }
+      keepUp(cursor >= last);
       return succeeded(result);
     } catch (error) {
       const stage = error instanceof StageError ? error.stage : 'store';
@@ -221,6 +283,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
       result.failedAt = stage;
       lastError = { stage, at: now() };
       metrics?.chainWatchErrors.inc({ ...chainLabel, stage });
+      keepUp(false);
       // Once per outage, not once per poll.
       if (!failing) {
         deps.logger?.error(
@@ -259,7 +322,9 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
     async (active) => {
       while (active()) {
         await round(active);
-        if (active()) await pause(settings.pollMs);
+        // Every endpoint rests after a 429: nothing is asked before the first Retry-After ends.
+        const resting = deps.endpoints?.restingUntil();
+        if (active()) await pause(Math.max(settings.pollMs, resting === undefined ? 0 : resting - Date.now()));
       }
       if (holding) await lease.release().catch(() => {});
       setHolding(false);
@@ -274,10 +339,15 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
     report() {
       if (!(holding && state)) return undefined;
       const { head, cursor } = state;
+      const seconds = lagSeconds();
       return {
         head: Number(head),
         cursor: Number(cursor),
         lag_blocks: Number(head > cursor ? head - cursor : 0n),
+        ...(seconds === undefined ? {} : { lag_seconds: seconds }),
+        settled: Number(state.settled),
+        settled_by: describeSettled(settled),
+        ...(behindSince === undefined ? {} : { behind_since: new Date(behindSince).toISOString() }),
         ...(lastRoundAt === undefined ? {} : { last_round_at: new Date(lastRoundAt).toISOString() }),
         ...(lastError ? { last_error: { stage: lastError.stage, at: new Date(lastError.at).toISOString() } } : {}),
       };

@@ -6,7 +6,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
 import { type AppDeps, createApp, type SignetApp } from '../../src/app.js';
-import { createChainClient } from '../../src/chain/chain_client.js';
+import { createChainAccess, createChainClient } from '../../src/chain/chain_client.js';
+import { learnMulticall3 } from '../../src/chain/multicall3.js';
+import type { EndpointSetting, RpcEndpoints } from '../../src/chain/rpc_endpoints.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
@@ -115,6 +117,8 @@ export type Harness = {
   server: Server;
   /** With `chainProxy: true`: the proxy between Signet and anvil that a test can cut or silence. */
   chainProxy?: ChainProxy;
+  /** With `rpcEndpoints`: the first chain's endpoints as Signet reads them (their state, the learned ranges). */
+  endpoints?: RpcEndpoints;
   /** With `otherChains`: the chains served after the first (CHAINS), each its own anvil and ONCHAINID. */
   otherChains: TestChain[];
   close(): Promise<void>;
@@ -144,6 +148,8 @@ export async function startSignet(
     trustProxy?: number;
     /** The chain client Signet reads with (to count its calls), each chain's with `otherChains`; the test chain's by default. `rpcUrl`: the proxy's, with chainProxy. */
     chainClient?: (chain: TestChain, rpcUrl: string) => PublicClient;
+    /** Signet reads the first chain through these endpoints, in order (provider proxies: test/support/provider_proxy.ts). */
+    rpcEndpoints?: (chain: TestChain) => EndpointSetting[];
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
     /** Where the app and its webhook worker log (silent by default), and the app's metrics. */
@@ -218,6 +224,7 @@ type Running = {
   sentinels: RedisSentinelGroup | undefined;
   otherChains: TestChain[];
   chainProxy?: ChainProxy;
+  endpoints?: RpcEndpoints;
   servers: Server[];
   processes: Omit<Peer, 'url'>[];
 };
@@ -234,6 +241,7 @@ async function closeRunning(running: Running): Promise<void> {
     await each.store.close();
   }
   await running.chainProxy?.close();
+  running.endpoints?.close();
   const { redis, chain, cluster, sentinels, otherChains } = running;
   await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop(), ...otherChains.map((other) => other.stop())]);
 }
@@ -287,7 +295,17 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     },
   };
   const connection = redisConnectionOf(config);
+  const access = options.rpcEndpoints
+    ? createChainAccess(options.rpcEndpoints(chain), chain.anvil.chainId, {
+        pollingInterval: 50,
+        callTimeoutMs: config.chainTimeouts.callMs,
+        probeMs: config.chainTimeouts.probeMs,
+        logger: options.logger,
+      })
+    : undefined;
+  running.endpoints = access?.endpoints;
   const chainClient =
+    access?.client ??
     options.chainClient?.(chain, rpcUrl) ??
     (chainProxy ? createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, callTimeoutMs: config.chainTimeouts.callMs }) : chain.client);
   /** One Signet process on the configured store: its own client, webhook worker and app. */
@@ -306,7 +324,14 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       config,
       store,
       chain: [
-        { client: chainClient, rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory, name: `Test chain ${chain.anvil.chainId}` },
+        {
+          client: chainClient,
+          endpoints: access?.endpoints,
+          rpcUrl,
+          chainId: chain.anvil.chainId,
+          identityFactory: chain.suite.identityFactory,
+          name: `Test chain ${chain.anvil.chainId}`,
+        },
         ...running.otherChains.map((other) => ({
           client: options.chainClient?.(other, other.anvil.rpcUrl) ?? other.client,
           rpcUrl: other.anvil.rpcUrl,
@@ -335,6 +360,8 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     return { store, webhooks, signet };
   };
   const { store, webhooks, signet } = startProcess(server);
+  // As src/server.ts does at start: whether the chain has Multicall3, learned before the first login.
+  await learnMulticall3(chainClient);
   // A test starts once Signet's store is connected: its first request is no place to wait for
   // a cluster or a Sentinel-named master that a loaded host takes seconds to reach.
   const connected = async (one: Store) => {
@@ -369,6 +396,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     clock,
     server,
     chainProxy,
+    endpoints: access?.endpoints,
     otherChains: running.otherChains,
     close: () => closeRunning(running),
   };

@@ -511,11 +511,11 @@ describe('validateConfig', () => {
       rateLimits: expect.any(Object),
       redis: { commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 },
       redisServers: { tls: false },
-      chainTimeouts: { requestMs: 1500, callMs: 5000 },
+      chainTimeouts: { requestMs: 1500, callMs: 5000, probeMs: 2000 },
       displayNames: { issuers: [], topics: [], trustFrameworks: [] },
       webhooks: { allowPrivate: false, timeoutMs: 5000, concurrency: 16, perTargetConcurrency: 2 },
       retention: { historyDays: 90, historyEntries: 1000, receiptDays: 365, endedGrantDays: 30, endedClaimDays: 30 },
-      chainWatch: { enabled: true, pollMs: 1000, confirmations: 0, maxBlockRange: 2000, leaseSeconds: 10 },
+      chainWatch: { enabled: true, pollMs: 1000, lagWarnSeconds: 120, maxBlockRange: 2000, leaseSeconds: 10 },
       refreshWhenChainDown: 'allow',
       clientRegistration: 'off',
     });
@@ -535,8 +535,9 @@ describe('validateConfig', () => {
   });
 
   test('the chain deadlines come from the environment, each on its own', () => {
-    expect(loadConfig({ CHAIN_DEADLINE_MS: '800' }).chainTimeouts).toEqual({ requestMs: 800, callMs: 5000 });
-    expect(loadConfig({ CHAIN_CALL_TIMEOUT_MS: '2000' }).chainTimeouts).toEqual({ requestMs: 1500, callMs: 2000 });
+    expect(loadConfig({ CHAIN_DEADLINE_MS: '800' }).chainTimeouts).toEqual({ requestMs: 800, callMs: 5000, probeMs: 2000 });
+    expect(loadConfig({ CHAIN_CALL_TIMEOUT_MS: '2000' }).chainTimeouts).toEqual({ requestMs: 1500, callMs: 2000, probeMs: 2000 });
+    expect(loadConfig({ CHAIN_RPC_PROBE_MS: '500' }).chainTimeouts).toEqual({ requestMs: 1500, callMs: 5000, probeMs: 500 });
   });
 
   test('the port is coerced from a string', () => {
