@@ -26,6 +26,7 @@ const TIMING_FILES = [
   'test/property/malformed_input.test.ts',
   'test/unit/chain/rpc_fetch.test.ts',
   'test/integration/rpc_endpoints.test.ts',
+  'test/integration/public_chain.test.ts',
   'test/cluster/cluster_wait.test.ts',
   'test/cluster/sentinel_failover.test.ts',
 ];

@@ -64,10 +64,17 @@ async function drain(server: Server, graceMs: number): Promise<void> {
 }
 
 /** A configured chain's client over its endpoints, with their calls and states in the metrics. */
-function chainAccessOf(chain: ConfiguredChain, config: Config, logger: Logger, metrics?: Metrics): ChainAccess {
+export function chainAccessOf(
+  chain: Pick<ConfiguredChain, 'chainId' | 'endpoints'>,
+  config: Config,
+  logger: Logger,
+  metrics?: Metrics,
+  options: { pollingInterval?: number } = {},
+): ChainAccess {
   const chainId = String(chain.chainId);
   for (const { label } of chain.endpoints) metrics?.chainEndpointUp.set({ chain_id: chainId, endpoint: label }, 1);
   return createChainAccess(chain.endpoints, chain.chainId, {
+    ...options,
     callTimeoutMs: config.chainTimeouts.callMs,
     probeMs: config.chainTimeouts.probeMs,
     logger,

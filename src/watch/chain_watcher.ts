@@ -7,9 +7,10 @@
 // identities (watchlist.ts) and the claim issuers, in chunks; it hands each event, in chain
 // order, to the consent handlers, and moves the cursor past a range only once all of them
 // succeeded. A failure (chain, store or handler) keeps the cursor: the range is read again on
-// the next round. A round's cost is the head's header (and the settled block's, where that is
-// not the head), and per new range one eth_getLogs per chunk of watched addresses: nothing per
-// grant, and no eth_getLogs at all with no address. When every endpoint rests after a 429, the
+// the next round. A round's cost is the head's header (and the settled block's where that is
+// not the head, once handled, for the lag in seconds), and per new range one eth_getLogs per
+// chunk of watched addresses: nothing per grant, and no eth_getLogs at all with no address.
+// When every endpoint rests after a 429, the
 // next round waits for the first Retry-After. A watcher that has not reached the settled point
 // for lagWarnSeconds says so once, at warn.
 import { randomUUID } from 'node:crypto';
@@ -194,6 +195,12 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
     const last = head.number - BigInt(settled.confirmations);
     return { head: head.number, last: last > 0n ? last : 0n, lastTime: settled.confirmations === 0 ? Number(head.timestamp) : undefined };
   };
+  /** Every block up to `block` is handled: its time, read once per new block where the round did not read it already. */
+  const handledUpTo = async (block: bigint, time: number | undefined) => {
+    if (handled?.block === block) return;
+    const timestamp = time ?? Number((await at('chain', () => client.getBlock({ blockNumber: block }))).timestamp);
+    handled = { block, timestamp };
+  };
   /** The most blocks one range asks: the setting, and no more than the endpoint takes. */
   const rangeSize = () => Math.min(settings.maxBlockRange, deps.endpoints?.logBlockRange() ?? settings.maxBlockRange);
 
@@ -240,7 +247,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
       heldAt = performance.now();
       const { head, last, lastTime } = await at('chain', readPoints);
       let cursor = await at('store', () => cursorKey.readOrStart(last));
-      if (lastTime !== undefined && cursor >= last) handled = { block: last, timestamp: lastTime };
+      if (cursor >= last) await handledUpTo(last, lastTime);
       observe(head, cursor, last);
       if (!nextRange(cursor, last, rangeSize())) {
         keepUp(true);
@@ -272,7 +279,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
         }
         cursor = range.to;
         result.ranges++;
-        if (cursor === last && lastTime !== undefined) handled = { block: last, timestamp: lastTime };
+        if (cursor === last) await handledUpTo(last, lastTime);
         observe(head, cursor, last);
       }
       keepUp(cursor >= last);

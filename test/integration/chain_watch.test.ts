@@ -405,6 +405,65 @@ test('confirmations: an event counts once its block is that many under the head;
   expect(confirmed.report()).toMatchObject({ lag_blocks: 2, cursor: Number(added.blockNumber) });
 });
 
+test("the node's safe block as the settled point: an event counts once that block reaches it (anvil: 32 under the head)", async () => {
+  const memory = createMemoryStore();
+  const watchlist = createWatchlist(memory, Date.now);
+  const handled: Hex[] = [];
+  const handlers = { ...recorder(8), onKeyAdded: async (event: { transactionHash: Hex }) => void handled.push(event.transactionHash) };
+  const safe = createChainWatcher({
+    store: memory,
+    client: h.chain.client,
+    watchlist,
+    issuers: [],
+    handlers,
+    settings: h.config.chainWatch,
+    settled: { tag: 'safe' },
+  });
+  // Past anvil's first 32 blocks, where its safe block is still the genesis.
+  await mine(40);
+  await safe.round();
+  const { owner, identity } = await newOwner();
+  await watchlist.watch(identity, 0);
+  const added = await addKey(h.chain.as(owner), identity, privateKeyToAccount(generatePrivateKey()).address, KeyPurpose.ACTION);
+  const safeBlock = async () => (await h.chain.client.getBlock({ blockTag: 'safe' })).number;
+  await mine(Number(added.blockNumber - (await safeBlock())) - 1);
+  await safe.round();
+  expect(await safeBlock()).toBe(added.blockNumber - 1n);
+  expect(handled).not.toContain(added.transactionHash);
+  await mine(1);
+  await safe.round();
+  expect(handled).toContain(added.transactionHash);
+  expect(safe.report()).toMatchObject({ settled_by: 'safe', cursor: Number(added.blockNumber), settled: Number(added.blockNumber) });
+});
+
+test('0 confirmations: an event that a reorganisation later removes has ended the consent all the same (the safe side)', async () => {
+  const memory = createMemoryStore();
+  const watchlist = createWatchlist(memory, Date.now);
+  const handled: Hex[] = [];
+  const handlers = { ...recorder(8), onKeyAdded: async (event: { transactionHash: Hex }) => void handled.push(event.transactionHash) };
+  const newest = createChainWatcher({
+    store: memory,
+    client: h.chain.client,
+    watchlist,
+    issuers: [],
+    handlers,
+    settings: h.config.chainWatch,
+    settled: { confirmations: 0 },
+  });
+  await newest.round();
+  const { owner, identity } = await newOwner();
+  await watchlist.watch(identity, 0);
+  const added = await addKey(h.chain.as(owner), identity, privateKeyToAccount(generatePrivateKey()).address, KeyPurpose.ACTION);
+  await newest.round();
+  expect(handled).toContain(added.transactionHash);
+  await h.chain.client.request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+  await mine(2);
+  await newest.round();
+  // The reorganised block was read once; nothing undoes what its event did.
+  expect(handled.filter((hash) => hash === added.transactionHash)).toHaveLength(1);
+  expect(await h.chain.client.getTransactionReceipt({ hash: added.transactionHash }).catch(() => undefined)).toBeUndefined();
+});
+
 test('(f) cost: one eth_getLogs per chunk of watched addresses per range, none with no block, none with nothing watched', async () => {
   for (const signet of processes()) await signet.watcher.stop();
   // From an empty watchlist (the logins above listed their identities for a day).

@@ -24,7 +24,7 @@ let first: ProviderProxy;
 let second: ProviderProxy;
 let client: PublicClient;
 let endpoints: RpcEndpoints;
-const logs = captureLogs<{ level: number; msg: string }>();
+const logs = captureLogs<{ level: string; msg: string }>();
 
 beforeAll(async () => {
   chain = await startTestChain();

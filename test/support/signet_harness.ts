@@ -6,16 +6,17 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
 import { type AppDeps, createApp, type SignetApp } from '../../src/app.js';
-import { createChainAccess, createChainClient } from '../../src/chain/chain_client.js';
+import { createChainClient } from '../../src/chain/chain_client.js';
 import { learnMulticall3 } from '../../src/chain/multicall3.js';
 import type { EndpointSetting, RpcEndpoints } from '../../src/chain/rpc_endpoints.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
 import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
-import type { Logger } from '../../src/observability/logger.js';
+import { type Logger, silentLogger } from '../../src/observability/logger.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
 import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
+import { chainAccessOf } from '../../src/server.js';
 import { createMemoryStore } from '../../src/store/memory_store.js';
 import { firstConnection, redisConnectionOf } from '../../src/store/redis_connection.js';
 import { createRedisStore, type RedisStore } from '../../src/store/redis_store.js';
@@ -149,7 +150,7 @@ export async function startSignet(
     /** The chain client Signet reads with (to count its calls), each chain's with `otherChains`; the test chain's by default. `rpcUrl`: the proxy's, with chainProxy. */
     chainClient?: (chain: TestChain, rpcUrl: string) => PublicClient;
     /** Signet reads the first chain through these endpoints, in order (provider proxies: test/support/provider_proxy.ts). */
-    rpcEndpoints?: (chain: TestChain) => EndpointSetting[];
+    rpcEndpoints?: (chain: TestChain) => EndpointSetting[] | Promise<EndpointSetting[]>;
     /** More settings, given the chain (for contract addresses). */
     configure?: (chain: TestChain) => Record<string, unknown>;
     /** Where the app and its webhook worker log (silent by default), and the app's metrics. */
@@ -295,12 +296,10 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     },
   };
   const connection = redisConnectionOf(config);
+  // As src/server.ts makes a configured chain's client: its endpoints' calls and states in the metrics.
   const access = options.rpcEndpoints
-    ? createChainAccess(options.rpcEndpoints(chain), chain.anvil.chainId, {
+    ? chainAccessOf({ chainId: chain.anvil.chainId, endpoints: await options.rpcEndpoints(chain) }, config, options.logger ?? silentLogger, options.metrics, {
         pollingInterval: 50,
-        callTimeoutMs: config.chainTimeouts.callMs,
-        probeMs: config.chainTimeouts.probeMs,
-        logger: options.logger,
       })
     : undefined;
   running.endpoints = access?.endpoints;

@@ -1,0 +1,254 @@
+// Signet on a chain as operators run it: a plain chain (no Multicall3 at its canonical address)
+// behind two provider-like endpoints (test/support/provider_proxy.ts), each adding 100 ms to every
+// request and refusing eth_getLogs over 10 blocks with Alchemy's error, the watcher taking an
+// event as settled 3 blocks under the head. A browser's login waits 2 chain round trips; the
+// first endpoint dying in a stream of logins fails none of them; a key removed on chain ends the
+// website's session within the bound; an event a reorganisation removes before it settles ends
+// nothing; a 429's Retry-After keeps the watcher away; falling behind is said once. Real Redis,
+// anvil (anvil_reorg), openid-client; the endpoints' URLs carry an API key that must never show.
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import type { LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
+import { addKey, keyOf, removeKey } from '../../src/chain/deploy_onchainid.js';
+import type { ClientConfig } from '../../src/config.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { CHAIN_END_MS } from '../support/bounds.js';
+import { captureLogs } from '../support/log_capture.js';
+import { followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
+import { FAKE_API_KEY, type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
+import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
+import { type Harness, startSignet } from '../support/signet_harness.js';
+import { waitFor, waitUntil } from '../support/wait_until.js';
+
+const LATENCY_MS = 100;
+const MAX_LOG_BLOCKS = 10;
+const CONFIRMATIONS = 3;
+const POLL_MS = 500;
+const LAG_WARN_SECONDS = 30;
+
+const SHOP = (logoutUri: string): ClientConfig => ({
+  client_id: 'shop',
+  client_secret: 'shop-secret-value',
+  client_name: 'Shop',
+  redirect_uris: ['https://shop.example/callback'],
+  post_logout_redirect_uris: [],
+  grant_types: ['authorization_code', 'refresh_token'],
+  token_endpoint_auth_method: 'client_secret_basic',
+  backchannel_logout_uri: logoutUri,
+  backchannel_logout_session_required: true,
+});
+
+let h: Harness;
+let providers: [ProviderProxy, ProviderProxy];
+let logouts: SignalReceiver;
+let jwks: ReturnType<typeof createRemoteJWKSet>;
+const metrics = createMetrics({ processMetrics: false });
+const logs = captureLogs<{ level: string; msg: string }>();
+
+beforeAll(async () => {
+  logouts = await startSignalReceiver(200);
+  h = await startSignet({
+    clients: [SHOP(logouts.url)],
+    deadlines: 'production',
+    metrics,
+    logger: createLogger({ level: 'info', destination: logs.destination }),
+    rpcEndpoints: async (chain) => {
+      const behaviour = { latencyMs: LATENCY_MS, maxLogBlocks: MAX_LOG_BLOCKS, limitStyle: 'alchemy' as const, hideMulticall3: true };
+      providers = [await startProviderProxy(chain.anvil.rpcUrl, behaviour), await startProviderProxy(chain.anvil.rpcUrl, behaviour)];
+      return [
+        { url: providers[0].url, label: 'provider-a' },
+        { url: providers[1].url, label: 'provider-b' },
+      ];
+    },
+    watchChain: true,
+    configure: () => ({
+      webhooks: { allowPrivate: true },
+      chainWatch: { enabled: true, pollMs: POLL_MS, confirmations: CONFIRMATIONS, maxBlockRange: 2000, leaseSeconds: 10, lagWarnSeconds: LAG_WARN_SECONDS },
+      chainTimeouts: { requestMs: 1500, callMs: 5000, probeMs: 200 },
+    }),
+  });
+  jwks = createRemoteJWKSet(new URL(`${h.issuer}/jwks`));
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+  await Promise.all([...providers.map((each) => each.close()), logouts.close()]);
+});
+
+const mine = (blocks: number) => h.chain.client.request({ method: 'anvil_mine' as never, params: [`0x${blocks.toString(16)}`] as never });
+const head = () => h.chain.client.getBlockNumber({ cacheTime: 0 });
+const ethCalls = () => providers.reduce((sum, each) => sum + (each.counts().eth_call ?? 0), 0);
+const readyz = async () =>
+  (await (await fetch(`${h.issuer}/readyz`)).json()) as Record<string, unknown> & { chain_endpoints?: { endpoints: { label: string; state: string }[] }[] };
+const endpointState = async (label: string) => (await readyz()).chain_endpoints?.[0]?.endpoints.find((each) => each.label === label)?.state;
+const logoutFor = async (request: ReceivedRequest) =>
+  (await jwtVerify(new URLSearchParams(request.body).get('logout_token')!, jwks, { issuer: h.issuer, audience: 'shop', typ: 'logout+jwt' })).payload;
+
+/** A person's browser: the authorization request, the consent page, challenge, signature, resume, code, userinfo. */
+async function browserLogin(wallet: LocalAccount, body: Record<string, unknown> = {}) {
+  const login = await startLogin(h.issuer, SHOP(logouts.url), { scope: 'openid offline_access' });
+  const page = await login.agent.fetch(login.interactionUrl, { headers: { accept: 'text/html' } });
+  expect(page.status).toBe(200);
+  await page.text();
+  const signed = await signChallenge(login, wallet, body);
+  const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
+  if (answer.status !== 200) throw new Error(`signature answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+  const callback = await followToCallback(login, answer.json.redirect_to as string);
+  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
+    pkceCodeVerifier: login.verifier,
+    expectedState: login.state,
+    expectedNonce: login.nonce,
+  });
+  const sub = tokens.claims()!.sub;
+  await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
+  return { login, tokens };
+}
+
+test('on a chain without Multicall3, a browser login waits 2 chain round trips, and nothing else asks the chain on its way', async () => {
+  const owner = h.chain.accounts[0]!;
+  await h.chain.createIdentityFor(owner.address);
+  for (const each of providers) each.reset();
+  const before = ethCalls();
+  await browserLogin(owner);
+  expect(ethCalls() - before).toBe(2);
+  // What else reached the providers in the meantime was the watcher's (block headers, logs): no Multicall3 look-up.
+  const methods = new Set(providers.flatMap((each) => each.log().map((request) => request.method)));
+  expect([...methods].filter((method) => !['eth_call', 'eth_getBlockByNumber', 'eth_getLogs'].includes(method))).toEqual([]);
+  expect(providers[0].log().some((request) => request.answered === 'multicall_hidden')).toBe(false);
+}, 30_000);
+
+test('the first endpoint dies in the middle of a stream of logins: none fails; it is reported down, probed, and rejoins', async () => {
+  const owner = h.chain.accounts[1]!;
+  await h.chain.createIdentityFor(owner.address);
+  const outcomes: string[] = [];
+  let done = 0;
+  const lane = async () => {
+    for (let i = 0; i < 4; i++) {
+      try {
+        await browserLogin(owner);
+        outcomes.push('ok');
+      } catch (error) {
+        outcomes.push(String(error));
+      }
+      done++;
+    }
+  };
+  const lanes = Promise.all([lane(), lane()]);
+  await waitUntil('the first logins done', () => done >= 2, 20_000);
+  await providers[0].set({ state: 'dead' });
+  await lanes;
+  expect(outcomes).toEqual(Array(8).fill('ok'));
+  expect(await endpointState('provider-a')).toBe('down');
+  expect(await endpointState('provider-b')).toBe('up');
+  const exposition = await metrics.registry.metrics();
+  expect(exposition).toMatch(/signet_chain_endpoint_up\{chain_id="31337",endpoint="provider-a"\} 0/);
+  expect(exposition).toMatch(/signet_chain_endpoint_requests_total\{chain_id="31337",endpoint="provider-b",outcome="ok"\} [1-9]/);
+
+  await providers[0].set({ state: 'up' });
+  await waitUntil('provider-a rejoins', async () => (await endpointState('provider-a')) === 'up', 10_000);
+  // Nowhere the endpoints show does the API key in their URLs appear.
+  expect(JSON.stringify(await readyz())).not.toContain(FAKE_API_KEY);
+  expect(await metrics.registry.metrics()).not.toContain(FAKE_API_KEY);
+  expect(logs.written.join('')).not.toContain(FAKE_API_KEY);
+  expect(logs.lines().map((line) => line.msg)).toContainEqual(expect.stringMatching(/RPC endpoint provider-a failed .*calls go to provider-b/));
+}, 90_000);
+
+test('through a provider that takes 10 blocks per eth_getLogs, a key removed on chain ends the website session within the bound once it settles', async () => {
+  const owner = h.chain.accounts[2]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  const phone = privateKeyToAccount(generatePrivateKey());
+  await addKey(h.chain.as(owner), identity, phone.address, KeyPurpose.ACTION);
+  const { login, tokens } = await browserLogin(phone, { identity });
+  const sid = tokens.claims()!.sid as string;
+  // Ranges of many blocks behind the watcher's cursor: read 10 at a time.
+  await mine(45);
+  const before = logouts.requests.length;
+  await removeKey(h.chain.as(owner), identity, phone.address, KeyPurpose.ACTION);
+  await mine(CONFIRMATIONS);
+  const settled = Date.now();
+  const [arrived] = await logouts.waitFor('the logout token', (requests) => requests.length > before, CHAIN_END_MS + 5000);
+  const payload = await logoutFor(arrived!);
+  expect(payload).toMatchObject({ sid });
+  console.info(
+    `public chain: key removed, settled after ${CONFIRMATIONS} blocks → logout token ${arrived!.at - settled} ms (10-block provider, 100 ms per request)`,
+  );
+  expect(arrived!.at - settled).toBeLessThanOrEqual(CHAIN_END_MS);
+  await expect(oidc.refreshTokenGrant(login.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  // The provider refused wider ranges, and once learned, no query asked more than 10 blocks.
+  const getLogs = providers.flatMap((each) => each.log()).filter((request) => request.method === 'eth_getLogs');
+  const answered = getLogs.filter((request) => request.answered === 'forwarded');
+  const spans = answered.map((request) => {
+    const [filter] = request.params as [{ fromBlock: string; toBlock: string }];
+    return Number(BigInt(filter.toBlock) - BigInt(filter.fromBlock) + 1n);
+  });
+  expect(Math.max(...spans)).toBeLessThanOrEqual(MAX_LOG_BLOCKS);
+  expect((await readyz()).chain_endpoints?.[0]?.endpoints).toContainEqual(expect.objectContaining({ label: 'provider-a', log_block_range: MAX_LOG_BLOCKS }));
+}, 60_000);
+
+test('an event that a reorganisation removes before it settles ends nothing', async () => {
+  const owner = h.chain.accounts[3]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  const phone = privateKeyToAccount(generatePrivateKey());
+  await addKey(h.chain.as(owner), identity, phone.address, KeyPurpose.ACTION);
+  const { login, tokens } = await browserLogin(phone, { identity });
+  const before = logouts.requests.length;
+  await removeKey(h.chain.as(owner), identity, phone.address, KeyPurpose.ACTION);
+  const removedIn = await head();
+  // A round after the removal was mined: a watcher acting on unsettled blocks would end the login here.
+  await h.signet.watcher.round();
+  await h.chain.client.request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+  expect(
+    await h.chain.client.readContract({ address: identity, abi: identityAbi, functionName: 'keyHasPurpose', args: [keyOf(phone.address), KeyPurpose.ACTION] }),
+  ).toBe(true);
+  await mine(CONFIRMATIONS + 2);
+  await waitFor('the watcher past the reorganised block', async () => {
+    await h.signet.watcher.round();
+    const report = h.signet.watcher.report();
+    return report && report.cursor >= Number(removedIn) + 1 ? report : undefined;
+  });
+  expect(logouts.requests.length).toBe(before);
+  expect((await oidc.refreshTokenGrant(login.config, tokens.refresh_token!)).access_token).toEqual(expect.any(String));
+}, 60_000);
+
+test('a 429 on both endpoints: the watcher asks neither again before its Retry-After', async () => {
+  await waitUntil('both up', async () => (await endpointState('provider-a')) === 'up' && (await endpointState('provider-b')) === 'up', 10_000);
+  for (const each of providers) {
+    each.reset();
+    each.rateLimitNext(1, 2);
+  }
+  await waitFor('a 429 on each', () => providers.every((each) => each.log().some((request) => request.answered === 'rate_limited')), 5000);
+  const limitedAt = Math.min(...providers.map((each) => each.log().find((request) => request.answered === 'rate_limited')!.at));
+  await waitFor('the watcher back', () => providers.some((each) => each.log().some((request) => request.answered === 'forwarded')), 10_000);
+  for (const each of providers) {
+    const next = each.log().find((request) => request.answered !== 'rate_limited');
+    if (next) expect(next.at - limitedAt).toBeGreaterThanOrEqual(1900);
+  }
+}, 30_000);
+
+test('a watcher that cannot reach the settled point says so once at warn, with its lag; and once when it is back', async () => {
+  const warnings = () => logs.lines().filter((line) => /has not reached the settled point/.test(line.msg));
+  await Promise.all(providers.map((each) => each.set({ state: 'dead' })));
+  await h.signet.watcher.round();
+  h.clock.advance((LAG_WARN_SECONDS + 1) * 1000);
+  await h.signet.watcher.round();
+  await h.signet.watcher.round();
+  expect(warnings()).toHaveLength(1);
+  expect(warnings()[0]!.level).toBe('warn');
+  await Promise.all(providers.map((each) => each.set({ state: 'up' })));
+  await waitFor(
+    'the watcher back at the settled point',
+    async () => {
+      const result = await h.signet.watcher.round();
+      return result.outcome === 'followed' && !h.signet.watcher.report()?.behind_since;
+    },
+    10_000,
+  );
+  expect(logs.lines().map((line) => line.msg)).toContainEqual('the chain watcher has reached the settled point again');
+  const report = h.signet.watcher.report()!;
+  expect(report).toMatchObject({ settled_by: `${CONFIRMATIONS} confirmations`, lag_seconds: expect.any(Number) });
+  expect(report.settled).toBe(Number((await head()) - BigInt(CONFIRMATIONS)));
+  expect(warnings()).toHaveLength(1);
+}, 30_000);
