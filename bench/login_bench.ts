@@ -4,7 +4,13 @@
 // the engine floor (the same server whose interaction finishes at once); drives logins,
 // refreshes and userinfo from this process; writes bench/results/*.json and
 // docs/performance.md. Last, a second Signet process is profiled (CPU) over logins alone at
-// concurrency 8; BENCH_CPU_PROFILE=0 skips that.
+// concurrency 8; BENCH_CPU_PROFILE=0 skips that. The browser's path of a login (consent page,
+// page files, challenge, signature, redirects, token, userinfo: bench/browser_driver.ts) is
+// measured on two more Signet processes behind a provider-like proxy, with and without
+// Multicall3, at 0, 20 and 100 ms per RPC request (bench/browser_path.ts).
+// BENCH_ONLY=browser_path runs that section alone (a minute or two): it prints its table and
+// targets and writes bench/results/browser-path-*.json, leaving docs/performance.md and
+// latest.json to the whole run. BENCH_BROWSER_LOGINS sets its logins per setting (40).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -22,6 +28,7 @@ import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
 import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
+import { measureBrowserPath } from './browser_path.js';
 import { profileWhile } from './cpu_profiler.js';
 import { startLatencyProxy } from './latency_proxy.js';
 import { type Counters, idleCpuRate, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLoginsInterleaved, runRate, runRatesInterleaved } from './load.js';
@@ -29,7 +36,7 @@ import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, useri
 import { summarizeProfile } from './profile_summary.js';
 import { startRedisCountingProxy } from './redis_counting_proxy.js';
 import { traceRedis } from './redis_trace.js';
-import { type BenchResults, writeReport } from './report.js';
+import { type BenchResults, browserPathSection, writeReport } from './report.js';
 import { startServerProcess } from './server_process.js';
 import { median, round } from './stats.js';
 
@@ -49,6 +56,8 @@ const plenty = { points: 10_000_000, seconds: 60 };
 const CLAIM_HOLDERS = 16;
 const CLAIM_TOPIC = 'kyc';
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
+/** The sections that can run alone (BENCH_ONLY). */
+const SECTIONS = ['browser_path'] as const;
 
 async function timeEach(count: number, work: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -85,13 +94,16 @@ async function main() {
   const stops: (() => Promise<unknown>)[] = [];
   const profileDir = join(projectRoot, 'bench', 'results', 'profiles');
   const profiling = process.env.BENCH_CPU_PROFILE !== '0';
+  const only = process.env.BENCH_ONLY || undefined;
+  if (only !== undefined && !(SECTIONS as readonly string[]).includes(only)) {
+    throw new Error(`BENCH_ONLY=${only}: the sections that run alone are ${SECTIONS.join(', ')}`);
+  }
   try {
     const [signetRedis, floorRedis, bareRedis, chain] = await Promise.all([startRedisServer(), startRedisServer(), startRedisServer(), startBenchChain(IDENTITIES)]);
     stops.push(() => signetRedis.stop(), () => floorRedis.stop(), () => bareRedis.stop(), () => chain.anvil.stop());
     log(`anvil with ONCHAINID and ${chain.users.length} identities; three redis-servers`);
     const proxy = await startLatencyProxy(chain.anvil.rpcUrl);
     stops.push(() => proxy.close());
-    await letIssuerAddClaims(chain, DEPLOYER_KEY, CLAIM_HOLDERS);
 
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const env = (port: number, redisUrl: string): Record<string, string> => ({
@@ -120,6 +132,28 @@ async function main() {
         tokenFailuresPerClient: plenty,
       }),
     });
+    let browserUser = 0;
+    const browserPath = () =>
+      measureBrowserPath({
+        chainRpcUrl: chain.anvil.rpcUrl,
+        env: (port, rpcUrl, redisUrl) => ({ ...env(port, redisUrl), CHAIN_RPC_URL: rpcUrl }),
+        client: CLIENT,
+        scope: SCOPE,
+        nextWallet: () => chain.users[browserUser++ % chain.users.length]!.wallet,
+        log,
+        stops,
+      });
+    if (only === 'browser_path') {
+      const results = { startedAt: new Date(runStarted).toISOString(), loadAverageAtStart, identities: chain.users.length, browserPath: await browserPath() };
+      const dir = join(projectRoot, 'bench', 'results');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `browser-path-${results.startedAt.replace(/[:.]/g, '-')}.json`);
+      writeFileSync(file, `${JSON.stringify({ ...results, durationSeconds: round((Date.now() - runStarted) / 1000, 0) }, null, 2)}\n`);
+      console.log(browserPathSection(results.browserPath).join('\n'));
+      log(`done: ${file.slice(projectRoot.length + 1)} (docs/performance.md is left to the whole run)`);
+      return;
+    }
+    await letIssuerAddClaims(chain, DEPLOYER_KEY, CLAIM_HOLDERS);
     const [signetPort, floorPort] = [await freePort(), await freePort()];
     const signet = await startServerProcess(
       'Signet',
@@ -469,6 +503,9 @@ async function main() {
     log(`three chains, paired logins: CPU ratio ${severalChains.cpuRatio.page} (page path), ${severalChains.cpuRatio.named} (identity named); ${severalChains.three.chainRoundTripsPerLogin} round trips on its chain against ${severalChains.one.chainRoundTripsPerLogin}`);
     await Promise.all([threeChains.stop(), oneChain.stop()]);
 
+    // The browser's path of a login, on two fresh processes of its own (with and without Multicall3).
+    const browserPathResults = await browserPath();
+
     await signet.stop();
 
     // Where a login's CPU goes: another process of each server, on the same Redis and chain,
@@ -539,6 +576,7 @@ async function main() {
       workers,
       severalChains,
       profile,
+      browserPath: browserPathResults,
     };
     const report = writeReport(results);
     const dir = join(projectRoot, 'bench', 'results');
