@@ -5,7 +5,7 @@
 // The layers, bottom to top; a folder imports its own layer's and lower layers' folders only:
 //   base      src/*.ts below everything: errors, error codes, reasons, config, paths, retention;
 //             and src/clients/client_metadata.ts, the client schema the settings validate CLIENTS with
-//   infra     store/, chain/, observability/, keys/, rate_limits/
+//   infra     store/, chain/, observability/, keys/, rate_limits/, outbound/
 //   http      http/: the route table machinery and the Koa stack
 //   shared    the concepts several features build on (SHARED below)
 //   features  one folder per feature (FEATURES below); one feature imports another only where
@@ -14,10 +14,10 @@
 //   demo      demo/: the embedded demo, which nothing else imports
 
 /** src/*.ts at the bottom: what every layer may use. */
-const BASE = ['errors', 'error_codes', 'reasons', 'reasons_readme', 'config', 'config_settings', 'settings_readme', 'project_root', 'retention'];
+const BASE = ['errors', 'error_codes', 'reasons', 'reasons_readme', 'config', 'config_members', 'config_settings', 'settings_readme', 'project_root', 'retention'];
 /** Base modules kept with their folder's concept: the settings validate CLIENTS with the client metadata schema. */
 const BASE_IN_FOLDERS = ['^src/clients/client_metadata\\.ts$'];
-const INFRA = ['store', 'chain', 'observability', 'keys', 'rate_limits'];
+const INFRA = ['store', 'chain', 'observability', 'keys', 'rate_limits', 'outbound'];
 const SHARED = ['clients', 'profile', 'identity', 'wallet', 'history', 'fields', 'consent', 'owner_sessions', 'backchannel', 'claims', 'notify', 'watch', 'clients', 'dpop'];
 const FEATURES = ['oidc', 'interaction', 'grants', 'account', 'ciba', 'services', 'signals', 'consent_end', 'owner_data', 'landing', 'health'];
 const APP_FILES = ['app', 'app_parts', 'server', 'main', 'cli'];
@@ -95,7 +95,7 @@ module.exports = {
       to: {},
     },
     upward('base-imports-nothing-above', 'The base files import only each other.', BASE_PATH, [INFRA_PATH, HTTP_PATH, SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
-    upward('infra-below-http', 'store/, chain/, observability/, keys/ and rate_limits/ serve everything above: they import only the base and each other.', INFRA_PATH, [HTTP_PATH, SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
+    upward('infra-below-http', 'store/, chain/, observability/, keys/, rate_limits/ and outbound/ serve everything above: they import only the base and each other.', INFRA_PATH, [HTTP_PATH, SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
     upward('http-below-domain', 'The route table machinery knows no feature and no shared concept.', HTTP_PATH, [SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
     upward('shared-below-features', 'A shared home never reaches up into a feature.', SHARED_PATH, [FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
     upward('features-below-app', 'Features are assembled by app.ts; they never import it.', FEATURES_PATH, [...APP_PATH, DEMO_PATH]),

@@ -3,6 +3,7 @@
 // I/O of its own: the store, the chain client and the clock come in as deps.
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import { createAccountFeature } from './account/account_feature.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
 import { type Chain, onChains } from './chain/chains.js';
@@ -16,7 +17,7 @@ import type { DisplayNames } from './claims/display_names.js';
 import type { SignetIssuer } from './claims/signet_issuer.js';
 import type { ClientRegistry } from './clients/client_registry.js';
 import { createClientRemoval, type RemoveClient } from './clients/client_removal.js';
-import { createClientRules } from './clients/client_rules.js';
+import { configuredOutboundUrls, createClientRules } from './clients/client_rules.js';
 import { seedConfiguredClients } from './clients/client_seeding.js';
 import { clientsAdminRoutes } from './clients/clients_admin_routes.js';
 import { engineValidation } from './clients/engine_validation.js';
@@ -47,12 +48,14 @@ import type { IdentityRegistry } from './identity/identity_registry.js';
 import { createInteractionFeature } from './interaction/interaction_feature.js';
 import { createLandingFeature } from './landing/landing_feature.js';
 import type { WebhookQueue } from './notify/webhook_queue.js';
-import { createWebhookUrlGuard, type ResolveHost } from './notify/webhook_url_guard.js';
 import { createWebhooksFeature } from './notify/webhooks_feature.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { createProvider } from './oidc/provider.js';
 import { createLoginGrantRevoker } from './oidc/revoke_login_grant.js';
+import { createGuardedFetch } from './outbound/guarded_fetch.js';
+import type { DialAddress } from './outbound/pinned_request.js';
+import { createUrlGuard, type ResolveHost } from './outbound/url_guard.js';
 import type { ErasureJobs, ErasureSettings } from './owner_data/erasure_jobs.js';
 import type { ErasureStep } from './owner_data/erasure_steps.js';
 import { createOwnerDataFeature } from './owner_data/owner_data_feature.js';
@@ -82,8 +85,10 @@ export type AppDeps = {
   demoWallet?: boolean;
   /** Where access-grant notifications to services go (Redis Streams, or memory in the demo). */
   webhooks: WebhookQueue;
-  /** DNS for owners' webhook URLs, checked at save (default: the system resolver). */
+  /** DNS for the URLs given at run time (webhooks, SSF endpoints, clients' URLs the engine fetches), at save and at the engine's fetches (default: the system resolver). */
   resolveHost?: ResolveHost;
+  /** Tests only: where the engine's socket for an approved public address goes (src/outbound/pinned_request.ts). */
+  dialAddress?: DialAddress;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];
   /** Erasure job timing (tests shorten the lease and the sweep). */
@@ -209,12 +214,16 @@ export function createApp(deps: AppDeps): SignetApp {
       persistentTokenSeconds: config.ttl.accessToken,
     },
   });
+  // The one address check of the URLs given at run time (src/outbound/): the clients' rules and
+  // the engine's fetches use it here; the account, the SSF routes and the webhook queue build theirs alike.
+  const urlGuard = createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost });
   // Clients added at run time meet Signet's rules (src/clients/client_rules.ts); deleting one
   // ends its logins, access grants, API keys and SSF streams, and its record.
-  const clientRules = createClientRules({
-    production: config.mode === 'production',
-    guard: createWebhookUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
-  });
+  const clientRules = createClientRules({ production: config.mode === 'production', guard: urlGuard });
+  // What the engine fetches for a client (jwks_uri, sector_identifier_uri) goes through the same
+  // check, pinned, redirects checked hop by hop; CLIENTS' own URLs are the operator's.
+  const operatorUrls = configuredOutboundUrls(config.clients);
+  const engineFetch = createGuardedFetch({ guard: urlGuard, trusted: (href) => operatorUrls.has(href), dial: deps.dialAddress });
   const removeClient = createClientRemoval({
     loginGrantIdsOf: parts.receipts.grantIdsOf,
     forgetLoginGrantsOf: parts.receipts.forgetClient,
@@ -223,6 +232,14 @@ export function createApp(deps: AppDeps): SignetApp {
     removeApiKeysOf: services.apiKeys.removeAll,
     removeSsfStreamsOf: emitter.removeStreamsOf,
     deleteRecord: parts.clientRecords.delete,
+  });
+  const registered = registeredClients({
+    store,
+    records: parts.clientRecords,
+    rules: clientRules,
+    remove: removeClient,
+    isConfigured: parts.clients.isConfigured,
+    limits: config.clientRegistrationLimits,
   });
   // The engine's DPoP nonces and Signet's routes' are one: one secret, derived once.
   const nonceSecret = dpopNonceSecret(config.cookieKeys);
@@ -234,7 +251,15 @@ export function createApp(deps: AppDeps): SignetApp {
     history,
     mayRefresh,
     onChain: (chainId) => chainParts.get(chainId),
-    registeredClients: registeredClients({ rules: clientRules, remove: removeClient, isConfigured: parts.clients.isConfigured }),
+    registeredClients: registered,
+    fetch: engineFetch,
+  });
+  // A registered client's first completed login keeps it (until then it expires unused).
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const clientId = ctx.oidc.client?.clientId;
+    if (clientId && ctx.oidc.params?.grant_type !== 'client_credentials') {
+      registered.keep(clientId).catch((error: unknown) => parts.logger.error('a registered client could not be kept after its first login', error));
+    }
   });
   const validateClient = engineValidation(provider);
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts, onChain: chainParts });

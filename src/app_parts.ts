@@ -41,7 +41,8 @@ export function createAppParts(deps: {
   const chain = chains.first;
   // Each chain's identity reads, on its own client: one chain's outage stays its own.
   const identities = onChains(chains, (each) => {
-    const registry = createIdentityRegistry(each.client, each.identityFactory);
+    // Whether the factory knows an address is kept as long as claim reads are (CHAIN_CACHE_SECONDS).
+    const registry = createIdentityRegistry(each.client, each.identityFactory, { seconds: config.chainCacheSeconds, now });
     return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry) };
   });
   const { registry } = identities.first;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { type ClientMetadata, clientProblem, clientSchema } from './clients/client_metadata.js';
+import { nearest, respellMembers, speltPath, unknownMember } from './config_members.js';
 import { defaultOf, ENV_NAMES, fromEnv, LIST_PATHS } from './config_settings.js';
 import { ConfigError } from './errors.js';
 import { projectRoot } from './project_root.js';
@@ -110,6 +111,8 @@ const rateLimitsSchema = z.object({
   publicReadsPerAddress: limit(120, 60),
   identityCreationsPerAddress: limit(5, 3600),
   identityCreationsPerWallet: limit(3, 86400),
+  /** Dynamic client registrations (POST /reg) from one address. */
+  registrationsPerAddress: limit(20, 3600),
 });
 export type RateLimitSettings = z.infer<typeof rateLimitsSchema>;
 // Names people read instead of addresses and topic codes, on the pages and the demo website.
@@ -195,6 +198,13 @@ const schema = z.object({
     session: z.number().int().positive(),
     interaction: z.number().int().positive(),
   }),
+  /** How many live tokens a login grant, and a client on its own (client credentials), hold at most (decision 45). */
+  tokenLimits: z
+    .object({
+      accessTokensPerGrant: z.coerce.number().int().min(1).max(100).default(count('tokenLimits.accessTokensPerGrant')),
+      clientCredentialsPerClient: z.coerce.number().int().min(1).max(1000).default(count('tokenLimits.clientCredentialsPerClient')),
+    })
+    .prefault({}),
   clients: z.array(clientSchema),
   jwks: z.object({ keys: z.array(jwkSchema).min(1) }).optional(),
   cookieKeys: z.array(z.string().min(16, 'each key needs at least 16 characters')).min(1),
@@ -238,6 +248,13 @@ const schema = z.object({
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Dynamic client registration (RFC 7591, 7592): off, behind a fixed initial access token, or open (decision 25). */
   clientRegistration: z.enum(['off', 'initial_access_token', 'open']).default('off'),
+  /** What dynamic registration may hold: the clients it made at most, and how long one lives without a login. */
+  clientRegistrationLimits: z
+    .object({
+      maxClients: z.coerce.number().int().min(1).max(1_000_000).default(count('clientRegistrationLimits.maxClients')),
+      unusedHours: z.coerce.number().positive().max(8760).default(count('clientRegistrationLimits.unusedHours')),
+    })
+    .prefault({}),
   /** The fixed initial access token registrations bring when clientRegistration is initial_access_token. */
   registrationAccessToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Operations: processes sharing the port, the metrics listener, logs, shutdown. */
@@ -311,7 +328,7 @@ function settingName(path: PropertyKey[]): string {
   // An entry of a list read from one variable (REDIS_CLUSTER's third seed) is named by the variable.
   const listPath = path.slice(0, -1).map(String).join('.');
   const list = typeof path.at(-1) === 'number' && LIST_PATHS.has(listPath) ? ENV_NAMES[listPath] : undefined;
-  return ENV_NAMES[dotted] ?? list ?? (dotted || '(root)');
+  return ENV_NAMES[dotted] ?? list ?? (speltPath(path.map(String)).join('.') || '(root)');
 }
 
 function deepFreeze<T>(value: T): T {
@@ -549,7 +566,7 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     name: 'productionRefusesPrivateWebhooks',
     check(config) {
       if (config.mode === 'production' && config.webhooks.allowPrivate) {
-        throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', "must be false in production (owners' webhook URLs would reach private addresses)");
+        throw new ConfigError('WEBHOOKS_ALLOW_PRIVATE', 'must be false in production (URLs given at run time would reach private addresses)');
       }
     },
   },
@@ -640,8 +657,24 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
   },
 ];
 
+/** What the start should say of the settings it read (old spellings), by the Config they made. */
+const warningsOf = new WeakMap<Config, readonly string[]>();
+
+/** The warnings the settings of `config` gave (logged once at start). */
+export const configWarnings = (config: Config): readonly string[] => warningsOf.get(config) ?? [];
+
 /** Validates a raw settings object; the first problem stops the start, naming its path. */
-export function validateConfig(raw: unknown): Config {
+export function validateConfig(given: unknown): Config {
+  // A copy: the members are read into the code's names in place.
+  const raw = structuredClone(given) as Record<string, unknown>;
+  const warnings = raw && typeof raw === 'object' ? respellMembers(raw) : [];
+  const unknown = unknownMember(schema, raw);
+  if (unknown) {
+    const [top] = unknown.path.split('.');
+    const variable = ENV_NAMES[top!];
+    const meant = nearest(unknown.path.split('.').at(-1)!, unknown.known);
+    throw new ConfigError(unknown.path, `is not a setting${variable ? ` (in ${variable})` : ''}${meant ? `; did you mean ${meant}?` : ''}`);
+  }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -649,5 +682,7 @@ export function validateConfig(raw: unknown): Config {
   }
   const config = parsed.data;
   for (const { check } of CONFIG_CHECKS) check(config);
-  return deepFreeze(config);
+  const frozen = deepFreeze(config);
+  warningsOf.set(frozen, warnings);
+  return frozen;
 }

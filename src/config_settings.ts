@@ -214,7 +214,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'none (the demo trusts its ClaimIssuer)',
     meaning:
-      'JSON list of `{ address, topics: [names], trustFrameworks?: { <topic name>: <trust framework> }, chain_id? }`: the ClaimIssuer contracts trusted for each topic on the chain `chain_id` names (required with several `CHAINS`), and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
+      'JSON list of `{ address, topics: [names], trust_frameworks?: { <topic name>: <trust framework> }, chain_id? }`: the ClaimIssuer contracts trusted for each topic on the chain `chain_id` names (required with several `CHAINS`), and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
   },
   {
     env: 'SIGNET_ISSUER_ADDRESS',
@@ -237,6 +237,21 @@ export const SETTINGS: readonly Setting[] = [
     default: 'off',
     meaning:
       'dynamic client registration (RFC 7591, managed by RFC 7592) at `/reg`: `off`, `initial_access_token` (a registration must bring `REGISTRATION_ACCESS_TOKEN`) or `open` (anyone may register) ([operations](docs/operations.md#clients))',
+  },
+  {
+    env: 'CLIENT_REGISTRATION_MAX_CLIENTS',
+    path: 'clientRegistrationLimits.maxClients',
+    parse: 'number',
+    default: 1000,
+    meaning:
+      'the most clients dynamic registration keeps at once (those it made and not yet removed or expired); past it a registration is refused, `400 access_denied` ([operations](docs/operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+  },
+  {
+    env: 'CLIENT_REGISTRATION_UNUSED_HOURS',
+    path: 'clientRegistrationLimits.unusedHours',
+    parse: 'number',
+    default: 24,
+    meaning: 'a registered client that completes no login within this many hours (fractions allowed) is removed, with its registration access token',
   },
   {
     env: 'REGISTRATION_ACCESS_TOKEN',
@@ -266,7 +281,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'see [operations](docs/operations.md#the-limit-classes)',
     meaning:
-      'JSON `{ "<class>": { "points": n, "seconds": s }, "failedSignaturesPerChallenge": n }`: challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations',
+      'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations',
   },
   {
     env: 'CHAIN_DEADLINE_MS',
@@ -363,12 +378,28 @@ export const SETTINGS: readonly Setting[] = [
   {
     path: 'chainCacheSeconds',
     default: 10,
-    meaning: 'how long claim reads are cached (0 to 3600); the cache keeps at most 10,000 reads (about 16 MiB), and reads finding nothing at most 1,000 more',
+    meaning:
+      'how long claim reads, and whether the IdFactory knows an address read for a resource of it, are cached (0 to 3600); the claim cache keeps at most 10,000 reads (about 16 MiB), and reads finding nothing at most 1,000 more; the IdFactory’s answers, at most 10,000 known addresses and 1,000 unknown ones per chain',
   },
   {
     path: 'ttl.*',
     defaultText: 'see `config/default.json`',
     meaning: 'lifetimes of access token, ID token, refresh token, grant, session, interaction (seconds)',
+  },
+  {
+    env: 'ACCESS_TOKENS_PER_GRANT',
+    path: 'tokenLimits.accessTokensPerGrant',
+    parse: 'number',
+    default: 3,
+    meaning:
+      "the most live access tokens one login grant holds (1 to 100): a refresh past it ends the grant's oldest, and the grant keeps as many used refresh tokens for reuse detection ([data](docs/data.md#refresh-tokens-and-the-grants-records))",
+  },
+  {
+    env: 'CLIENT_CREDENTIALS_TOKENS_PER_CLIENT',
+    path: 'tokenLimits.clientCredentialsPerClient',
+    parse: 'number',
+    default: 10,
+    meaning: "the most live client credentials tokens one client holds (1 to 1000): a token asked past it ends the client's oldest",
   },
   {
     path: 'demo.enabled',
@@ -390,14 +421,15 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: '`kyc` "KYC check", `accredited` "Accredited investor"; the demo names its issuer "Signet demo issuer"',
     meaning:
-      'JSON `{ "issuers": [{ address, name }], "topics": [{ topic, name }], "trustFrameworks": [{ trust_framework, name }] }`: names the pages and the demo website show instead of issuer addresses, topic codes and trust framework identifiers (1 to 60 characters; `topic` is a configured topic\'s name). Issuers without a name are shown by their address, shortened; a few well-known trust frameworks (`de_aml`, `eidas`, `nist_800_63A`, `jp_aml`) have words already',
+      'JSON `{ "issuers": [{ address, name }], "topics": [{ topic, name }], "trust_frameworks": [{ trust_framework, name }] }`: names the pages and the demo website show instead of issuer addresses, topic codes and trust framework identifiers (1 to 60 characters; `topic` is a configured topic\'s name). Issuers without a name are shown by their address, shortened; a few well-known trust frameworks (`de_aml`, `eidas`, `nist_800_63A`, `jp_aml`) have words already',
   },
   {
     env: 'WEBHOOKS_ALLOW_PRIVATE',
     path: 'webhooks.allowPrivate',
     parse: 'boolean',
     default: false,
-    meaning: "lets owners' webhook URLs reach loopback and private addresses, for development; refused in production",
+    meaning:
+      "lets the URLs given at run time (owners' and run-time clients' webhooks, back-channel logout URIs, SSF endpoints, the jwks_uri and sector_identifier_uri the engine fetches) reach loopback and private addresses, for development; refused in production",
   },
   {
     env: 'WEBHOOKS_TIMEOUT_MS',

@@ -23,6 +23,10 @@ const requestReasons = {
   invalid_body: { error: 'invalid_request', meaning: 'A body field is missing or has the wrong form; the sentence names it.' },
   invalid_path: { error: 'invalid_request', meaning: 'A path parameter has the wrong form; the sentence names it.' },
   invalid_query: { error: 'invalid_request', meaning: 'A query parameter has the wrong form; the sentence names it.' },
+  query_parameter_repeated: {
+    error: 'invalid_request',
+    meaning: 'A query parameter came more than once, or in a list form (`name[]`, `name[key]`); the sentence names it. Send each parameter once.',
+  },
   route_not_found: { error: 'not_found', meaning: 'No route answers this method and path.' },
   method_not_allowed: { error: 'method_not_allowed', meaning: 'The path exists, but not with this method.' },
   rate_limited: { error: 'rate_limited', meaning: 'Too many requests of this kind; try again after Retry-After.' },
@@ -32,7 +36,10 @@ const requestReasons = {
 const outageReasons = {
   store_unavailable: { error: 'temporarily_unavailable', meaning: 'Redis does not answer.' },
   chain_unavailable: { error: 'temporarily_unavailable', meaning: 'The chain’s RPC node refused, failed or was too slow.' },
-  dns_unavailable: { error: 'temporarily_unavailable', meaning: 'A webhook URL’s host could not be resolved now.' },
+  dns_unavailable: {
+    error: 'temporarily_unavailable',
+    meaning: 'The host of a URL Signet would call (a webhook, an SSF endpoint, a client’s URL) could not be resolved now.',
+  },
   server_error: { error: 'server_error', meaning: 'Signet failed; the log has the details (never the answer).' },
 } satisfies Record<string, ReasonEntry>;
 
@@ -65,7 +72,7 @@ const walletReasons = {
   signature_invalid: { error: 'invalid_signature', meaning: 'The signature was not made by the challenge’s wallet.' },
 } satisfies Record<string, ReasonEntry>;
 
-/** Webhook URLs owners give, and the admin API of the webhook queue. */
+/** URLs given at run time that Signet calls (webhooks, SSF endpoints: webhook_url_* kept the name it had before it covered them all), and the admin API of the webhook queue. */
 const webhookReasons = {
   dead_letter_not_found: { error: 'not_found', meaning: 'No dead letter with this event id.' },
   webhook_url_not_public: { error: 'invalid_request', meaning: 'The URL resolves to a loopback, private, link-local or metadata address.' },

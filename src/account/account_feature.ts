@@ -13,8 +13,8 @@ import type { ConsentReceipts } from '../consent/consent_receipts.js';
 import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
-import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
 import type { Logger } from '../observability/logger.js';
+import { createUrlGuard, type ResolveHost } from '../outbound/url_guard.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ProfileStore } from '../profile/profile.js';
@@ -101,7 +101,7 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       issueChallenge: deps.issueChallenge,
       verifyChallenge: deps.verifyChallenge,
       ownerWebhooks,
-      webhookUrlGuard: createWebhookUrlGuard(deps.webhooks),
+      webhookUrlGuard: createUrlGuard(deps.webhooks),
       now,
     }),
     ...accountPageRoutes({

@@ -17,7 +17,7 @@ import { resolveIdentity } from '../identity/resolve_identity.js';
 import { subjectOf } from '../identity/subject.js';
 import { identitiesOfWallet } from '../identity/wallet_identities.js';
 import type { OwnerWebhooks } from '../notify/owner_webhooks.js';
-import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
+import type { UrlGuard } from '../outbound/url_guard.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { IssueChallenge, IssuedChallenge } from '../wallet/challenge.js';
@@ -41,7 +41,7 @@ export type AccountRoutesDeps = {
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   ownerWebhooks: OwnerWebhooks;
   /** Refuses a URL that does not resolve to public addresses only (SSRF). */
-  webhookUrlGuard: WebhookUrlGuard;
+  webhookUrlGuard: UrlGuard;
   now: () => number;
 };
 

@@ -27,4 +27,18 @@ export const storedClient = z
   .loose()
   .meta({ id: 'Client', description: "The client's metadata as stored (the engine's names), every field it holds" });
 
-export const clientList = z.object({ clients: z.array(storedClient) });
+/** A page of the clients, by client_id: `cursor` is the `next_cursor` of the page before. */
+export const clientListQuery = z.object({
+  cursor: z.string().max(512).optional(),
+  limit: z.coerce
+    .number({ error: 'must be an integer from 1 to 500' })
+    .int('must be an integer from 1 to 500')
+    .min(1, 'must be an integer from 1 to 500')
+    .max(500, 'must be an integer from 1 to 500')
+    .default(100),
+});
+
+export const clientList = z.object({
+  clients: z.array(storedClient),
+  next_cursor: z.string().nullable().meta({ description: 'Where the next page starts (its `cursor`); null on the last page' }),
+});

@@ -93,6 +93,30 @@ export function clientProblem(client: ClientFields): ClientProblem | undefined {
   return undefined;
 }
 
+/**
+ * What one client's record may hold, so that a stranger's registration cannot fill the store
+ * (decision 43): a name, any other text or URI, the entries of a list, and the whole record.
+ */
+export const CLIENT_SIZE_BOUNDS = { nameCharacters: 120, textCharacters: 2048, listEntries: 16, recordBytes: 8192 } as const;
+
+/** The first size bound the record's metadata breaks, or undefined. */
+export function clientSizeProblem(record: Record<string, unknown>): ClientProblem | undefined {
+  const { nameCharacters, textCharacters, listEntries, recordBytes } = CLIENT_SIZE_BOUNDS;
+  for (const [field, value] of Object.entries(record)) {
+    // client_name and its language-tagged forms (client_name#fr) are read by people.
+    const most = field === 'client_name' || field.startsWith('client_name#') ? nameCharacters : textCharacters;
+    if (typeof value === 'string' && value.length > most) return { field, problem: `is ${value.length} characters long; at most ${most}` };
+    if (Array.isArray(value)) {
+      if (value.length > listEntries) return { field, problem: `lists ${value.length} entries; at most ${listEntries}` };
+      const long = value.find((entry) => typeof entry === 'string' && entry.length > textCharacters);
+      if (long !== undefined) return { field, problem: `holds an entry of ${long.length} characters; at most ${textCharacters}` };
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(record));
+  if (bytes > recordBytes) return { field: 'metadata', problem: `is ${bytes} bytes as stored; at most ${recordBytes}` };
+  return undefined;
+}
+
 /** Signet's own client metadata, kept in the engine's record beside the standards' (its extraClientMetadata). */
 export const SIGNET_CLIENT_METADATA = ['webhook_url', 'webhook_secret'] as const;
 

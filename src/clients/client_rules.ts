@@ -1,19 +1,44 @@
 // Signet's rules for a client added at run time (the admin API, dynamic registration), on top of
 // the engine's own validation: the rules every client meets (client_metadata.ts), https redirect
-// URIs in production, and URLs Signet will call (webhook_url, backchannel_logout_uri) that pass
-// the same address check as owners' webhooks. CLIENTS is the operator's: its URLs are trusted.
+// URIs in production, and every URL Signet or the engine will call or fetch for it (webhook_url,
+// backchannel_logout_uri, jwks_uri, sector_identifier_uri…) passing the one address check of
+// src/outbound/. CLIENTS is the operator's: its URLs are trusted.
 import { SignetError } from '../errors.js';
-import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
+import type { UrlGuard } from '../outbound/url_guard.js';
 import { type ClientFields, type ClientProblem, clientProblem } from './client_metadata.js';
 
-export type RunTimeClient = ClientFields & { redirect_uris?: readonly string[]; post_logout_redirect_uris?: readonly string[] };
+export type RunTimeClient = ClientFields & {
+  redirect_uris?: readonly string[];
+  post_logout_redirect_uris?: readonly string[];
+  sector_identifier_uri?: string;
+  backchannel_client_notification_endpoint?: string;
+};
 
 /** The first rule the client breaks, or undefined (a resolver that fails throws its 503 dns_unavailable). */
 export type ClientRules = (client: RunTimeClient) => Promise<ClientProblem | undefined>;
 
+/**
+ * A client's URLs that Signet posts to (webhook_url, backchannel_logout_uri) or the engine
+ * fetches (jwks_uri; sector_identifier_uri, at registration too; the CIBA ping endpoint, were
+ * ping mode offered). A field added here is checked for every run-time client.
+ */
+export const OUTBOUND_URL_FIELDS = [
+  'webhook_url',
+  'backchannel_logout_uri',
+  'jwks_uri',
+  'sector_identifier_uri',
+  'backchannel_client_notification_endpoint',
+] as const;
+
 const isHttps = (uri: string) => URL.parse(uri)?.protocol === 'https:';
 
-export function createClientRules(deps: { production: boolean; guard: WebhookUrlGuard }): ClientRules {
+/** The URLs of CLIENTS that the engine fetches (their jwks_uri…): the operator's, trusted by its fetch. */
+export function configuredOutboundUrls(clients: readonly Record<string, unknown>[]): Set<string> {
+  const urls = clients.flatMap((client) => OUTBOUND_URL_FIELDS.map((field) => client[field]).filter((url): url is string => typeof url === 'string'));
+  return new Set(urls.flatMap((url) => URL.parse(url)?.href ?? []));
+}
+
+export function createClientRules(deps: { production: boolean; guard: UrlGuard }): ClientRules {
   return async (client) => {
     const broken = clientProblem(client);
     if (broken) return broken;
@@ -22,11 +47,12 @@ export function createClientRules(deps: { production: boolean; guard: WebhookUrl
         if ((client[field] ?? []).some((uri) => !isHttps(uri))) return { field, problem: 'must be https URLs in production' };
       }
     }
-    // Signet posts to these: they resolve to public addresses (WEBHOOKS_ALLOW_PRIVATE lifts it in development).
-    for (const field of ['webhook_url', 'backchannel_logout_uri'] as const) {
+    // Signet posts to these and the engine fetches them: they resolve to public addresses
+    // (WEBHOOKS_ALLOW_PRIVATE lifts it in development), checked again at every connection.
+    for (const field of OUTBOUND_URL_FIELDS) {
       const url = client[field];
-      if (!url) continue;
-      const refused = await deps.guard.check(url).then(
+      if (typeof url !== 'string') continue;
+      const refused = await deps.guard.check(url, { what: field === 'webhook_url' ? 'webhook' : '' }).then(
         () => undefined,
         (error: unknown) => {
           if (error instanceof SignetError && error.status === 400) return error.message;

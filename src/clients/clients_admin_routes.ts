@@ -11,7 +11,7 @@ import { type AnyRoute, route } from '../http/route.js';
 import type { Reason } from '../reasons.js';
 import type { ClientRecord, ClientRecords } from '../store/client_records.js';
 import * as forms from './client_admin_schemas.js';
-import { needsSecret } from './client_metadata.js';
+import { clientSizeProblem, needsSecret } from './client_metadata.js';
 import type { ClientRegistry } from './client_registry.js';
 import type { RemoveClient } from './client_removal.js';
 import type { ClientRules } from './client_rules.js';
@@ -63,9 +63,17 @@ export function clientsAdminRoutes(deps: ClientsAdminDeps): AnyRoute[] {
     const record = engineRecordOf(metadata);
     const verdict = await deps.validate(record);
     if (verdict) throw refuse('client_metadata_invalid', verdict.description);
-    const broken = await deps.rules(metadata);
+    const broken = clientSizeProblem(record) ?? (await deps.rules(metadata));
     if (broken) throw refuse('client_metadata_invalid', `${broken.field} ${broken.problem}`);
     return record;
+  };
+
+  /** The client_id a cursor starts after; a cursor this API did not give is refused. */
+  const clientCursorOf = (cursor: string | undefined) => {
+    if (cursor === undefined) return undefined;
+    const clientId = Buffer.from(cursor, 'base64url').toString('utf8');
+    if (!clientId || Buffer.from(clientId).toString('base64url') !== cursor) throw refuse('invalid_query', '"cursor" is not one this API gave');
+    return clientId;
   };
 
   return [
@@ -97,13 +105,19 @@ export function clientsAdminRoutes(deps: ClientsAdminDeps): AnyRoute[] {
     route({
       method: 'get',
       path: '/admin/clients',
-      summary: "Every client, CLIENTS' and those added at run time, by client_id",
+      summary: "The clients, CLIENTS' and those added at run time, by client_id, a page at a time",
       tag: TAG,
       auth,
-      responses: { 200: { description: 'The clients', schema: forms.clientList } },
-      async handle() {
-        const all = await deps.records.list();
-        return { body: { clients: all.sort((a, b) => a.client_id.localeCompare(b.client_id)).map(answer) } };
+      query: forms.clientListQuery,
+      responses: { 200: { description: 'A page of the clients', schema: forms.clientList } },
+      refusals: ['invalid_query'],
+      async handle({ query }) {
+        const after = clientCursorOf(query.cursor);
+        const all = (await deps.records.list()).sort((a, b) => (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
+        const rest = after === undefined ? all : all.filter((client) => client.client_id > after);
+        const page = rest.slice(0, query.limit);
+        const next = rest.length > page.length ? Buffer.from(page.at(-1)!.client_id).toString('base64url') : null;
+        return { body: { clients: page.map(answer), next_cursor: next } };
       },
     }),
 

@@ -30,7 +30,7 @@ function withDemoChain(config: Config, demo: DemoChain, second?: DemoChain): Con
     address: demo.suite.claimIssuer,
     topics: everyTopic,
     // Its KYC claims are released verified too (docs/verified-claims.md).
-    trustFrameworks: everyTopic.includes('kyc') ? { kyc: DEMO_TRUST_FRAMEWORK } : {},
+    trust_frameworks: everyTopic.includes('kyc') ? { kyc: DEMO_TRUST_FRAMEWORK } : {},
     ...(chain_id === undefined ? {} : { chain_id }),
   });
   const chainOf = (each: DemoChain, name: string) => ({

@@ -1,11 +1,15 @@
 // The two shareable resources (docs/decisions.md, 15) and their fields: an identity's profile (one field
 // per profile value) and one onchain claim (its off-chain "data"). Reads the private part.
+// An address that is no identity of its chain's IdFactory has no resource: 404 identity_not_found,
+// told from the profile kept in Redis when there is one, else by the factory (a claim's own
+// read tells it for a claim's public part).
 import type { Address, Hex } from 'viem';
 import { identityKeyOf } from '../chain/identity_key.js';
 import type { ClaimsService } from '../claims/claims_service.js';
 import { refuse } from '../errors.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
-import type { ProfileStore } from '../profile/profile.js';
+import type { IdentityRegistry } from '../identity/identity_registry.js';
+import type { Profile, ProfileStore } from '../profile/profile.js';
 
 /** chainId: the identity's chain, when not the first (absent: the first, named by its bare address). */
 export type ResourceRef =
@@ -29,11 +33,27 @@ export function claimRef(identity: Address, claimId: Hex, chainId?: number): Res
   return { kind: 'claim', identity, ...onChain(chainId), claimId, path: `/identities/${named(identity, chainId)}/claims/${claimId}` };
 }
 
-type ChainResources = { profiles: ProfileStore; claims: ClaimsService };
+type ChainResources = { profiles: ProfileStore; claims: ClaimsService; registry: Pick<IdentityRegistry, 'isKnown'> };
+
+const noIdentity = (ref: ResourceRef) => refuse('identity_not_found', `${ref.identity} is not an identity of this chain's IdFactory`);
 
 /** The first chain's profiles and claims; `on`, another chain's (a ref's chainId). */
 export function createGrantResources(first: ChainResources & { on?: (chainId: number) => ChainResources }) {
   const of = (ref: ResourceRef): ChainResources => (ref.chainId === undefined || !first.on ? first : first.on(ref.chainId));
+
+  /**
+   * The identity's profile, refusing 404 identity_not_found when the address is no identity: a
+   * stored profile was saved by the identity's signed-in owner, so Redis alone answers; without
+   * one, the factory does (one chain read, kept a while; an outage is 503, never 404).
+   */
+  const profileOf = async (ref: ResourceRef): Promise<Profile> => {
+    const stored = await of(ref).profiles.find(ref.identity);
+    if (stored) return stored;
+    if (!(await of(ref).registry.isKnown(ref.identity))) throw noIdentity(ref);
+    return {};
+  };
+
+  const namesOf = (profile: Profile) => PROFILE_FIELDS.filter((field) => profile[field.name] !== undefined).map((field) => field.name);
 
   /** The fields this resource has now. */
   const fieldsOf = async (ref: ResourceRef): Promise<string[]> => {
@@ -41,12 +61,16 @@ export function createGrantResources(first: ChainResources & { on?: (chainId: nu
       await of(ref).claims.publicView(ref.identity, ref.claimId);
       return CLAIM_FIELDS;
     }
-    const profile = await of(ref).profiles.get(ref.identity);
-    return PROFILE_FIELDS.filter((field) => profile[field.name] !== undefined).map((field) => field.name);
+    return namesOf(await of(ref).profiles.get(ref.identity));
   };
 
   return {
     fieldsOf,
+
+    /** Refuses 404 identity_not_found when the resource's address is no identity of its chain (as profileOf tells it). */
+    async assertIdentity(ref: ResourceRef): Promise<void> {
+      await profileOf(ref);
+    },
 
     /** The fields a request asks for: all the resource has, or the named subset of them. */
     async requestedFields(ref: ResourceRef, asked: string[] | undefined): Promise<string[]> {
@@ -62,10 +86,10 @@ export function createGrantResources(first: ChainResources & { on?: (chainId: nu
       return available.filter((name) => asked.includes(name));
     },
 
-    /** The public part: what exists, never a value. */
+    /** The public part: what exists, never a value; 404 identity_not_found at an address that is no identity. */
     async publicPart(ref: ResourceRef): Promise<Record<string, unknown>> {
       if (ref.kind === 'claim') return { identity: ref.identity, ...(await of(ref).claims.publicView(ref.identity, ref.claimId)) };
-      return { identity: ref.identity, fields: await fieldsOf(ref) };
+      return { identity: ref.identity, fields: namesOf(await profileOf(ref)) };
     },
 
     /** The private part limited to `fields`, read fresh (profiles change; claims are re-checked). */

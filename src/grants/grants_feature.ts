@@ -61,7 +61,12 @@ export type AccessGrantPartsDeps = {
 export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
   const { grants } = deps;
   const onChain = deps.onChain;
-  const resources = createGrantResources({ profiles: deps.profiles, claims: deps.claims, on: onChain && ((chainId) => onChain.require(chainId)) });
+  const resources = createGrantResources({
+    profiles: deps.profiles,
+    claims: deps.claims,
+    registry: deps.registry,
+    on: onChain && ((chainId) => onChain.require(chainId)),
+  });
   const accessGrants = createAccessGrants({
     grants,
     resources,

@@ -1,7 +1,8 @@
 // Reads a shared resource for whoever asks: the public part for anyone; the private part for
 // an OIDC access token whose login kept it (with its DPoP proof when the token is DPoP-bound),
 // a grant's bearer token (an immediate grant serves exactly one read), or a service's X-API-Key
-// holding an active persistent grant for it.
+// holding an active persistent grant for it. At an address that is no identity, a credential
+// the caller holds answers as the public read does: 404 identity_not_found, not "not covered".
 import type Provider from 'oidc-provider';
 import { identityKeyOf } from '../chain/identity_key.js';
 import type { ConsentReceipts } from '../consent/consent_receipts.js';
@@ -9,6 +10,7 @@ import type { DpopCheck, DpopPresentation } from '../dpop/dpop_proof.js';
 import { refuse, SignetError } from '../errors.js';
 import type { AccessHistory, Door } from '../history/access_history.js';
 import { subjectOf } from '../identity/subject.js';
+import type { Reason } from '../reasons.js';
 import type { ServiceAuth } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { AccessGrants } from './access_grants.js';
@@ -39,6 +41,13 @@ export type GrantCredential = { token?: DpopPresentation; apiKey?: string };
 
 const insufficient = (what: string) => refuse('token_scope_insufficient', what);
 const tokenInvalid = () => refuse('token_invalid', 'the access token is invalid, expired or revoked');
+
+/**
+ * A valid credential that covers nothing at this resource. Only then is the address asked about:
+ * no grant is ever made for an address that is no identity, so a credential that covers the
+ * resource needs no such check, and one that is not valid is refused for itself first.
+ */
+const NOT_COVERED: ReadonlySet<Reason> = new Set<Reason>(['token_scope_insufficient', 'grant_missing']);
 
 /** The grant is of the resource's identity, on the resource's chain. */
 const sameIdentity = (grant: { identity: string; chain_id?: number }, ref: ResourceRef) => grant.identity === ref.identity && grant.chain_id === ref.chainId;
@@ -126,6 +135,8 @@ export function createResourceReader(deps: ResourceReaderDeps) {
       if (who && error instanceof SignetError && error.status < 500) {
         deps.history?.record(historyOf(ref), { ...who, fields: [], claims: [], client_address: from, outcome: 'refused', reason: error.reason });
       }
+      // No identity here is one answer whoever asks (an outage while asking is 503, never 404).
+      if (error instanceof SignetError && NOT_COVERED.has(error.reason)) await deps.resources.assertIdentity(ref);
       throw error;
     }
   };

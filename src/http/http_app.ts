@@ -16,6 +16,7 @@ import { projectRoot } from '../project_root.js';
 import type { RateLimits } from '../rate_limits/rate_limits.js';
 import { clientAuthLimits } from './client_auth_limits.js';
 import { engineBodyGuard } from './engine_body_guard.js';
+import { registrationLimits } from './registration_limits.js';
 import { errorHandler } from './error_handler.js';
 import { mountRoutes } from './mount_routes.js';
 import type { RenderPage } from './pages.js';
@@ -52,6 +53,7 @@ export function createHttpApp({ config, provider, routes, limits, renderPage, lo
   app.use(table.routes());
   app.use(table.allowedMethods());
   app.use(clientAuthLimits(limits));
+  app.use(registrationLimits(limits));
   app.use(engineBodyGuard());
   app.use(mount(provider));
   return app;

@@ -1,7 +1,8 @@
 // Builds the Koa router from the route table. Every route runs the same steps, in this order:
-// the cache rule (so refusals are not cached either), the bounded body read, the caller check,
-// the rate limits, the path, query and body checks, then the handler. Each step refuses with a
-// stable reason, and nothing the handler does happens before all of them passed.
+// the cache rule (so refusals are not cached either), the bounded body read, the query's shape
+// (each parameter once), the caller check, the rate limits, the path, query and body checks,
+// then the handler. Each step refuses with a stable reason, and nothing the handler does
+// happens before all of them passed.
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
@@ -27,6 +28,28 @@ function checked<T>(schema: z.ZodType<T> | undefined, value: unknown, reason: Re
   throw refuse(reason, field ? `"${field}"${where} ${issue.message}` : issue.message);
 }
 
+/** A parameter's name as a refusal shows it: bounded, since the query is the caller's text. */
+const shown = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
+/**
+ * Every query parameter once, in its plain form: a name sent twice, or a list form (`name[]`,
+ * `name[key]`), is refused on every route, one with a query schema or not. A schema reads one
+ * value per name and drops names it does not know, so either would otherwise be answered as if
+ * it had not been sent. The raw query string is read, not Koa's parsed query, which stops at
+ * 1,000 parameters.
+ */
+function assertEachParameterOnce(querystring: string): void {
+  if (!querystring) return;
+  const seen = new Set<string>();
+  for (const name of new URLSearchParams(querystring).keys()) {
+    if (name.includes('[') || name.includes(']')) {
+      throw refuse('query_parameter_repeated', `the query parameter "${shown(name)}" is in a list form: send each parameter once, by its plain name`);
+    }
+    if (seen.has(name)) throw refuse('query_parameter_repeated', `the query parameter "${shown(name)}" appears more than once: send it once`);
+    seen.add(name);
+  }
+}
+
 function bodyReader(route: AnyRoute): Middleware {
   const limit = route.bodyLimit ?? 'api';
   return limit === 'form' ? formBody(BODY_LIMITS.form) : jsonBody(BODY_LIMITS[limit]);
@@ -37,6 +60,7 @@ function handlerOf(route: AnyRoute, limits: Pick<RateLimits, 'consumeAll'>): Mid
   const cacheControl = cache === 'no-store' ? 'no-store' : `public, max-age=${cache.publicMaxAgeSeconds}`;
   const read = bodyReader(route);
   const run = async (ctx: Context) => {
+    assertEachParameterOnce(ctx.querystring);
     const caller = await route.auth.authenticate(ctx);
     // Every counter of the route in one go (one Redis round trip on a single server).
     const counts = (route.rateLimits ?? [])

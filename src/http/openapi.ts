@@ -51,10 +51,14 @@ const BODY_READ: Reason[] = [
 ];
 const FORM_READ: Reason[] = [...BODY_READ.filter((reason) => !['invalid_json', 'json_too_deep'].includes(reason)), 'form_too_many_fields'];
 
+/** Every route checks its query's shape, one with no query schema too (each parameter once). */
+const QUERY_SHAPE: Reason[] = ['query_parameter_repeated'];
+
 /** Every refusal a route can answer with: its own, its caller check's, its inputs', the common ones. */
 export function refusalsOf(route: AnyRoute): Reason[] {
   const all = new Set<Reason>([
     ...(route.bodyLimit === 'form' ? FORM_READ : BODY_READ),
+    ...QUERY_SHAPE,
     ...route.auth.refusals,
     ...(route.rateLimits?.length ? (['rate_limited'] as const) : []),
     ...(route.params ? (['invalid_path'] as const) : []),
@@ -169,7 +173,7 @@ export function openApiDocumentOf(routes: readonly AnyRoute[], options: { issuer
       title: 'Signet API',
       version: '1.0.0',
       description:
-        "Signet's own routes: the login's consent interaction, the owner's account, access grants to identity data, CIBA decisions, the admin API and health. Errors are { error, error_description, reason }: match on `reason`, never on the sentence.",
+        "Signet's own routes: the login's consent interaction, the owner's account, access grants to identity data, CIBA decisions, the admin API and health. Errors are { error, error_description, reason }: match on `reason`, never on the sentence. Every query parameter is sent once, by its plain name: one sent twice, or in a list form (`name[]`, `name[key]`), is refused on every route (`query_parameter_repeated`).",
     },
     ...(options.issuer ? { servers: [{ url: options.issuer }] } : {}),
     components: {

@@ -48,7 +48,7 @@ export type Route<P = unknown, Q = unknown, B = unknown, C = unknown> = {
   cache?: 'no-store' | { publicMaxAgeSeconds: number };
   /** The answers this route gives when it succeeds. */
   responses: Record<number, ResponseSpec>;
-  /** The refusals of this route's own logic; the common ones (body, caller, limits, outages) are added. */
+  /** The refusals of this route's own logic; the common ones (body, query shape, caller, limits, outages) are added. */
   refusals?: Reason[];
   /** Not a JSON operation (an HTML form post, a page): kept out of /openapi.json. */
   undocumented?: boolean;

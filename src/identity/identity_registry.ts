@@ -1,5 +1,8 @@
 // Onchain reads about identities: which identity a wallet belongs to, whether the configured
 // IdFactory knows an identity, and whether a wallet holds a MANAGEMENT or ACTION key on it.
+// Whether the factory knows an address is also kept a while for reads of an identity's
+// resources (isKnown), in two bounded caches, so made-up addresses cannot push out known ones.
+import { LRUCache } from 'lru-cache';
 import { type Address, getAddress, type Hex, type PublicClient, toFunctionSelector, zeroAddress } from 'viem';
 import { chainUnavailable, isContractRefusal } from '../chain/chain_errors.js';
 import { identityAbi, idFactoryAbi, KeyPurpose } from '../chain/contracts.js';
@@ -14,6 +17,11 @@ export type IdentityRegistry = {
   identityOf(wallet: Address): Promise<Address | undefined>;
   /** Refuses an identity the factory does not know: any contract can say yes to keyHasPurpose. */
   assertKnown(identity: Address): Promise<void>;
+  /**
+   * Whether the factory knows the address (an ONCHAINID identity it made): the answer of a live
+   * read, or one kept from a read less than the cache's seconds ago. An outage is never kept.
+   */
+  isKnown(identity: Address): Promise<boolean>;
   /** Refuses a wallet holding neither a MANAGEMENT nor an ACTION key on the identity (live read). */
   assertLinked(identity: Address, wallet: Address): Promise<void>;
   /** assertKnown and assertLinked, both read live in one chain round trip (Multicall3). */
@@ -38,7 +46,29 @@ export const notAnIdentity = (identity: Address, cause: unknown) => refuse('iden
  */
 const GET_IDENTITY = toFunctionSelector('getIdentity(address)');
 
-export function createIdentityRegistry(client: PublicClient, factory: Address): IdentityRegistry {
+/** How long isKnown keeps an answer (0: never), on whose clock. */
+export type KnownCache = { seconds: number; now: () => number };
+
+/** Entries isKnown keeps: addresses the factory knows, and fewer it does not. */
+export const KNOWN_CACHE_BOUNDS = { known: 10_000, unknown: 1_000 };
+
+export function createIdentityRegistry(client: PublicClient, factory: Address, cache: KnownCache = { seconds: 0, now: Date.now }): IdentityRegistry {
+  const known = new LRUCache<Address, number>({ max: KNOWN_CACHE_BOUNDS.known });
+  const unknown = new LRUCache<Address, number>({ max: KNOWN_CACHE_BOUNDS.unknown });
+
+  /** The factory's answer, read live, kept for the cache's seconds. */
+  const readKnown = async (identity: Address) => {
+    const wallets = await readChain('IdFactory.getWallets', () =>
+      client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
+    );
+    const isKnown = wallets.length > 0;
+    if (cache.seconds > 0) {
+      (isKnown ? unknown : known).delete(identity);
+      (isKnown ? known : unknown).set(identity, cache.now() + cache.seconds * 1000);
+    }
+    return isKnown;
+  };
+
   return {
     async identityOf(wallet) {
       const data: Hex = `${GET_IDENTITY}${wallet.slice(2).toLowerCase().padStart(64, '0')}`;
@@ -52,10 +82,14 @@ export function createIdentityRegistry(client: PublicClient, factory: Address): 
     },
 
     async assertKnown(identity) {
-      const wallets = await readChain('IdFactory.getWallets', () =>
-        client.readContract({ address: factory, abi: idFactoryAbi, functionName: 'getWallets', args: [identity] }),
-      );
-      if (wallets.length === 0) throw notRegistered(identity, factory);
+      if (!(await readKnown(identity))) throw notRegistered(identity, factory);
+    },
+
+    async isKnown(identity) {
+      const now = cache.now();
+      if ((known.get(identity) ?? 0) > now) return true;
+      if ((unknown.get(identity) ?? 0) > now) return false;
+      return readKnown(identity);
     },
 
     async assertLinked(identity, wallet) {

@@ -2,11 +2,11 @@
 // next (delivered, a retry at a due time, or a dead letter).
 import { createLogHash } from '../observability/log_hash.js';
 import { type Logger, silentLogger } from '../observability/logger.js';
+import { postPinned } from '../outbound/pinned_request.js';
+import { createUrlGuard } from '../outbound/url_guard.js';
 import { OWNER_SERVICE_PREFIX } from './owner_webhooks.js';
-import { postPinned } from './pinned_post.js';
 import type { DeadLetter, ProtocolTarget, WebhookEvent, WebhookQueueOptions, WebhookTarget } from './webhook_queue.js';
 import { signWebhook } from './webhook_signature.js';
-import { createWebhookUrlGuard } from './webhook_url_guard.js';
 
 /** An event on its way, with the attempts already made. */
 export type WebhookJob = { event: WebhookEvent; attempts: number };
@@ -48,16 +48,6 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return code ? `connection failed (${code})` : (message ?? String(error));
 }
 
-/** Settles with `work`, or rejects with the signal's reason once it aborts (DNS has no signal of its own). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}
-
 export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDelivery {
   const { targetOf, retryDelaysMs } = options;
   const now = options.now ?? Date.now;
@@ -73,7 +63,7 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
     service.startsWith(OWNER_SERVICE_PREFIX)
       ? { name: 'an owner', detail: { identity_hash: logHash(service.slice(OWNER_SERVICE_PREFIX.length)) } }
       : { name: service, detail: undefined };
-  const guard = createWebhookUrlGuard({ allowPrivate: options.allowPrivateTargets ?? false, resolveHost: options.resolveHost });
+  const guard = createUrlGuard({ allowPrivate: options.allowPrivateTargets ?? false, resolveHost: options.resolveHost });
   if (!retryDelaysMs.every((delay) => Number.isFinite(delay) && delay >= 0)) {
     throw new Error('webhook queue: retryDelaysMs must be non-negative numbers');
   }
@@ -106,7 +96,7 @@ export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDeli
     try {
       // A URL from the operator is trusted; any other is checked now, again, and the connection
       // goes to the address the check approved (an earlier check at save proves nothing today).
-      const pinned = target.trusted ? undefined : await untilAborted(guard.check(target.url), signal);
+      const pinned = target.trusted ? undefined : await guard.check(target.url, { signal });
       const { headers, body, accepted } = 'render' in target ? await rendered(target, event) : signed(target, event);
       const answer = await postPinned(target.url, { headers, body, signal, pinned });
       // A redirect (3xx) is a failure too: following it would POST the event somewhere not checked.

@@ -2,7 +2,7 @@
 // two backends keep it: Redis Streams (production) and memory (the demo).
 import type { LogHash } from '../observability/log_hash.js';
 import type { Logger } from '../observability/logger.js';
-import type { ResolveHost } from './webhook_url_guard.js';
+import type { ResolveHost } from '../outbound/url_guard.js';
 
 /** One notification; `service` is the client_id it goes to, `id` lets the receiver dedupe. */
 export type WebhookEvent = { id: string; type: string; service: string; created_at: string; data: Record<string, unknown> };

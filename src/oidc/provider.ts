@@ -24,6 +24,7 @@ import { createOidcAdapter } from '../store/oidc_adapter.js';
 import type { Store } from '../store/store.js';
 import { createFindAccount } from './account.js';
 import { reasonEngineErrors } from './engine_error_reasons.js';
+import { explainRefusedFetches } from './engine_fetch_refusals.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { keepSignetErrors } from './engine_signet_errors.js';
 import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
@@ -57,6 +58,8 @@ export type ProviderDeps = {
   clientRecords: ClientRecords;
   /** Signet's checks of a client registered by RFC 7591 and what deleting one does (src/clients/registered_clients.ts). */
   registeredClients?: RegisteredClients;
+  /** How the engine fetches a client's jwks_uri and sector_identifier_uri: through Signet's URL guard (src/outbound/guarded_fetch.ts). */
+  fetch: NonNullable<Configuration['fetch']>;
 };
 
 export function createProvider(deps: ProviderDeps): Provider {
@@ -64,11 +67,20 @@ export function createProvider(deps: ProviderDeps): Provider {
   const signingKeys = signingKeysOf(config);
   const fapiAlg = fapiSigningAlgOf(signingKeys);
   const configuration: Configuration = {
+    // Every URL the engine fetches for a client goes through Signet's guard: checked, pinned,
+    // redirects checked hop by hop (src/outbound/), never the engine's own.
+    fetch: deps.fetch,
+    // A stranger's jwks_uri or sector_identifier_uri cannot stream into memory: a key set or a
+    // list of redirect URIs is a few kilobytes (the engine's own bound is none).
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     // A consumed refresh token stays for reuse detection as long as the access tokens issued with it.
     // Every client is a dynamic client of the engine, read from Signet's client records (CLIENTS
     // written there at start, others added at run time: src/clients/, decisions 22 to 25).
     adapter: createOidcAdapter(deps.store, {
       reuseWindowSeconds: config.ttl.accessToken,
+      // A grant's live access tokens, and a client's own, are bounded (docs/data.md).
+      accessTokensPerGrant: config.tokenLimits.accessTokensPerGrant,
+      clientCredentialsPerClient: config.tokenLimits.clientCredentialsPerClient,
       clients: deps.clientRecords,
       registeredClients: deps.registeredClients,
     }),
@@ -199,6 +211,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
   answerEngineOutages(provider, renderPage, deps.logger ?? silentLogger);
   keepSignetErrors(provider);
+  explainRefusedFetches(provider, renderPage);
   reasonEngineErrors(provider);
   return provider;
 }

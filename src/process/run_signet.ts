@@ -4,7 +4,7 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';
-import { type Config, loadConfig } from '../config.js';
+import { type Config, configWarnings, loadConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
@@ -64,6 +64,7 @@ export function runSignet(start: StartSignet, options: { printSummary?: boolean 
     process.exit(1);
   }
   const logger = createLogger({ level: config.ops.logLevel });
+  for (const warning of configWarnings(config)) logger.warn(`configuration: ${warning}`);
   process.on('uncaughtException', (error) => {
     logger.error('uncaught exception: the process stops', error);
     process.exit(1);

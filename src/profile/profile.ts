@@ -35,6 +35,11 @@ export type AddressPart = (typeof ADDRESS_PARTS)[number];
 
 export type ProfileStore = {
   get(identity: Address): Promise<Profile>;
+  /**
+   * The profile as stored, or undefined when none is: one that was saved (even empty) was saved
+   * by the identity's signed-in owner, so the identity is known without asking the chain.
+   */
+  find(identity: Address): Promise<Profile | undefined>;
   /** The Redis key the profile is kept under, for a read sent with other work (oidc/account.ts); absent: read with get. */
   keyOf?(identity: Address): string;
   set(identity: Address, profile: Profile): Promise<void>;
@@ -48,6 +53,10 @@ export function createProfileStore(store: Store, identityKey: (identity: Address
   return {
     async get(identity) {
       return parseProfile(await store.get(keys.profile(identityKey(identity))));
+    },
+    async find(identity) {
+      const raw = await store.get(keys.profile(identityKey(identity)));
+      return raw === undefined ? undefined : parseProfile(raw);
     },
     keyOf: (identity) => keys.profile(identityKey(identity)),
     async set(identity, profile) {

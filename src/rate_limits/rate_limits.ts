@@ -25,6 +25,7 @@ const counted: Record<LimitClass, string> = {
   publicReadsPerAddress: 'reads without a credential from one address',
   identityCreationsPerAddress: 'identities created from one address',
   identityCreationsPerWallet: 'identity deployments for one wallet',
+  registrationsPerAddress: 'client registrations from one address',
 };
 
 export type RateLimits = {

@@ -9,7 +9,7 @@ import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
 import type { DpopCheck } from '../dpop/dpop_proof.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
-import { createWebhookUrlGuard, type ResolveHost } from '../notify/webhook_url_guard.js';
+import { createUrlGuard, type ResolveHost } from '../outbound/url_guard.js';
 import type { Store } from '../store/store.js';
 import { createSignals, type SignalsService } from './signals.js';
 import { ssfRoutes } from './ssf_routes.js';
@@ -90,7 +90,7 @@ export function signalRoutes(deps: SignalRoutesDeps): ReturnType<typeof ssfRoute
     clients: deps.clients,
     streams: deps.streams,
     signals: deps.signals,
-    guard: createWebhookUrlGuard({ allowPrivate: deps.config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    guard: createUrlGuard({ allowPrivate: deps.config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     checkDpop: deps.checkDpop,
     now: deps.now,
   });

@@ -9,7 +9,7 @@ import type { DpopCheck } from '../dpop/dpop_proof.js';
 import { refuse } from '../errors.js';
 import { anyone } from '../http/authenticators.js';
 import { type AnyRoute, route } from '../http/route.js';
-import type { WebhookUrlGuard } from '../notify/webhook_url_guard.js';
+import type { UrlGuard } from '../outbound/url_guard.js';
 import type { SignalsService } from './signals.js';
 import { type SsfCaller, ssfClient } from './ssf_auth.js';
 import { eventsSupported, SSF_PUSH } from './ssf_events.js';
@@ -36,7 +36,7 @@ export type SsfRoutesDeps = {
   streams: SsfStreams;
   signals: Pick<SignalsService, 'verify'>;
   /** The public-address check of a receiver's endpoint_url, as for owners' webhooks. */
-  guard: WebhookUrlGuard;
+  guard: UrlGuard;
   /** The DPoP check of a DPoP-bound token (src/dpop/dpop_proof.ts). */
   checkDpop: DpopCheck;
   now: () => number;

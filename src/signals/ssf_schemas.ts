@@ -1,6 +1,7 @@
 // The forms of the SSF routes (OpenID Shared Signals Framework 1.0): the transmitter
 // configuration, stream configurations and statuses, and the bodies receivers send.
 import { z } from 'zod';
+import { HEADER_VALUE, HEADER_VALUE_PROBLEM } from '../outbound/header_value.js';
 import { SSF_PUSH } from './ssf_events.js';
 
 const streamId = z.string({ error: 'is required' }).min(1, 'is required').max(64).meta({ description: 'The stream, as its creation answered' });
@@ -13,8 +14,8 @@ const delivery = z.object({
     .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
     .max(2048)
     .optional(),
-  /** Sent as the Authorization header of every push to endpoint_url; never shown back. */
-  authorization_header: z.string().min(1).max(4096).optional(),
+  /** Sent as the Authorization header of every push to endpoint_url; never shown back. Refused with a control character (a CR or LF would add headers). */
+  authorization_header: z.string().min(1).max(4096).regex(HEADER_VALUE, HEADER_VALUE_PROBLEM).optional(),
 });
 
 const receiverSupplied = {

@@ -14,7 +14,8 @@ export type ClientRecords = {
   find(clientId: string): Promise<ClientRecord | undefined>;
   /** Every client, in no set order. */
   list(): Promise<ClientRecord[]>;
-  save(record: ClientRecord): Promise<void>;
+  /** Saves a client's record, for `ttlSeconds` when given (a registered client not yet used), else until deleted. */
+  save(record: ClientRecord, ttlSeconds?: number): Promise<void>;
   /** Saves a client whose id is new; false (nothing written) when a client already has it. */
   create(record: ClientRecord): Promise<boolean>;
   /** The client's record and its registration access tokens (RFC 7592). */
@@ -44,11 +45,11 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
       // An index entry whose record is gone (a deletion cut half way) is skipped.
       return raws.map(parse).filter((record): record is ClientRecord => record !== undefined);
     },
-    async save(record) {
+    async save(record, ttlSeconds) {
       const raw = JSON.stringify(record);
       // The index first: an entry without its record is skipped by list, never the other way.
-      await store.addToIndex(keys.clients(), record.client_id, 0);
-      await store.set(keys.client(record.client_id), raw);
+      await store.addToIndex(keys.clients(), record.client_id, ttlSeconds ?? 0);
+      await store.set(keys.client(record.client_id), raw, ttlSeconds);
       cache.delete(record.client_id);
     },
     async create(record) {

@@ -4,12 +4,12 @@
 // from the whole key without one. Keys that one atomic step touches together carry the tag of
 // the data's owner, so they live in one slot: a record and its consumed mark ({<Model>:<id>}),
 // a wallet challenge and its used mark ({challenge:<nonce>}),
-// a grant's index and tombstone ({grant:<id>}), an access grant and its status
+// a grant's indexes and tombstone ({grant:<id>}), an access grant and its status
 // ({access-grant:<id>}), an API key and its revocation and last use ({api-key:<id>}), the
 // webhook stream, retries and dead letters ({webhooks}). What cannot share a slot is written in
 // steps (redis_store.ts): a record and the grant index that lists it (also when a consume cuts
 // the record's life), a record and its uid or user-code lookup, the records a revoked grant
-// deletes (one DEL per slot). Every other key is
+// deletes and those a token bound evicts (one DEL per slot). Every other key is
 // read and written alone, so it needs no tag. Changing this layout needs no migration while no
 // deployment holds data (the first deployment fixes it).
 //
@@ -22,6 +22,9 @@
 // signet:oidc:{<Model>:<id>}:consumed   epoch seconds when consumed (codes, refresh tokens); the record is then kept only the reuse window
 // signet:oidc:{grant:<grantId>}:records set of the model keys issued under one grant, each listed as long as its record lives
 // signet:oidc:{grant:<grantId>}:revoked tombstone of a revoked grant: no record is written under it (1 h)
+// signet:oidc:{grant:<grantId>}:access-tokens       set of the grant's live access tokens, at most tokenLimits.accessTokensPerGrant (the oldest go)
+// signet:oidc:{grant:<grantId>}:used-refresh-tokens set of the grant's consumed refresh tokens kept for reuse detection, at most as many
+// signet:oidc:client-credentials:<clientId>        set of a client's live client credentials tokens, at most tokenLimits.clientCredentialsPerClient
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:{challenge:<nonce>}          an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
@@ -85,6 +88,9 @@ export const keys = {
   consumed: (modelKey: string) => `${modelKey}:consumed`,
   grantIndex: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:records`,
   revokedGrant: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:revoked`,
+  grantAccessTokens: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:access-tokens`,
+  grantUsedRefreshTokens: (grantId: string) => `${PREFIX}oidc:{grant:${grantId}}:used-refresh-tokens`,
+  clientCredentialsOf: (clientId: string) => `${PREFIX}oidc:client-credentials:${clientId}`,
   uid: (uid: string) => `${PREFIX}oidc:uid:${uid}`,
   userCode: (userCode: string) => `${PREFIX}oidc:userCode:${userCode}`,
   challenge: (nonce: string) => `${PREFIX}{challenge:${nonce}}`,
@@ -135,6 +141,8 @@ export const keys = {
   claimRecordsOf: (identity: string) => `${PREFIX}claim-records:${identity.toLowerCase()}`,
   client: (clientId: string) => `${PREFIX}client:${clientId}`,
   clients: () => `${PREFIX}clients`,
+  /** The clients dynamic registration made, each listed until it expires unused or is removed (the cap counts them). */
+  registeredClients: () => `${PREFIX}clients:registered`,
   configuredClients: () => `${PREFIX}clients:configured`,
   clientLogins: (clientId: string) => `${PREFIX}client-logins:${clientId}`,
   registrationToken: (id: string) => `${PREFIX}registration-token:${id}`,

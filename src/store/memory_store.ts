@@ -1,6 +1,6 @@
 // Store in process memory for the demo: same semantics as the Redis store, nothing survives
 // a restart and nothing is shared between processes.
-import type { Store } from './store.js';
+import type { BoundedIndex, Store } from './store.js';
 
 /** An index: member -> the epoch ms it is listed until (Infinity: until removed). */
 type Index = Map<string, number>;
@@ -40,6 +40,32 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     putIndex(key, members);
   };
   const text = (entry: Entry | undefined) => (typeof entry?.value === 'string' ? entry.value : undefined);
+  /**
+   * A bounded index (RecordWrite.bounded): `member` joins it; the members past the bound that
+   * leave soonest, never `member`, leave it and `others`, and their records go with their marks.
+   */
+  const addWithinBound = (bounded: BoundedIndex, member: string, ttl: number, others: readonly string[]) => {
+    addToIndex(bounded.key, member, ttl);
+    const index = liveIndex(bounded.key)!;
+    const over = index.size - bounded.atMost;
+    if (over <= 0) return;
+    // Soonest first; in a tie, in the order Redis ranks members (by their bytes).
+    const evicted = [...index.entries()]
+      .filter(([candidate]) => candidate !== member)
+      .sort(([a, until], [b, other]) => until - other || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, over)
+      .map(([candidate]) => candidate);
+    for (const key of [bounded.key, ...others]) {
+      const listing = liveIndex(key);
+      if (!listing) continue;
+      for (const record of evicted) listing.delete(record);
+      putIndex(key, listing);
+    }
+    for (const record of evicted) {
+      entries.delete(record);
+      for (const suffix of bounded.marks ?? []) entries.delete(record + suffix);
+    }
+  };
 
   return {
     kind: 'memory',
@@ -66,6 +92,12 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       return entry.expiresAt === Number.POSITIVE_INFINITY ? entry.expiresAt : Math.ceil((entry.expiresAt - now()) / 1000);
     },
     addToIndex: async (key, member, ttl, options) => addToIndex(key, member, ttl, options?.onlyLater),
+    addToIndexWithin: async (key, member, ttl, max) => {
+      const members = liveIndex(key);
+      if (members && !members.has(member) && members.size >= max) return false;
+      addToIndex(key, member, ttl);
+      return true;
+    },
     indexMembers: async (key) => {
       const members = liveIndex(key);
       if (members && !members.size) entries.delete(key);
@@ -99,6 +131,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       for (const key of write.clear ?? []) entries.delete(key);
       for (const alias of write.aliases ?? []) entries.set(alias.key, { value: alias.value, expiresAt });
       for (const index of write.indexes ?? []) addToIndex(index, write.key, write.ttlSeconds ?? 0);
+      if (write.bounded) addWithinBound(write.bounded, write.key, write.ttlSeconds ?? 0, write.indexes ?? []);
       return true;
     },
     markOnce: async (recordKey, markKey, value, keep) => {
@@ -114,6 +147,7 @@ export function createMemoryStore(now: () => number = Date.now): Store {
           index.set(recordKey, until);
           putIndex(keep.index!, index);
         }
+        if (keep.bounded && listed !== undefined) addWithinBound(keep.bounded, recordKey, Math.max(1, Math.ceil(keep.seconds)), [keep.index!]);
       }
       entries.set(markKey, { value, expiresAt: record.expiresAt });
       return 'marked';

@@ -5,7 +5,7 @@
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
-import type { Store } from './store.js';
+import type { BoundedIndex, Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all.
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'Grant']);
@@ -19,6 +19,11 @@ const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
 /** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
 export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
 
+/** Live access tokens a grant holds at most (tokenLimits.accessTokensPerGrant, decision 45). */
+export const DEFAULT_ACCESS_TOKENS_PER_GRANT = 3;
+/** Live client credentials tokens a client holds at most (tokenLimits.clientCredentialsPerClient). */
+export const DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT = 10;
+
 export type OidcAdapterOptions = {
   /**
    * How long a consumed code or refresh token stays, for reuse detection (its own expiry if
@@ -26,6 +31,15 @@ export type OidcAdapterOptions = {
    * the same). Signet uses the access token's life: the tokens issued with it live as long.
    */
   reuseWindowSeconds?: number;
+  /**
+   * The most live access tokens one grant holds: an issuance past it (a refresh, mostly) deletes
+   * the grant's oldest before the new one is handed out (docs/data.md). The grant keeps as many
+   * consumed refresh tokens for reuse detection, the latest: those whose refreshes issued its
+   * live ones.
+   */
+  accessTokensPerGrant?: number;
+  /** The most live client credentials tokens one client holds (they have no grant): past it, the client's oldest go. */
+  clientCredentialsPerClient?: number;
   /** The engine's Client model: Signet's client records (src/store/client_records.ts), shared with its registry. */
   clients?: ClientRecords;
   /**
@@ -33,7 +47,11 @@ export type OidcAdapterOptions = {
    * client: what a client must pass before it is saved (throwing the engine's
    * InvalidClientMetadata or InvalidRedirectUri), and what deleting one does besides.
    */
-  registeredClients?: { check(record: ClientRecord): Promise<void>; remove(clientId: string): Promise<void> };
+  registeredClients?: {
+    save(record: ClientRecord): Promise<void>;
+    tokenLifeOf(clientId: string): Promise<number | undefined>;
+    remove(clientId: string): Promise<void>;
+  };
 };
 
 // A revoked grant refuses new records this long: enough for any request that was already
@@ -66,6 +84,10 @@ const READ_AHEAD_MS = 250;
 
 export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
   const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
+  const accessTokensPerGrant = options.accessTokensPerGrant ?? DEFAULT_ACCESS_TOKENS_PER_GRANT;
+  const clientCredentialsPerClient = options.clientCredentialsPerClient ?? DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT;
+  // An evicted consumed record goes with its mark.
+  const markSuffix = keys.consumed('');
   const clients = options.clients ?? createClientRecords(store);
   // The engine reads a single-use record (find), then consumes it by id alone, in the same
   // request of the same process. The grant read here names the index whose member the consume
@@ -121,7 +143,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   const revokeGrant = async (grantId: string) => {
     readAhead.delete(keys.model('Grant', grantId));
     const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
-    await store.delete(...members, ...members.map((member) => keys.consumed(member)));
+    // The bounded indexes list only records the closed index listed; the tombstone refuses new members.
+    await store.delete(...members, ...members.map((member) => keys.consumed(member)), keys.grantAccessTokens(grantId), keys.grantUsedRefreshTokens(grantId));
   };
 
   return class OidcAdapter implements Adapter {
@@ -134,6 +157,18 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     private key(id: string) {
       // A registration access token lives until its client goes (docs/data.md): a key of its own.
       return this.model === 'RegistrationAccessToken' ? keys.registrationToken(id) : keys.model(this.model, id);
+    }
+
+    /**
+     * The bounded index this model's record joins: a grant's access tokens, a client's client
+     * credentials tokens. Past the bound, the oldest of them are deleted as this one is written.
+     */
+    private boundOf(payload: AdapterPayload, grantId: string | undefined): BoundedIndex | undefined {
+      if (this.model === 'AccessToken' && grantId) return { key: keys.grantAccessTokens(grantId), atMost: accessTokensPerGrant };
+      if (this.model === 'ClientCredentials' && typeof payload.clientId === 'string') {
+        return { key: keys.clientCredentialsOf(payload.clientId), atMost: clientCredentialsPerClient };
+      }
+      return undefined;
     }
 
     /** The record indexes this model's records join. */
@@ -149,8 +184,11 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     async upsert(id: string, payload: AdapterPayload, expiresIn = 0): Promise<void> {
       if (this.model === 'Client') {
         const record = { ...payload, client_id: id } as ClientRecord;
-        await options.registeredClients?.check(record);
-        return clients.save(record);
+        return options.registeredClients ? options.registeredClients.save(record) : clients.save(record);
+      }
+      // A registered client's access token lives no longer than the client while it is unused.
+      if (this.model === 'RegistrationAccessToken' && options.registeredClients && typeof payload.clientId === 'string') {
+        expiresIn = (await options.registeredClients.tokenLifeOf(payload.clientId)) ?? expiresIn;
       }
       // `find` wrote the mark atomically; it already outlives the acceptance window.
       if (this.model === 'ReplayDetection') return;
@@ -172,6 +210,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         clear: [keys.consumed(key)],
         aliases,
         indexes: this.indexesOf(payload, grantId),
+        bounded: this.boundOf(payload, grantId),
       });
     }
 
@@ -225,8 +264,14 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       const grantId = grantOfRead.get(key);
       grantOfRead.delete(key);
       // A consumed code or refresh token stays only for the reuse window, and leaves its grant
-      // index with it (when the engine's read named the grant; else at its own expiry).
-      const keep = CONSUMABLE.has(this.model) ? { seconds: reuseWindowSeconds, index: grantId ? keys.grantIndex(grantId) : undefined } : undefined;
+      // index with it (when the engine's read named the grant; else at its own expiry). The
+      // grant keeps its latest consumed refresh tokens only, as many as its live access tokens:
+      // a grant refreshed again and again holds a bounded number, whatever the window.
+      const used =
+        this.model === 'RefreshToken' && grantId ? { key: keys.grantUsedRefreshTokens(grantId), atMost: accessTokensPerGrant, marks: [markSuffix] } : undefined;
+      const keep = CONSUMABLE.has(this.model)
+        ? { seconds: reuseWindowSeconds, index: grantId ? keys.grantIndex(grantId) : undefined, bounded: used }
+        : undefined;
       const outcome = await store.markOnce(key, keys.consumed(key), String(epochSeconds()), keep);
       if (outcome === 'marked') return;
       if (outcome === 'already_marked') {

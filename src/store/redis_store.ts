@@ -2,8 +2,8 @@
 // steps run as Lua scripts registered with defineCommand (sent as EVALSHA once loaded), so each
 // is atomic and costs one round trip. On a cluster a script may only touch one hash slot: the
 // keys (keys.ts) put what one step needs under one hash tag, and the steps whose keys cannot
-// share a slot (a record and its lookups, the records a revoked grant deletes, a consumed
-// record and its grant index entry) are split here, in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
+// share a slot (a record and its lookups, the records a revoked grant deletes or a token bound
+// evicts, a consumed record and its grant index entry) are split here, in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
 // queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
 import {
@@ -17,7 +17,7 @@ import {
   slotGroup,
 } from './redis_connection.js';
 import { type RedisGuard, redisGuard, storeUnavailable } from './redis_guard.js';
-import type { RecordWrite, Store } from './store.js';
+import type { BoundedIndex, RecordWrite, Store } from './store.js';
 
 export type RedisStoreOptions = RedisClientTuning & {
   /**
@@ -72,11 +72,48 @@ local function retime_member(key, member, keep_ms, now)
   drop_past(key, now)
   redis.call('ZADD', key, 'XX', 'LT', ms(now + keep_ms), member)
   expire_with_last(key)
+end
+-- A bounded index (Store's RecordWrite.bounded): lists member as add_to_index does, then removes
+-- the members past at_most that leave soonest, never member itself, and returns them.
+local function add_within_bound(key, member, ttl, now, at_most)
+  add_to_index(key, member, ttl, now, false)
+  local over = redis.call('ZCARD', key) - at_most
+  if over <= 0 then return {} end
+  local evicted = {}
+  for _, candidate in ipairs(redis.call('ZRANGE', key, 0, over)) do
+    if candidate ~= member and #evicted < over then evicted[#evicted + 1] = candidate end
+  end
+  redis.call('ZREM', key, unpack(evicted))
+  expire_with_last(key)
+  return evicted
+end
+-- The evicted members leave the other indexes that list them too.
+local function remove_from_all(indexes, members)
+  if #members == 0 then return end
+  for _, index in ipairs(indexes) do
+    redis.call('ZREM', index, unpack(members))
+    expire_with_last(index)
+  end
+end
+-- On one server, in the same script: the evicted records go, with their marks (each suffix).
+local function delete_records(records, marks)
+  for _, record in ipairs(records) do
+    redis.call('DEL', record)
+    for _, suffix in ipairs(marks) do redis.call('DEL', record .. suffix) end
+  end
 end`;
 
 // ARGV: member, ttl (0: until removed), '1' to only ever move the member's time later (GT).
 const ADD_TO_INDEX = `${INDEX_LUA}
 add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms(), ARGV[3] == '1')
+return 1`;
+
+// ARGV: member, ttl (0: until removed), the most other members the index may list.
+const ADD_TO_INDEX_WITHIN = `${INDEX_LUA}
+local now = clock_ms()
+drop_past(KEYS[1], now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), now, false)
 return 1`;
 
 // The listed members, the past ones dropped first.
@@ -89,13 +126,20 @@ redis.call('ZREM', KEYS[1], unpack(ARGV))
 expire_with_last(KEYS[1])
 return 1`;
 
-// On a cluster, beside markOnce (whose record is in another slot): ARGV member, keep ms.
+// On a cluster, beside markOnce (whose record is in another slot): KEYS index, and the bounded
+// index the member then joins if it is still listed (optional). ARGV member, keep ms, and with
+// the bounded index its bound. Returns the members the bound evicted, for their records' slots.
 const RETIME_MEMBER = `${INDEX_LUA}
-retime_member(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms())
-return 1`;
+local now = clock_ms()
+retime_member(KEYS[1], ARGV[1], tonumber(ARGV[2]), now)
+if #KEYS < 2 or not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {} end
+local evicted = add_within_bound(KEYS[2], ARGV[1], tonumber(ARGV[2]) / 1000, now, tonumber(ARGV[3]))
+remove_from_all({KEYS[1]}, evicted)
+return evicted`;
 
-// KEYS: record, unless ('' slot unused when absent), then clear…, alias…, index… keys.
-// ARGV: value, ttl (0 = none), has_unless, #clear, #aliases, #indexes, alias values….
+// KEYS: record, unless ('' slot unused when absent), then clear…, alias…, index… keys, and the
+// bounded index when there is one. ARGV: value, ttl (0 = none), has_unless, #clear, #aliases,
+// #indexes, alias values…, the bound (0: no bounded index), the evicted records' mark suffixes….
 const PUT_RECORD = `${INDEX_LUA}
 local ttl = tonumber(ARGV[2])
 if ARGV[3] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
@@ -116,13 +160,25 @@ for i = 1, aliases do
   at = at + 1
 end
 local now = clock_ms()
-for i = 1, indexes do add_to_index(KEYS[at], KEYS[1], ttl, now); at = at + 1 end
+local joined = {}
+for i = 1, indexes do add_to_index(KEYS[at], KEYS[1], ttl, now); joined[i] = KEYS[at]; at = at + 1 end
+local bound_at = 7 + aliases
+local at_most = tonumber(ARGV[bound_at] or '0')
+if at_most > 0 then
+  local marks = {}
+  for i = bound_at + 1, #ARGV do marks[#marks + 1] = ARGV[i] end
+  local evicted = add_within_bound(KEYS[at], KEYS[1], ttl, now, at_most)
+  remove_from_all(joined, evicted)
+  delete_records(evicted, marks)
+end
 return 1`;
 
 // The mark inherits the record's remaining life to the millisecond, so it never outlives it.
-// KEYS: record, mark, and the index listing the record (one server only). ARGV: value, keep
-// ms (0: the record keeps its life; else the mark that takes effect cuts the record's life to
-// it, and re-times the record's member of the index).
+// KEYS: record, mark, and the index listing the record (one server only), and a bounded index
+// (optional). ARGV: value, keep ms (0: the record keeps its life; else the mark that takes
+// effect cuts the record's life to it, and re-times the record's member of the index), and
+// with the bounded index its bound and the evicted records' mark suffixes…: a record still
+// listed in the index then joins it for the keep.
 const MARK_ONCE = `${INDEX_LUA}
 local left = redis.call('PTTL', KEYS[1])
 if left == -2 then return 'missing' end
@@ -137,7 +193,17 @@ else
 end
 if not marked then return 'already_marked' end
 if cut then redis.call('PEXPIRE', KEYS[1], left) end
-if keep > 0 and #KEYS > 2 then retime_member(KEYS[3], KEYS[1], keep, clock_ms()) end
+if keep > 0 and #KEYS > 2 then
+  local now = clock_ms()
+  retime_member(KEYS[3], KEYS[1], keep, now)
+  if #KEYS > 3 and redis.call('ZSCORE', KEYS[3], KEYS[1]) then
+    local marks = {}
+    for i = 4, #ARGV do marks[#marks + 1] = ARGV[i] end
+    local evicted = add_within_bound(KEYS[4], KEYS[1], keep / 1000, now, tonumber(ARGV[3]))
+    remove_from_all({KEYS[3]}, evicted)
+    delete_records(evicted, marks)
+  end
+end
 return 'marked'`;
 
 // Every member, the past ones too (their records are gone or about to go: deleting is harmless).
@@ -166,13 +232,25 @@ for i = 3, #ARGV do
 end
 return {0, current}`;
 
-// On a cluster: the index joins of a record, refused (0) while the tombstone KEYS[1] exists.
-// The tombstone and the indexes share the grant's hash tag.
+// On a cluster: the index joins of a record, refused ({0}) while the tombstone exists. KEYS: the
+// tombstone (with ARGV[3] '1'), the indexes, and the bounded index (with a bound ARGV[4] > 0),
+// all of one hash tag (the grant's). ARGV: member, ttl. Returns {1, members the bound evicted…}:
+// their records are in other slots, deleted next.
 const ADD_TO_INDEXES_UNLESS = `${INDEX_LUA}
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local first = 1
+if ARGV[3] == '1' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
+  first = 2
+end
+local at_most = tonumber(ARGV[4])
+local last = at_most > 0 and #KEYS - 1 or #KEYS
 local now = clock_ms()
-for i = 2, #KEYS do add_to_index(KEYS[i], ARGV[1], tonumber(ARGV[2]), now) end
-return 1`;
+local joined = {}
+for i = first, last do add_to_index(KEYS[i], ARGV[1], tonumber(ARGV[2]), now); joined[#joined + 1] = KEYS[i] end
+if at_most == 0 then return {1} end
+local evicted = add_within_bound(KEYS[#KEYS], ARGV[1], tonumber(ARGV[2]), now, at_most)
+remove_from_all(joined, evicted)
+return {1, unpack(evicted)}`;
 
 // A lookup and the keys it leads to, on one server: KEYS[1] holds an id; each pair of ARGV is
 // the text before and after the id in one key read. Returns the id, then a value per key.
@@ -188,11 +266,12 @@ const ID_PLACEHOLDER = '\u0000id\u0000';
 
 // The command API of a server client and of a cluster client is the same; one type serves both.
 type Scripted = Redis & {
-  addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<number>;
+  addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<[number, ...string[]]>;
   addToIndex(key: string, member: string, ttl: string, onlyLater?: string): Promise<number>;
+  addToIndexWithin(key: string, member: string, ttl: string, max: string): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
-  retimeMember(key: string, member: string, keepMs: string): Promise<number>;
+  retimeMember(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
   markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
   closeIndex(index: string, tombstone: string, ttl: string): Promise<string[]>;
@@ -204,9 +283,10 @@ function defineScripts(client: RedisClient): Scripted {
   const redis = client as Redis;
   redis.defineCommand('addToIndexesUnless', { lua: ADD_TO_INDEXES_UNLESS });
   redis.defineCommand('addToIndex', { numberOfKeys: 1, lua: ADD_TO_INDEX });
+  redis.defineCommand('addToIndexWithin', { numberOfKeys: 1, lua: ADD_TO_INDEX_WITHIN });
   redis.defineCommand('indexMembersLive', { numberOfKeys: 1, lua: INDEX_MEMBERS });
   redis.defineCommand('removeFromIndex', { numberOfKeys: 1, lua: REMOVE_FROM_INDEX });
-  redis.defineCommand('retimeMember', { numberOfKeys: 1, lua: RETIME_MEMBER });
+  redis.defineCommand('retimeMember', { lua: RETIME_MEMBER });
   redis.defineCommand('putRecord', { lua: PUT_RECORD });
   redis.defineCommand('markOnce', { lua: MARK_ONCE });
   redis.defineCommand('closeIndex', { numberOfKeys: 2, lua: CLOSE_INDEX });
@@ -259,6 +339,14 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
   };
   const seconds = (ttl: number) => Math.max(1, Math.ceil(ttl));
   const ttlArg = (write: RecordWrite) => String(write.ttlSeconds && write.ttlSeconds > 0 ? seconds(write.ttlSeconds) : 0);
+  /** A bounded index's script arguments: its bound (0: none), then its marks' suffixes. */
+  const boundArgs = (bounded: BoundedIndex | undefined) => (bounded ? [String(bounded.atMost), ...(bounded.marks ?? [])] : ['0']);
+  /** On a cluster, the records a bound evicted (in their own slots) and their marks: one DEL per slot, all at once. */
+  const deleteEvicted = async (evicted: readonly string[], bounded: BoundedIndex) => {
+    if (!evicted.length) return;
+    const doomed = evicted.flatMap((record) => [record, ...(bounded.marks ?? []).map((suffix) => record + suffix)]);
+    await Promise.all(bySlot(doomed).map((group) => replicated('del', ...group)));
+  };
 
   /**
    * putRecord on a cluster, where a record, its grant's index and its lookups live in different
@@ -269,6 +357,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
    * makes this write delete it: no record of a revoked grant survives. The record's id is not
    * yet known to any client while this runs, so the moment it exists unindexed is harmless.
    * Lookups (uid, user code) are written last: they point at a record that exists.
+   * With a bounded index (which shares the tombstone's and the indexes' tag), the index join
+   * decides the bound in the index's slot, and the records it evicts are deleted before this
+   * returns: the new record, which no client knows yet, is handed out only once they are gone.
    */
   const putRecordAcrossSlots = async (write: RecordWrite): Promise<boolean> => {
     const ttl = ttlArg(write);
@@ -276,12 +367,17 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     const strays = clear.filter((key) => slotGroup(key) !== slotGroup(write.key));
     if (strays.length) throw new Error(`putRecord: ${strays.join(', ')} must share the hash tag of ${write.key}`);
     const recordKeys = [write.key, write.key, ...clear];
-    await redis.putRecord(recordKeys.length, ...recordKeys, write.value, ttl, '0', String(clear.length), '0', '0');
+    await redis.putRecord(recordKeys.length, ...recordKeys, write.value, ttl, '0', String(clear.length), '0', '0', '0');
     const indexes = write.indexes ?? [];
+    const { bounded } = write;
+    const together = [...(write.unless ? [write.unless] : []), ...indexes, ...(bounded ? [bounded.key] : [])];
+    if (bounded && bySlot(together).length > 1) throw new Error(`putRecord: ${together.join(', ')} must share one hash tag`);
     let joined = 1;
+    let evicted: string[] = [];
     try {
-      if (write.unless) joined = await redis.addToIndexesUnless(1 + indexes.length, write.unless, ...indexes, write.key, ttl);
-      else await Promise.all(indexes.map((index) => redis.addToIndex(index, write.key, ttl)));
+      if (write.unless || bounded) {
+        [joined, ...evicted] = await redis.addToIndexesUnless(together.length, ...together, write.key, ttl, write.unless ? '1' : '0', ...boundArgs(bounded));
+      } else await Promise.all(indexes.map((index) => redis.addToIndex(index, write.key, ttl)));
     } catch (error) {
       // The grant's master failed: the request fails, and the record, which no client has
       // seen, is removed if its own master still answers (else it expires unused).
@@ -292,6 +388,10 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       await redis.del(write.key, ...clear);
       return false;
     }
+    // A failure here fails the request (the new record is never handed out, and counts in the
+    // bound until it expires); an evicted record left behind is no longer listed and lives out
+    // its own life.
+    if (bounded) await deleteEvicted(evicted, bounded);
     await Promise.all(
       (write.aliases ?? []).map((alias) => (ttl === '0' ? redis.set(alias.key, alias.value) : redis.set(alias.key, alias.value, 'EX', Number(ttl)))),
     );
@@ -330,6 +430,8 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       guard(async () => {
         await redis.addToIndex(key, member, String(ttl > 0 ? seconds(ttl) : 0), options?.onlyLater ? '1' : '0');
       }),
+    addToIndexWithin: (key, member, ttl, max) =>
+      guard(async () => (await redis.addToIndexWithin(key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 1),
     indexMembers: (key) => guard(() => redis.indexMembersLive(key)),
     removeFromIndex: (key, ...members) =>
       guard(async () => {
@@ -377,7 +479,8 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         const clear = write.clear ?? [];
         const aliases = write.aliases ?? [];
         const indexes = write.indexes ?? [];
-        const keys = [write.key, write.unless ?? write.key, ...clear, ...aliases.map((alias) => alias.key), ...indexes];
+        const bounded = write.bounded ? [write.bounded.key] : [];
+        const keys = [write.key, write.unless ?? write.key, ...clear, ...aliases.map((alias) => alias.key), ...indexes, ...bounded];
         const args = [
           write.value,
           ttlArg(write),
@@ -386,6 +489,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
           String(aliases.length),
           String(indexes.length),
           ...aliases.map((alias) => alias.value),
+          ...boundArgs(write.bounded),
         ];
         return (await redis.putRecord(keys.length, ...keys, ...args)) === 1;
       }),
@@ -394,14 +498,23 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         type Outcome = 'marked' | 'already_marked' | 'missing';
         const keepMs = keep ? String(seconds(keep.seconds) * 1000) : '0';
         if (!keep?.index) return replicated<Outcome>('markOnce', 2, recordKey, markKey, value, keepMs);
-        if (!sharded) return replicated<Outcome>('markOnce', 3, recordKey, markKey, keep.index, value, keepMs);
+        const bounded = keep.bounded ? [keep.bounded.key] : [];
+        const bound = keep.bounded ? boundArgs(keep.bounded) : [];
+        if (!sharded) return replicated<Outcome>('markOnce', 3 + bounded.length, recordKey, markKey, keep.index, ...bounded, value, keepMs, ...bound);
         // On a cluster the index is in the grant's slot, on another node. Only the winner re-times
         // its member, after the mark and without waiting: the losers of a race must not queue on
         // the grant's node ahead of it (they go on to revoke the grant), and a re-timing that fails
         // only leaves the member listed until its record's first life ends, as before the mark.
         // It may only come earlier (LT); the second more keeps the member listed past its record.
+        // The bound, too, comes after the mark: it evicts from the grant's slot, then deletes the
+        // evicted records in theirs (a consumed record only serves reuse detection).
         const outcome = await replicated<Outcome>('markOnce', 2, recordKey, markKey, value, keepMs);
-        if (outcome === 'marked') redis.retimeMember(keep.index, recordKey, String(Number(keepMs) + 1000)).catch(() => {});
+        if (outcome === 'marked') {
+          redis
+            .retimeMember(1 + bounded.length, keep.index, ...bounded, recordKey, String(Number(keepMs) + 1000), ...bound)
+            .then((evicted) => (keep.bounded ? deleteEvicted(evicted, keep.bounded) : undefined))
+            .catch(() => {});
+        }
         return outcome;
       }),
     closeIndex: (indexKey, tombstoneKey, ttl) => guard(() => replicated('closeIndex', indexKey, tombstoneKey, String(seconds(ttl)))),

@@ -22,6 +22,11 @@ export interface Store {
    * only ever moves later: a member already listed longer (or until removed) keeps its time.
    */
   addToIndex(key: string, member: string, ttlSeconds: number, options?: { onlyLater?: boolean }): Promise<void>;
+  /**
+   * addToIndex (never only later), unless the index already lists `max` other members: false
+   * then, and nothing written. One atomic step: of many at once, at most `max` are listed.
+   */
+  addToIndexWithin(key: string, member: string, ttlSeconds: number, max: number): Promise<boolean>;
   /** The members still listed. */
   indexMembers(key: string): Promise<string[]>;
   /** Removes members from an index; the index then expires with its latest remaining member, and goes with its last. */
@@ -50,9 +55,17 @@ export interface Store {
    * if the record exists and is not marked yet. Of many concurrent callers one gets 'marked'.
    * With `keep`, the mark that takes effect also cuts what is left of the record's (and so the
    * mark's) life to keep.seconds, and re-times the record's member of keep.index to match
-   * (never later than it was).
+   * (never later than it was). With keep.bounded too, a record still listed in keep.index joins
+   * that bounded index for keep.seconds, as a written record joins RecordWrite.bounded (its
+   * evicted members leave keep.index as well). The bound may be applied a moment after the
+   * mark (Redis Cluster: the index is in another slot).
    */
-  markOnce(recordKey: string, markKey: string, value: string, keep?: { seconds: number; index?: string }): Promise<'marked' | 'already_marked' | 'missing'>;
+  markOnce(
+    recordKey: string,
+    markKey: string,
+    value: string,
+    keep?: { seconds: number; index?: string; bounded?: BoundedIndex },
+  ): Promise<'marked' | 'already_marked' | 'missing'>;
   /**
    * Closes an index for good, atomically: sets `tombstoneKey` (which putRecord's `unless`
    * honours) for ttlSeconds, deletes the index and returns the members it held.
@@ -76,4 +89,22 @@ export type RecordWrite = {
   aliases?: readonly { key: string; value: string }[];
   /** Indexes the record's key joins, as addToIndex would: listed as long as the record lives. */
   indexes?: readonly string[];
+  /**
+   * An index the record's key joins as it joins `indexes`, that lists at most `atMost` members:
+   * past it, the members that leave soonest (the oldest, among records of one life), never the
+   * record written, are removed from it and from `indexes`, and their records deleted with their
+   * marks, before the write returns. Where the backend has one atomic step (a script on one
+   * server, the memory store) no reader ever sees more than `atMost` of them; on Redis Cluster
+   * the index's slot decides, and the new record, not yet known to any client, is in Redis
+   * beside the evicted ones until they are deleted.
+   */
+  bounded?: BoundedIndex;
+};
+
+/** An index that lists at most `atMost` records (see RecordWrite.bounded). */
+export type BoundedIndex = {
+  key: string;
+  atMost: number;
+  /** Suffixes of the keys that go with an evicted record (`:consumed`: its mark). */
+  marks?: readonly string[];
 };

@@ -230,6 +230,8 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
     'signet:oidc:{<Model>:<id>}:consumed',
     'signet:oidc:{grant:<grantId>}:records',
     'signet:oidc:{grant:<grantId>}:revoked',
+    'signet:oidc:{grant:<grantId>}:access-tokens',
+    'signet:oidc:{grant:<grantId>}:used-refresh-tokens',
     'signet:oidc:uid:<uid>',
     'signet:oidc:sessions-of:<sub>',
     'signet:{challenge:<nonce>}',

@@ -25,6 +25,7 @@ const SETTINGS: RateLimitSettings = {
   publicReadsPerAddress: window(120),
   identityCreationsPerAddress: window(5, 3600),
   identityCreationsPerWallet: window(3, 86400),
+  registrationsPerAddress: window(20, 3600),
 };
 
 /** The refusal's description, or "counted" when both counters took the request. */

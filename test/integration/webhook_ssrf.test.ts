@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { Address, LocalAccount } from 'viem';
 import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
 import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/notify/webhook_queue.js';
-import type { ResolvedAddress, ResolveHost } from '../../src/notify/webhook_url_guard.js';
+import type { ResolvedAddress, ResolveHost } from '../../src/outbound/url_guard.js';
 import { keys } from '../../src/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { redisForTests } from '../support/redis_for_tests.js';

@@ -42,3 +42,9 @@ export const ERASURE_TAKEOVER_SLACK_MS = 2000;
 
 /** One round of the chain watcher, with 10,000 identities watched, takes less than this. */
 export const WATCH_ROUND_MS = 3000;
+
+/** A URL given at run time that the address check refuses (loopback, private, metadata) is answered within this, before any connection. */
+export const REFUSED_URL_ANSWER_MS = 500;
+
+/** …whether its port is open or closed: the medians of the two differ by less than this (nothing tells them apart). */
+export const REFUSED_URL_SPREAD_MS = 50;

@@ -11,9 +11,10 @@ import { learnMulticall3 } from '../../src/chain/multicall3.js';
 import type { EndpointSetting, RpcEndpoints } from '../../src/chain/rpc_endpoints.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
 import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
-import type { ResolveHost } from '../../src/notify/webhook_url_guard.js';
 import { type Logger, silentLogger } from '../../src/observability/logger.js';
 import type { Metrics } from '../../src/observability/metrics.js';
+import type { DialAddress } from '../../src/outbound/pinned_request.js';
+import type { ResolveHost } from '../../src/outbound/url_guard.js';
 import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
 import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
 import { chainAccessOf } from '../../src/server.js';
@@ -63,6 +64,7 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   tokenFailuresPerClient: plenty,
   accessRequestsPerService: plenty,
   publicReadsPerAddress: plenty,
+  registrationsPerAddress: plenty,
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
@@ -167,8 +169,10 @@ export async function startSignet(
     chainProxy?: boolean;
     /** Chain ids of more chains Signet serves after the first (31337), configured as CHAINS. */
     otherChains?: number[];
-    /** DNS for owners' webhook URLs, at save and at delivery (a test plays a rebinding resolver). */
+    /** DNS for every URL given at run time (webhooks, SSF endpoints, clients' URLs the engine fetches), at save and at each connection (a test plays a rebinding resolver). */
     resolveHost?: ResolveHost;
+    /** Where the engine's socket for an address the guard approved really goes: a local server standing in for a public address (the internet as the test plays it). */
+    dialAddress?: DialAddress;
     /** More route declarations in the app's table (the embedded demo's). */
     extraRoutes?: AppDeps['extraRoutes'];
     /** 'production': the shipped Redis command and chain deadlines, for tests that time an
@@ -344,6 +348,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       logger: options.logger,
       metrics: options.metrics,
       resolveHost: options.resolveHost,
+      dialAddress: options.dialAddress,
       extraRoutes: options.extraRoutes,
       erasureSettings: options.erasureSettings,
       beforeErasureStep: options.beforeErasureStep ? (step) => options.beforeErasureStep!(step, index) : undefined,

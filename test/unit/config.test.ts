@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, DEMO_COOKIE_KEY_PREFIX, loadConfig, validateConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors.js';
+import { DEFAULT_ACCESS_TOKENS_PER_GRANT, DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT } from '../../src/store/oidc_adapter.js';
 import { redisConnectionOf } from '../../src/store/redis_connection.js';
 
 type Env = Record<string, string | undefined>;
@@ -475,7 +476,7 @@ describe('loadConfig: production', () => {
   test("owners' webhooks cannot reach private addresses in production", () => {
     expect.assertions(3);
     expect(configErrorOf(() => loadConfig({ ...productionEnv(), WEBHOOKS_ALLOW_PRIVATE: 'true' }))).toBe(
-      "configuration: WEBHOOKS_ALLOW_PRIVATE must be false in production (owners' webhook URLs would reach private addresses)",
+      'configuration: WEBHOOKS_ALLOW_PRIVATE must be false in production (URLs given at run time would reach private addresses)',
     );
   });
 
@@ -518,6 +519,8 @@ describe('validateConfig', () => {
       chainWatch: { enabled: true, pollMs: 1000, lagWarnSeconds: 120, maxBlockRange: 2000, leaseSeconds: 10 },
       refreshWhenChainDown: 'allow',
       clientRegistration: 'off',
+      clientRegistrationLimits: { maxClients: 1000, unusedHours: 24 },
+      tokenLimits: { accessTokensPerGrant: DEFAULT_ACCESS_TOKENS_PER_GRANT, clientCredentialsPerClient: DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -532,6 +535,19 @@ describe('validateConfig', () => {
     });
     expect(() => loadConfig({ RETENTION_HISTORY_ENTRIES: '5' })).toThrow('RETENTION_HISTORY_ENTRIES');
     expect(() => loadConfig({ RETENTION_HISTORY_DAYS: '0' })).toThrow('RETENTION_HISTORY_DAYS');
+  });
+
+  test("the token bounds come from the environment, each on its own, and are the adapter's defaults otherwise", () => {
+    expect(loadConfig({}).tokenLimits).toEqual({ accessTokensPerGrant: 3, clientCredentialsPerClient: 10 });
+    expect([DEFAULT_ACCESS_TOKENS_PER_GRANT, DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT]).toEqual([3, 10]);
+    expect(loadConfig({ ACCESS_TOKENS_PER_GRANT: '1' }).tokenLimits).toEqual({ accessTokensPerGrant: 1, clientCredentialsPerClient: 10 });
+    expect(loadConfig({ CLIENT_CREDENTIALS_TOKENS_PER_CLIENT: '50' }).tokenLimits).toEqual({ accessTokensPerGrant: 3, clientCredentialsPerClient: 50 });
+    expect(configErrorOf(() => loadConfig({ ACCESS_TOKENS_PER_GRANT: '0' }))).toBe(
+      'configuration: ACCESS_TOKENS_PER_GRANT Too small: expected number to be >=1',
+    );
+    expect(configErrorOf(() => loadConfig({ CLIENT_CREDENTIALS_TOKENS_PER_CLIENT: '1001' }))).toBe(
+      'configuration: CLIENT_CREDENTIALS_TOKENS_PER_CLIENT Too big: expected number to be <=1000',
+    );
   });
 
   test('the chain deadlines come from the environment, each on its own', () => {
@@ -641,7 +657,7 @@ describe('loadConfig: trust frameworks of trusted issuers', () => {
     [
       'an identifier with a space',
       [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { kyc: 'de aml' } }],
-      'configuration: claims.trustedIssuers.0.trustFrameworks.kyc must be a trust framework identifier (printable ASCII, no spaces)',
+      'configuration: claims.trustedIssuers.0.trust_frameworks.kyc must be a trust framework identifier (printable ASCII, no spaces)',
     ],
   ])('%s is refused, naming the setting', (_case, issuers, message) => {
     expect.assertions(3);

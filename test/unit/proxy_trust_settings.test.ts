@@ -103,6 +103,7 @@ test('the default limits', () => {
     tokenFailuresPerClient: { points: 10, seconds: 600 },
     accessRequestsPerService: { points: 120, seconds: 60 },
     publicReadsPerAddress: { points: 120, seconds: 60 },
+    registrationsPerAddress: { points: 20, seconds: 3600 },
     identityCreationsPerAddress: { points: 5, seconds: 3600 },
     identityCreationsPerWallet: { points: 3, seconds: 86400 },
   });
@@ -114,6 +115,6 @@ test('RATE_LIMITS overrides one class and keeps the others', () => {
   expect(config.rateLimits.identityCreationsPerAddress).toEqual({ points: 5, seconds: 3600 });
   expect(config.rateLimits.failedSignaturesPerChallenge).toBe(5);
   expect(() => loadConfig({ RATE_LIMITS: '{"challengesPerAddress":{"points":0,"seconds":30}}' })).toThrow(
-    /^configuration: rateLimits\.challengesPerAddress\.points /,
+    /^configuration: rateLimits\.challenges_per_address\.points /,
   );
 });

@@ -2,15 +2,15 @@
 // rules across fields, https redirect URIs in production, and the address check of the URLs
 // Signet would call, which refuses what resolves inward and lets a resolver's outage through.
 import { clientProblem } from '../../../src/clients/client_metadata.js';
-import { createClientRules } from '../../../src/clients/client_rules.js';
-import { createWebhookUrlGuard, type ResolveHost } from '../../../src/notify/webhook_url_guard.js';
+import { configuredOutboundUrls, createClientRules } from '../../../src/clients/client_rules.js';
+import { createUrlGuard, type ResolveHost } from '../../../src/outbound/url_guard.js';
 
 const resolveHost: ResolveHost = async (host) => {
   if (host === 'inner.example') return [{ address: '10.0.0.7', family: 4 }];
   if (host === 'flaky.example') throw Object.assign(new Error('resolver down'), { code: 'ETIMEOUT' });
   return [{ address: '93.184.216.34', family: 4 }];
 };
-const rulesIn = (production: boolean) => createClientRules({ production, guard: createWebhookUrlGuard({ allowPrivate: false, resolveHost }) });
+const rulesIn = (production: boolean) => createClientRules({ production, guard: createUrlGuard({ allowPrivate: false, resolveHost }) });
 
 const website = { client_secret: 'a-secret-value', redirect_uris: ['https://shop.example/cb'], grant_types: ['authorization_code'] };
 
@@ -57,4 +57,23 @@ test('a webhook_url or backchannel_logout_uri that resolves inward is refused; a
   expect(await rules({ ...website, backchannel_logout_uri: 'https://127.0.0.1/logout' })).toMatchObject({ field: 'backchannel_logout_uri' });
   expect(await rules({ ...website, webhook_url: 'https://public.example/hook', webhook_secret: 'sixteen-characters' })).toBeUndefined();
   await expect(rules({ ...website, backchannel_logout_uri: 'https://flaky.example/logout' })).rejects.toMatchObject({ reason: 'dns_unavailable', status: 503 });
+});
+
+test('every URL the engine fetches for a client is checked too: jwks_uri, sector_identifier_uri', async () => {
+  const rules = rulesIn(true);
+  expect(await rules({ ...website, jwks_uri: 'https://inner.example/jwks' })).toEqual({
+    field: 'jwks_uri',
+    problem: 'is refused: the URL resolves to 10.0.0.7 (private): only public addresses are called',
+  });
+  expect(await rules({ ...website, sector_identifier_uri: 'https://[::ffff:169.254.169.254]/sector' })).toEqual({
+    field: 'sector_identifier_uri',
+    problem: 'is refused: the URL resolves to ::ffff:a9fe:a9fe (cloud metadata): only public addresses are called',
+  });
+  expect(await rules({ ...website, jwks_uri: 'https://public.example/jwks', sector_identifier_uri: 'https://public.example/sector' })).toBeUndefined();
+});
+
+test("CLIENTS' URLs the engine fetches are the operator's: their hrefs, for the engine's fetch to trust", () => {
+  expect(configuredOutboundUrls([{ client_id: 'a', jwks_uri: 'https://Keys.Internal:443/jwks' }, { client_id: 'b' }])).toEqual(
+    new Set(['https://keys.internal/jwks']),
+  );
 });

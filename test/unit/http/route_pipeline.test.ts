@@ -1,5 +1,5 @@
 // Every route of the table runs the same steps in the same order: cache rule, bounded body
-// read, caller check, rate limits, input checks, handler. Each refusal names its reason, and
+// read, the query's shape (each parameter once), caller check, rate limits, input checks, handler. Each refusal names its reason, and
 // a refused request never reaches the steps after it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -117,4 +117,35 @@ test('path, query and body checks name their part and field', async () => {
     json: { reason: 'invalid_body', error_description: '"name" is required' },
   });
   expect(steps.filter((step) => step === 'handler')).toEqual([]);
+});
+
+test('a query parameter sent twice or in a list form is refused after the body read, before anyone is asked who calls', async () => {
+  const cases: [string, string][] = [
+    ['n=1&n=2', 'the query parameter "n" appears more than once: send it once'],
+    ['n[]=1', 'the query parameter "n[]" is in a list form: send each parameter once, by its plain name'],
+    ['n%5B%5D=1', 'the query parameter "n[]" is in a list form: send each parameter once, by its plain name'],
+    ['n[a]=1', 'the query parameter "n[a]" is in a list form: send each parameter once, by its plain name'],
+    // A name the schema does not read is refused as well: it would otherwise be dropped unseen.
+    ['x=1&x=', 'the query parameter "x" appears more than once: send it once'],
+  ];
+  for (const [query, sentence] of cases) {
+    steps.length = 0;
+    expect(await post(`/things/${OWNER}?${query}`, JSON.stringify({ name: 'x' }), { 'content-type': 'application/json' })).toEqual({
+      status: 400,
+      cache: 'no-store',
+      location: null,
+      json: { error: 'invalid_request', error_description: sentence, reason: 'query_parameter_repeated' },
+    });
+    expect(steps).toEqual([]);
+  }
+  // The body read still comes first; a long name is shown cut.
+  expect(await post(`/things/${OWNER}?n=1&n=2`, '{"name":', { 'content-type': 'application/json' })).toMatchObject({ json: { reason: 'invalid_json' } });
+  const long = 'y'.repeat(100);
+  expect((await post(`/things/${OWNER}?${long}=1&${long}=2`, '{}')).json.error_description).toBe(
+    `the query parameter "${'y'.repeat(64)}…" appears more than once: send it once`,
+  );
+  // Each parameter once, unknown ones included, still passes.
+  steps.length = 0;
+  expect(await post(`/things/${OWNER}?n=2&x=1&y=`, JSON.stringify({ name: 'x' }))).toMatchObject({ status: 201, json: { n: 2 } });
+  expect(steps).toEqual(['auth', 'limit accessRequestsPerService service-a', 'handler']);
 });

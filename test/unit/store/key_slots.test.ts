@@ -22,6 +22,10 @@ test.each([
   ['a record and its consumed mark', [keys.model('AuthorizationCode', 'c1'), keys.consumed(keys.model('AuthorizationCode', 'c1'))]],
   ['a wallet challenge and its used mark', [keys.challenge('n1'), keys.usedChallenge('n1')]],
   ['a grant index and its tombstone', [keys.grantIndex('g1'), keys.revokedGrant('g1')]],
+  [
+    "a grant's bounded indexes, with its index and tombstone",
+    [keys.grantIndex('g1'), keys.revokedGrant('g1'), keys.grantAccessTokens('g1'), keys.grantUsedRefreshTokens('g1')],
+  ],
   ['the webhook stream, retries and dead letters', [keys.webhookStream, keys.webhookRetries, keys.webhookDeadLetters]],
   ['an access grant and its status', [keys.accessGrant('ag1'), keys.accessGrantStatus('ag1')]],
   ['an API key, its revocation and its last use', [keys.apiKey('k1'), keys.apiKeyRevoked('k1'), keys.apiKeyUsed('k1')]],

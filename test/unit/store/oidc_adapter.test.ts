@@ -6,6 +6,7 @@ import { keys } from '../../../src/store/keys.js';
 import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
 import type { Store } from '../../../src/store/store.js';
 import { clusterBackend, memoryBackend, redisBackend } from '../../support/store_backends.js';
+import { waitUntil } from '../../support/wait_until.js';
 
 type AdapterClass = new (model: string) => Adapter;
 
@@ -395,11 +396,12 @@ describe.each([
       await new Windowed('Grant').upsert('G-rot', { grantId: 'G-rot' }, 600);
       await new Windowed('RefreshToken').upsert('rt-0', { grantId: 'G-rot' }, 600);
       for (let i = 0; i < 30; i++) await rotate(Windowed, 'G-rot', `rt-${i}`, `rt-${i + 1}`, 2);
-      // Within the window: the grant, the live refresh token, and for each rotation still inside it
-      // one access token and one consumed refresh token: 62 on a quick host, fewer on one so slow
-      // that the first rotations have left the window already. Every member listed still lives.
+      // Within the window: the grant, the live refresh token, and of the rotations still inside it
+      // the latest 3 access tokens and consumed refresh tokens (the grant's bound): 8 on a quick
+      // host, fewer on one so slow that rotations have left the window already. Every member
+      // listed still lives.
       const members = await backend.store.indexMembers(index);
-      expect(members.length).toBeLessThanOrEqual(62);
+      expect(members.length).toBeLessThanOrEqual(8);
       expect(members.length).toBeGreaterThanOrEqual(4);
       for (const member of members) expect(await backend.store.get(member)).toEqual(expect.any(String));
       // A cluster re-times a consumed token's member one second after its record's end (see redis_store.ts).
@@ -434,6 +436,110 @@ describe.each([
       await refreshTokens.upsert('rt-unread', { grantId: 'g-unread' }, 600);
       await refreshTokens.consume('rt-unread');
       expect(await backend.store.ttl(keys.model('RefreshToken', 'rt-unread'))).toBe(5);
+    });
+  });
+
+  describe("the bounds on live tokens: a grant's access tokens, its consumed refresh tokens, a client's own", () => {
+    const Bounded = () => createOidcAdapter(backend.store, { accessTokensPerGrant: 3, clientCredentialsPerClient: 2 });
+    /** Which of `ids` still have a record. */
+    const living = async (model: string, ids: string[]) => {
+      const values = await backend.store.getMany(ids.map((id) => keys.model(model, id)));
+      return ids.filter((_id, i) => values[i] !== undefined);
+    };
+    const sorted = (list: string[]) => [...list].sort();
+
+    test('an access token past the bound deletes the oldest of its grant (the first to expire), with its index entries', async () => {
+      const tokens = new (Bounded())('AccessToken');
+      // Named against their order, with lives one second apart: the oldest is the first to expire, whatever its name.
+      const ids = ['at-z', 'at-y', 'at-x', 'at-w', 'at-v', 'at-u'];
+      for (const [i, id] of ids.entries()) {
+        await tokens.upsert(id, { jti: id, grantId: 'G-b' }, 600 + i);
+        expect(await living('AccessToken', ids)).toEqual(ids.slice(Math.max(0, i - 2), i + 1));
+      }
+      const live = ids.slice(3).map((id) => keys.model('AccessToken', id));
+      expect(sorted(await backend.store.indexMembers(keys.grantAccessTokens('G-b')))).toEqual(sorted(live));
+      expect(sorted(await backend.store.indexMembers(keys.grantIndex('G-b')))).toEqual(sorted(live));
+      expect(await tokens.find('at-z')).toBe(undefined);
+      expect(await tokens.find('at-u')).toEqual({ jti: 'at-u', grantId: 'G-b' });
+      // Another grant's tokens are counted apart, and revocation still deletes every live one.
+      await tokens.upsert('at-other', { jti: 'at-other', grantId: 'G-c' }, 600);
+      await tokens.revokeByGrantId('G-b');
+      expect(await living('AccessToken', [...ids, 'at-other'])).toEqual(['at-other']);
+      expect(await backend.store.ttl(keys.grantAccessTokens('G-b'))).toBe(undefined);
+    });
+
+    test('the token just written is never the one evicted, even when it would expire first', async () => {
+      const tokens = new (Bounded())('AccessToken');
+      for (const id of ['at-1', 'at-2', 'at-3']) await tokens.upsert(id, { grantId: 'G-short' }, 600);
+      await tokens.upsert('at-4', { grantId: 'G-short' }, 60);
+      const kept = await living('AccessToken', ['at-1', 'at-2', 'at-3', 'at-4']);
+      expect(kept).toHaveLength(3);
+      expect(kept).toContain('at-4');
+    });
+
+    test('of 50 access tokens written at once under one grant, exactly the bound live on, all listed', async () => {
+      const tokens = new (Bounded())('AccessToken');
+      const ids = Array.from({ length: 50 }, (_, i) => `at-par-${i}`);
+      await Promise.all(ids.map((id) => tokens.upsert(id, { grantId: 'G-par' }, 600)));
+      const kept = await living('AccessToken', ids);
+      expect(kept).toHaveLength(3);
+      const listed = kept.map((id) => keys.model('AccessToken', id));
+      expect(sorted(await backend.store.indexMembers(keys.grantAccessTokens('G-par')))).toEqual(sorted(listed));
+      expect(sorted(await backend.store.indexMembers(keys.grantIndex('G-par')))).toEqual(sorted(listed));
+    });
+
+    test('an expired access token is not counted: it leaves room without evicting a live one', async () => {
+      const tokens = new (Bounded())('AccessToken');
+      await tokens.upsert('at-brief-1', { grantId: 'G-exp' }, 1);
+      await tokens.upsert('at-brief-2', { grantId: 'G-exp' }, 1);
+      await tokens.upsert('at-long', { grantId: 'G-exp' }, 600);
+      await backend.expire('the two brief tokens expired', 1.1, async () => (await living('AccessToken', ['at-brief-1', 'at-brief-2'])).length === 0);
+      await tokens.upsert('at-next-1', { grantId: 'G-exp' }, 600);
+      await tokens.upsert('at-next-2', { grantId: 'G-exp' }, 600);
+      expect(await living('AccessToken', ['at-long', 'at-next-1', 'at-next-2'])).toEqual(['at-long', 'at-next-1', 'at-next-2']);
+      expect(await backend.store.indexMembers(keys.grantAccessTokens('G-exp'))).toHaveLength(3);
+    });
+
+    test('a grant keeps its latest consumed refresh tokens only: a reuse of one of them still revokes the grant, an older one is unknown', async () => {
+      const Adapter = Bounded();
+      const refreshTokens = new Adapter('RefreshToken');
+      await new Adapter('Grant').upsert('G-used', { accountId: 'a' }, 600);
+      await refreshTokens.upsert('rt-0', { grantId: 'G-used' }, 600);
+      for (let i = 0; i < 6; i++) {
+        expect(await refreshTokens.find(`rt-${i}`)).toEqual({ grantId: 'G-used' });
+        await refreshTokens.consume(`rt-${i}`);
+        await refreshTokens.upsert(`rt-${i + 1}`, { grantId: 'G-used' }, 600);
+      }
+      const used = ['rt-3', 'rt-4', 'rt-5'].map((id) => keys.model('RefreshToken', id));
+      // A cluster applies the bound just after the mark, in the grant's slot.
+      await waitUntil('the grant lists its latest 3 consumed refresh tokens', async () => {
+        return sorted(await backend.store.indexMembers(keys.grantUsedRefreshTokens('G-used'))).join() === sorted(used).join();
+      });
+      await waitUntil('the older ones are gone', async () => (await living('RefreshToken', ['rt-0', 'rt-1', 'rt-2'])).length === 0);
+      const marks = await backend.store.getMany(['rt-0', 'rt-1', 'rt-2'].map((id) => keys.consumed(keys.model('RefreshToken', id))));
+      expect(marks).toEqual([undefined, undefined, undefined]);
+      expect(sorted(await backend.store.indexMembers(keys.grantIndex('G-used')))).toEqual(sorted([...used, keys.model('RefreshToken', 'rt-6')]));
+      // An evicted one reads as unknown (the engine refuses it without revoking); a kept one is a reuse.
+      expect(await refreshTokens.find('rt-2')).toBe(undefined);
+      expect(await refreshTokens.find('rt-3')).toEqual({ grantId: 'G-used', consumed: expect.any(Number) });
+      await expect(refreshTokens.consume('rt-3')).rejects.toMatchObject({ error: 'invalid_grant', error_detail: 'refresh token already used' });
+      expect(await refreshTokens.find('rt-6')).toBe(undefined);
+      expect(await new Adapter('Grant').find('G-used')).toBe(undefined);
+      expect(await backend.store.ttl(keys.grantUsedRefreshTokens('G-used'))).toBe(undefined);
+    });
+
+    test("a client's client credentials tokens are bounded per client, and other clients' are untouched", async () => {
+      const tokens = new (Bounded())('ClientCredentials');
+      const ids = ['cc-1', 'cc-2', 'cc-3', 'cc-4'];
+      for (const [i, id] of ids.entries()) await tokens.upsert(id, { jti: id, clientId: 'machine', kind: 'ClientCredentials' }, 600 + i);
+      await tokens.upsert('cc-other', { jti: 'cc-other', clientId: 'another', kind: 'ClientCredentials' }, 600);
+      expect(await living('ClientCredentials', [...ids, 'cc-other'])).toEqual(['cc-3', 'cc-4', 'cc-other']);
+      expect(sorted(await backend.store.indexMembers(keys.clientCredentialsOf('machine')))).toEqual(
+        sorted(['cc-3', 'cc-4'].map((id) => keys.model('ClientCredentials', id))),
+      );
+      const left = await backend.store.ttl(keys.clientCredentialsOf('machine'));
+      expect(left).toBeGreaterThanOrEqual(600);
+      expect(left).toBeLessThanOrEqual(603);
     });
   });
 

@@ -1,6 +1,7 @@
-// Which IP addresses a webhook given at run time may reach: public unicast only. Loopback,
-// private, link-local, unique-local, CGNAT and the cloud metadata endpoints are refused (the
-// private ranges can be allowed for development); an IPv4-mapped IPv6 address counts as its IPv4.
+// Which IP addresses a URL given at run time may reach (a webhook, an SSF endpoint, a client's
+// jwks_uri…): public unicast only. Loopback, private, link-local, unique-local, CGNAT and the
+// cloud metadata endpoints are refused (the private ranges can be allowed for development); an
+// IPv4-mapped IPv6 address counts as its IPv4.
 import ipaddr from 'ipaddr.js';
 
 /** Instance metadata services (AWS, GCP, Azure… on IPv4; AWS on IPv6): refused in every mode. */

@@ -1,0 +1,16 @@
+// Dynamic client registrations (RFC 7591, POST /reg) counted per client address, before the
+// engine reads the body: a stranger's flood is refused with 429 at the door (decision 43),
+// whatever the registration's own answer would have been.
+import type { Middleware } from 'koa';
+import type { RateLimits } from '../rate_limits/rate_limits.js';
+import { clientAddress } from './client_address.js';
+
+// The engine's router also answers "/reg/" and "/REG": a spelling must not be a way around the count.
+const REGISTRATION = /^\/reg\/?$/i;
+
+export function registrationLimits(limits: Pick<RateLimits, 'consume'>): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method === 'POST' && REGISTRATION.test(ctx.path)) await limits.consume('registrationsPerAddress', clientAddress(ctx));
+    return next();
+  };
+}
