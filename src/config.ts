@@ -667,7 +667,7 @@ export const configWarnings = (config: Config): readonly string[] => warningsOf.
 export function validateConfig(given: unknown): Config {
   // A copy: the members are read into the code's names in place.
   const raw = structuredClone(given) as Record<string, unknown>;
-  const warnings = raw && typeof raw === 'object' ? respellMembers(raw) : [];
+  const warnings = raw && typeof raw === 'object' ? respellMembers(raw, Object.keys(rateLimitsSchema.shape)) : [];
   const unknown = unknownMember(schema, raw);
   if (unknown) {
     const [top] = unknown.path.split('.');

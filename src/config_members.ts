@@ -12,24 +12,14 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** Rate-limit classes as the code names them: RATE_LIMITS spells them snake_case. */
-const RATE_LIMIT_CLASSES = [
-  'challengesPerAddress',
-  'challengesPerInteraction',
-  'signaturesPerAddress',
-  'signaturesPerInteraction',
-  'failedSignaturesPerChallenge',
-  'accountSignInsPerAddress',
-  'tokenFailuresPerClient',
-  'accessRequestsPerService',
-  'publicReadsPerAddress',
-  'identityCreationsPerAddress',
-  'identityCreationsPerWallet',
-  'registrationsPerAddress',
-];
+type Respelt = { objects: (raw: Json) => { path: string; object: Json }[]; members: { spelt: string; inner: string }[] };
 
-/** Where a JSON setting's members changed spelling: the objects (found in the raw settings), and each member's new and inner name. */
-const RESPELT: { objects: (raw: Json) => { path: string; object: Json }[]; members: { spelt: string; inner: string }[] }[] = [
+/**
+ * Where a JSON setting's members changed spelling: the objects (found in the raw settings), and
+ * each member's new and inner name. `rateLimitClasses`: the classes as the code names them
+ * (the schema's), which RATE_LIMITS spells snake_case.
+ */
+const respelt = (rateLimitClasses: readonly string[]): Respelt[] => [
   {
     objects: (raw) => listAt(raw, ['claims', 'trustedIssuers'], 'claims.trustedIssuers'),
     members: [{ spelt: 'trust_frameworks', inner: 'trustFrameworks' }],
@@ -40,7 +30,7 @@ const RESPELT: { objects: (raw: Json) => { path: string; object: Json }[]; membe
   },
   {
     objects: (raw) => (isObject(raw.rateLimits) ? [{ path: 'rateLimits', object: raw.rateLimits }] : []),
-    members: RATE_LIMIT_CLASSES.map((inner) => ({ spelt: snake(inner), inner })),
+    members: rateLimitClasses.map((inner) => ({ spelt: snake(inner), inner })),
   },
 ];
 
@@ -54,9 +44,9 @@ function listAt(raw: Json, keys: string[], path: string): { path: string; object
  * Reads the JSON settings' members in their one spelling into the names the code uses, in place;
  * returns a warning for each old spelling read. Both spellings of one member stop the start.
  */
-export function respellMembers(raw: Json): string[] {
+export function respellMembers(raw: Json, rateLimitClasses: readonly string[]): string[] {
   const warnings: string[] = [];
-  for (const { objects, members } of RESPELT) {
+  for (const { objects, members } of respelt(rateLimitClasses)) {
     for (const { path, object } of objects(raw)) {
       for (const { spelt, inner } of members) {
         if (spelt === inner) continue;
@@ -77,11 +67,9 @@ export function speltPath(path: readonly string[]): string[] {
   return path.map((segment, i) => speltAs(path.slice(0, i).join('.'), segment));
 }
 
-/** The names a member of `path` may have, as people write them: each inner name in its one spelling. */
-const speltAs = (path: string, inner: string) => {
-  const respelt = RESPELT.flatMap((each) => each.members).find((member) => member.inner === inner);
-  return respelt && /^(claims\.trustedIssuers\.\d+|displayNames|rateLimits)$/.test(path) ? respelt.spelt : inner;
-};
+/** A member's name as people write it, where it sits in a respelt object: snake_case. */
+const speltAs = (path: string, inner: string) =>
+  /^(claims\.trustedIssuers\.\d+|displayNames|rateLimits)$/.test(path) && /[A-Z]/.test(inner) ? snake(inner) : inner;
 
 type Def = {
   type: string;

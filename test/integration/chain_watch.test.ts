@@ -15,6 +15,7 @@ import { createMemoryStore } from '../../src/store/memory_store.js';
 import { identityEvents, issuerEvents } from '../../src/watch/chain_events.js';
 import { type ChainConsentHandlers, createChainWatcher, type RoundResult } from '../../src/watch/chain_watcher.js';
 import { createWatchlist } from '../../src/watch/watchlist.js';
+import type { SettledPoint } from '../../src/chain/settled_point.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { CHAIN_EVENT_HANDLED_MS, TAKEOVER_SLACK_MS, WATCH_ROUND_MS } from '../support/bounds.js';
 import { logIn, startLogin } from '../support/login_driver.js';
@@ -377,19 +378,18 @@ test('(d) a chain outage: rounds fail and are counted, the cursor stays; after i
   await h.signet.watchlist.unwatch(identity);
 });
 
-test('confirmations: an event counts once its block is that many under the head; the lag says how far behind', async () => {
+/** A watcher of its own on a memory store, with a settled point, recording the KeyAdded events it hands on. */
+function keyAddedWatcher(settled: SettledPoint) {
   const memory = createMemoryStore();
   const watchlist = createWatchlist(memory, Date.now);
   const handled: Hex[] = [];
   const handlers = { ...recorder(8), onKeyAdded: async (event: { transactionHash: Hex }) => void handled.push(event.transactionHash) };
-  const confirmed = createChainWatcher({
-    store: memory,
-    client: h.chain.client,
-    watchlist,
-    issuers: [],
-    handlers,
-    settings: { ...h.config.chainWatch, confirmations: 2 },
-  });
+  const watcher = createChainWatcher({ store: memory, client: h.chain.client, watchlist, issuers: [], handlers, settings: h.config.chainWatch, settled });
+  return { watcher, watchlist, handled };
+}
+
+test('confirmations: an event counts once its block is that many under the head; the lag says how far behind', async () => {
+  const { watcher: confirmed, watchlist, handled } = keyAddedWatcher({ confirmations: 2 });
   await confirmed.round();
   const { owner, identity } = await newOwner();
   await watchlist.watch(identity, 0);
@@ -406,19 +406,7 @@ test('confirmations: an event counts once its block is that many under the head;
 });
 
 test("the node's safe block as the settled point: an event counts once that block reaches it (anvil: 32 under the head)", async () => {
-  const memory = createMemoryStore();
-  const watchlist = createWatchlist(memory, Date.now);
-  const handled: Hex[] = [];
-  const handlers = { ...recorder(8), onKeyAdded: async (event: { transactionHash: Hex }) => void handled.push(event.transactionHash) };
-  const safe = createChainWatcher({
-    store: memory,
-    client: h.chain.client,
-    watchlist,
-    issuers: [],
-    handlers,
-    settings: h.config.chainWatch,
-    settled: { tag: 'safe' },
-  });
+  const { watcher: safe, watchlist, handled } = keyAddedWatcher({ tag: 'safe' });
   // Past anvil's first 32 blocks, where its safe block is still the genesis.
   await mine(40);
   await safe.round();
@@ -437,19 +425,7 @@ test("the node's safe block as the settled point: an event counts once that bloc
 });
 
 test('0 confirmations: an event that a reorganisation later removes has ended the consent all the same (the safe side)', async () => {
-  const memory = createMemoryStore();
-  const watchlist = createWatchlist(memory, Date.now);
-  const handled: Hex[] = [];
-  const handlers = { ...recorder(8), onKeyAdded: async (event: { transactionHash: Hex }) => void handled.push(event.transactionHash) };
-  const newest = createChainWatcher({
-    store: memory,
-    client: h.chain.client,
-    watchlist,
-    issuers: [],
-    handlers,
-    settings: h.config.chainWatch,
-    settled: { confirmations: 0 },
-  });
+  const { watcher: newest, watchlist, handled } = keyAddedWatcher({ confirmations: 0 });
   await newest.round();
   const { owner, identity } = await newOwner();
   await watchlist.watch(identity, 0);

@@ -17,7 +17,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { CHAIN_END_MS } from '../support/bounds.js';
 import { captureLogs } from '../support/log_capture.js';
-import { followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
+import { logIn, startLogin } from '../support/login_driver.js';
 import { FAKE_API_KEY, type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
@@ -93,15 +93,7 @@ async function browserLogin(wallet: LocalAccount, body: Record<string, unknown> 
   const page = await login.agent.fetch(login.interactionUrl, { headers: { accept: 'text/html' } });
   expect(page.status).toBe(200);
   await page.text();
-  const signed = await signChallenge(login, wallet, body);
-  const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
-  if (answer.status !== 200) throw new Error(`signature answered ${answer.status}: ${JSON.stringify(answer.json)}`);
-  const callback = await followToCallback(login, answer.json.redirect_to as string);
-  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
-    pkceCodeVerifier: login.verifier,
-    expectedState: login.state,
-    expectedNonce: login.nonce,
-  });
+  const { tokens } = await logIn(login, wallet, body);
   const sub = tokens.claims()!.sub;
   await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
   return { login, tokens };
