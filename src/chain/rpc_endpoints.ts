@@ -79,6 +79,8 @@ const ONE = 1n;
 type Endpoint = {
   url: string;
   label: string;
+  /** The parts of its URL that may be an API key (path segments, query values): never in an error's text. */
+  secrets: string[];
   state: EndpointState;
   since: number;
   retryAt: number;
@@ -107,7 +109,7 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
   const now = options.now ?? Date.now;
   const log = options.logger;
   const fetchFn = options.observe ? options.observe(baseFetch) : baseFetch;
-  const endpoints: Endpoint[] = settings.map(({ url, label }) => ({ url, label, state: 'up', since: now(), retryAt: 0 }));
+  const endpoints: Endpoint[] = settings.map(({ url, label }) => ({ url, label, state: 'up', since: now(), retryAt: 0, secrets: secretsOf(url) }));
   let ids = 0;
   let closed = false;
 
@@ -138,19 +140,26 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
           outcome = 'timeout';
           throw new TimeoutError({ body, url: endpoint.label });
         }
-        // Node's connection errors name the host and port at most, never the path or query.
-        throw new HttpRequestError({ body, url: endpoint.label, details: (error as Error).message });
+        // Node's connection errors name the host and port at most; the path and query are taken out all the same.
+        throw new HttpRequestError({ body, url: endpoint.label, details: redacted((error as Error).message, endpoint.secrets) });
       }
       const text = await response.text();
       // Some providers send their refusals (a range too wide) as a 4xx holding a JSON-RPC error: an answer, not an outage.
       const refusal = !response.ok && response.status >= 400 && response.status < 500 && response.status !== 429 ? rpcErrorIn(text) : undefined;
       if (refusal) {
         outcome = 'answered_error';
-        throw new RpcRequestError({ body, error: refusal, url: endpoint.label });
+        throw new RpcRequestError({ body, error: { ...refusal, message: redacted(refusal.message, endpoint.secrets) }, url: endpoint.label });
       }
       if (!response.ok) {
         outcome = response.status === 429 ? 'rate_limited' : 'failed';
-        throw new HttpRequestError({ body, url: endpoint.label, status: response.status, headers: response.headers, details: text.slice(0, 300) });
+        // A provider's error page may quote the key it was given.
+        throw new HttpRequestError({
+          body,
+          url: endpoint.label,
+          status: response.status,
+          headers: response.headers,
+          details: redacted(text.slice(0, 300), endpoint.secrets),
+        });
       }
       let answer: { result?: unknown; error?: { code: number; message: string; data?: unknown } };
       try {
@@ -160,7 +169,7 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
       }
       if (answer.error) {
         outcome = rateLimitOf(answer.error) ? 'rate_limited' : 'answered_error';
-        throw new RpcRequestError({ body, error: answer.error, url: endpoint.label });
+        throw new RpcRequestError({ body, error: { ...answer.error, message: redacted(String(answer.error.message), endpoint.secrets) }, url: endpoint.label });
       }
       outcome = 'ok';
       return answer.result;
@@ -353,3 +362,12 @@ function rpcErrorIn(text: string): { code: number; message: string; data?: unkno
     return undefined;
   }
 }
+
+/** The path segments and query values of a URL long enough to be a key. */
+function secretsOf(url: string): string[] {
+  const parsed = new URL(url);
+  const parts = [...parsed.pathname.split('/'), ...[...parsed.searchParams.values()], parsed.username, parsed.password];
+  return parts.filter((part) => part.length >= 6);
+}
+
+const redacted = (text: string, secrets: readonly string[]) => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);

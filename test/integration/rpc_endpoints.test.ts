@@ -164,6 +164,28 @@ test('an error names the endpoints by label: no URL, no API key', async () => {
   expect(logs.written.join('')).not.toContain(FAKE_API_KEY);
 });
 
+test("an error page that quotes the API key it was given: the key is taken out of the error's text", async () => {
+  const { createServer } = await import('node:http');
+  const quoting = createServer((request, response) => {
+    response.writeHead(401, { 'content-type': 'text/plain' });
+    response.end(`invalid API key in ${request.url}`);
+  });
+  await new Promise<void>((resolve) => quoting.listen(0, '127.0.0.1', resolve));
+  const { port } = quoting.address() as { port: number };
+  const lone = createChainAccess([{ url: `http://127.0.0.1:${port}/v2/${FAKE_API_KEY}`, label: 'quoting' }], chain.anvil.chainId, {
+    callTimeoutMs: 2000,
+    probeMs: PROBE_MS,
+  });
+  try {
+    const error = (await lone.client.getBlockNumber({ cacheTime: 0 }).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain('invalid API key in /v2/[redacted]');
+    expect(`${error.message}${JSON.stringify(error)}`).not.toContain(FAKE_API_KEY);
+  } finally {
+    lone.endpoints.close();
+    await new Promise<void>((resolve) => quoting.close(() => resolve()));
+  }
+});
+
 describe('eth_getLogs through a provider that caps its block range', () => {
   let identity: Address;
   let from: bigint;
