@@ -254,12 +254,10 @@ export function createApp(deps: AppDeps): SignetApp {
     registeredClients: registered,
     fetch: engineFetch,
   });
-  // A registered client's first completed login keeps it (until then it expires unused).
+  // A registered client's first token (a login's, or its own by client credentials) keeps it; until then it expires unused.
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
     const clientId = ctx.oidc.client?.clientId;
-    if (clientId && ctx.oidc.params?.grant_type !== 'client_credentials') {
-      registered.keep(clientId).catch((error: unknown) => parts.logger.error('a registered client could not be kept after its first login', error));
-    }
+    if (clientId) registered.keep(clientId).catch((error: unknown) => parts.logger.error('a registered client could not be kept after its first token', error));
   });
   const validateClient = engineValidation(provider);
   const interaction = createInteractionFeature({ ...parts, provider, grantTtlSeconds: config.ttl.grant, ...claimParts, onChain: chainParts });

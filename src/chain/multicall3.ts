@@ -38,11 +38,12 @@ export function learnMulticall3(client: PublicClient): Promise<boolean | undefin
   const lookup = client.getCode({ address: MULTICALL3_ADDRESS }).then(
     (code) => {
       const has = Boolean(code && code !== '0x');
-      known.set(client, has);
+      // A read that learned it meanwhile is not overwritten.
+      if (known.get(client) === lookup) known.set(client, has);
       return has;
     },
     () => {
-      known.delete(client);
+      if (known.get(client) === lookup) known.delete(client);
       return undefined;
     },
   );
@@ -57,7 +58,8 @@ export function learnMulticall3(client: PublicClient): Promise<boolean | undefin
 export async function readTogether(client: PublicClient, reads: readonly ContractRead[]): Promise<ReadOutcome[]> {
   const contracts = reads as Parameters<PublicClient['multicall']>[0]['contracts'];
   const deployless = async () => (await client.multicall({ contracts, allowFailure: true, deployless: true })) as ReadOutcome[];
-  if ((await known.get(client)) === false) return deployless();
+  // A look-up still under way is not waited for (it has no request's deadline): the read learns by itself.
+  if (known.get(client) === false) return deployless();
   let outcomes: ReadOutcome[];
   try {
     outcomes = (await client.multicall({ contracts, allowFailure: true, multicallAddress: MULTICALL3_ADDRESS })) as ReadOutcome[];

@@ -86,6 +86,7 @@ type Endpoint = {
   retryAt: number;
   logRange?: number;
   probe?: NodeJS.Timeout;
+  rest?: NodeJS.Timeout;
 };
 
 /** answer: the node's own answer, for the caller; short: out of time in a window too short to blame the endpoint. */
@@ -144,8 +145,9 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
         throw new HttpRequestError({ body, url: endpoint.label, details: redacted((error as Error).message, endpoint.secrets) });
       }
       const text = await response.text();
-      // Some providers send their refusals (a range too wide) as a 4xx holding a JSON-RPC error: an answer, not an outage.
-      const refusal = !response.ok && response.status >= 400 && response.status < 500 && response.status !== 429 ? rpcErrorIn(text) : undefined;
+      // Some providers send their refusals of a request (a range too wide) as a 400 or 413 holding a
+      // JSON-RPC error: an answer. A 401, 402 or 403 refuses the key or the plan: the endpoint fails.
+      const refusal = response.status === 400 || response.status === 413 ? rpcErrorIn(text) : undefined;
       if (refusal) {
         outcome = 'answered_error';
         throw new RpcRequestError({ body, error: { ...refusal, message: redacted(refusal.message, endpoint.secrets) }, url: endpoint.label });
@@ -204,6 +206,12 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
     if (failure.kind === 'rate_limited') {
       const restMs = failure.retryAfterMs ?? DEFAULT_REST_MS;
       endpoint.retryAt = now() + restMs;
+      // Its rest over, it is up again (the metrics say so) without waiting for a call.
+      clearTimeout(endpoint.rest);
+      endpoint.rest = setTimeout(() => {
+        if (endpoint.state === 'rate_limited' && usable(endpoint)) setState(endpoint, 'up');
+      }, restMs);
+      endpoint.rest.unref();
       if (endpoint.state !== 'rate_limited') {
         log?.warn(
           `chain ${options.chainId}: RPC endpoint ${endpoint.label} answered 429; it is not asked by background work for ${Math.ceil(restMs / 1000)} s`,
@@ -234,38 +242,75 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
     return background ? [...up, ...down] : [...up, ...resting, ...down];
   };
 
-  /** Runs `attempt` on each candidate in turn until one answers; the attempt gets its window's deadline. */
-  const acrossEndpoints = async <T>(method: string, attempt: (endpoint: Endpoint, deadline: () => number) => Promise<T>): Promise<T> => {
+  /**
+   * Runs `attempt` on the candidates until one answers. Outside a request, one after another, each
+   * within the call timeout. In a request, each within what is left of the budget; and when an
+   * endpoint has not answered within its equal share of it, the next is asked beside it (the
+   * first answer wins): a slow endpoint is not given up on, a silent one does not hold the request.
+   * A transaction is sent to one endpoint at a time, and not to another after a timeout.
+   */
+  const acrossEndpoints = <T>(method: string, attempt: (endpoint: Endpoint, deadline: () => number) => Promise<T>): Promise<T> => {
     const requestEnd = chainBudgetDeadline();
     const order = candidates(requestEnd === undefined);
     if (order.length === 0) {
-      throw new HttpRequestError({
-        url: endpoints.map((each) => each.label).join(', '),
-        status: 429,
-        details: `every RPC endpoint of chain ${options.chainId} asked to wait (429); background work waits for the first Retry-After`,
-        body: { method },
-      });
+      return Promise.reject(
+        new HttpRequestError({
+          url: endpoints.map((each) => each.label).join(', '),
+          status: 429,
+          details: `every RPC endpoint of chain ${options.chainId} asked to wait (429); background work waits for the first Retry-After`,
+          body: { method },
+        }),
+      );
     }
-    let lastError: unknown;
-    for (const [i, endpoint] of order.entries()) {
-      const started = now();
-      // In a request, each endpoint left to try keeps an equal share of the budget that is left.
-      const windowEnd = requestEnd === undefined ? undefined : Math.min(requestEnd, started + Math.max(0, requestEnd - started) / (order.length - i));
-      if (windowEnd !== undefined && windowEnd <= started) break;
-      const deadline = () => Math.min(now() + options.callTimeoutMs, windowEnd ?? Number.POSITIVE_INFINITY);
-      try {
-        const result = await attempt(endpoint, deadline);
-        recovered(endpoint);
-        return result;
-      } catch (error) {
-        const failure = failureOf(error, Math.min(options.callTimeoutMs, (windowEnd ?? Number.POSITIVE_INFINITY) - started));
-        if (failure.kind === 'answer') throw error;
-        failed(endpoint, failure);
-        if (SENDS.has(method) && (failure.kind === 'timeout' || failure.kind === 'short')) throw error;
-        lastError = error;
-      }
-    }
-    throw lastError ?? new TimeoutError({ body: { method }, url: endpoints[0]!.label });
+    const hedged = requestEnd !== undefined && !SENDS.has(method);
+    return new Promise<T>((resolve, reject) => {
+      let next = 0;
+      let running = 0;
+      let settled = false;
+      let lastError: unknown;
+      const settle = (work: () => void) => {
+        if (settled) return;
+        settled = true;
+        work();
+      };
+      const giveUp = () => {
+        if (running === 0 && next >= order.length) settle(() => reject(lastError ?? new TimeoutError({ body: { method }, url: endpoints[0]!.label })));
+      };
+      const launch = () => {
+        if (settled) return;
+        if (next >= order.length) return giveUp();
+        const endpoint = order[next++]!;
+        const started = now();
+        if (requestEnd !== undefined && requestEnd <= started) {
+          next = order.length;
+          return giveUp();
+        }
+        running++;
+        const deadline = () => Math.min(now() + options.callTimeoutMs, requestEnd ?? Number.POSITIVE_INFINITY);
+        const window = Math.min(options.callTimeoutMs, (requestEnd ?? Number.POSITIVE_INFINITY) - started);
+        const hedge = hedged && next < order.length ? setTimeout(launch, window / (order.length - next + 1)) : undefined;
+        attempt(endpoint, deadline).then(
+          (result) => {
+            clearTimeout(hedge);
+            running--;
+            recovered(endpoint);
+            settle(() => resolve(result));
+          },
+          (error: unknown) => {
+            clearTimeout(hedge);
+            running--;
+            const failure = failureOf(error, window);
+            if (failure.kind === 'answer') return settle(() => reject(error));
+            failed(endpoint, failure);
+            lastError = error;
+            if (SENDS.has(method) && (failure.kind === 'timeout' || failure.kind === 'short')) return settle(() => reject(error));
+            launch();
+            giveUp();
+          },
+        );
+      };
+      launch();
+    });
   };
 
   /** eth_getLogs on one endpoint, in ranges it accepts: a refused range is split and asked again, and a refused span is remembered. */
@@ -331,7 +376,10 @@ export function createRpcEndpoints(settings: readonly EndpointSetting[], options
     },
     close() {
       closed = true;
-      for (const each of endpoints) clearTimeout(each.probe);
+      for (const each of endpoints) {
+        clearTimeout(each.probe);
+        clearTimeout(each.rest);
+      }
     },
   };
 }

@@ -34,7 +34,10 @@ const isHttps = (uri: string) => URL.parse(uri)?.protocol === 'https:';
 
 /** The URLs of CLIENTS that the engine fetches (their jwks_uri…): the operator's, trusted by its fetch. */
 export function configuredOutboundUrls(clients: readonly Record<string, unknown>[]): Set<string> {
-  const urls = clients.flatMap((client) => OUTBOUND_URL_FIELDS.map((field) => client[field]).filter((url): url is string => typeof url === 'string'));
+  // Only the documents the engine fetches by GET (a key set, a list of redirect URIs): a stranger
+  // who names one of them gets that harmless document read, never a configured webhook or logout URI.
+  const fetched = ['jwks_uri', 'sector_identifier_uri'] as const;
+  const urls = clients.flatMap((client) => fetched.map((field) => client[field]).filter((url): url is string => typeof url === 'string'));
   return new Set(urls.flatMap((url) => URL.parse(url)?.href ?? []));
 }
 

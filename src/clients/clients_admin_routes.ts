@@ -112,12 +112,8 @@ export function clientsAdminRoutes(deps: ClientsAdminDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of the clients', schema: forms.clientList } },
       refusals: ['invalid_query'],
       async handle({ query }) {
-        const after = clientCursorOf(query.cursor);
-        const all = (await deps.records.list()).sort((a, b) => (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
-        const rest = after === undefined ? all : all.filter((client) => client.client_id > after);
-        const page = rest.slice(0, query.limit);
-        const next = rest.length > page.length ? Buffer.from(page.at(-1)!.client_id).toString('base64url') : null;
-        return { body: { clients: page.map(answer), next_cursor: next } };
+        const { records, next } = await deps.records.page(clientCursorOf(query.cursor), query.limit);
+        return { body: { clients: records.map(answer), next_cursor: next === undefined ? null : Buffer.from(next).toString('base64url') } };
       },
     }),
 

@@ -7,9 +7,9 @@
 //
 // Strangers may register (CLIENT_REGISTRATION=open), so what registration may hold is bounded
 // (decision 43): each record's size (client_metadata.ts), the number of registered clients at
-// once (a cap, past which registration is refused), and their life until their first login: a
-// client that completes none within the set hours expires, with its registration access
-// tokens. Its first completed login keeps it until it is deleted.
+// once (a cap, past which registration is refused), and their life until their first use: a
+// client that earns no token within the set hours expires, with its registration access
+// tokens. Its first token (a login's, or its own by client credentials) keeps it until it is deleted.
 import { errors } from 'oidc-provider';
 import type { ClientRecords, ClientRecord } from '../store/client_records.js';
 import { keys } from '../store/keys.js';
@@ -26,7 +26,7 @@ export type RegisteredClients = {
   save(record: ClientRecord): Promise<void>;
   /** How long a new registration access token of the client lives: while its client is unused, as long as it; else undefined (until removed). */
   tokenLifeOf(clientId: string): Promise<number | undefined>;
-  /** The client completed a login: a registered one kept unused until now is kept until it is deleted. */
+  /** The client earned a token: a registered one unused until now is kept until it is deleted. */
   keep(clientId: string): Promise<void>;
   remove: RemoveClient;
 };
@@ -46,8 +46,11 @@ export function registeredClients(deps: {
   const notConfigured = (clientId: string, what: string) => {
     if (deps.isConfigured(clientId)) throw new errors.InvalidRequest(`client ${clientId} is listed in CLIENTS: it cannot ${what} its record`, 403);
   };
-  /** The seconds an unused client's record has left (at least one). */
-  const lifeLeft = async (clientId: string) => Math.max(1, (await store.ttl(keys.client(clientId))) ?? unusedSeconds);
+  /** The seconds an unused client's record has left (at least one; a record without a TTL, never meant to be, gets a whole life). */
+  const lifeLeft = async (clientId: string) => {
+    const left = await store.ttl(keys.client(clientId));
+    return left === undefined || !Number.isFinite(left) ? unusedSeconds : Math.max(1, left);
+  };
 
   return {
     async save(record) {
@@ -77,24 +80,30 @@ export function registeredClients(deps: {
 
     async keep(clientId) {
       // The engine read the client for this request: the records' cache answers without Redis.
-      const record = await records.find(clientId);
-      if (!record?.[UNUSED]) return;
+      if (!(await records.find(clientId))?.[UNUSED]) return;
+      // Read again, and replaced only as read: a client deleted or expired meanwhile is not brought back.
+      const raw = await store.get(keys.client(clientId));
+      const record = raw ? (JSON.parse(raw) as ClientRecord) : undefined;
+      if (!raw || !record?.[UNUSED]) return;
       const { [UNUSED]: _mark, ...kept } = record;
-      await records.save(kept as ClientRecord);
+      if (!(await records.replaceIf(clientId, raw, kept as ClientRecord))) return;
       await store.addToIndex(keys.registeredClients(), clientId, 0);
-      // Its registration access tokens live as long as it now.
+      // Its registration access tokens live as long as it now; one gone meanwhile leaves the index.
       const tokens = await store.indexMembers(keys.registrationTokensOf(clientId));
       const values = tokens.length ? await store.getMany(tokens) : [];
       for (const [i, key] of tokens.entries()) {
-        if (values[i] !== undefined) await store.set(key, values[i]!);
-        await store.addToIndex(keys.registrationTokensOf(clientId), key, 0);
+        if (values[i] === undefined) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
+        else {
+          await store.set(key, values[i]!);
+          await store.addToIndex(keys.registrationTokensOf(clientId), key, 0);
+        }
       }
     },
 
     async remove(clientId) {
       notConfigured(clientId, 'delete');
+      // The client's removal deletes its record, which frees its place among the registered (client_records.ts).
       await deps.remove(clientId);
-      await store.removeFromIndex(keys.registeredClients(), clientId);
     },
   };
 }

@@ -1,7 +1,7 @@
 // A registration (RFC 7591) or its update (RFC 7592) whose sector_identifier_uri the engine
 // could not fetch because Signet's URL guard refused it (src/outbound/) is answered the
 // standard 400 invalid_client_metadata, with the guard's reason added to the engine's sentence
-// ("could not load sector_identifier_uri response: the URL resolves to 127.0.0.1 (loopback): …").
+// ("could not load sector_identifier_uri response: the URL resolves to a non-public address (loopback): …").
 // A resolver that failed is an outage, answered as one (503 dns_unavailable). Other causes (a
 // connection refused, a timeout) add nothing: they would tell a stranger which of Signet's
 // neighbours listen.

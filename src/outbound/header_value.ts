@@ -6,6 +6,3 @@
 export const HEADER_VALUE = /^[\x20-\x7e]*$/;
 
 export const HEADER_VALUE_PROBLEM = 'must be printable ASCII: no control character (CR, LF, NUL, tab, DEL) and nothing beyond ASCII';
-
-/** Whether `value` may be sent as a header value as it is. */
-export const isHeaderValue = (value: string) => HEADER_VALUE.test(value);

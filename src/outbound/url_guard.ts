@@ -77,7 +77,7 @@ export function createUrlGuard(options: { allowPrivate: boolean; resolveHost?: R
       for (const { address } of addresses) {
         const range = refusedRange(address, options.allowPrivate);
         if (range) {
-          throw refuse('webhook_url_not_public', `${the('URL')} resolves to ${address} (${range}): only public addresses are called`);
+          throw refuse('webhook_url_not_public', `${the('URL')} resolves to a non-public address (${range}): only public addresses are called`);
         }
       }
       return addresses[0]!;

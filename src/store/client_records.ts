@@ -14,11 +14,15 @@ export type ClientRecords = {
   find(clientId: string): Promise<ClientRecord | undefined>;
   /** Every client, in no set order. */
   list(): Promise<ClientRecord[]>;
+  /** Up to `limit` clients by client_id, after `after` when given; `next`: the id the next page starts after, when others follow. Reads only the page's records. */
+  page(after: string | undefined, limit: number): Promise<{ records: ClientRecord[]; next?: string }>;
   /** Saves a client's record, for `ttlSeconds` when given (a registered client not yet used), else until deleted. */
   save(record: ClientRecord, ttlSeconds?: number): Promise<void>;
   /** Saves a client whose id is new; false (nothing written) when a client already has it. */
   create(record: ClientRecord): Promise<boolean>;
-  /** The client's record and its registration access tokens (RFC 7592). */
+  /** Saves `record` until deleted, only if the stored record is still `expectedRaw`; false (nothing written) otherwise. */
+  replaceIf(clientId: string, expectedRaw: string, record: ClientRecord): Promise<boolean>;
+  /** The client's record, its registration access tokens (RFC 7592) and its place among the registered clients. */
   delete(clientId: string): Promise<void>;
 };
 
@@ -45,6 +49,13 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
       // An index entry whose record is gone (a deletion cut half way) is skipped.
       return raws.map(parse).filter((record): record is ClientRecord => record !== undefined);
     },
+    async page(after, limit) {
+      const ids = (await store.indexMembers(keys.clients())).filter((id) => after === undefined || id > after).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const chosen = ids.slice(0, limit);
+      const raws = chosen.length ? await store.getMany(chosen.map((id) => keys.client(id))) : [];
+      const records = raws.map(parse).filter((record): record is ClientRecord => record !== undefined);
+      return ids.length > chosen.length ? { records, next: chosen.at(-1)! } : { records };
+    },
     async save(record, ttlSeconds) {
       const raw = JSON.stringify(record);
       // The index first: an entry without its record is skipped by list, never the other way.
@@ -58,11 +69,19 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
       await store.addToIndex(keys.clients(), record.client_id, 0);
       return true;
     },
+    async replaceIf(clientId, expectedRaw, record) {
+      const { swapped } = await store.compareAndSet(keys.client(clientId), [expectedRaw], JSON.stringify(record), 0);
+      if (swapped) await store.addToIndex(keys.clients(), clientId, 0);
+      cache.delete(clientId);
+      return swapped;
+    },
     async delete(clientId) {
       cache.delete(clientId);
       const tokens = await store.indexMembers(keys.registrationTokensOf(clientId));
       await store.delete(keys.client(clientId), ...tokens, keys.registrationTokensOf(clientId));
       await store.removeFromIndex(keys.clients(), clientId);
+      // A registered client's slot is free again, however it was deleted (RFC 7592 or the admin API).
+      await store.removeFromIndex(keys.registeredClients(), clientId);
       cache.delete(clientId);
     },
   };

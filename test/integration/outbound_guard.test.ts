@@ -140,7 +140,7 @@ const REFUSED_HOSTS: [string, string, string][] = [
 /** The host with the recorder's port in place. */
 const onRecorder = (host: string) => host.replace('{port}', String(inner.port));
 
-const notPublic = (address: string, range: string) => `resolves to ${address} (${range}): only public addresses are called`;
+const notPublic = (_address: string, range: string) => `resolves to a non-public address (${range}): only public addresses are called`;
 
 const register = (body: Json) =>
   oidc.dynamicClientRegistration(new URL(h.issuer), body as Partial<oidc.ClientMetadata>, undefined, { execute: [oidc.allowInsecureRequests] });

@@ -140,6 +140,11 @@ test('the cap: past it a registration is refused as RFC 7591 answers an error; o
   expect(deleted.status).toBe(204);
   expect((await register(metadata('After a deletion'), freshAddress())).status).toBe(201);
   expect((await register(metadata('Still full'), freshAddress())).status).toBe(400);
+  // So does a deletion through the admin API.
+  const other = answers.filter((answer) => answer.status === 201)[1]!.json;
+  const removed = await fetch(`${h.issuer}/admin/clients/${other.client_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(removed.status).toBe(204);
+  expect((await register(metadata('After an admin deletion'), freshAddress())).status).toBe(201);
 }, 60_000);
 
 test('a registered client that completes no login is removed with its registration access token; one that logs in is kept', async () => {
@@ -160,6 +165,19 @@ test('a registered client that completes no login is removed with its registrati
   const login = await startLogin(h.issuer, client, { scope: 'openid' });
   await logIn(login, owner);
   await waitUntil('the used client kept', async () => (await redis.pttl(`signet:client:${used.client_id}`)) === -1);
+
+  // A service that only ever uses its own client credentials is kept by its first token too.
+  const service = (await register({ client_name: 'Service', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }, freshAddress())).json;
+  const issued = await fetch(`${h.issuer}/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${service.client_id}:${service.client_secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials&scope=ssf',
+  });
+  expect(issued.status).toBe(200);
+  await waitUntil('the service kept', async () => (await redis.pttl(`signet:client:${service.client_id}`)) === -1);
 
   await waitUntil('the idle client gone', async () => (await redis.exists(`signet:client:${idle.client_id}`)) === 0, (UNUSED_SECONDS + 3) * 1000);
   const read = (made: Json) => fetch(made.registration_client_uri as string, { headers: { authorization: `Bearer ${made.registration_access_token}` } });

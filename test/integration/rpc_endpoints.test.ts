@@ -139,14 +139,15 @@ test('every endpoint resting after a 429: background work is told when the first
   expect(await inRequest(1500, () => client.getBlockNumber({ cacheTime: 0 }))).toBeGreaterThan(0n);
 });
 
-test('a silent first endpoint costs a request only its share of the chain budget; the second answers within it', async () => {
+test('a silent first endpoint costs a request only its share of the chain budget: then the second is asked beside it and answers', async () => {
   await first.set({ state: 'silent' });
   const started = performance.now();
   expect(await inRequest(1500, () => client.getBlockNumber({ cacheTime: 0 }))).toBeGreaterThan(0n);
   const took = performance.now() - started;
   expect(took).toBeGreaterThanOrEqual(700);
   expect(took).toBeLessThan(1500);
-  expect(state('provider-a').state).toBe('down');
+  // Its own call ends with the budget, and then it is down.
+  await waitUntil('provider-a down', () => state('provider-a').state === 'down', 3000);
   // The next request does not wait for it at all.
   const next = performance.now();
   await inRequest(1500, () => client.getBlockNumber({ cacheTime: 0 }));
@@ -183,6 +184,52 @@ test("an error page that quotes the API key it was given: the key is taken out o
   } finally {
     lone.endpoints.close();
     await new Promise<void>((resolve) => quoting.close(() => resolve()));
+  }
+});
+
+test('a slow endpoint is not given up on: with the others dead, it answers within the budget', async () => {
+  const third = await startProviderProxy(chain.anvil.rpcUrl, { latencyMs: 600 });
+  const slowFirst = createChainAccess(
+    [
+      { url: third.url, label: 'slow' },
+      { url: first.url, label: 'dead-1' },
+      { url: second.url, label: 'dead-2' },
+    ],
+    chain.anvil.chainId,
+    { callTimeoutMs: 5000, probeMs: PROBE_MS },
+  );
+  try {
+    await Promise.all([first.set({ state: 'dead' }), second.set({ state: 'dead' })]);
+    for (let i = 0; i < 3; i++) expect(await inRequest(1500, () => slowFirst.client.getBlockNumber({ cacheTime: 0 }))).toBeGreaterThan(0n);
+    expect(slowFirst.endpoints.report().find((each) => each.label === 'slow')!.state).toBe('up');
+  } finally {
+    slowFirst.endpoints.close();
+    await third.close();
+  }
+});
+
+test('a 401 holding a JSON-RPC error (a key refused) fails the endpoint: the next answers', async () => {
+  const { createServer } = await import('node:http');
+  const refusing = createServer((_request, response) => {
+    response.writeHead(401, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'rejected due to project ID settings' } }));
+  });
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+  const { port } = refusing.address() as { port: number };
+  const keyed = createChainAccess(
+    [
+      { url: `http://127.0.0.1:${port}/v3/${FAKE_API_KEY}`, label: 'revoked-key' },
+      { url: second.url, label: 'provider-b' },
+    ],
+    chain.anvil.chainId,
+    { callTimeoutMs: 2000, probeMs: 60_000 },
+  );
+  try {
+    expect(await keyed.client.getBlockNumber({ cacheTime: 0 })).toBeGreaterThan(0n);
+    expect(keyed.endpoints.report().find((each) => each.label === 'revoked-key')!.state).toBe('down');
+  } finally {
+    keyed.endpoints.close();
+    await new Promise<void>((resolve) => refusing.close(() => resolve()));
   }
 });
 

@@ -314,7 +314,7 @@ describe('stream management', () => {
       body: { delivery: { method: PUSH, endpoint_url: 'http://169.254.169.254/latest/meta-data' }, events_requested: [SESSION_REVOKED] },
     });
     expect(answer).toMatchObject({ status: 400, json: { error: 'invalid_request', reason: 'webhook_url_not_public' } });
-    expect(answer.json.error_description).toBe('the webhook URL resolves to 169.254.169.254 (cloud metadata): only public addresses are called');
+    expect(answer.json.error_description).toBe('the webhook URL resolves to a non-public address (cloud metadata): only public addresses are called');
     expect((await api('GET', '/ssf/streams', { token: riskToken })).json).toEqual([]);
   });
 

@@ -78,7 +78,7 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
     status: 400,
     json: {
       error: 'invalid_request',
-      error_description: `the webhook URL resolves to ${address} (${range}): only public addresses are called`,
+      error_description: `the webhook URL resolves to a non-public address (${range}): only public addresses are called`,
       reason: 'webhook_url_not_public',
     },
   });
@@ -160,7 +160,7 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
     expect(await letterOf()).toEqual({
       event: expect.objectContaining({ type: 'access_request.created', service: `owner:${identity}` }),
       attempts: 4,
-      last_error: 'the webhook URL resolves to 127.0.0.1 (loopback): only public addresses are called',
+      last_error: 'the webhook URL resolves to a non-public address (loopback): only public addresses are called',
       dead_at: expect.any(String),
     });
     // Resolved once at save and once per attempt: the check ran again at every delivery.
@@ -267,7 +267,7 @@ describe('at delivery', () => {
       {
         event: toOwner,
         attempts: 1,
-        last_error: 'the webhook URL resolves to 127.0.0.1 (loopback): only public addresses are called',
+        last_error: 'the webhook URL resolves to a non-public address (loopback): only public addresses are called',
         dead_at: expect.any(String),
       },
     ]);

@@ -52,7 +52,7 @@ test('a webhook_url or backchannel_logout_uri that resolves inward is refused; a
   const rules = rulesIn(true);
   expect(await rules({ ...website, webhook_url: 'https://inner.example/hook', webhook_secret: 'sixteen-characters' })).toEqual({
     field: 'webhook_url',
-    problem: 'is refused: the webhook URL resolves to 10.0.0.7 (private): only public addresses are called',
+    problem: 'is refused: the webhook URL resolves to a non-public address (private): only public addresses are called',
   });
   expect(await rules({ ...website, backchannel_logout_uri: 'https://127.0.0.1/logout' })).toMatchObject({ field: 'backchannel_logout_uri' });
   expect(await rules({ ...website, webhook_url: 'https://public.example/hook', webhook_secret: 'sixteen-characters' })).toBeUndefined();
@@ -63,11 +63,11 @@ test('every URL the engine fetches for a client is checked too: jwks_uri, sector
   const rules = rulesIn(true);
   expect(await rules({ ...website, jwks_uri: 'https://inner.example/jwks' })).toEqual({
     field: 'jwks_uri',
-    problem: 'is refused: the URL resolves to 10.0.0.7 (private): only public addresses are called',
+    problem: 'is refused: the URL resolves to a non-public address (private): only public addresses are called',
   });
   expect(await rules({ ...website, sector_identifier_uri: 'https://[::ffff:169.254.169.254]/sector' })).toEqual({
     field: 'sector_identifier_uri',
-    problem: 'is refused: the URL resolves to ::ffff:a9fe:a9fe (cloud metadata): only public addresses are called',
+    problem: 'is refused: the URL resolves to a non-public address (cloud metadata): only public addresses are called',
   });
   expect(await rules({ ...website, jwks_uri: 'https://public.example/jwks', sector_identifier_uri: 'https://public.example/sector' })).toBeUndefined();
 });
