@@ -214,8 +214,8 @@ export function createApp(deps: AppDeps): SignetApp {
       persistentTokenSeconds: config.ttl.accessToken,
     },
   });
-  // The one address check of the URLs given at run time (src/outbound/): the clients' rules and
-  // the engine's fetches use it here; the account, the SSF routes and the webhook queue build theirs alike.
+  // The one address check of the URLs given at run time (src/outbound/): the clients' rules, the
+  // engine's fetches, owners' webhooks and SSF endpoints at save; the webhook queue checks again at delivery.
   const urlGuard = createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost });
   // Clients added at run time meet Signet's rules (src/clients/client_rules.ts); deleting one
   // ends its logins, access grants, API keys and SSF streams, and its record.
@@ -278,7 +278,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const account = createAccountFeature({
     ...parts,
     ...claimParts,
-    webhooks: { allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost },
+    urlGuard,
     identityDeployerKey: config.identityDeployerKey,
     // Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain.
     onChain: onChains(parts.chains, (chain) => {
@@ -311,7 +311,7 @@ export function createApp(deps: AppDeps): SignetApp {
     erasureSettings: deps.erasureSettings,
     beforeErasureStep: deps.beforeErasureStep,
   });
-  const ssfRoutes = signalRoutes({ ...parts, provider, checkDpop, signals: emitter.signals, streams: emitter.streams, resolveHost: deps.resolveHost });
+  const ssfRoutes = signalRoutes({ ...parts, provider, checkDpop, signals: emitter.signals, streams: emitter.streams, guard: urlGuard });
   // What the chain watcher's events do (src/consent_end/chain_consent_ends.ts), on each chain:
   // that chain's reads, and the receipts and grants of that chain's identities only.
   const consentEndsOn = (on: (typeof claims.onChain.all)[number]) => {

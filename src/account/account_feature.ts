@@ -14,7 +14,7 @@ import type { RenderPage } from '../http/pages.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { createOwnerWebhooks } from '../notify/owner_webhooks.js';
 import type { Logger } from '../observability/logger.js';
-import { createUrlGuard, type ResolveHost } from '../outbound/url_guard.js';
+import type { UrlGuard } from '../outbound/url_guard.js';
 import type { AccountSessions } from '../owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../owner_sessions/session_callers.js';
 import type { ProfileStore } from '../profile/profile.js';
@@ -57,7 +57,8 @@ export type AccountFeatureDeps = {
   claimRequests?: ClaimRequests;
   /** The factory owner's key that pays for owners' identities (none: owners bring their own). */
   identityDeployerKey?: Hex;
-  webhooks: { allowPrivate: boolean; resolveHost?: ResolveHost };
+  /** The address check of owners' webhook URLs at save (src/outbound/url_guard.ts). */
+  urlGuard: UrlGuard;
   /** The owner's grants, from the access-grant feature. */
   grants: OwnerGrants;
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
@@ -101,7 +102,7 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       issueChallenge: deps.issueChallenge,
       verifyChallenge: deps.verifyChallenge,
       ownerWebhooks,
-      webhookUrlGuard: createUrlGuard(deps.webhooks),
+      webhookUrlGuard: deps.urlGuard,
       now,
     }),
     ...accountPageRoutes({

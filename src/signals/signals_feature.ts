@@ -9,7 +9,7 @@ import type { ClientRegistry } from '../clients/client_registry.js';
 import type { Config } from '../config.js';
 import type { DpopCheck } from '../dpop/dpop_proof.js';
 import type { WebhookQueue } from '../notify/webhook_queue.js';
-import { createUrlGuard, type ResolveHost } from '../outbound/url_guard.js';
+import type { UrlGuard } from '../outbound/url_guard.js';
 import type { Store } from '../store/store.js';
 import { createSignals, type SignalsService } from './signals.js';
 import { ssfRoutes } from './ssf_routes.js';
@@ -61,8 +61,8 @@ export type SignalRoutesDeps = {
   clients: ClientRegistry;
   signals: SignalsService;
   streams: SsfStreams;
-  /** DNS for receivers' endpoint URLs, checked at save (default: the system resolver). */
-  resolveHost?: ResolveHost;
+  /** The address check of receivers' endpoint URLs at save (src/outbound/url_guard.ts). */
+  guard: UrlGuard;
   /** The DPoP check of SSF tokens bound to a key. */
   checkDpop: DpopCheck;
   now: () => number;
@@ -90,7 +90,7 @@ export function signalRoutes(deps: SignalRoutesDeps): ReturnType<typeof ssfRoute
     clients: deps.clients,
     streams: deps.streams,
     signals: deps.signals,
-    guard: createUrlGuard({ allowPrivate: deps.config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    guard: deps.guard,
     checkDpop: deps.checkDpop,
     now: deps.now,
   });

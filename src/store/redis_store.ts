@@ -513,7 +513,8 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
           redis
             .retimeMember(1 + bounded.length, keep.index, ...bounded, recordKey, String(Number(keepMs) + 1000), ...bound)
             .then((evicted) => (keep.bounded ? deleteEvicted(evicted, keep.bounded) : undefined))
-            .catch(() => {});
+            // The mark stands; a bound that fails leaves the records to their TTL, counted as a refused command.
+            .catch(() => options.onError?.('command'));
         }
         return outcome;
       }),

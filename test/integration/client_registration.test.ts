@@ -9,6 +9,7 @@ import type { Address, LocalAccount } from 'viem';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { websiteMetadata } from '../support/registration_metadata.js';
 
 const INITIAL_ACCESS_TOKEN = 'initial-access-token-for-the-registration-tests';
 const NOWHERE = 'nowhere.invalid';
@@ -30,14 +31,7 @@ async function startIn(mode: Mode): Promise<Harness> {
   });
 }
 
-/** What a website registers: a confidential client of the authorization code grant. */
-const metadata = (name: string, extra: Record<string, unknown> = {}) => ({
-  client_name: name,
-  redirect_uris: [`https://${name.toLowerCase().replaceAll(' ', '-')}.example/callback`],
-  grant_types: ['authorization_code', 'refresh_token'],
-  response_types: ['code'],
-  ...extra,
-});
+const metadata = websiteMetadata;
 
 const register = (h: Harness, body: Record<string, unknown>, initialAccessToken?: string) =>
   oidc.dynamicClientRegistration(new URL(h.issuer), body as Partial<oidc.ClientMetadata>, undefined, {

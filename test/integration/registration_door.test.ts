@@ -6,13 +6,13 @@
 // kept; 10,000 attempts from one address and from 100 addresses leave at most the cap's worth
 // of keys, each bounded and each expiring. The admin API lists the clients a page at a time.
 import { Redis } from 'ioredis';
-import * as oidc from 'openid-client';
 import { CLIENT_SIZE_BOUNDS } from '../../src/clients/client_metadata.js';
 import { createClientRecords } from '../../src/store/client_records.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
+import { websiteMetadata } from '../support/registration_metadata.js';
 
 const MAX_CLIENTS = 40;
 const PER_ADDRESS = 5;
@@ -58,13 +58,7 @@ afterEach(async () => {
   await redis.del('signet:clients:registered');
 });
 
-const metadata = (name: string, extra: Record<string, unknown> = {}) => ({
-  client_name: name,
-  redirect_uris: [`https://${name.toLowerCase().replaceAll(' ', '-')}.example/callback`],
-  grant_types: ['authorization_code', 'refresh_token'],
-  response_types: ['code'],
-  ...extra,
-});
+const metadata = websiteMetadata;
 
 /** A registration as sent on the wire, from `from`, to the first process or its peer. */
 async function register(body: unknown, from: string, base = h.issuer) {

@@ -73,8 +73,8 @@ describe('an owner saves a webhook URL (PUT /account/webhook)', () => {
     return answer;
   };
 
-  // The sentence is checked here: it names the address the host came to and the range refused.
-  const notPublic = (address: string, range: string) => ({
+  // The sentence is checked here: it names the range refused, never the address the host came to.
+  const notPublic = (_address: string, range: string) => ({
     status: 400,
     json: {
       error: 'invalid_request',

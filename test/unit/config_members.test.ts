@@ -1,7 +1,7 @@
 // The settings refuse members they do not know, naming the member's path and the one it most
 // looks like; JSON settings are spelt snake_case, their old camelCase members read with a warning.
 import { configWarnings, loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/errors.js';
+import { configRefusal } from '../support/config_refusal.js';
 
 const ISSUER = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
 const TOPICS = JSON.stringify([
@@ -9,15 +9,7 @@ const TOPICS = JSON.stringify([
   { name: 'accredited', topic: 7, description: 'Accredited' },
 ]);
 
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const refusal = configRefusal;
 
 test.each([
   [

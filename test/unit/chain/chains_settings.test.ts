@@ -2,7 +2,7 @@
 // the one-chain shorthand stays; trusted issuers name their chain when there are several.
 import { configuredChains } from '../../../src/chain/chains.js';
 import { loadConfig } from '../../../src/config.js';
-import { ConfigError } from '../../../src/errors.js';
+import { configRefusal } from '../../support/config_refusal.js';
 
 const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const ISSUER = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
@@ -20,15 +20,7 @@ const chain = (chain_id: number, extra: Record<string, unknown> = {}) => ({
 });
 const withChains = (chains: unknown, env: Record<string, string> = {}) => ({ CHAINS: JSON.stringify(chains), ...env });
 
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const refusal = configRefusal;
 
 test('CHAINS lists the chains in order; the shorthand gives one; neither (the demo) none', () => {
   const config = loadConfig(withChains([chain(1), chain(137, { claim_issuer: ISSUER.toLowerCase() })]));
