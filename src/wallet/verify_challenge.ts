@@ -11,7 +11,7 @@ import type { Reason } from '../reasons.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import type { IssuedChallenge } from './challenge.js';
-import { verifyWalletSignature } from './verify_wallet_signature.js';
+import { checkWalletSignature } from './verify_wallet_signature.js';
 
 export type SignedChallenge = {
   /** What the challenge was issued for ("interaction:<uid>"). */
@@ -127,12 +127,6 @@ function assertSignatureShape(signature: string) {
   }
 }
 
-/** True or false; an EOA's is recovered locally, a contract wallet's asks the chain (a 503 if it cannot answer). */
-async function signedByWallet(client: PublicClient, challenge: IssuedChallenge, signature: string): Promise<boolean> {
-  // Covers EOAs, EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
-  return verifyWalletSignature(client, challenge.wallet, challenge.message, signature as Hex);
-}
-
 const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
 
 /**
@@ -143,7 +137,7 @@ async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | '
   return (await store.markOnce(keys.challenge(challenge.nonce), keys.usedChallenge(challenge.nonce), fate)) === 'marked';
 }
 
-/** The caller's own checks of a verified challenge (live chain reads), run before its nonce is spent. */
+/** The caller's own checks of a challenge (live chain reads), run before its nonce is spent. */
 export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
 
 export function createChallengeVerifier(
@@ -171,19 +165,25 @@ export function createChallengeVerifier(
       await retire(store, challenge, 'burnt');
       throw burnt();
     }
-    const valid = await signedByWallet(challenge.chainId === undefined ? client : clientOn(challenge.chainId), challenge, signed.signature).catch(
-      async (refused: unknown) => {
-        // An outage (5xx) is not the signer's failure: it does not burn the challenge.
-        if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
-        throw refused;
-      },
-    );
+    const signer = challenge.chainId === undefined ? client : clientOn(challenge.chainId);
+    // An outage (5xx) is not the signer's failure: it does not burn the challenge.
+    const burnUnlessOutage = async (refused: unknown): Promise<never> => {
+      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
+      throw refused;
+    };
+    // Covers EOAs (recovered locally), EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
+    const check = await checkWalletSignature(signer, challenge.wallet, challenge.message, signed.signature as Hex).catch(burnUnlessOutage);
+    // A contract wallet's answer is asked beside the caller's live reads, not before them: one
+    // chain round trip less (docs/decisions.md, 48).
+    const liveChecks = check === false ? undefined : beforeUse?.(challenge);
+    liveChecks?.catch(() => undefined);
+    const valid = typeof check === 'boolean' ? check : await check().catch(burnUnlessOutage);
     if (!valid) {
       if (attempt.last) await retire(store, challenge, 'burnt');
       throw refuse('signature_invalid', `the signature was not made by wallet ${challenge.wallet} over the challenge`);
     }
     // A chain outage here leaves the challenge usable: the owner retries, not restarts.
-    await beforeUse?.(challenge);
+    await liveChecks;
     if (!(await retire(store, challenge, 'used'))) {
       throw refuse('challenge_used', 'the challenge was already used; request a new one');
     }

@@ -15,7 +15,14 @@ import { recoverMessageSigner } from './recover_message_signer.js';
  */
 const recoveredSigner = (message: string, signature: Hex): Promise<Address | undefined> => recoverMessageSigner(message, signature).catch(() => undefined);
 
-export async function verifyWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<boolean> {
+/**
+ * What can be told before the signature's own chain call: `true` (the wallet's own key),
+ * `false` (another key, and no contract at the address to accept it), or the contract's answer,
+ * still to be asked, so that the caller can send its own reads beside it.
+ */
+export type SignatureCheck = boolean | (() => Promise<boolean>);
+
+export async function checkWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<SignatureCheck> {
   if (!isErc6492Signature(signature)) {
     const signer = await recoveredSigner(message, signature);
     if (signer && isAddressEqual(signer, wallet)) return true;
@@ -23,12 +30,19 @@ export async function verifyWalletSignature(client: PublicClient, wallet: Addres
     const code = await readChain('getCode', () => client.getCode({ address: wallet }));
     if (!code || code === '0x') return false;
   }
-  let valid: boolean;
-  try {
-    valid = await client.verifyMessage({ address: wallet, message, signature });
-  } catch {
-    valid = false;
-  }
-  if (!valid) await readChain('getCode', () => client.getCode({ address: wallet }));
-  return valid;
+  return async () => {
+    let valid: boolean;
+    try {
+      valid = await client.verifyMessage({ address: wallet, message, signature });
+    } catch {
+      valid = false;
+    }
+    if (!valid) await readChain('getCode', () => client.getCode({ address: wallet }));
+    return valid;
+  };
+}
+
+export async function verifyWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<boolean> {
+  const check = await checkWalletSignature(client, wallet, message, signature);
+  return typeof check === 'boolean' ? check : check();
 }

@@ -1,14 +1,15 @@
 // Signet on a chain as operators run it: a plain chain (no Multicall3 at its canonical address)
 // behind two provider-like endpoints (test/support/provider_proxy.ts), each adding 100 ms to every
 // request and refusing eth_getLogs over 10 blocks with Alchemy's error, the watcher taking an
-// event as settled 3 blocks under the head. A browser's login waits 2 chain round trips; the
+// event as settled 3 blocks under the head. A browser's login waits 2 chain round trips (a
+// contract wallet's signature is asked beside the live key read); the
 // first endpoint dying in a stream of logins fails none of them; a key removed on chain ends the
 // website's session within the bound; an event a reorganisation removes before it settles ends
 // nothing; a 429's Retry-After keeps the watcher away; falling behind is said once. Real Redis,
 // anvil (anvil_reorg), openid-client; the endpoints' URLs carry an API key that must never show.
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import type { LocalAccount } from 'viem';
+import { getAddress, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { identityAbi, KeyPurpose } from '../../src/chain/contracts.js';
 import { addKey, keyOf, removeKey } from '../../src/chain/deploy_onchainid.js';
@@ -16,8 +17,9 @@ import type { ClientConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { CHAIN_END_MS } from '../support/bounds.js';
+import { contractWalletInitCode } from '../support/contract_wallet.js';
 import { captureLogs } from '../support/log_capture.js';
-import { logIn, startLogin } from '../support/login_driver.js';
+import { logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { FAKE_API_KEY, type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
@@ -110,6 +112,33 @@ test('on a chain without Multicall3, a browser login waits 2 chain round trips, 
   const methods = new Set(providers.flatMap((each) => each.log().map((request) => request.method)));
   expect([...methods].filter((method) => !['eth_call', 'eth_getBlockByNumber', 'eth_getLogs'].includes(method))).toEqual([]);
   expect(providers[0].log().some((request) => request.answered === 'multicall_hidden')).toBe(false);
+}, 30_000);
+
+test("a contract wallet's signature step: after the getCode that finds its code, its isValidSignature goes out beside the live key read", async () => {
+  const owner = h.chain.accounts[4]!;
+  const walletKey = h.chain.accounts[5]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  const hash = await h.chain.deployer.wallet.sendTransaction({
+    data: contractWalletInitCode(walletKey.address),
+    account: h.chain.deployer.wallet.account,
+    chain: h.chain.deployer.wallet.chain,
+  });
+  const wallet = getAddress((await h.chain.client.waitForTransactionReceipt({ hash })).contractAddress!);
+  await addKey(h.chain.as(owner), identity, wallet, KeyPurpose.ACTION);
+  const login = await startLogin(h.issuer, SHOP(logouts.url), { scope: 'openid' });
+  const signing = { address: wallet, signMessage: walletKey.signMessage } as unknown as LocalAccount;
+  const { message, signature } = await signChallenge(login, signing, { identity });
+  for (const each of providers) each.reset();
+  const answer = await submitSignature(login, { signature, message });
+  expect(answer.status).toBe(200);
+  const asked = providers
+    .flatMap((each) => each.log())
+    .filter((request) => request.method !== 'eth_getBlockByNumber' && request.method !== 'eth_getLogs')
+    .sort((a, b) => a.at - b.at);
+  expect(asked.map((request) => request.method)).toEqual(['eth_getCode', 'eth_call', 'eth_call']);
+  // Each held LATENCY_MS by the provider: the second eth_call was sent before the first could
+  // have been answered (two round trips in all, where one after the other made three).
+  expect(asked[2]!.at - asked[1]!.at).toBeLessThan(LATENCY_MS);
 }, 30_000);
 
 test('the first endpoint dies in the middle of a stream of logins: none fails; it is reported down, probed, and rejoins', async () => {
