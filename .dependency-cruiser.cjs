@@ -1,34 +1,18 @@
 // Which folder of src/ may import which (docs/architecture.md, "Layers"). `npm run deps` checks
-// it, and `npm run lint` (which CI runs) with it: a cycle, or an import that reaches up a layer,
-// fails the build.
+// it, and `npm run lint` (which CI runs) with it: a cycle between folders at any depth, or an
+// import that reaches up a layer, fails the build.
 //
-// The layers, bottom to top; a folder imports its own layer's and lower layers' folders only:
-//   base      src/*.ts below everything: errors, error codes, reasons, config, paths, retention;
-//             and src/clients/client_metadata.ts, the client schema the settings validate CLIENTS with
-//   infra     store/, chain/, observability/, keys/, rate_limits/, outbound/
-//   http      http/: the route table machinery and the Koa stack
-//   shared    the concepts several features build on (SHARED below)
-//   features  one folder per feature (FEATURES below); one feature imports another only where
-//             ALLOWED_FEATURE_PAIRS says so, never both ways
-//   app       app.ts, app_parts.ts, server.ts, main.ts, cli.ts, process/: assembly and entries
-//   demo      demo/: the embedded demo, which nothing else imports
+// Each folder of src/ is a layer, in the order scripts/layers.cjs gives (bottom to top); the
+// folders inside each layer are read from the disk, and test/unit/layout.test.ts holds src/, that
+// list and the tables of docs/architecture.md to each other.
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
 
-/** src/*.ts at the bottom: what every layer may use. */
-const BASE = ['errors', 'error_codes', 'reasons', 'reasons_readme', 'config', 'config_members', 'config_settings', 'settings_readme', 'project_root', 'retention'];
-/** Base modules kept with their folder's concept: the settings validate CLIENTS with the client metadata schema. */
-const BASE_IN_FOLDERS = ['^src/clients/client_metadata\\.ts$'];
-const INFRA = ['store', 'chain', 'observability', 'keys', 'rate_limits', 'outbound'];
-const SHARED = ['clients', 'profile', 'identity', 'wallet', 'history', 'fields', 'consent', 'owner_sessions', 'backchannel', 'claims', 'notify', 'watch', 'clients', 'dpop'];
-const FEATURES = ['oidc', 'interaction', 'grants', 'account', 'ciba', 'services', 'signals', 'consent_end', 'owner_data', 'landing', 'health'];
-const APP_FILES = ['app', 'app_parts', 'server', 'main', 'cli'];
+const { LAYERS, ALLOWED_FEATURE_PAIRS } = require('./scripts/layers.cjs');
 
-/** The only imports between two features, each with its reason (docs/architecture.md, "Layers"). */
-const ALLOWED_FEATURE_PAIRS = [
-  { from: 'account', to: 'grants', why: "the account pages list and revoke the owner's grants" },
-  { from: 'owner_data', to: 'grants', why: "the export lists the owner's grants and erasure ends them" },
-  { from: 'consent_end', to: 'grants', why: 'a removed wallet key revokes the access grants that wallet signed' },
-  { from: 'grants', to: 'services', why: 'services call the access-grant API with their API keys' },
-];
+/** Tooling for a local chain (anvil, its accounts, deploying ONCHAINID): the demo's and the CLI's, never the service's. */
+const LOCAL_CHAIN = '^src/infra/local_chain/';
+const LOCAL_CHAIN_USERS = ['^src/infra/local_chain/', '^src/demo/', '^src/app/cli\\.ts$'];
 
 // Never both ways (no-folder-cycles would catch it too, later and less plainly).
 for (const pair of ALLOWED_FEATURE_PAIRS) {
@@ -37,29 +21,30 @@ for (const pair of ALLOWED_FEATURE_PAIRS) {
   }
 }
 
-const folders = (names) => `^src/(${names.join('|')})/`;
-const rootFiles = (names) => `^src/(${names.join('|')})\\.ts$`;
+const FEATURES = readdirSync(join(__dirname, 'src', 'features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
-const BASE_PATH = [rootFiles(BASE), ...BASE_IN_FOLDERS];
-const INFRA_PATH = folders(INFRA);
-const HTTP_PATH = folders(['http']);
-const SHARED_PATH = folders(SHARED);
-const FEATURES_PATH = folders(FEATURES);
-const APP_PATH = [rootFiles(APP_FILES), folders(['process'])];
-const DEMO_PATH = folders(['demo']);
+const layerPath = (layer) => `^src/${layer}/`;
 
-/** A rule that forbids `from` to import any of `to`. */
-const upward = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to, pathNot: BASE_IN_FOLDERS } });
+/** A layer imports its own and the layers below it, never one above. */
+const upward = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `${layer}-imports-nothing-above`,
+  comment: `src/${layer}/ imports only ${LAYERS.slice(0, index + 1).join(', ')}: the layers above it build on it, never the other way`,
+  severity: 'error',
+  from: { path: layerPath(layer) },
+  to: { path: LAYERS.slice(index + 1).map(layerPath) },
+}));
 
 const featureToFeature = FEATURES.map((feature) => {
   const allowed = ALLOWED_FEATURE_PAIRS.filter((pair) => pair.from === feature).map((pair) => pair.to);
   const others = FEATURES.filter((other) => other !== feature && !allowed.includes(other));
   return {
     name: 'feature-to-feature',
-    comment: `${feature}/ imports no other feature${allowed.length ? ` but ${allowed.join(', ')} (ALLOWED_FEATURE_PAIRS)` : ''}: what two features share gets its own folder in the shared layer`,
+    comment: `features/${feature}/ imports no other feature${allowed.length ? ` but ${allowed.join(', ')} (ALLOWED_FEATURE_PAIRS)` : ''}: what two features share gets its own folder in src/shared/`,
     severity: 'error',
-    from: { path: folders([feature]) },
-    to: { path: folders(others) },
+    from: { path: `^src/features/${feature}/` },
+    to: { path: others.map((other) => `^src/features/${other}/`) },
   };
 });
 
@@ -74,7 +59,7 @@ module.exports = {
     },
     {
       name: 'no-folder-cycles',
-      comment: 'No folder reaches back into a folder that imports it: what both need gets its own home lower down.',
+      comment: 'No folder, at any depth, reaches back into a folder that imports it: what both need gets its own home lower down.',
       severity: 'error',
       scope: 'folder',
       from: {},
@@ -89,17 +74,19 @@ module.exports = {
     },
     {
       name: 'unlayered',
-      comment: 'Every module of src/ belongs to a layer: a new folder is added to .dependency-cruiser.cjs (and docs/architecture.md, "Layers").',
+      comment: `Every module of src/ is in a layer's folder (${LAYERS.join(', ')}).`,
       severity: 'error',
-      from: { path: '^src/', pathNot: [...BASE_PATH, INFRA_PATH, HTTP_PATH, SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH] },
+      from: { path: '^src/', pathNot: LAYERS.map(layerPath) },
       to: {},
     },
-    upward('base-imports-nothing-above', 'The base files import only each other.', BASE_PATH, [INFRA_PATH, HTTP_PATH, SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
-    upward('infra-below-http', 'store/, chain/, observability/, keys/, rate_limits/ and outbound/ serve everything above: they import only the base and each other.', INFRA_PATH, [HTTP_PATH, SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
-    upward('http-below-domain', 'The route table machinery knows no feature and no shared concept.', HTTP_PATH, [SHARED_PATH, FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
-    upward('shared-below-features', 'A shared home never reaches up into a feature.', SHARED_PATH, [FEATURES_PATH, ...APP_PATH, DEMO_PATH]),
-    upward('features-below-app', 'Features are assembled by app.ts; they never import it.', FEATURES_PATH, [...APP_PATH, DEMO_PATH]),
-    upward('app-below-demo', 'The production entry never imports the demo.', APP_PATH, [DEMO_PATH]),
+    {
+      name: 'local-chain-is-tooling',
+      comment: 'The service never imports the local-chain tooling (anvil, deployments): only the demo and the CLI do.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: LOCAL_CHAIN_USERS },
+      to: { path: LOCAL_CHAIN },
+    },
+    ...upward,
     ...featureToFeature,
   ],
   options: {

@@ -1,4 +1,4 @@
-// The bare engine: `oidc-provider` on Signet's Redis adapter (src/store/oidc_adapter.ts) and
+// The bare engine: `oidc-provider` on Signet's Redis adapter (src/infra/store/oidc_adapter.ts) and
 // nothing else of Signet's: no Koa stack (request ids, logs, metrics, request context, rate
 // limits, security headers, body limits), no route table, an account model that reads nothing.
 // Its login interaction finishes at once for a fixed account, as the engine floor's does. What
@@ -9,15 +9,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Provider, { type JWKS } from 'oidc-provider';
-import { loadConfig } from '../src/config.js';
+import { projectRoot } from '../src/base/project_root.js';
+import { loadConfig } from '../src/config/config.js';
 import { createHttpApp } from '../src/http/http_app.js';
 import { createPageRenderer } from '../src/http/pages.js';
-import { createLogger } from '../src/observability/logger.js';
-import { createMetrics } from '../src/observability/metrics.js';
-import { projectRoot } from '../src/project_root.js';
-import { createRateLimits } from '../src/rate_limits/rate_limits.js';
-import { createOidcAdapter } from '../src/store/oidc_adapter.js';
-import { createRedisStore } from '../src/store/redis_store.js';
+import { createLogger } from '../src/infra/observability/logger.js';
+import { createMetrics } from '../src/infra/observability/metrics.js';
+import { createRateLimits } from '../src/infra/rate_limits/rate_limits.js';
+import { createOidcAdapter } from '../src/infra/store/oidc_adapter.js';
+import { createRedisStore } from '../src/infra/store/redis_store.js';
 
 const env = process.env;
 const account = `eip155:${env.CHAIN_ID}:${env.BENCH_FIXED_IDENTITY}`;

@@ -2,11 +2,11 @@
 // created through the IdFactory for each of `count` wallets (viem local accounts).
 import { type Address, createWalletClient, http, keccak256, type LocalAccount, toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { type Anvil, startAnvil } from '../src/chain/anvil.js';
-import { chainDefinition, createChainClient } from '../src/chain/chain_client.js';
-import { idFactoryAbi } from '../src/chain/contracts.js';
-import { type Deployer, deployOnchainId, type OnchainIdSuite } from '../src/chain/deploy_onchainid.js';
-import { readTogether } from '../src/chain/multicall3.js';
+import { chainDefinition, createChainClient } from '../src/infra/chain/chain_client.js';
+import { idFactoryAbi } from '../src/infra/chain/contracts.js';
+import { readTogether } from '../src/infra/chain/multicall3.js';
+import { type Anvil, startAnvil } from '../src/infra/local_chain/anvil.js';
+import { type Deployer, deployOnchainId, type OnchainIdSuite } from '../src/infra/local_chain/deploy_onchainid.js';
 
 export type BenchChain = { anvil: Anvil; suite: OnchainIdSuite; users: { wallet: LocalAccount; identity: Address }[] };
 

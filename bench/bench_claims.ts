@@ -3,9 +3,9 @@
 // Signet issues each a claim of `topic` through its admin API, on chain and with its data.
 import { type Address, createWalletClient, type Hex, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainDefinition, createChainClient } from '../src/chain/chain_client.js';
-import { KeyPurpose } from '../src/chain/contracts.js';
-import { addKey } from '../src/chain/deploy_onchainid.js';
+import { chainDefinition, createChainClient } from '../src/infra/chain/chain_client.js';
+import { KeyPurpose } from '../src/infra/chain/contracts.js';
+import { addKey } from '../src/infra/local_chain/deploy_onchainid.js';
 import type { BenchChain } from './bench_chain.js';
 
 export type ClaimHolder = { index: number; identity: Address; claimId: Hex };

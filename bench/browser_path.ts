@@ -9,11 +9,11 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LocalAccount } from 'viem';
-import { MULTICALL3_ADDRESS } from '../src/chain/multicall3.js';
-import { projectRoot } from '../src/project_root.js';
+import { projectRoot } from '../src/base/project_root.js';
+import { MULTICALL3_ADDRESS } from '../src/infra/chain/multicall3.js';
 import { freePort } from '../test/support/free_port.js';
-import { startRedisServer } from '../test/support/redis_server.js';
 import { type ProviderProxy, type ProviderRequest, startProviderProxy } from '../test/support/provider_proxy.js';
+import { startRedisServer } from '../test/support/redis_server.js';
 import { sleep, waitFor } from '../test/support/wait_until.js';
 import { type BrowserLoginOutcome, browserLogin } from './browser_driver.js';
 import type { BenchClient } from './oidc_driver.js';
@@ -169,7 +169,7 @@ export async function measureBrowserPath(deps: BrowserPathDeps): Promise<Browser
     deps.stops.push(() => redis.stop());
     const port = await freePort();
     const name = `Signet (browser path, ${multicall3 ? 'with' : 'without'} Multicall3)`;
-    const server = await startServerProcess(name, [join(projectRoot, 'dist', 'main.js')], deps.env(port, proxy.url, redis.url), port);
+    const server = await startServerProcess(name, [join(projectRoot, 'dist', 'app', 'main.js')], deps.env(port, proxy.url, redis.url), port);
     deps.stops.push(() => server.stop());
     sides.push({ multicall3, proxy, server });
   }

@@ -4,10 +4,10 @@
 // here is what the engine and the store cost; what Signet adds is measured against it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Address } from 'viem';
-import { subjectOf } from '../src/identity/subject.js';
-import { finishInteraction } from '../src/interaction/finish_interaction.js';
-import { runSignet } from '../src/process/run_signet.js';
-import { type RunningSignet, startServer } from '../src/server.js';
+import { runSignet } from '../src/app/run_signet.js';
+import { type RunningSignet, startServer } from '../src/app/server.js';
+import { finishInteraction } from '../src/features/interaction/finish_interaction.js';
+import { subjectOf } from '../src/shared/identity/subject.js';
 
 const INTERACTION = /^\/interaction\/([\w-]+)$/;
 

@@ -2,10 +2,10 @@
 // commands from INFO, chain round trips from the latency proxy.
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
+import { sleep } from '../test/support/wait_until.js';
 import type { LatencyProxy } from './latency_proxy.js';
 import type { StepTimes } from './oidc_driver.js';
 import type { ServerProcess } from './server_process.js';
-import { sleep } from '../test/support/wait_until.js';
 import { percentile, round } from './stats.js';
 
 /**

@@ -18,12 +18,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { encodeFunctionData, recoverMessageAddress } from 'viem';
-import { DEPLOYER_KEY } from '../src/chain/anvil_accounts.js';
-import { createChainClient } from '../src/chain/chain_client.js';
-import { idFactoryAbi } from '../src/chain/contracts.js';
-import { rpcFetch } from '../src/chain/rpc_fetch.js';
-import { projectRoot } from '../src/project_root.js';
-import { recoverMessageSigner, signatureRecoveryBackend } from '../src/wallet/recover_message_signer.js';
+import { projectRoot } from '../src/base/project_root.js';
+import { createChainClient } from '../src/infra/chain/chain_client.js';
+import { idFactoryAbi } from '../src/infra/chain/contracts.js';
+import { rpcFetch } from '../src/infra/chain/rpc_fetch.js';
+import { DEPLOYER_KEY } from '../src/infra/local_chain/anvil_accounts.js';
+import { recoverMessageSigner, signatureRecoveryBackend } from '../src/shared/wallet/recover_message_signer.js';
 import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
@@ -157,7 +157,7 @@ async function main() {
     const [signetPort, floorPort] = [await freePort(), await freePort()];
     const signet = await startServerProcess(
       'Signet',
-      [join(projectRoot, 'dist', 'main.js')],
+      [join(projectRoot, 'dist', 'app', 'main.js')],
       env(signetPort, signetRedis.url),
       signetPort,
     );
@@ -261,7 +261,7 @@ async function main() {
     };
     let nextUser = 0;
     let nextHolder = 0;
-    const signetPaths = await traced('Signet', join(projectRoot, 'dist', 'main.js'), {}, signetRedis.url, {
+    const signetPaths = await traced('Signet', join(projectRoot, 'dist', 'app', 'main.js'), {}, signetRedis.url, {
       page: (base) => signetLogin(base, CLIENT, SCOPE, nextWallet()),
       walletSdk: (base) => {
         const user = chain.users[nextUser++ % chain.users.length]!;
@@ -379,7 +379,7 @@ async function main() {
     // WORKERS=auto (production's default) against the one process above, same Redis and chain:
     // throughput and latency only (the primary's /proc does not hold its workers' CPU).
     const workersPort = await freePort();
-    const workersSignet = await startServerProcess('Signet (WORKERS=auto)', [join(projectRoot, 'dist', 'main.js')], { ...env(workersPort, signetRedis.url), WORKERS: 'auto' }, workersPort);
+    const workersSignet = await startServerProcess('Signet (WORKERS=auto)', [join(projectRoot, 'dist', 'app', 'main.js')], { ...env(workersPort, signetRedis.url), WORKERS: 'auto' }, workersPort);
     stops.push(() => workersSignet.stop());
     const workersCounters = { ...counters.signet, server: workersSignet };
     const workersOnce = () => signetLogin(workersSignet.base, CLIENT, SCOPE, nextWallet());
@@ -420,7 +420,7 @@ async function main() {
     const [threeChains, oneChain] = await Promise.all([
       startServerProcess(
         'Signet (three chains)',
-        [join(projectRoot, 'dist', 'main.js')],
+        [join(projectRoot, 'dist', 'app', 'main.js')],
         {
           ...oneChainless,
           CHAINS: JSON.stringify([
@@ -431,7 +431,7 @@ async function main() {
         },
         chainsPort,
       ),
-      startServerProcess('Signet (one chain)', [join(projectRoot, 'dist', 'main.js')], env(onePort, signetRedis.url), onePort),
+      startServerProcess('Signet (one chain)', [join(projectRoot, 'dist', 'app', 'main.js')], env(onePort, signetRedis.url), onePort),
     ]);
     stops.push(
       () => threeChains.stop(),
@@ -543,7 +543,7 @@ async function main() {
           userinfo: { file: userinfoFile.slice(projectRoot.length + 1), serverCpuMsPerRequest: rate!.serverCpuMsPerRequest, ...summarizeProfile(userinfoFile, 24) },
         };
       };
-      const signetProfile = await profileLogins('Signet', join(projectRoot, 'dist', 'main.js'), {}, signetRedis.url, signetRedisClient, idle.signet, (base) =>
+      const signetProfile = await profileLogins('Signet', join(projectRoot, 'dist', 'app', 'main.js'), {}, signetRedis.url, signetRedisClient, idle.signet, (base) =>
         signetLogin(base, CLIENT, SCOPE, nextWallet()),
       );
       const floorProfile = await profileLogins(

@@ -4,7 +4,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../src/project_root.js';
+import { projectRoot } from '../src/base/project_root.js';
 import type { BrowserPathResults } from './browser_path.js';
 import type { LoginPhase } from './load.js';
 import type { RedisTrace } from './redis_trace.js';
@@ -161,7 +161,7 @@ export function writeReport(results: BenchResults) {
     '  created through the IdFactory for as many wallets, and a TCP proxy in front of the chain that adds a',
     '  set latency (0 or 20 ms) to every JSON-RPC request and counts the eth_calls (chain round trips). The first 16',
     '  identities hold a claim Signet issued through its admin API (topic `kyc`, for the claim resource reads).',
-    '- **Signet**: `dist/main.js` built for production (`NODE_ENV=production`, Redis), its own process.',
+    '- **Signet**: `dist/app/main.js` built for production (`NODE_ENV=production`, Redis), its own process.',
     '- **Engine floor**: the same server from the same settings and Redis adapter, whose login interaction',
     '  finishes at once for a fixed account (no challenge, no signature, no chain): what the engine and the',
     '  store cost by themselves.',

@@ -93,7 +93,7 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
     const extra = extraByBucket(results).slice(0, 6);
     lines.push(
       `  - by the profiles (Signet − floor, ms per login): ${extra.map((row) => `${row.what} ${round(row.extra, 2)}`).join('; ')};`,
-      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and its HTTP client (src/chain/rpc_fetch.ts on node:http) ${part(signetProfile, 'chain HTTP (rpc_fetch)')} ms,`,
+      `  - the chain client: viem ${part(signetProfile, 'chain client (viem)')} ms per login and its HTTP client (src/infra/chain/rpc_fetch.ts on node:http) ${part(signetProfile, 'chain HTTP (rpc_fetch)')} ms,`,
       `    inclusive each (the HTTP callbacks run outside viem's frames), for ${c8.signet.chainRoundTripsPerLogin} chain round trips; node's fetch (undici) cost about`,
       `    1.6 ms per login here before; alone, one read costs ${results.parts.chainReadCpuMs} ms of CPU, ${viemShare} ms of it viem's (ABI coding, its request layers)`,
       `    and ${results.parts.rawEthCallCpuMs} ms the HTTP request itself (Floors of the parts); under load the profile counts more for both;`,

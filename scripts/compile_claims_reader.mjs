@@ -1,5 +1,5 @@
 // Compiles contracts/ClaimsReader.sol and writes its creation code to
-// src/chain/claims_reader_bytecode.ts. solc is not a dependency of Signet: install it apart
+// src/infra/chain/claims_reader_bytecode.ts. solc is not a dependency of Signet: install it apart
 // (`npm i --no-save solc@0.8.28`, or point SOLC_MODULE at an installed solc package).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +17,7 @@ const errors = (output.errors ?? []).filter((error) => error.severity === 'error
 if (errors.length) throw new Error(errors.map((error) => error.formattedMessage).join('\n'));
 const bytecode = output.contracts['ClaimsReader.sol'].ClaimsReader.evm.bytecode.object;
 writeFileSync(
-  new URL('../src/chain/claims_reader_bytecode.ts', import.meta.url),
+  new URL('../src/infra/chain/claims_reader_bytecode.ts', import.meta.url),
   `// ClaimsReader's creation code (contracts/ClaimsReader.sol, solc ${solc.version()}, optimizer 200 runs, paris),
 // sent with each deployless read (claims_bundle.ts). Written by scripts/compile_claims_reader.mjs.
 import type { Hex } from 'viem';

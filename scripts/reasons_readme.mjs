@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes README's "Error reasons" table from the catalog (src/reasons.ts), between its markers.
+// Writes README's "Error reasons" table from the catalog (src/base/reasons.ts), between its markers.
 // Run through `npm run docs:reasons`, which builds dist/ first; a unit test fails while
 // README's table differs from the catalog.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,5 +14,5 @@ if (after === before) {
   console.log('README.md: the error reasons are current');
 } else {
   writeFileSync(readmePath, after);
-  console.log('README.md: the error reasons were rewritten from src/reasons.ts');
+  console.log('README.md: the error reasons were rewritten from src/base/reasons.ts');
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes README's "Configuration" table from the settings' declarations (src/config_settings.ts),
+// Writes README's "Configuration" table from the settings' declarations (src/config/config_settings.ts),
 // between its markers. Run through `npm run docs:settings`, which builds dist/ first; a unit test
 // fails while README's table differs from the declarations.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,5 +14,5 @@ if (after === before) {
   console.log('README.md: the settings table is current');
 } else {
   writeFileSync(readmePath, after);
-  console.log('README.md: the settings table was rewritten from src/config_settings.ts');
+  console.log('README.md: the settings table was rewritten from src/config/config_settings.ts');
 }

@@ -2,11 +2,11 @@
 // demo identity created through the IdFactory for anvil's account #1.
 import { type Address, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { type Anvil, startAnvil } from '../chain/anvil.js';
-import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../chain/anvil_accounts.js';
-import { chainDefinition, createChainClient } from '../chain/chain_client.js';
-import { KeyPurpose } from '../chain/contracts.js';
-import { addKey, createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../chain/deploy_onchainid.js';
+import { chainDefinition, createChainClient } from '../infra/chain/chain_client.js';
+import { KeyPurpose } from '../infra/chain/contracts.js';
+import { type Anvil, startAnvil } from '../infra/local_chain/anvil.js';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../infra/local_chain/anvil_accounts.js';
+import { addKey, createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../infra/local_chain/deploy_onchainid.js';
 
 export type DemoChain = {
   anvil: Anvil;

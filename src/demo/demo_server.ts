@@ -2,11 +2,11 @@
 // configured, the demo website and wallet, the demo identity's profile and claims, then the
 // production server with those added. `npm start` runs it (src/demo/demo_main.ts).
 import { privateKeyToAccount } from 'viem/accounts';
-import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../chain/anvil_accounts.js';
-import { type Config, validateConfig } from '../config.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
-import { type RunningSignet, startServer } from '../server.js';
+import { type RunningSignet, startServer } from '../app/server.js';
+import { type Config, validateConfig } from '../config/config.js';
+import { DEMO_OWNER_KEY, DEPLOYER_KEY } from '../infra/local_chain/anvil_accounts.js';
+import type { Logger } from '../infra/observability/logger.js';
+import type { Metrics } from '../infra/observability/metrics.js';
 import { type DemoChain, startDemoChain } from './demo_chain.js';
 import { DEMO_PROFILE, DEMO_TRUST_FRAMEWORK, demoClaims } from './demo_profile.js';
 import { demoRoutes } from './demo_routes.js';

@@ -4,8 +4,8 @@
 // keys); the ones here need nothing but settings.
 import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import { refuse } from '../errors.js';
-import type { Reason } from '../reasons.js';
+import { refuse } from '../base/errors.js';
+import type { Reason } from '../base/reasons.js';
 
 export type AuthKind =
   /** Anyone; the body may carry the owner's signature, which the handler checks. */

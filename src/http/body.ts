@@ -4,7 +4,7 @@
 // not UTF-8, not JSON, too deep, strings too long, too many form fields (400).
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { refuse } from '../errors.js';
+import { refuse } from '../base/errors.js';
 import { measureJson } from './json_bounds.js';
 
 declare module 'koa' {

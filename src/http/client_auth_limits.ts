@@ -2,7 +2,7 @@
 // CIBA, PAR), counted per client and address from the engine's own answer. Over the limit the
 // engine is not reached until the window passes; the stream the engine parses is never read.
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { RateLimits } from '../rate_limits/rate_limits.js';
+import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
 import { clientAddress } from './client_address.js';
 
 /** The client_id of an HTTP Basic header (RFC 6749 §2.3.1: form-encoded id and secret). */

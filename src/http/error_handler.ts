@@ -2,9 +2,9 @@
 // callers, the error page in words for browsers. Unknown errors are logged, never shown.
 import type { Context, Middleware } from 'koa';
 import { errors as oidcErrors } from 'oidc-provider';
-import { refuse, SignetError } from '../errors.js';
-import type { Logger } from '../observability/logger.js';
-import { routeOf } from '../observability/request_observer.js';
+import { refuse, SignetError } from '../base/errors.js';
+import type { Logger } from '../infra/observability/logger.js';
+import { routeOf } from '../infra/observability/request_observer.js';
 import type { RenderPage } from './pages.js';
 
 // JSON unless the caller prefers HTML (a browser asking for a page).

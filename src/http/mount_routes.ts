@@ -6,9 +6,9 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
-import { refuse } from '../errors.js';
-import type { RateLimits } from '../rate_limits/rate_limits.js';
-import type { Reason } from '../reasons.js';
+import { refuse } from '../base/errors.js';
+import type { Reason } from '../base/reasons.js';
+import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
 import { BODY_LIMITS, formBody, jsonBody } from './body.js';
 import { clientAddress } from './client_address.js';
 import type { AnyRoute } from './route.js';

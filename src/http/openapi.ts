@@ -3,8 +3,8 @@
 // route. The engine's OIDC endpoints are described by discovery, not here. Served at
 // /openapi.json; the test harness checks every answer of the test suite against it.
 import { z } from 'zod';
-import { type ErrorCode, statusOfCode } from '../error_codes.js';
-import { REASONS, type Reason } from '../reasons.js';
+import { type ErrorCode, statusOfCode } from '../base/error_codes.js';
+import { REASONS, type Reason } from '../base/reasons.js';
 import type { AuthKind } from './authenticators.js';
 import { BODY_LIMITS } from './body.js';
 import type { AnyRoute } from './route.js';

@@ -2,7 +2,7 @@
 // engine reads the body: a stranger's flood is refused with 429 at the door (decision 43),
 // whatever the registration's own answer would have been.
 import type { Middleware } from 'koa';
-import type { RateLimits } from '../rate_limits/rate_limits.js';
+import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
 import { clientAddress } from './client_address.js';
 
 // The engine's router also answers "/reg/" and "/REG": a spelling must not be a way around the count.

@@ -4,8 +4,8 @@
 // are all made from these declarations, so they cannot drift apart.
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { LimitClass } from '../rate_limits/rate_limits.js';
-import type { Reason } from '../reasons.js';
+import type { Reason } from '../base/reasons.js';
+import type { LimitClass } from '../infra/rate_limits/rate_limits.js';
 import type { Authenticator } from './authenticators.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

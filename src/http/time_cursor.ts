@@ -1,6 +1,6 @@
 // The opaque cursor of Signet's newest-first listings: the time and id of the last item a page
 // showed, so the next page starts after it. A cursor this API did not give is refused.
-import { refuse } from '../errors.js';
+import { refuse } from '../base/errors.js';
 
 export type TimeCursor = { t: string; id: string };
 

@@ -1,7 +1,7 @@
 // Requests no route answered (404) or answered with a wrong method (405) get Signet's error
 // shape too, instead of Koa's plain text.
 import type { Middleware } from 'koa';
-import { refuse } from '../errors.js';
+import { refuse } from '../base/errors.js';
 
 export function answerUnrouted(): Middleware {
   return async (ctx, next) => {

@@ -3,10 +3,10 @@
 // replicas: WAIT 1 cannot be met, and the write is refused as the store's outage. (Without
 // replicas this cannot tell which master answered WAIT; the Sentinel test shows WAIT met.)
 import { Redis } from 'ioredis';
-import { keys } from '../../src/store/keys.js';
-import { createOidcAdapter } from '../../src/store/oidc_adapter.js';
-import { createRedisStore } from '../../src/store/redis_store.js';
-import type { Store } from '../../src/store/store.js';
+import { keys } from '../../src/infra/store/keys.js';
+import { createOidcAdapter } from '../../src/infra/store/oidc_adapter.js';
+import { createRedisStore } from '../../src/infra/store/redis_store.js';
+import type { Store } from '../../src/infra/store/store.js';
 import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis_cluster.js';
 

@@ -16,10 +16,10 @@
 // writes (sessions, interactions, new tokens) are never waited for: losing one costs the user a
 // new login, never a second use.
 import type { Address, LocalAccount } from 'viem';
-import { keys } from '../../src/store/keys.js';
-import { createOidcAdapter } from '../../src/store/oidc_adapter.js';
-import { redisConnectionOf } from '../../src/store/redis_connection.js';
-import { createRedisStore } from '../../src/store/redis_store.js';
+import { keys } from '../../src/infra/store/keys.js';
+import { createOidcAdapter } from '../../src/infra/store/oidc_adapter.js';
+import { redisConnectionOf } from '../../src/infra/store/redis_connection.js';
+import { createRedisStore } from '../../src/infra/store/redis_store.js';
 import { OUTAGE_ANSWER_MS, STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
 import { authorizationUrl, followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

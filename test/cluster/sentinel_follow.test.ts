@@ -1,10 +1,10 @@
-// How a Sentinel-mode client follows a new master (src/store/sentinel_follower.ts): a
+// How a Sentinel-mode client follows a new master (src/infra/store/sentinel_follower.ts): a
 // +switch-master notice moves it only when it names another server than the one the client is
 // on. Each Sentinel sends its own notice when it adopts the new master, so a client that had
 // already reached it was dropped once per late Sentinel: 503s after Signet had served again.
 import { Redis } from 'ioredis';
-import { createRedisClient, parseHostPort } from '../../src/store/redis_connection.js';
-import { followSentinels, namesAnotherMaster } from '../../src/store/sentinel_follower.js';
+import { createRedisClient, parseHostPort } from '../../src/infra/store/redis_connection.js';
+import { followSentinels, namesAnotherMaster } from '../../src/infra/store/sentinel_follower.js';
 import { type RedisSentinelGroup, SENTINEL_MASTER_NAME, startRedisSentinels } from '../support/redis_sentinel.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { waitUntil } from '../support/wait_until.js';

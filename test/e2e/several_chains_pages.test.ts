@@ -5,8 +5,7 @@
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { type Address, encodeFunctionData } from 'viem';
-import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
-import { keyOf } from '../../src/chain/deploy_onchainid.js';
+import { identityAbi, KeyPurpose, KeyType, keyOf } from '../../src/infra/chain/contracts.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { discover } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

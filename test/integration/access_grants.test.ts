@@ -2,8 +2,8 @@
 // inbox, webhooks to a real receiver, revocation and listing, against real Redis and anvil.
 import type { Address, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { ClientConfig } from '../../src/config.js';
-import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
+import { createWebhookQueueFor } from '../../src/app/webhook_queue_for.js';
+import type { ClientConfig } from '../../src/config/config.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';

@@ -2,10 +2,10 @@
 // the transactions prepared for the owner's wallet, and their refusals.
 import { encodeFunctionData, type Hex, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { identityAbi, KeyPurpose, KeyType } from '../../src/chain/contracts.js';
-import { addKey, keyOf } from '../../src/chain/deploy_onchainid.js';
-import { keys } from '../../src/store/keys.js';
+import { identityAbi, KeyPurpose, KeyType, keyOf } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';

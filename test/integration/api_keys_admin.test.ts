@@ -4,15 +4,15 @@
 import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { runCli } from '../../src/cli.js';
+import { runCli } from '../../src/app/cli.js';
+import type { Reason } from '../../src/base/reasons.js';
+import { type ApiKeys, createApiKeys } from '../../src/features/services/api_keys.js';
+import { apiKeysRoutes } from '../../src/features/services/api_keys_routes.js';
 import { errorHandler } from '../../src/http/error_handler.js';
 import { mountRoutes } from '../../src/http/mount_routes.js';
 import { openApiDocumentOf } from '../../src/http/openapi.js';
-import { silentLogger } from '../../src/observability/logger.js';
-import type { Reason } from '../../src/reasons.js';
-import { type ApiKeys, createApiKeys } from '../../src/services/api_keys.js';
-import { apiKeysRoutes } from '../../src/services/api_keys_routes.js';
-import { createMemoryStore } from '../../src/store/memory_store.js';
+import { silentLogger } from '../../src/infra/observability/logger.js';
+import { createMemoryStore } from '../../src/infra/store/memory_store.js';
 import { contractCheck } from '../support/contract_check.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-api-key-tests-only';

@@ -7,11 +7,11 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey, removeKey } from '../../src/chain/deploy_onchainid.js';
-import type { ClientConfig } from '../../src/config.js';
-import { subjectOf } from '../../src/identity/subject.js';
+import type { ClientConfig } from '../../src/config/config.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { subjectOf } from '../../src/shared/identity/subject.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { CHAIN_END_MS } from '../support/bounds.js';
 import { type Json, jsonApi } from '../support/json_api.js';

@@ -4,10 +4,10 @@
 // tokens, refresh, userinfo and introspection; service resumes when the chain is back.
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { keys } from '../../src/store/keys.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';

@@ -2,7 +2,7 @@
 // identity's address, the owner approves (signs) or denies it from the Signet inbox.
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { discover } from '../support/login_driver.js';
 import { basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';

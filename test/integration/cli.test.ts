@@ -1,11 +1,11 @@
 // The `signet` command line against a running Signet: issue and revoke a claim through the
 // admin API, and the errors it prints.
 import type { Address, Hex } from 'viem';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { claimIdOf } from '../../src/claims/claim_reader.js';
-import { runCli } from '../../src/cli.js';
+import { runCli } from '../../src/app/cli.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { claimIdOf } from '../../src/shared/claims/claim_reader.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-cli-tests-only';

@@ -8,8 +8,8 @@ import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { websiteMetadata } from '../support/registration_metadata.js';
+import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const INITIAL_ACCESS_TOKEN = 'initial-access-token-for-the-registration-tests';
 const NOWHERE = 'nowhere.invalid';

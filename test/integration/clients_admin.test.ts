@@ -5,9 +5,9 @@
 // and names exactly as CLIENTS' do; CLIENTS is written at start by processes starting together.
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
-import { createApp } from '../../src/app.js';
-import { validateConfig } from '../../src/config.js';
-import { keys } from '../../src/store/keys.js';
+import { createApp } from '../../src/app/app.js';
+import { validateConfig } from '../../src/config/config.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';

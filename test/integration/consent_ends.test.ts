@@ -5,8 +5,8 @@
 // key is removed by a transaction from the management wallet, not by calling Signet.
 import * as oidc from 'openid-client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey, keyOf, removeKey } from '../../src/chain/deploy_onchainid.js';
+import { KeyPurpose, keyOf } from '../../src/infra/chain/contracts.js';
+import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

@@ -1,9 +1,9 @@
 // The embedded demo with DEMO_CHAINS=2: two local chains, the demo identity at one address on
 // both, its claims issued by Signet on each (bound to that chain), readiness listing both, and
 // the demo wallet's login answered with the choice of chain.
-import { type ClientConfig, loadConfig } from '../../src/config.js';
+import { type ClientConfig, loadConfig } from '../../src/config/config.js';
 import { type RunningDemo, startDemoServer } from '../../src/demo/demo_server.js';
-import { silentLogger } from '../../src/observability/logger.js';
+import { silentLogger } from '../../src/infra/observability/logger.js';
 import { freePort } from '../support/free_port.js';
 import { requestChallenge, startLogin } from '../support/login_driver.js';
 

@@ -2,7 +2,7 @@
 // that crashes half way, it is finished by whichever process sweeps next, and it ends exactly
 // as an uninterrupted one does. Real Redis (append-only, so a crash keeps what it acknowledged)
 // and a second Signet process on the same store and chain.
-import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
+import type { ErasureStep } from '../../src/features/owner_data/erasure_steps.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { ERASURE_TAKEOVER_SLACK_MS } from '../support/bounds.js';
 import { logIn, startLogin } from '../support/login_driver.js';

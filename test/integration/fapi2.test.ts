@@ -5,10 +5,10 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey } from '../../src/chain/deploy_onchainid.js';
-import type { ClientConfig } from '../../src/config.js';
+import type { ClientConfig } from '../../src/config/config.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { followToCallback, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, testJwks, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';

@@ -4,9 +4,9 @@
 // test holds (a forwarder to a real anvil that answers only once the test lets it): what is in
 // flight, and when it ends, is decided by the test, not by how fast the machine is.
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/observability/logger.js';
-import { type RunningSignet, startServer } from '../../src/server.js';
+import { type RunningSignet, startServer } from '../../src/app/server.js';
+import { loadConfig } from '../../src/config/config.js';
+import { silentLogger } from '../../src/infra/observability/logger.js';
 import { freePort } from '../support/free_port.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { testJwks } from '../support/signet_harness.js';

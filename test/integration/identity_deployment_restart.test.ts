@@ -3,12 +3,12 @@
 // reports the deployed identity once the block is there.
 import { createServer } from 'node:http';
 import { createTestClient, http } from 'viem';
-import { createApp } from '../../src/app.js';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { createChainClient } from '../../src/chain/chain_client.js';
-import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
-import { keys } from '../../src/store/keys.js';
-import { createRedisStore } from '../../src/store/redis_store.js';
+import { createApp } from '../../src/app/app.js';
+import { createWebhookQueueFor } from '../../src/app/webhook_queue_for.js';
+import { createChainClient } from '../../src/infra/chain/chain_client.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { keys } from '../../src/infra/store/keys.js';
+import { createRedisStore } from '../../src/infra/store/redis_store.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 

@@ -5,9 +5,9 @@
 // - COOKIE_KEYS: the first key signs, the others still verify: a login started before the
 //   rotation finishes after it while the old key is second, and is refused once it is gone.
 import { createPublicKey, verify } from 'node:crypto';
-import { createApp } from '../../src/app.js';
-import { validateConfig } from '../../src/config.js';
-import { newSigningKey } from '../../src/keys/new_secrets.js';
+import { createApp } from '../../src/app/app.js';
+import { validateConfig } from '../../src/config/config.js';
+import { newSigningKey } from '../../src/infra/keys/new_secrets.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 

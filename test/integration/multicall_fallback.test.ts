@@ -1,7 +1,7 @@
 // Chains without Multicall3 at its canonical address (a fresh anvil, some private chains):
 // the batched identity checks still read in one round trip and a whole login completes.
 import { getAddress } from 'viem';
-import { MULTICALL3_ADDRESS } from '../../src/chain/multicall3.js';
+import { MULTICALL3_ADDRESS } from '../../src/infra/chain/multicall3.js';
 import { logIn, requestChallenge, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Address, Hex, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createChainClient } from '../../src/chain/chain_client.js';
-import { identityKeyOf } from '../../src/chain/identity_key.js';
-import { createProfileStore } from '../../src/profile/profile.js';
-import type { Reason } from '../../src/reasons.js';
+import type { Reason } from '../../src/base/reasons.js';
+import { createChainClient } from '../../src/infra/chain/chain_client.js';
+import { identityKeyOf } from '../../src/infra/chain/identity_key.js';
+import { createProfileStore } from '../../src/shared/profile/profile.js';
 import { jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

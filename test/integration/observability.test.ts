@@ -2,8 +2,8 @@
 // request id, an incoming X-Request-Id is kept and returned, the engine's refusals are logged
 // as warnings, and nothing secret or personal reaches the log: not the code, the tokens, the
 // signature, the cookies or the e-mail. The metrics count the login by outcome and reason.
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
+import { createLogger } from '../../src/infra/observability/logger.js';
+import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { captureLogs } from '../support/log_capture.js';
 import { logIn, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

@@ -1,5 +1,5 @@
 // One address check for every URL given at run time that Signet connects to or the engine
-// fetches (src/outbound/), on a whole Signet (real Redis and anvil) with private addresses NOT
+// fetches (src/infra/outbound/), on a whole Signet (real Redis and anvil) with private addresses NOT
 // allowed, as in production. A listener on loopback records every TCP connection made to it:
 // no refused URL is ever connected to, whether it is refused when given (a registration's
 // sector_identifier_uri, which the engine fetches then, its jwks_uri, request_uris,
@@ -13,9 +13,9 @@ import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import * as oidc from 'openid-client';
 import type { Address } from 'viem';
-import type { ClientConfig } from '../../src/config.js';
-import type { ResolvedAddress, ResolveHost } from '../../src/outbound/url_guard.js';
-import { keys } from '../../src/store/keys.js';
+import type { ClientConfig } from '../../src/config/config.js';
+import type { ResolvedAddress, ResolveHost } from '../../src/infra/outbound/url_guard.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type ConnectionRecorder, startConnectionRecorder } from '../support/connection_recorder.js';
 import { type Json, jsonApi } from '../support/json_api.js';

@@ -4,8 +4,8 @@
 // signature ends every grant and token and deletes what it must, keeping receipts as proof.
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
-import { keys } from '../../src/store/keys.js';
-import type { RedisStore } from '../../src/store/redis_store.js';
+import { keys } from '../../src/infra/store/keys.js';
+import type { RedisStore } from '../../src/infra/store/redis_store.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';

@@ -1,13 +1,13 @@
 // The provider proxy in front of a real anvil, read through viem as Signet reads a chain:
 // it forwards, adds latency, refuses eth_getLogs over its caps with a real provider's error
-// (which src/chain/provider_limits.ts recognises), rate limits with Retry-After, fails, dies
+// (which src/infra/chain/provider_limits.ts recognises), rate limits with Retry-After, fails, dies
 // and comes back on the same port, goes silent, hides Multicall3, and answers batches.
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem';
-import { type Anvil, startAnvil } from '../../src/chain/anvil.js';
-import { MULTICALL3_ADDRESS } from '../../src/chain/multicall3.js';
-import { logsRefusalOf, rateLimitOf } from '../../src/chain/provider_limits.js';
+import { MULTICALL3_ADDRESS } from '../../src/infra/chain/multicall3.js';
+import { logsRefusalOf, rateLimitOf } from '../../src/infra/chain/provider_limits.js';
+import { type Anvil, startAnvil } from '../../src/infra/local_chain/anvil.js';
 import { FAKE_API_KEY, type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
 import { waitFor } from '../support/wait_until.js';
 

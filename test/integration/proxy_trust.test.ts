@@ -3,7 +3,7 @@
 // creation limit (gas paid by the deployer key) cannot be dodged with a forged header.
 import * as oidc from 'openid-client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 

@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createChainClient } from '../../src/chain/chain_client.js';
-import { observeChainCalls } from '../../src/observability/chain_calls.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
+import { createChainClient } from '../../src/infra/chain/chain_client.js';
+import { observeChainCalls } from '../../src/infra/observability/chain_calls.js';
+import { createLogger } from '../../src/infra/observability/logger.js';
+import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { captureLogs } from '../support/log_capture.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 

@@ -3,10 +3,10 @@
 // rest), on the library's own keys, by the library's own script, one per counter; a check is the
 // library's read; with Redis down both fail closed, fast.
 import { Redis } from 'ioredis';
-import type { RateLimitSettings } from '../../src/config.js';
-import { SignetError } from '../../src/errors.js';
-import { createRateLimits, type RateLimits } from '../../src/rate_limits/rate_limits.js';
-import { createRedisStore } from '../../src/store/redis_store.js';
+import { SignetError } from '../../src/base/errors.js';
+import type { RateLimitSettings } from '../../src/config/config.js';
+import { createRateLimits, type RateLimits } from '../../src/infra/rate_limits/rate_limits.js';
+import { createRedisStore } from '../../src/infra/store/redis_store.js';
 import { STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';

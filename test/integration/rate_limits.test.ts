@@ -6,9 +6,9 @@
 import { Redis } from 'ioredis';
 import { type Address, createPublicClient, http, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { chainDefinition } from '../../src/chain/chain_client.js';
-import { keys } from '../../src/store/keys.js';
+import { chainDefinition } from '../../src/infra/chain/chain_client.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type LoginStart, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

@@ -1,4 +1,4 @@
-// One guard for the Redis calls of a request (src/store/redis_guard.ts), on a real redis-server,
+// One guard for the Redis calls of a request (src/infra/store/redis_guard.ts), on a real redis-server,
 // through the store and the webhook queue alike: a command Redis refuses as wrong (WRONGTYPE, an
 // error raised inside a script) is a bug, answered 500 and logged, never counted as an outage;
 // a killed Redis is 503 store_unavailable, with Retry-After.
@@ -6,15 +6,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
-import { SignetError } from '../../src/errors.js';
+import { SignetError } from '../../src/base/errors.js';
 import { errorHandler } from '../../src/http/error_handler.js';
-import { createRedisWebhookQueue } from '../../src/notify/redis_webhook_queue.js';
-import type { WebhookEvent, WebhookQueue } from '../../src/notify/webhook_queue.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { keys } from '../../src/store/keys.js';
-import { createRedisClient, type RedisClient } from '../../src/store/redis_connection.js';
-import { redisGuard } from '../../src/store/redis_guard.js';
-import { createRedisStore, type RedisStore } from '../../src/store/redis_store.js';
+import { createLogger } from '../../src/infra/observability/logger.js';
+import { keys } from '../../src/infra/store/keys.js';
+import { createRedisClient, type RedisClient } from '../../src/infra/store/redis_connection.js';
+import { redisGuard } from '../../src/infra/store/redis_guard.js';
+import { createRedisStore, type RedisStore } from '../../src/infra/store/redis_store.js';
+import { createRedisWebhookQueue } from '../../src/shared/webhooks/redis_webhook_queue.js';
+import type { WebhookEvent, WebhookQueue } from '../../src/shared/webhooks/webhook_queue.js';
 import { captureLogs } from '../support/log_capture.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 

@@ -6,13 +6,13 @@
 // kept; 10,000 attempts from one address and from 100 addresses leave at most the cap's worth
 // of keys, each bounded and each expiring. The admin API lists the clients a page at a time.
 import { Redis } from 'ioredis';
-import { CLIENT_SIZE_BOUNDS } from '../../src/clients/client_metadata.js';
-import { createClientRecords } from '../../src/store/client_records.js';
+import { CLIENT_SIZE_BOUNDS } from '../../src/config/client_metadata.js';
+import { createClientRecords } from '../../src/infra/store/client_records.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
+import { websiteMetadata } from '../support/registration_metadata.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
-import { websiteMetadata } from '../support/registration_metadata.js';
 
 const MAX_CLIENTS = 40;
 const PER_ADDRESS = 5;

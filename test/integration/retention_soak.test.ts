@@ -6,8 +6,8 @@
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
-import type { RateLimitSettings } from '../../src/config.js';
-import { keys } from '../../src/store/keys.js';
+import type { RateLimitSettings } from '../../src/config/config.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

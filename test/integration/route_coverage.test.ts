@@ -3,7 +3,7 @@
 // (Koa's middleware that carry a `.router`, their layers' methods and paths) and names each
 // route the document leaves out. And every reason of the catalog is in the document's Error
 // schema, so a client can look up any reason it receives.
-import { REASONS } from '../../src/reasons.js';
+import { REASONS } from '../../src/base/reasons.js';
 import { embeddedDemoRoutes } from '../support/embedded_demo_routes.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 

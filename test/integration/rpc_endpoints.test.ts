@@ -1,16 +1,16 @@
-// A chain's RPC endpoints (src/chain/rpc_endpoints.ts) on real parts: anvil with the ONCHAINID
+// A chain's RPC endpoints (src/infra/chain/rpc_endpoints.ts) on real parts: anvil with the ONCHAINID
 // contracts behind provider-like proxies (test/support/provider_proxy.ts) that the tests kill,
 // fail, rate limit and cap. Calls go to the first endpoint that is up and move on at once; a
 // failed endpoint is probed and rejoins; a 429's Retry-After keeps background work away; a
 // contract's own error is an answer; eth_getLogs refused for its range is split and the range
 // remembered; nothing names an endpoint by its URL.
-import { type Address, parseAbiItem, type PublicClient } from 'viem';
-import { createChainAccess } from '../../src/chain/chain_client.js';
-import { idFactoryAbi, KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey } from '../../src/chain/deploy_onchainid.js';
-import type { RpcEndpoints } from '../../src/chain/rpc_endpoints.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { requestContext } from '../../src/observability/request_context.js';
+import { type Address, type PublicClient, parseAbiItem } from 'viem';
+import { createChainAccess } from '../../src/infra/chain/chain_client.js';
+import { idFactoryAbi, KeyPurpose } from '../../src/infra/chain/contracts.js';
+import type { RpcEndpoints } from '../../src/infra/chain/rpc_endpoints.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { createLogger } from '../../src/infra/observability/logger.js';
+import { requestContext } from '../../src/infra/observability/request_context.js';
 import { captureLogs } from '../support/log_capture.js';
 import { FAKE_API_KEY, type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
 import { startTestChain, type TestChain } from '../support/test_chain.js';

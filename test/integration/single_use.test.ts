@@ -3,7 +3,7 @@
 // invalid_grant, and the grant's tokens (the winner's included) are revoked.
 import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
-import type { ClientConfig } from '../../src/config.js';
+import type { ClientConfig } from '../../src/config/config.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { discover, followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';

@@ -4,7 +4,7 @@
 // userinfo, refresh) and its readiness go on. No wall-clock bound: the order is the assertion.
 import { createServer, type Server, type Socket } from 'node:net';
 import * as oidc from 'openid-client';
-import { createChainClient } from '../../src/chain/chain_client.js';
+import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { logIn, requestChallenge, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 

@@ -7,12 +7,12 @@
 import * as oidc from 'openid-client';
 import { type Address, createPublicClient, getAddress, type Hex, http, type LocalAccount, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import { KeyPurpose } from '../../src/chain/contracts.js';
-import { addKey } from '../../src/chain/deploy_onchainid.js';
-import { claimIdOf } from '../../src/claims/claim_reader.js';
-import { ONCHAIN_RECORD_TYPE } from '../../src/claims/onchain_evidence.js';
-import type { Reason } from '../../src/reasons.js';
+import type { Reason } from '../../src/base/reasons.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { claimIdOf } from '../../src/shared/claims/claim_reader.js';
+import { ONCHAIN_RECORD_TYPE } from '../../src/shared/verified_claims/onchain_evidence.js';
 import { assertIdentityAssuranceMetadata, assertVerifiedClaims } from '../support/identity_assurance_schema.js';
 import { discover, logIn, requestChallenge, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project_root.js';
+import { projectRoot } from '../../src/base/project_root.js';
 import { killAll, processesOfRun, processTable, RUN_MARKER } from '../support/run_processes.mjs';
 
 test('a run whose suites fail in set-up, leak an anvil or lose their worker leaves no process behind', async () => {

@@ -1,11 +1,11 @@
-// WORKERS=2 on the built production entry (dist/main.js's code, compiled for this test):
+// WORKERS=2 on the built production entry (dist/app/main.js's code, compiled for this test):
 // two processes share the port and both serve; a worker killed with SIGKILL is replaced while
 // the other keeps answering; the primary serves the workers' summed metrics; SIGTERM stops all.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project_root.js';
+import { projectRoot } from '../../src/base/project_root.js';
 import { freePort } from '../support/free_port.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 import { testJwks } from '../support/signet_harness.js';
@@ -62,7 +62,7 @@ afterAll(async () => {
 
 test('two workers share the port, a dead worker is replaced, metrics are summed, SIGTERM stops all', async () => {
   const [port, metricsPort] = [await freePort(), await freePort()];
-  primary = spawn(process.execPath, [join(buildDir, 'main.js')], {
+  primary = spawn(process.execPath, [join(buildDir, 'app', 'main.js')], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

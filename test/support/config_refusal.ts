@@ -1,6 +1,7 @@
 // The message of the ConfigError a start with these environment variables stops with.
-import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/errors.js';
+
+import { ConfigError } from '../../src/base/errors.js';
+import { loadConfig } from '../../src/config/config.js';
 
 export function configRefusal(env: Record<string, string>): string {
   try {

@@ -4,10 +4,10 @@
 // or a body off its schema. A page's form post (kept out of the document) may refuse in JSON, with a
 // refusal its route declaration gives.
 import type { Middleware } from 'koa';
-import { statusOfCode } from '../../src/error_codes.js';
+import { statusOfCode } from '../../src/base/error_codes.js';
+import { isReason, REASONS } from '../../src/base/reasons.js';
 import { type OpenApiDocument, refusalsOf } from '../../src/http/openapi.js';
 import type { AnyRoute } from '../../src/http/route.js';
-import { isReason, REASONS } from '../../src/reasons.js';
 import { openApiValidator } from './openapi_validator.js';
 
 /** The engine's own endpoints: described by OIDC discovery, not by /openapi.json. */

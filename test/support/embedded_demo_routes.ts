@@ -1,9 +1,9 @@
 // The embedded demo's routes (its website's pages and its wallet) as `npm start` mounts them,
 // for a harness's `extraRoutes`: tests that walk or probe every route include them.
 import { privateKeyToAccount } from 'viem/accounts';
-import type { AppDeps } from '../../src/app.js';
-import { DEMO_OWNER_KEY } from '../../src/chain/anvil_accounts.js';
+import type { AppDeps } from '../../src/app/app.js';
 import { demoRoutes } from '../../src/demo/demo_routes.js';
+import { DEMO_OWNER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 
 export const embeddedDemoRoutes: NonNullable<AppDeps['extraRoutes']> = ({ renderPage, names }) =>
   demoRoutes({

@@ -4,9 +4,9 @@
 // to prove nothing changed.
 import { Redis } from 'ioredis';
 import type { Address } from 'viem';
-import { DEPLOYER_KEY } from '../../src/chain/anvil_accounts.js';
-import type { ClientConfig } from '../../src/config.js';
+import type { ClientConfig } from '../../src/config/config.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { signInToAccount } from './account_sign_in.js';
 import { embeddedDemoRoutes } from './embedded_demo_routes.js';
 import { startLogin } from './login_driver.js';

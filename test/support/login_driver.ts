@@ -2,7 +2,7 @@
 // would, through the interaction's JSON routes.
 import * as oidc from 'openid-client';
 import type { LocalAccount } from 'viem';
-import type { ClientConfig } from '../../src/config.js';
+import type { ClientConfig } from '../../src/config/config.js';
 import { UserAgent } from './user_agent.js';
 
 export type LoginStart = {

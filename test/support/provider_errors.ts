@@ -2,7 +2,7 @@
 // wide a block range, too many logs) and when they rate limit: code, message and HTTP status as
 // found in their documentation or in a public issue that quotes the answer, one row each, with
 // where it was found. The provider proxy (test/support/provider_proxy.ts) answers its caps with
-// these texts, and the unit tests check that src/chain/provider_limits.ts recognises every row.
+// these texts, and the unit tests check that src/infra/chain/provider_limits.ts recognises every row.
 //
 // Only what was found is written down. Where the source shows the body but not the HTTP status,
 // `httpStatus` is left out (a JSON-RPC error then normally comes in a 200); where it shows the

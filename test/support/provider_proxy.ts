@@ -4,10 +4,10 @@
 // (429 with Retry-After), a failing gateway, a dead port, a silent one, and a chain without
 // Multicall3. Its URL carries a fake API key in the path, as providers' do, so a test can check
 // the key never leaks into logs or metrics.
-import { Agent, createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { MULTICALL3_ADDRESS } from '../../src/chain/multicall3.js';
+import { MULTICALL3_ADDRESS } from '../../src/infra/chain/multicall3.js';
 import { type ProviderAnswer, type ProviderName, providerError, providerErrorRow } from './provider_errors.js';
 
 export type ProviderBehaviour = {

@@ -5,24 +5,24 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { PublicClient } from 'viem';
-import { type AppDeps, createApp, type SignetApp } from '../../src/app.js';
-import { createChainClient } from '../../src/chain/chain_client.js';
-import { learnMulticall3 } from '../../src/chain/multicall3.js';
-import type { EndpointSetting, RpcEndpoints } from '../../src/chain/rpc_endpoints.js';
-import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config.js';
-import type { WebhookQueue } from '../../src/notify/webhook_queue.js';
-import { type Logger, silentLogger } from '../../src/observability/logger.js';
-import type { Metrics } from '../../src/observability/metrics.js';
-import type { DialAddress } from '../../src/outbound/pinned_request.js';
-import type { ResolveHost } from '../../src/outbound/url_guard.js';
-import type { ErasureStep } from '../../src/owner_data/erasure_steps.js';
-import { createWebhookQueueFor } from '../../src/process/webhook_queue_for.js';
-import { chainAccessOf } from '../../src/server.js';
-import { createMemoryStore } from '../../src/store/memory_store.js';
-import { firstConnection, redisConnectionOf } from '../../src/store/redis_connection.js';
-import { createRedisStore, type RedisStore } from '../../src/store/redis_store.js';
-import type { Store } from '../../src/store/store.js';
-import type { ChainConsentHandlers } from '../../src/watch/chain_watcher.js';
+import { type AppDeps, createApp, type SignetApp } from '../../src/app/app.js';
+import { chainAccessOf } from '../../src/app/server.js';
+import { createWebhookQueueFor } from '../../src/app/webhook_queue_for.js';
+import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config/config.js';
+import type { ErasureStep } from '../../src/features/owner_data/erasure_steps.js';
+import { createChainClient } from '../../src/infra/chain/chain_client.js';
+import { learnMulticall3 } from '../../src/infra/chain/multicall3.js';
+import type { EndpointSetting, RpcEndpoints } from '../../src/infra/chain/rpc_endpoints.js';
+import { type Logger, silentLogger } from '../../src/infra/observability/logger.js';
+import type { Metrics } from '../../src/infra/observability/metrics.js';
+import type { DialAddress } from '../../src/infra/outbound/pinned_request.js';
+import type { ResolveHost } from '../../src/infra/outbound/url_guard.js';
+import { createMemoryStore } from '../../src/infra/store/memory_store.js';
+import { firstConnection, redisConnectionOf } from '../../src/infra/store/redis_connection.js';
+import { createRedisStore, type RedisStore } from '../../src/infra/store/redis_store.js';
+import type { Store } from '../../src/infra/store/store.js';
+import type { ChainConsentHandlers } from '../../src/shared/watch/chain_watcher.js';
+import type { WebhookQueue } from '../../src/shared/webhooks/webhook_queue.js';
 import { type ChainProxy, startChainProxy } from './chain_proxy.js';
 import { contractCheck } from './contract_check.js';
 import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
@@ -300,7 +300,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     },
   };
   const connection = redisConnectionOf(config);
-  // As src/server.ts makes a configured chain's client: its endpoints' calls and states in the metrics.
+  // As src/app/server.ts makes a configured chain's client: its endpoints' calls and states in the metrics.
   const access = options.rpcEndpoints
     ? chainAccessOf({ chainId: chain.anvil.chainId, endpoints: await options.rpcEndpoints(chain) }, config, options.logger ?? silentLogger, options.metrics, {
         pollingInterval: 50,
@@ -364,7 +364,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     return { store, webhooks, signet };
   };
   const { store, webhooks, signet } = startProcess(server);
-  // As src/server.ts does at start: whether the chain has Multicall3, learned before the first login.
+  // As src/app/server.ts does at start: whether the chain has Multicall3, learned before the first login.
   await learnMulticall3(chainClient);
   // A test starts once Signet's store is connected: its first request is no place to wait for
   // a cluster or a Sentinel-named master that a loaded host takes seconds to reach.
@@ -375,7 +375,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     if (client.status !== 'ready') throw new Error(`Signet did not connect to its store within 30 s (client ${client.status})`);
   };
   await connected(store);
-  // As a process does before it serves (src/server.ts): CLIENTS written to the client records.
+  // As a process does before it serves (src/app/server.ts): CLIENTS written to the client records.
   await signet.seedClients();
   const peers: Peer[] = [];
   for (let i = 0; i < (options.peers ?? 0); i++) {

@@ -1,9 +1,9 @@
 // The Store backends for suites that must hold on each: Redis on a real redis-server, Redis
 // Cluster on three real masters, and the memory store with a clock the test moves.
 import { Cluster, Redis } from 'ioredis';
-import { createMemoryStore } from '../../src/store/memory_store.js';
-import { createRedisStore } from '../../src/store/redis_store.js';
-import type { Store } from '../../src/store/store.js';
+import { createMemoryStore } from '../../src/infra/store/memory_store.js';
+import { createRedisStore } from '../../src/infra/store/redis_store.js';
+import type { Store } from '../../src/infra/store/store.js';
 import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
 import { type RedisServer, startRedisServer } from './redis_server.js';
 import { sleep, waitUntil } from './wait_until.js';

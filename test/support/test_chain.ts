@@ -1,10 +1,10 @@
 // A real anvil with the real ONCHAINID contracts, and viem local accounts as wallets.
 import { type Address, createWalletClient, http, type LocalAccount, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { type Anvil, startAnvil } from '../../src/chain/anvil.js';
-import { chainDefinition, createChainClient } from '../../src/chain/chain_client.js';
-import { idFactoryAbi } from '../../src/chain/contracts.js';
-import { createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../../src/chain/deploy_onchainid.js';
+import { chainDefinition, createChainClient } from '../../src/infra/chain/chain_client.js';
+import { idFactoryAbi } from '../../src/infra/chain/contracts.js';
+import { type Anvil, startAnvil } from '../../src/infra/local_chain/anvil.js';
+import { createIdentity, type Deployer, deployOnchainId, type OnchainIdSuite } from '../../src/infra/local_chain/deploy_onchainid.js';
 
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 

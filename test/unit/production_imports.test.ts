@@ -1,9 +1,9 @@
-// The production entry's import graph, read from the sources: src/main.ts reaches no file of
+// The production entry's import graph, read from the sources: src/app/main.ts reaches no file of
 // src/demo/ and no development package (those are absent after `npm install --omit=dev`).
 // The demo entry does reach the demo. CI also runs the pruned build (scripts/production_check.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { projectRoot } from '../../src/project_root.js';
+import { projectRoot } from '../../src/base/project_root.js';
 
 const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -35,10 +35,10 @@ function reach(entry: string) {
   return { files: [...files].map((file) => relative(projectRoot, file)), packages: [...packages] };
 }
 
-test('src/main.ts reaches no demo code and only production dependencies', () => {
-  const { files, packages } = reach('src/main.ts');
-  expect(files).toContain('src/server.ts');
-  expect(files).toContain('src/app.ts');
+test('src/app/main.ts reaches no demo code and only production dependencies', () => {
+  const { files, packages } = reach('src/app/main.ts');
+  expect(files).toContain('src/app/server.ts');
+  expect(files).toContain('src/app/app.ts');
   expect(files.filter((file) => file.startsWith('src/demo/'))).toEqual([]);
   expect(packages.filter((name) => !(name in pkg.dependencies))).toEqual([]);
   expect(packages).toEqual(expect.arrayContaining(['koa', 'oidc-provider', 'pino', 'prom-client', 'viem']));
@@ -48,6 +48,6 @@ test('anvil and openid-client are development packages, loaded by the demo only'
   expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(['@foundry-rs/anvil', 'openid-client']));
   expect(Object.keys(pkg.dependencies)).not.toContain('@foundry-rs/anvil');
   const demo = reach('src/demo/demo_main.ts');
-  expect(demo.files).toEqual(expect.arrayContaining(['src/demo/demo_server.ts', 'src/chain/anvil.ts', 'src/server.ts']));
+  expect(demo.files).toEqual(expect.arrayContaining(['src/demo/demo_server.ts', 'src/infra/local_chain/anvil.ts', 'src/app/server.ts']));
   expect(demo.packages).toContain('openid-client');
 });

@@ -1,11 +1,11 @@
-// README's "Error reasons" list is the catalog's (src/reasons.ts): every reason, with its
+// README's "Error reasons" list is the catalog's (src/base/reasons.ts): every reason, with its
 // status and meaning, and nothing else. When this fails, run `npm run docs:reasons`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { statusOfCode } from '../../src/error_codes.js';
-import { projectRoot } from '../../src/project_root.js';
-import { REASONS } from '../../src/reasons.js';
-import { reasonsListIn, reasonsTable, withReasonsList } from '../../src/reasons_readme.js';
+import { statusOfCode } from '../../src/base/error_codes.js';
+import { projectRoot } from '../../src/base/project_root.js';
+import { REASONS } from '../../src/base/reasons.js';
+import { reasonsListIn, reasonsTable, withReasonsList } from '../../src/base/reasons_readme.js';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 

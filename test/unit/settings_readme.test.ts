@@ -1,12 +1,12 @@
-// README's "Configuration" table is the settings' declarations (src/config_settings.ts), and the
+// README's "Configuration" table is the settings' declarations (src/config/config_settings.ts), and the
 // declared defaults are the ones Signet runs with. When the first test fails, run
 // `npm run docs:settings`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
-import { SETTINGS } from '../../src/config_settings.js';
-import { projectRoot } from '../../src/project_root.js';
-import { settingsTable, settingsTableIn, withSettingsTable } from '../../src/settings_readme.js';
+import { projectRoot } from '../../src/base/project_root.js';
+import { loadConfig } from '../../src/config/config.js';
+import { SETTINGS } from '../../src/config/config_settings.js';
+import { settingsTable, settingsTableIn, withSettingsTable } from '../../src/config/settings_readme.js';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 

@@ -1,7 +1,8 @@
 // CHAINS: several chains behind one issuer, validated at start with messages naming the entry;
 // the one-chain shorthand stays; trusted issuers name their chain when there are several.
-import { configuredChains } from '../../../src/chain/chains.js';
-import { loadConfig } from '../../../src/config.js';
+
+import { loadConfig } from '../../../src/config/config.js';
+import { configuredChains } from '../../../src/infra/chain/chains.js';
 import { configRefusal } from '../../support/config_refusal.js';
 
 const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';

@@ -1,7 +1,8 @@
 // The demo website's summary of a login: who, the fields in words, each claim with its issuer
 // (by name when configured) and validity in words, and the parts of `sub`.
-import { createDisplayNames } from '../../../src/claims/display_names.js';
+
 import { summarizeLogin } from '../../../src/demo/login_summary.js';
+import { createDisplayNames } from '../../../src/shared/claims/display_names.js';
 
 const NAMED = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
 const UNNAMED = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';

@@ -1,12 +1,13 @@
 // The access history's bounds, on real Redis and on the demo's memory store alike: entries
 // older than historyDays go, at most historyEntries stay (the oldest go first), the log's key
 // expires historyDays after its last write, and "last read" follows each grant's newest release.
-import { createAccessHistory, type Release } from '../../../src/history/access_history.js';
-import { createHistoryLog } from '../../../src/history/history_log.js';
-import { keys } from '../../../src/store/keys.js';
-import { createMemoryStore } from '../../../src/store/memory_store.js';
-import { createRedisStore, type RedisStore } from '../../../src/store/redis_store.js';
-import type { Store } from '../../../src/store/store.js';
+
+import { keys } from '../../../src/infra/store/keys.js';
+import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
+import { createRedisStore, type RedisStore } from '../../../src/infra/store/redis_store.js';
+import type { Store } from '../../../src/infra/store/store.js';
+import { createAccessHistory, type Release } from '../../../src/shared/history/access_history.js';
+import { createHistoryLog } from '../../../src/shared/history/history_log.js';
 import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
 import { waitUntil } from '../../support/wait_until.js';
 

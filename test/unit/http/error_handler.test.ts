@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { errorHandler } from '../../../src/http/error_handler.js';
-import { silentLogger } from '../../../src/observability/logger.js';
+import { silentLogger } from '../../../src/infra/observability/logger.js';
 
 async function answerTo(thrown: unknown) {
   const app = new Koa();

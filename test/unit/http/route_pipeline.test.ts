@@ -5,13 +5,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { z } from 'zod';
-import { refuse } from '../../../src/errors.js';
+import { refuse } from '../../../src/base/errors.js';
 import type { Authenticator } from '../../../src/http/authenticators.js';
 import { errorHandler } from '../../../src/http/error_handler.js';
 import { mountRoutes } from '../../../src/http/mount_routes.js';
 import { route } from '../../../src/http/route.js';
 import { addressField } from '../../../src/http/schemas.js';
-import { silentLogger } from '../../../src/observability/logger.js';
+import { silentLogger } from '../../../src/infra/observability/logger.js';
 
 const steps: string[] = [];
 const caller: Authenticator<{ who: string }> = {

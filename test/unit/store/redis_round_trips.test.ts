@@ -3,9 +3,9 @@
 // upsert one script, a consume one script, and scripts go by EVALSHA once loaded; a code's
 // find sends the reads of its Grant and Session that the engine makes next.
 import { Redis } from 'ioredis';
-import { createOidcAdapter } from '../../../src/store/oidc_adapter.js';
-import { createRedisStore } from '../../../src/store/redis_store.js';
-import type { Store } from '../../../src/store/store.js';
+import { createOidcAdapter } from '../../../src/infra/store/oidc_adapter.js';
+import { createRedisStore } from '../../../src/infra/store/redis_store.js';
+import type { Store } from '../../../src/infra/store/store.js';
 import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
 import { waitUntil } from '../../support/wait_until.js';
 

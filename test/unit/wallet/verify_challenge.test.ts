@@ -5,12 +5,12 @@
 // an injected clock, and a chain that only counts what it is asked (an EOA needs none).
 import { createPublicClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { loadConfig } from '../../../src/config.js';
-import { refuse } from '../../../src/errors.js';
-import { createRateLimits } from '../../../src/rate_limits/rate_limits.js';
-import { createMemoryStore } from '../../../src/store/memory_store.js';
-import { createChallengeIssuer } from '../../../src/wallet/challenge.js';
-import { createChallengeVerifier } from '../../../src/wallet/verify_challenge.js';
+import { refuse } from '../../../src/base/errors.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { createRateLimits } from '../../../src/infra/rate_limits/rate_limits.js';
+import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
+import { createChallengeIssuer } from '../../../src/shared/wallet/challenge.js';
+import { createChallengeVerifier } from '../../../src/shared/wallet/verify_challenge.js';
 
 const ISSUER = 'https://signet.example';
 const TTL_SECONDS = 300;

@@ -1,0 +1,89 @@
+// The parts several features share, built once per app from its deps: the clock, logs, pages,
+// the profile and receipt stores, the identity registry, the clients (their records, which the
+// engine reads too, and Signet's registry of them), the rate limits, the wallet's
+// challenge and signature checks, the owner sessions (the account signs owners in; the grants,
+// the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
+import { join } from 'node:path';
+import { projectRoot } from '../base/project_root.js';
+import type { Config } from '../config/config.js';
+import { createPageRenderer } from '../http/pages.js';
+import { type ChainDeps, createChains, onChains } from '../infra/chain/chains.js';
+import { type Logger, silentLogger } from '../infra/observability/logger.js';
+import { createRateLimits } from '../infra/rate_limits/rate_limits.js';
+import { createClientRecords } from '../infra/store/client_records.js';
+import type { Store } from '../infra/store/store.js';
+import { createBackchannelInbox } from '../shared/backchannel/backchannel_inbox.js';
+import { createClientRegistry } from '../shared/clients/client_registry.js';
+import { createConsentReceipts } from '../shared/consent/consent_receipts.js';
+import { createIdentityRegistry } from '../shared/identity/identity_registry.js';
+import { createAccountSessions } from '../shared/owner_sessions/account_sessions.js';
+import { sessionCallers } from '../shared/owner_sessions/session_callers.js';
+import { createProfileStore } from '../shared/profile/profile.js';
+import { createChallengeIssuer } from '../shared/wallet/challenge.js';
+import { createChallengeVerifier } from '../shared/wallet/verify_challenge.js';
+import { createLinkedSignatureVerifier } from '../shared/wallet/verify_linked_signature.js';
+import { createWatchlists } from '../shared/watch/watchlist.js';
+
+export type { ChainDeps };
+
+export function createAppParts(deps: {
+  config: Config;
+  store: Store;
+  /** One chain, or several in order (the first is the one a bare identity address means). */
+  chain: ChainDeps | readonly ChainDeps[];
+  logger?: Logger;
+  now?: () => number;
+  demoWallet?: boolean;
+}) {
+  const { config, store } = deps;
+  const now = deps.now ?? Date.now;
+  const chains = createChains(Array.isArray(deps.chain) ? deps.chain : [deps.chain as ChainDeps]);
+  const chain = chains.first;
+  // Each chain's identity reads, on its own client: one chain's outage stays its own.
+  const identities = onChains(chains, (each) => {
+    // Whether the factory knows an address is kept as long as claim reads are (CHAIN_CACHE_SECONDS).
+    const registry = createIdentityRegistry(each.client, each.identityFactory, { seconds: config.chainCacheSeconds, now });
+    return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry) };
+  });
+  const { registry } = identities.first;
+  const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
+  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
+  // One cache of client records per process, shared by the engine's adapter and the registry.
+  const clientRecords = createClientRecords(store);
+  return {
+    config,
+    store,
+    chain,
+    /** Every chain served, by chain id (src/infra/chain/chains.ts). */
+    chains,
+    /** Each chain's identity registry and linked-signature check. */
+    identities,
+    now,
+    issuer: config.issuer,
+    chainId: chain.chainId,
+    logger: deps.logger ?? silentLogger,
+    renderPage: createPageRenderer(join(projectRoot, 'views')),
+    demoWallet: deps.demoWallet ?? false,
+    profiles: createProfileStore(store),
+    receipts: createConsentReceipts(store),
+    registry,
+    /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/clients/). */
+    clientRecords,
+    clients: createClientRegistry(
+      clientRecords,
+      config.clients.map((client) => client.client_id),
+    ),
+    limits,
+    issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
+    verifyChallenge: createChallengeVerifier(store, chain.client, limits, now, (chainId) => chains.require(chainId).client),
+    verifyLinkedSignature: identities.first.verifyLinkedSignature,
+    /** Owner sessions (src/owner_sessions): opened by the account's sign-in, read by every owner's route. */
+    sessions,
+    sessionCallers: sessionCallers(sessions),
+    backchannel: createBackchannelInbox(store),
+    /** The identities each chain's watcher follows (src/watch): the features list them as grants start. */
+    watchlists: createWatchlists(store, now, chain.chainId),
+  };
+}
+
+export type AppParts = ReturnType<typeof createAppParts>;

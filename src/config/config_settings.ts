@@ -1,0 +1,568 @@
+// Every setting, declared once: where it sits in the config, the environment variable that
+// gives it, how that variable's text is read, its default and what it means. config.ts derives
+// from this table the environment mapping (fromEnv) and the names errors give settings
+// (settingName); README's "Configuration" table is rendered from it (settings_readme.ts,
+// `npm run docs:settings`). Bounds and types are the schema's (config.ts), which names them.
+import { ConfigError } from '../base/errors.js';
+
+type Env = Record<string, string | undefined>;
+
+/** What a custom reader sees besides the variable's text. */
+export interface EnvReading {
+  readonly env: Env;
+  /** The issuer the JSON files give (before the environment). */
+  readonly fileIssuer: unknown;
+  /** Sets another setting, by its path, from this variable. */
+  set(path: string, value: unknown): void;
+}
+
+/**
+ * How a variable's text becomes the setting's raw value (the schema validates it after):
+ * - `text`, `number`: as is (the schema coerces numbers, and its message names the bounds);
+ * - `boolean`: `true` or `false`, anything else refused;
+ * - `list`: comma separated, entries trimmed, empty ones dropped; errors on an entry name the variable;
+ * - `json`: parsed (a JSON `null`, `false`, `0` or `""` counts as unset);
+ * - a function: a reader of its own (returning undefined leaves the setting unset).
+ */
+export type EnvParse = 'text' | 'number' | 'boolean' | 'list' | 'json' | ((text: string, name: string, reading: EnvReading) => unknown);
+
+export interface Setting {
+  /** The environment variable; none for settings given in the JSON files only. */
+  readonly env?: string;
+  /** Dotted path in the config (`ttl.*`: a whole block, described in one row). */
+  readonly path: string;
+  readonly parse?: EnvParse;
+  /** The default value (what config/default.json or the schema gives); README shows it. */
+  readonly default?: string | number | boolean;
+  /** README's default when it is not one plain value. */
+  readonly defaultText?: string;
+  /** README's meaning. */
+  readonly meaning: string;
+  /** Read and checked elsewhere than fromEnv (NODE_ENV: modeOf); errors name its path. */
+  readonly readApart?: true;
+  /** Errors on this setting name its path, not its variable. */
+  readonly errorsByPath?: true;
+  /**
+   * The environment gives this setting's whole block at once: when one variable of the block is
+   * set, every setting of the block is written, from its variable if defined, else its default.
+   */
+  readonly wholeBlock?: true;
+}
+
+/** The issuer of config/default.json: a local development address. */
+export const DEFAULT_ISSUER = 'http://localhost:3000';
+
+/** PORT, checked here: a bad PORT would otherwise surface as a bad issuer (http://localhost:<PORT>). */
+function readPort(text: string, name: string, reading: EnvReading): string {
+  if (!(/^\d{1,5}$/.test(text) && Number(text) <= 65535)) throw new ConfigError(name, 'must be a port number (0 to 65535)');
+  // PORT alone moves the default local issuer along; an issuer set in a file stays.
+  if (!reading.env.ISSUER && reading.fileIssuer === DEFAULT_ISSUER) reading.set('issuer', `http://localhost:${text}`);
+  return text;
+}
+
+/** CHAIN_RPC_URLS: comma separated, each `url` or `label=url`. */
+function readRpcEndpoints(text: string): unknown[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const labelled = /^([A-Za-z0-9._:-]{1,40})=(.+)$/.exec(entry);
+      return labelled && !/^[a-z]+:\/\//i.test(entry) ? { url: labelled[2], label: labelled[1] } : entry;
+    });
+}
+
+/** CHAIN_WATCH_CONFIRMATIONS: a number, or a block tag. */
+const readSettledPoint = (text: string): unknown => (/^\d+$/.test(text) ? Number(text) : text);
+
+/** COOKIE_KEYS: comma separated and trimmed; an empty key stays, for the schema to refuse. */
+const readCookieKeys = (text: string): string[] => text.split(',').map((key) => key.trim());
+
+export const SETTINGS: readonly Setting[] = [
+  { env: 'NODE_ENV', path: 'mode', readApart: true, default: 'development', meaning: '`production` refuses the demo parts (below)' },
+  {
+    env: 'ISSUER',
+    path: 'issuer',
+    default: DEFAULT_ISSUER,
+    meaning: 'the issuer URL; https in production. `PORT` alone moves the default to `http://localhost:<PORT>`',
+  },
+  { env: 'PORT', path: 'port', parse: readPort, default: 3000, meaning: 'the HTTP port' },
+  { env: 'REDIS_URL', path: 'redisUrl', defaultText: 'none: in-memory store', meaning: '`redis://` or `rediss://` URL; required in production' },
+  {
+    env: 'REDIS_CLUSTER',
+    path: 'redisServers.cluster',
+    parse: 'list',
+    defaultText: 'none',
+    meaning: 'Redis Cluster seed nodes, `host:port,host:port,…`; instead of `REDIS_URL`',
+  },
+  {
+    env: 'REDIS_SENTINELS',
+    path: 'redisServers.sentinels',
+    parse: 'list',
+    defaultText: 'none',
+    meaning: 'Sentinels of a master, `host:port,…`; instead of `REDIS_URL`; needs `REDIS_SENTINEL_NAME`',
+  },
+  { env: 'REDIS_SENTINEL_NAME', path: 'redisServers.sentinelName', defaultText: 'none', meaning: "the master's name the Sentinels monitor" },
+  { env: 'REDIS_PASSWORD', path: 'redisServers.password', defaultText: 'none', meaning: 'password of the Redis servers (any mode)' },
+  {
+    env: 'REDIS_SENTINEL_PASSWORD',
+    path: 'redisServers.sentinelPassword',
+    defaultText: 'none',
+    meaning: "the Sentinels' own password, with `REDIS_SENTINELS`",
+  },
+  {
+    env: 'REDIS_TLS',
+    path: 'redisServers.tls',
+    parse: 'boolean',
+    default: false,
+    meaning: "TLS to the cluster's nodes, or to the Sentinels and the master (`REDIS_URL` says it with `rediss://`)",
+  },
+  {
+    env: 'REDIS_WAIT_REPLICAS',
+    path: 'redis.waitReplicas',
+    parse: 'number',
+    wholeBlock: true,
+    default: 0,
+    meaning:
+      "replicas that must hold a consumed mark, a revocation, a grant's status step or a taken challenge (`WAIT`) before Signet answers; fewer within half the command deadline: 503 `store_unavailable`; 0 to 5",
+  },
+  {
+    env: 'REDIS_COMMAND_TIMEOUT_MS',
+    path: 'redis.commandTimeoutMs',
+    parse: 'number',
+    wholeBlock: true,
+    default: 500,
+    meaning: 'a Redis command without an answer after this long fails (503 `store_unavailable`); 50 to 10000',
+  },
+  {
+    env: 'REDIS_RECONNECT_MAX_DELAY_MS',
+    path: 'redis.reconnectMaxDelayMs',
+    parse: 'number',
+    wholeBlock: true,
+    default: 250,
+    meaning: 'longest pause between reconnections to Redis, so recovery follows Redis within about this long; 10 to 10000',
+  },
+  {
+    env: 'CHAIN_RPC_URL',
+    path: 'chain.rpcUrl',
+    defaultText: 'none: embedded anvil',
+    meaning: 'any EVM JSON-RPC endpoint; this or `CHAIN_RPC_URLS` is required in production',
+  },
+  {
+    env: 'CHAIN_RPC_URLS',
+    path: 'chain.rpcUrls',
+    parse: readRpcEndpoints,
+    defaultText: 'none',
+    meaning:
+      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/readyz` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](docs/operations.md#running-on-a-public-chain))",
+  },
+  { env: 'CHAIN_ID', path: 'chain.chainId', parse: 'number', defaultText: '31337 with anvil', meaning: 'required with `CHAIN_RPC_URL`' },
+  {
+    env: 'IDENTITY_FACTORY',
+    path: 'chain.identityFactory',
+    defaultText: 'deployed by the demo',
+    meaning: 'the ONCHAINID `IdFactory`; only identities it knows can log in',
+  },
+  {
+    env: 'CHAINS',
+    path: 'chains',
+    parse: 'json',
+    defaultText: 'none: the one chain above',
+    meaning:
+      'JSON list of `{ chain_id, name, rpc_url or rpc_urls, identity_factory, claim_issuer?, confirmations? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means. `rpc_urls` lists endpoints as URLs or `{ "url", "label" }` ([operations](docs/operations.md#several-chains))',
+  },
+  {
+    env: 'READY_WITH_CHAINS',
+    path: 'readyWithChains',
+    defaultText: '`any`',
+    meaning: '`/readyz` answers ready while `any` configured chain answers (a down chain shows in its details) or only while `all` do',
+  },
+  {
+    env: 'JWKS',
+    path: 'jwks',
+    parse: 'json',
+    defaultText: 'a key made at start',
+    meaning:
+      "JSON Web Key Set of private signing keys; required in production (the engine's development keys are refused). Several keys, each with its own `kid`: the first signs, the others still verify (rotation)",
+  },
+  {
+    env: 'COOKIE_KEYS',
+    path: 'cookieKeys',
+    parse: readCookieKeys,
+    defaultText: 'a demo key',
+    meaning: 'comma-separated secrets for signed cookies, newest first; the demo key is refused in production',
+  },
+  {
+    env: 'CLIENTS',
+    path: 'clients',
+    parse: 'json',
+    errorsByPath: true,
+    defaultText: 'the `demo` client',
+    meaning:
+      'JSON list of clients: `client_id`, `client_secret`, `client_name`, `redirect_uris`, `post_logout_redirect_uris`, `token_endpoint_auth_method` (`client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none`). Written to Redis at every start, over any change made at run time; clients added at run time (the admin API, dynamic registration) are kept beside them ([operations](docs/operations.md#clients))',
+  },
+  {
+    env: 'CLAIM_TOPICS',
+    path: 'claims.topics',
+    parse: 'json',
+    defaultText: '`kyc` (1), `accredited` (7)',
+    meaning: 'JSON list of `{ name, topic, description }`: the claim topics websites can ask for as `claim:<name>`',
+  },
+  {
+    env: 'TRUSTED_ISSUERS',
+    path: 'claims.trustedIssuers',
+    parse: 'json',
+    defaultText: 'none (the demo trusts its ClaimIssuer)',
+    meaning:
+      'JSON list of `{ address, topics: [names], trust_frameworks?: { <topic name>: <trust framework> }, chain_id? }`: the ClaimIssuer contracts trusted for each topic on the chain `chain_id` names (required with several `CHAINS`), and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
+  },
+  {
+    env: 'SIGNET_ISSUER_ADDRESS',
+    path: 'claimIssuer.address',
+    wholeBlock: true,
+    defaultText: "the demo's ClaimIssuer",
+    meaning: "Signet's own ClaimIssuer contract, to issue claims",
+  },
+  {
+    env: 'SIGNET_ISSUER_KEY',
+    path: 'claimIssuer.key',
+    wholeBlock: true,
+    defaultText: 'anvil account #0 in the demo',
+    meaning: 'private key holding a MANAGEMENT key on that ClaimIssuer (it signs and revokes claims, and sends `addClaim`)',
+  },
+  { env: 'ADMIN_TOKEN', path: 'adminToken', defaultText: 'none: admin API off', meaning: 'bearer token of the admin API (at least 24 characters)' },
+  {
+    env: 'CLIENT_REGISTRATION',
+    path: 'clientRegistration',
+    default: 'off',
+    meaning:
+      'dynamic client registration (RFC 7591, managed by RFC 7592) at `/reg`: `off`, `initial_access_token` (a registration must bring `REGISTRATION_ACCESS_TOKEN`) or `open` (anyone may register) ([operations](docs/operations.md#clients))',
+  },
+  {
+    env: 'CLIENT_REGISTRATION_MAX_CLIENTS',
+    path: 'clientRegistrationLimits.maxClients',
+    parse: 'number',
+    default: 1000,
+    meaning:
+      'the most clients dynamic registration keeps at once (those it made and not yet removed or expired); past it a registration is refused, `400 access_denied` ([operations](docs/operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+  },
+  {
+    env: 'CLIENT_REGISTRATION_UNUSED_HOURS',
+    path: 'clientRegistrationLimits.unusedHours',
+    parse: 'number',
+    default: 24,
+    meaning: 'a registered client that completes no login within this many hours (fractions allowed) is removed, with its registration access token',
+  },
+  {
+    env: 'REGISTRATION_ACCESS_TOKEN',
+    path: 'registrationAccessToken',
+    defaultText: 'none',
+    meaning:
+      'the initial access token a dynamic registration brings as a bearer token (at least 24 characters); required with `CLIENT_REGISTRATION=initial_access_token`, refused otherwise',
+  },
+  {
+    env: 'IDENTITY_DEPLOYER_KEY',
+    path: 'identityDeployerKey',
+    defaultText: 'anvil account #0 in the demo',
+    meaning: "the IdFactory owner's key: Signet deploys identities for wallets that have none",
+  },
+  {
+    env: 'TRUST_PROXY',
+    path: 'trustProxy',
+    parse: 'number',
+    default: 0,
+    defaultText: '`0`: no `X-Forwarded-*` header trusted',
+    meaning:
+      'how many reverse proxies append to `X-Forwarded-For`; with 1 the rightmost entry is the client and `X-Forwarded-Proto`/`Host` count. Set 1 behind one TLS proxy ([operations](docs/operations.md#rate-limits-and-proxy-trust))',
+  },
+  {
+    env: 'RATE_LIMITS',
+    path: 'rateLimits',
+    parse: 'json',
+    defaultText: 'see [operations](docs/operations.md#the-limit-classes)',
+    meaning:
+      'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations',
+  },
+  {
+    env: 'CHAIN_DEADLINE_MS',
+    path: 'chainTimeouts.requestMs',
+    parse: 'number',
+    default: 1500,
+    meaning:
+      'the chain budget of one request, all its RPC calls together: past it the route answers 503 `chain_unavailable` (see `docs/operations.md`, "Chain outages")',
+  },
+  {
+    env: 'CHAIN_CALL_TIMEOUT_MS',
+    path: 'chainTimeouts.callMs',
+    parse: 'number',
+    default: 5000,
+    meaning: 'the longest one RPC call may take, in a request or in background work',
+  },
+  {
+    env: 'CHAIN_RPC_PROBE_MS',
+    path: 'chainTimeouts.probeMs',
+    parse: 'number',
+    default: 2000,
+    meaning: 'how often a failed RPC endpoint is asked (`eth_blockNumber`) whether it answers again; it rejoins when it does (100 to 600000)',
+  },
+  {
+    env: 'CHAIN_WATCH',
+    path: 'chainWatch.enabled',
+    parse: 'boolean',
+    default: true,
+    meaning:
+      "follow the chain for the events that end consents (a wallet's key removed, a claim removed, changed or revoked); one process at a time, by a lease in Redis ([operations](docs/operations.md#following-the-chain))",
+  },
+  { env: 'CHAIN_WATCH_POLL_MS', path: 'chainWatch.pollMs', parse: 'number', default: 1000, meaning: 'how often the watcher asks for new blocks (50 to 60000)' },
+  {
+    env: 'CHAIN_WATCH_CONFIRMATIONS',
+    path: 'chainWatch.confirmations',
+    parse: readSettledPoint,
+    defaultText: "each chain's own: 12 on Ethereum, `finalized` on Polygon and BNB, 10 on Base and OP, 20 on Arbitrum, 0 elsewhere",
+    meaning:
+      "when the watcher takes an event as settled, for every chain without its own `confirmations` in `CHAINS`: blocks under the head (0 to 1000), or `safe` or `finalized` (the node's tags); it reads nothing past that point ([operations](docs/operations.md#running-on-a-public-chain))",
+  },
+  {
+    env: 'CHAIN_WATCH_LAG_WARN_SECONDS',
+    path: 'chainWatch.lagWarnSeconds',
+    parse: 'number',
+    default: 120,
+    meaning: 'the watcher says once, at `warn`, that it has not reached the settled point for this long (5 to 86400)',
+  },
+  {
+    env: 'CHAIN_WATCH_MAX_BLOCK_RANGE',
+    path: 'chainWatch.maxBlockRange',
+    parse: 'number',
+    default: 2000,
+    meaning: "the most blocks one `eth_getLogs` asks for (1 to 100000); lower it to your RPC provider's limit",
+  },
+  {
+    env: 'CHAIN_WATCH_LEASE_SECONDS',
+    path: 'chainWatch.leaseSeconds',
+    parse: 'number',
+    default: 10,
+    meaning: 'a watcher that has not renewed its lease for this long is taken for dead, and another process takes over (1 to 600); keep it several polls long',
+  },
+  {
+    env: 'WORKERS',
+    path: 'ops.workers',
+    default: 1,
+    // Production already requires Redis and an RPC URL, all a second process needs (config/production.json).
+    defaultText: '1; `auto` in production',
+    meaning:
+      'processes sharing the port (`node:cluster`), a number or `auto` (one per core); above 1 needs `REDIS_URL` and `CHAIN_RPC_URL`. Production runs one per core unless set ([performance](docs/performance.md#workers))',
+  },
+  {
+    env: 'METRICS_PORT',
+    path: 'ops.metricsPort',
+    parse: 'number',
+    defaultText: 'none: metrics off',
+    meaning: 'port of the Prometheus `GET /metrics` listener (never on the public port)',
+  },
+  { env: 'LOG_LEVEL', path: 'ops.logLevel', default: 'info', meaning: 'JSON logs on stdout: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
+  {
+    env: 'LOG_HASH_KEY',
+    path: 'logHashKey',
+    defaultText: 'none: a random key per process',
+    meaning:
+      'key (at least 16 characters) of the keyed hash (HMAC-SHA256, 16 hex digits) that stands for an identity in log lines (`identity_hash`) instead of its address. Set it, the same in every process, so lines can be correlated across processes and restarts; keep it secret and rotate it rarely (hashes before and after a rotation no longer match) ([operations](docs/operations.md#health-logs-and-metrics))',
+  },
+  {
+    env: 'SHUTDOWN_GRACE_MS',
+    path: 'ops.shutdownGraceMs',
+    parse: 'number',
+    default: 10000,
+    meaning: 'on SIGTERM, how long requests in flight may finish before their connections are cut',
+  },
+  { path: 'challengeTtlSeconds', default: 300, meaning: 'life of a wallet challenge (30 to 300)' },
+  {
+    path: 'chainCacheSeconds',
+    default: 10,
+    meaning:
+      'how long claim reads, and whether the IdFactory knows an address read for a resource of it, are cached (0 to 3600); the claim cache keeps at most 10,000 reads (about 16 MiB), and reads finding nothing at most 1,000 more; the IdFactory’s answers, at most 10,000 known addresses and 1,000 unknown ones per chain',
+  },
+  {
+    path: 'ttl.*',
+    defaultText: 'see `config/default.json`',
+    meaning: 'lifetimes of access token, ID token, refresh token, grant, session, interaction (seconds)',
+  },
+  {
+    env: 'ACCESS_TOKENS_PER_GRANT',
+    path: 'tokenLimits.accessTokensPerGrant',
+    parse: 'number',
+    default: 3,
+    meaning:
+      "the most live access tokens one login grant holds (1 to 100): a refresh past it ends the grant's oldest, and the grant keeps as many used refresh tokens for reuse detection ([data](docs/data.md#refresh-tokens-and-the-grants-records))",
+  },
+  {
+    env: 'CLIENT_CREDENTIALS_TOKENS_PER_CLIENT',
+    path: 'tokenLimits.clientCredentialsPerClient',
+    parse: 'number',
+    default: 10,
+    meaning: "the most live client credentials tokens one client holds (1 to 1000): a token asked past it ends the client's oldest",
+  },
+  {
+    path: 'demo.enabled',
+    default: true,
+    defaultText: 'true (false in production)',
+    meaning: 'serves `/demo` and, with the embedded chain, the built-in demo wallet',
+  },
+  {
+    env: 'DEMO_CHAINS',
+    path: 'demo.chains',
+    parse: 'number',
+    defaultText: '1',
+    meaning:
+      'the embedded demo starts 1 or 2 local chains (chain ids 31337 and 31338, ports 8545 and 8546): with 2, the demo identity is on both, at one address, and logins choose the chain ([operations](docs/operations.md#several-chains))',
+  },
+  {
+    env: 'DISPLAY_NAMES',
+    path: 'displayNames',
+    parse: 'json',
+    defaultText: '`kyc` "KYC check", `accredited` "Accredited investor"; the demo names its issuer "Signet demo issuer"',
+    meaning:
+      'JSON `{ "issuers": [{ address, name }], "topics": [{ topic, name }], "trust_frameworks": [{ trust_framework, name }] }`: names the pages and the demo website show instead of issuer addresses, topic codes and trust framework identifiers (1 to 60 characters; `topic` is a configured topic\'s name). Issuers without a name are shown by their address, shortened; a few well-known trust frameworks (`de_aml`, `eidas`, `nist_800_63A`, `jp_aml`) have words already',
+  },
+  {
+    env: 'WEBHOOKS_ALLOW_PRIVATE',
+    path: 'webhooks.allowPrivate',
+    parse: 'boolean',
+    default: false,
+    meaning:
+      "lets the URLs given at run time (owners' and run-time clients' webhooks, back-channel logout URIs, SSF endpoints, the jwks_uri and sector_identifier_uri the engine fetches) reach loopback and private addresses, for development; refused in production",
+  },
+  {
+    env: 'WEBHOOKS_TIMEOUT_MS',
+    path: 'webhooks.timeoutMs',
+    parse: 'number',
+    default: 5000,
+    meaning: 'one webhook delivery attempt, DNS and address check included',
+  },
+  { env: 'WEBHOOKS_CONCURRENCY', path: 'webhooks.concurrency', parse: 'number', default: 16, meaning: 'webhook deliveries at once per process' },
+  {
+    env: 'WEBHOOKS_PER_TARGET_CONCURRENCY',
+    path: 'webhooks.perTargetConcurrency',
+    parse: 'number',
+    default: 2,
+    meaning: 'webhook deliveries at once to one receiver',
+  },
+  {
+    env: 'REFRESH_WHEN_CHAIN_DOWN',
+    path: 'refreshWhenChainDown',
+    default: 'allow',
+    meaning:
+      "a refresh reads the signing wallet's key on chain; when the chain cannot be read, `allow` lets it through (the chain watcher ends the grant later), `refuse` answers 503 `chain_unavailable`",
+  },
+  {
+    env: 'RETENTION_HISTORY_DAYS',
+    path: 'retention.historyDays',
+    parse: 'number',
+    default: 90,
+    meaning: "days an entry of an owner's access history is kept (fractions allowed)",
+  },
+  {
+    env: 'RETENTION_HISTORY_ENTRIES',
+    path: 'retention.historyEntries',
+    parse: 'number',
+    default: 1000,
+    meaning: 'entries of access history kept per identity at most; the oldest go first (10 to 100000)',
+  },
+  {
+    env: 'RETENTION_RECEIPT_DAYS',
+    path: 'retention.receiptDays',
+    parse: 'number',
+    default: 365,
+    meaning: 'days a consent receipt (the signed text and signature) is kept as proof after its grant ends or the owner erases their data',
+  },
+  {
+    env: 'RETENTION_ENDED_GRANT_DAYS',
+    path: 'retention.endedGrantDays',
+    parse: 'number',
+    default: 30,
+    meaning: 'days an ended access grant (revoked, used, denied, expired) stays readable by its service and owner',
+  },
+  {
+    env: 'RETENTION_ENDED_CLAIM_DAYS',
+    path: 'retention.endedClaimDays',
+    parse: 'number',
+    default: 30,
+    meaning: 'days the off-chain data of a claim Signet issued is kept once the claim is revoked or removed',
+  },
+];
+
+/** A setting's declared default value, by path (the schema's defaults are these). */
+export function defaultOf(path: string): string | number | boolean {
+  const value = SETTINGS.find((setting) => setting.path === path)?.default;
+  if (value === undefined) throw new Error(`config_settings.ts declares no default for ${path}`);
+  return value;
+}
+
+/** The variable that names a setting in errors, by the setting's path. */
+export const ENV_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  SETTINGS.filter((setting) => setting.env && !setting.errorsByPath && !setting.readApart).map((setting) => [setting.path, setting.env!]),
+);
+
+/** Settings read from comma-separated lists: an error on one entry names the variable. */
+export const LIST_PATHS: ReadonlySet<string> = new Set(SETTINGS.filter((setting) => setting.parse === 'list').map((setting) => setting.path));
+
+function parseText(setting: Setting, text: string, reading: EnvReading): unknown {
+  const name = setting.env!;
+  const parse = setting.parse ?? 'text';
+  if (typeof parse === 'function') return parse(text, name, reading);
+  switch (parse) {
+    case 'text':
+    case 'number':
+      return text;
+    case 'boolean':
+      if (text !== 'true' && text !== 'false') throw new ConfigError(name, 'must be true or false');
+      return text === 'true';
+    case 'list':
+      return text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+    case 'json': {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new ConfigError(name, 'must be JSON');
+      }
+      return value || undefined;
+    }
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    if (!node[key] || typeof node[key] !== 'object') node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+const blockOf = (path: string) => path.split('.').slice(0, -1).join('.');
+
+/** Settings given in the environment, in the shape of the JSON files. */
+export function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
+  // The chain block is always there: an empty one is the embedded chain.
+  const out: Record<string, unknown> = { chain: {} };
+  const reading: EnvReading = { env, fileIssuer, set: (path, value) => setPath(out, path, value) };
+  const given = (setting: Setting) => Boolean(setting.env && env[setting.env]);
+  for (const setting of SETTINGS) {
+    if (!setting.env || setting.readApart) continue;
+    const text = env[setting.env];
+    if (setting.wholeBlock) {
+      const block = SETTINGS.filter((other) => other.wholeBlock && blockOf(other.path) === blockOf(setting.path));
+      if (!block.some(given)) continue;
+      setPath(out, setting.path, text === undefined ? setting.default : parseText(setting, text, reading));
+      continue;
+    }
+    if (!text) continue;
+    const value = parseText(setting, text, reading);
+    if (value !== undefined) setPath(out, setting.path, value);
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+// The owner's account feature: signing owners in (their sessions: src/shared/owner_sessions/),
+// identity creation, the identity's keys and claims as transactions for the owner's wallet,
+// owners' claim requests, the owner's webhook, and the account's API and pages.
+import type { Address, Hex, PublicClient } from 'viem';
+import type { RenderPage } from '../../http/pages.js';
+import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
+import type { Logger } from '../../infra/observability/logger.js';
+import type { UrlGuard } from '../../infra/outbound/url_guard.js';
+import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
+import type { Store } from '../../infra/store/store.js';
+import type { BackchannelInbox } from '../../shared/backchannel/backchannel_inbox.js';
+import type { ClaimRequests } from '../../shared/claim_issuer/claim_requests.js';
+import type { ClaimReader } from '../../shared/claims/claim_reader.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import type { DisplayNames } from '../../shared/claims/display_names.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../../shared/owner_sessions/session_callers.js';
+import type { ProfileStore } from '../../shared/profile/profile.js';
+import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../../shared/wallet/verify_challenge.js';
+import { createOwnerWebhooks } from '../../shared/webhooks/owner_webhooks.js';
+import { accountPageRoutes, type OwnerGrants } from './account_page_routes.js';
+import { accountRoutes } from './account_routes.js';
+import { createClaimActions } from './claim_actions.js';
+import { createIdentityCreator } from './identity_creation.js';
+import { createIdentityKeys } from './identity_keys.js';
+
+/** What the account reads on one chain (app.ts builds it per chain). */
+export type AccountChainParts = {
+  registry: IdentityRegistry;
+  profiles: ProfileStore;
+  claims: ClaimsService;
+  reader: ClaimReader;
+  /** Signet's own issuer issues claims on this chain (owners may ask it for one). */
+  issuesClaims: boolean;
+};
+
+export type AccountFeatureDeps = {
+  /** Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain. */
+  onChain: OnChains<AccountChainParts>;
+  issuer: string;
+  chain: { client: PublicClient; chainId: number; identityFactory: Address };
+  store: Store;
+  logger: Logger;
+  limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
+  receipts: ConsentReceipts;
+  /** Owner sessions: opened here at sign-in, read by the grants, the owner's data and CIBA too. */
+  sessions: AccountSessions;
+  sessionCallers: SessionCallers;
+  topics: ClaimTopics;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  /** Owners' requests to Signet's issuer, when Signet issues claims here (the claims feature's). */
+  claimRequests?: ClaimRequests;
+  /** The factory owner's key that pays for owners' identities (none: owners bring their own). */
+  identityDeployerKey?: Hex;
+  /** The address check of owners' webhook URLs at save (src/infra/outbound/url_guard.ts). */
+  urlGuard: UrlGuard;
+  /** The owner's grants, from the access-grant feature. */
+  grants: OwnerGrants;
+  backchannel: Pick<BackchannelInbox, 'pendingFor'>;
+  renderPage: RenderPage;
+  names: DisplayNames;
+  serviceName: (service: string) => Promise<string>;
+  /** Grant id -> when it last released data (the access history's). */
+  lastReads: (identity: Address, chainId?: number) => Promise<Record<string, string>>;
+  demoWallet: boolean;
+  now: () => number;
+};
+
+export function createAccountFeature(deps: AccountFeatureDeps) {
+  const { chain, store, now, sessions, sessionCallers: callers } = deps;
+  // Each chain's keys and claim changes, on its own client.
+  const onChain = onChainsFrom(deps.onChain, (each) => ({
+    ...each,
+    // Identities are created through the chain's IdFactory, with the factory owner's key (the same key on every chain).
+    creator: createIdentityCreator({
+      store,
+      client: each.chain.client,
+      factory: each.chain.identityFactory,
+      deployerKey: deps.identityDeployerKey,
+      walletKey: each.chain.identityKey,
+      logger: deps.logger,
+      limits: deps.limits,
+      now,
+    }),
+    identityKeys: createIdentityKeys({ store, client: each.chain.client, factory: each.chain.identityFactory }),
+    claimActions: createClaimActions({ client: each.chain.client, reader: each.reader }),
+  }));
+  const { claimRequests } = deps;
+  const ownerWebhooks = createOwnerWebhooks(store);
+
+  const routes = [
+    ...accountRoutes({
+      onChain,
+      receipts: deps.receipts,
+      sessions,
+      callers,
+      issueChallenge: deps.issueChallenge,
+      verifyChallenge: deps.verifyChallenge,
+      ownerWebhooks,
+      webhookUrlGuard: deps.urlGuard,
+      now,
+    }),
+    ...accountPageRoutes({
+      chainId: chain.chainId,
+      renderPage: deps.renderPage,
+      sessions,
+      onChain,
+      topics: deps.topics,
+      grants: deps.grants,
+      backchannel: deps.backchannel,
+      claimRequests,
+      serviceName: deps.serviceName,
+      demoWallet: deps.demoWallet,
+      names: deps.names,
+      lastReads: deps.lastReads,
+    }),
+  ];
+  return { routes, claimRequests };
+}
+
+export type AccountFeature = ReturnType<typeof createAccountFeature>;

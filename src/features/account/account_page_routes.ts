@@ -1,0 +1,359 @@
+// The owner's account pages (server-rendered; JavaScript only for wallet calls) as route
+// declarations, kept out of /openapi.json: sign in, create an identity, then overview, profile,
+// wallets, claims and accesses. Forms post here; the session cookie is SameSite=Strict, so no
+// other site can post them on the owner's behalf.
+import type { Context } from 'koa';
+import type { Address } from 'viem';
+import { z } from 'zod';
+import { refuse } from '../../base/errors.js';
+import { type Authenticator, anyone } from '../../http/authenticators.js';
+import type { RenderPage } from '../../http/pages.js';
+import { type AnyRoute, route } from '../../http/route.js';
+import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import { PURPOSES, signsIn } from '../../infra/chain/contracts.js';
+import type { BackchannelInbox } from '../../shared/backchannel/backchannel_inbox.js';
+import type { ClaimRequests } from '../../shared/claim_issuer/claim_requests.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import type { DisplayNames } from '../../shared/claims/display_names.js';
+import type { AccountSessions, IdentitySession } from '../../shared/owner_sessions/account_sessions.js';
+import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../../shared/profile/profile.js';
+import type { GrantListing } from '../grants/grant_listing.js';
+import { grantPath } from '../grants/grant_schemas.js';
+import type { IdentityCreator } from './identity_creation.js';
+import type { IdentityKeys } from './identity_keys.js';
+
+/** The owner's grants as the pages show and revoke them (the access-grant feature's). */
+export type OwnerGrants = {
+  /** `chainId`: of an identity on another chain than the first. */
+  list(identity: Address, chainId?: number): ReturnType<GrantListing['list']>;
+  revoke(grantId: string, identity: Address, chainId?: number): Promise<unknown>;
+};
+
+/** What the pages read on one chain. */
+export type AccountPagesChain = { profiles: ProfileStore; identityKeys: IdentityKeys; claims: ClaimsService; creator: IdentityCreator; issuesClaims: boolean };
+
+export type AccountPagesDeps = {
+  /** The first chain's id: the sign-in and identity creation pages'. */
+  chainId: number;
+  renderPage: RenderPage;
+  sessions: AccountSessions;
+  /** Each chain's profiles, keys and claims: the pages show the session's identity's chain. */
+  onChain: OnChains<AccountPagesChain>;
+  topics: ClaimTopics;
+  grants: OwnerGrants;
+  backchannel: Pick<BackchannelInbox, 'pendingFor'>;
+  claimRequests?: ClaimRequests;
+  serviceName: (service: string) => Promise<string>;
+  demoWallet: boolean;
+  /** Issuer, topic and field names the pages show instead of addresses and codes. */
+  names: DisplayNames;
+  /** Grant id -> when it last released data (the access history's); `chainId`: of another chain's identity. */
+  lastReads: (identity: Address, chainId?: number) => Promise<Record<string, string>>;
+};
+
+const TAG = 'Account pages';
+
+/** The tabs, in order; sign-in returns to the one asked for (and only to one of these). */
+const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data'];
+const returnPath = (asked: string | undefined) => (asked && TABS.includes(asked) ? asked : '/account');
+
+/** The profile form: one input per value, the address flattened. */
+const PROFILE_FORM = [
+  { name: 'given_name', label: 'First name', type: 'text', autocomplete: 'given-name' },
+  { name: 'family_name', label: 'Last name', type: 'text', autocomplete: 'family-name' },
+  { name: 'email', label: 'Email', type: 'email', autocomplete: 'email' },
+  { name: 'phone_number', label: 'Phone', type: 'tel', autocomplete: 'tel', hint: '(international format, like +33612345678)' },
+  { name: 'street_address', label: 'Street address', type: 'text', autocomplete: 'street-address' },
+  { name: 'locality', label: 'City', type: 'text', autocomplete: 'address-level2' },
+  { name: 'region', label: 'Region', type: 'text', autocomplete: 'address-level1' },
+  { name: 'postal_code', label: 'Postal code', type: 'text', autocomplete: 'postal-code' },
+  { name: 'country', label: 'Country', type: 'text', autocomplete: 'country-name' },
+  { name: 'website', label: 'Website', type: 'url', autocomplete: 'url', hint: '(https://…)' },
+] as const satisfies readonly { name: FormValueName; label: string; type: string; autocomplete: string; hint?: string }[];
+
+/** The profile's values as the form has them: its fields, the address's parts in place of the address. */
+type FormValueName = Exclude<ProfileFieldName, 'address'> | AddressPart;
+/** Compiles only if the form has an input for every value of the profile (PROFILE_FORM's `satisfies` refuses any other name). */
+const formIsComplete: Exclude<FormValueName, (typeof PROFILE_FORM)[number]['name']> extends never ? true : never = true;
+void formIsComplete;
+
+const isAddressPart = (name: string): name is AddressPart => (ADDRESS_PARTS as readonly string[]).includes(name);
+
+const STATUS_WORDS = {
+  valid: 'valid',
+  untrusted_issuer: 'issuer not trusted',
+  not_confirmed_by_issuer: 'revoked by its issuer',
+  expired: 'expired',
+};
+const KIND_WORDS = { login: 'login', immediate: 'one-time access', persistent: 'lasting access' };
+
+function flatten(profile: Profile): Record<string, string> {
+  const { address, ...rest } = profile;
+  return { ...(rest as Record<string, string>), ...(address as Record<string, string> | undefined) };
+}
+
+function profileFromForm(form: Record<string, unknown>) {
+  const value = (name: string) => {
+    const raw = form[name];
+    return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
+  };
+  const address = Object.fromEntries(ADDRESS_PARTS.map((part) => [part, value(part)]).filter(([, v]) => v !== undefined));
+  const fields = Object.fromEntries(PROFILE_FORM.filter((input) => !isAddressPart(input.name)).map((input) => [input.name, value(input.name)]));
+  return { ...fields, ...(Object.keys(address).length ? { address } : {}) };
+}
+
+const FIELD_MESSAGES: Record<string, string> = {
+  email: 'Enter an email address like name@example.com',
+  phone_number: 'Enter the phone number in international format, like +33612345678',
+  website: 'Enter a full web address starting with https://',
+};
+
+/** A page's optional query word: anything else (a repeated parameter) reads as absent. */
+const word = z.string().optional().catch(undefined);
+
+export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
+  /** The signed-in owner, if any: the pages send everyone else to the sign-in page, not an error. */
+  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
+  /** The session's chain's parts. */
+  const on = (session: IdentitySession) => chainNamedBy(deps.onChain, session);
+  /** Signet's issuer takes requests for claims on the session's chain when it issues there. */
+  const requestsClaims = (session: IdentitySession) => Boolean(deps.claimRequests) && on(session).issuesClaims;
+
+  /** To the sign-in page, and back to the page asked for once signed in (GET pages only: a form post is not replayed). */
+  const toSignIn = (ctx: Context) => {
+    ctx.redirect(ctx.method === 'GET' ? `/account?next=${encodeURIComponent(ctx.path)}` : '/account');
+    return {};
+  };
+
+  const page = (ctx: Context, view: string, title: string, session: IdentitySession, data: Record<string, unknown>) => {
+    deps.renderPage(ctx, `account/${view}`, {
+      title,
+      identity: session.identity,
+      wallet: session.wallet,
+      // The identity's chain: the wallet is asked to switch to it before it sends a transaction.
+      chainId: on(session).chain.chainId,
+      chainName: deps.onChain.several ? on(session).chain.name : undefined,
+      demoWallet: deps.demoWallet,
+      names: deps.names,
+      notice: undefined,
+      ...data,
+    });
+    return {};
+  };
+
+  const pageRoute = <Q>(path: string, summary: string, query: z.ZodType<Q>, show: (ctx: Context, session: IdentitySession, query: Q) => Promise<object>) =>
+    route({
+      method: 'get',
+      path,
+      summary,
+      tag: TAG,
+      auth: visitor,
+      query,
+      responses: { 200: { description: 'The page' } },
+      undocumented: true,
+      handle: async ({ ctx, query, caller }) => (caller ? show(ctx, caller, query) : toSignIn(ctx)),
+    });
+
+  return [
+    route({
+      method: 'get',
+      path: '/account',
+      summary: 'Sign in, create the identity, or the overview of the identity',
+      tag: TAG,
+      auth: anyVisitor(deps.sessions),
+      query: z.object({ next: word }),
+      responses: { 200: { description: 'The page' } },
+      undocumented: true,
+      async handle({ ctx, query, caller: any }) {
+        if (!any) {
+          deps.renderPage(ctx, 'account/signin', {
+            title: 'Sign in',
+            chainId: deps.chainId,
+            chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
+            demoWallet: deps.demoWallet,
+            next: returnPath(query.next),
+          });
+          return {};
+        }
+        if (!any.identity) {
+          const chain = chainNamedBy(deps.onChain, any);
+          const creation = await chain.creator.status(any.wallet);
+          if (creation?.status === 'deployed' && creation.identity) {
+            await deps.sessions.attachIdentity(any, creation.identity);
+            ctx.redirect('/account');
+            return {};
+          }
+          deps.renderPage(ctx, 'account/create', {
+            title: 'Create your identity',
+            wallet: any.wallet,
+            creation,
+            chainId: chain.chain.chainId,
+            demoWallet: deps.demoWallet,
+          });
+          return {};
+        }
+        const session = any as IdentitySession;
+        const chain = on(session);
+        const [profile, keys, claims, grants, backchannel] = await Promise.all([
+          chain.profiles.get(session.identity),
+          chain.identityKeys.list(session.identity, [session.wallet]),
+          chain.claims.listForTopics(
+            session.identity,
+            deps.topics.all.map((topic) => topic.topic),
+          ),
+          deps.grants.list(session.identity, session.chain_id),
+          deps.backchannel.pendingFor(session.identity, session.chain_id),
+        ]);
+        return page(ctx, 'overview', 'Your identity', session, {
+          profileCount: Object.keys(flatten(profile)).length,
+          walletCount: keys.filter((key) => signsIn(key.purposes)).length,
+          claimCount: claims.length,
+          activeCount: grants.items.filter((grant) => grant.status === 'active').length,
+          pendingCount: grants.items.filter((grant) => grant.status === 'pending').length + backchannel.length,
+        });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/signout',
+      summary: 'Sign out (the form of the pages)',
+      tag: TAG,
+      auth: anyone,
+      bodyLimit: 'form',
+      responses: { 302: { description: 'Back to the sign-in page' } },
+      undocumented: true,
+      async handle({ ctx }) {
+        await deps.sessions.close(ctx);
+        ctx.redirect('/account');
+        return {};
+      },
+    }),
+
+    pageRoute('/account/profile', 'The profile form', z.object({ saved: word }), async (ctx, session, query) => {
+      const values = flatten(await on(session).profiles.get(session.identity));
+      return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors: [], saved: query.saved === '1' });
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/profile',
+      summary: 'Save the profile (the form of the profile page)',
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      // Each value is checked below, so that the page can say what to fix beside its input.
+      body: z.record(z.string(), z.unknown()),
+      responses: { 302: { description: 'Saved: back to the profile page' }, 400: { description: 'The page again, with what to fix' } },
+      undocumented: true,
+      async handle({ ctx, body: submitted, caller: session }) {
+        if (!session) return toSignIn(ctx);
+        const parsed = profileSchema.safeParse(profileFromForm(submitted));
+        if (!parsed.success) {
+          const errors = parsed.error.issues.map((issue) => {
+            const field = String(issue.path[issue.path.length - 1]);
+            return { field, message: FIELD_MESSAGES[field] ?? `${PROFILE_FORM.find((f) => f.name === field)?.label ?? field}: ${issue.message}` };
+          });
+          ctx.status = 400;
+          const values = Object.fromEntries(PROFILE_FORM.map((f) => [f.name, typeof submitted[f.name] === 'string' ? submitted[f.name] : '']));
+          return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors, saved: false });
+        }
+        await on(session).profiles.set(session.identity, parsed.data);
+        ctx.redirect('/account/profile?saved=1');
+        return {};
+      },
+    }),
+
+    pageRoute('/account/wallets', 'The wallets and keys of the identity', z.object({}), async (ctx, session) => {
+      const keys = await on(session).identityKeys.list(session.identity, [session.wallet]);
+      return page(ctx, 'wallets', 'Wallets', session, {
+        wallets: keys.filter((key) => signsIn(key.purposes)),
+        otherKeys: keys.filter((key) => !signsIn(key.purposes)),
+        purposes: PURPOSES,
+      });
+    }),
+
+    pageRoute('/account/claims', 'The claims of the identity', z.object({ requested: word }), async (ctx, session, query) => {
+      const claims = await on(session).claims.listForTopics(
+        session.identity,
+        deps.topics.all.map((topic) => topic.topic),
+      );
+      return page(ctx, 'claims', 'Claims', session, {
+        claims,
+        statusWords: STATUS_WORDS,
+        requestable: requestsClaims(session) ? deps.topics.all : [],
+        notice: query.requested ? `Your request for a ${query.requested} claim was sent to Signet's claim issuer.` : undefined,
+      });
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/claims/requests',
+      summary: "Ask Signet's claim issuer for a claim (the form of the claims page)",
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      body: z.object({ topic: z.string({ error: 'choose a claim topic' }) }),
+      responses: { 302: { description: 'Sent: back to the claims page' } },
+      refusals: ['claim_topic_not_issued'],
+      undocumented: true,
+      async handle({ ctx, body, caller: session }) {
+        if (!session) return toSignIn(ctx);
+        const topic = deps.topics.byName(body.topic);
+        if (!topic || !deps.claimRequests || !requestsClaims(session)) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
+        await deps.claimRequests.add(session.identity, topic.name, session.chain_id);
+        ctx.redirect(`/account/claims?requested=${encodeURIComponent(topic.name)}`);
+        return {};
+      },
+    }),
+
+    pageRoute('/account/accesses', 'The grants of the identity and the requests waiting', z.object({ done: word }), async (ctx, session, query) => {
+      const [{ items }, backchannel, lastReads] = await Promise.all([
+        deps.grants.list(session.identity, session.chain_id),
+        deps.backchannel.pendingFor(session.identity, session.chain_id),
+        deps.lastReads(session.identity, session.chain_id),
+      ]);
+      const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
+      // Names from the client registry, read before the page is drawn (a deleted client reads as such).
+      const services = [...new Set(items.map((grant) => grant.service))];
+      const names = new Map(await Promise.all(services.map(async (service) => [service, await deps.serviceName(service)] as const)));
+      return page(ctx, 'accesses', 'Accesses', session, {
+        grants: items.filter((grant) => grant.status !== 'pending'),
+        pending: items.filter((grant) => grant.status === 'pending'),
+        backchannel,
+        lastReads,
+        serviceName: (service: string) => names.get(service) ?? service,
+        kindWords: KIND_WORDS,
+        fieldWords: (fields: string[]) => fields.map((field) => deps.names.field(field)).join(', '),
+        notice: notices[query.done ?? ''],
+      });
+    }),
+
+    route({
+      method: 'post',
+      path: '/account/accesses/{id}/revoke',
+      summary: 'Revoke a grant (the form of the accesses page)',
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      params: grantPath,
+      responses: { 302: { description: 'Revoked: back to the accesses page' } },
+      refusals: ['grant_not_found', 'grant_not_active'],
+      undocumented: true,
+      async handle({ ctx, params, caller: session }) {
+        if (!session) return toSignIn(ctx);
+        await deps.grants.revoke(params.id, session.identity, session.chain_id);
+        ctx.redirect('/account/accesses?done=revoked');
+        return {};
+      },
+    }),
+  ];
+}
+
+/** Any signed-in wallet, with or without an identity yet: the account's front page serves both. */
+const anyVisitor = (sessions: AccountSessions): Authenticator<Awaited<ReturnType<AccountSessions['findAny']>>> => ({
+  kind: 'wallet_session',
+  refusals: [],
+  authenticate: (ctx) => sessions.findAny(ctx),
+});

@@ -1,0 +1,86 @@
+// The engine's CIBA (poll mode) hooks: the login_hint names the identity (its address, which
+// means the first chain, or its CAIP-10 id on any chain served); the "authentication device"
+// is the owner's Signet inbox.
+import { type Configuration, errors } from 'oidc-provider';
+import { getAddress, isAddress } from 'viem';
+import { SignetError } from '../../base/errors.js';
+import type { OnChains } from '../../infra/chain/chains.js';
+import { type BackchannelInbox, backchannelChallenge } from '../../shared/backchannel/backchannel_inbox.js';
+import type { FieldDefinition } from '../../shared/fields/fields.js';
+import { requestedFields } from '../../shared/fields/fields.js';
+import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import { parseSubject, subjectOf } from '../../shared/identity/subject.js';
+
+export type CibaDeps = {
+  issuer: string;
+  /** Each chain's identity reads. */
+  identities: Pick<OnChains<{ registry: IdentityRegistry }>, 'first' | 'get'>;
+  inbox: BackchannelInbox;
+  fields: () => readonly FieldDefinition[];
+  now: () => number;
+};
+
+export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configuration['features']>['ciba']> {
+  return {
+    enabled: true,
+    deliveryModes: ['poll'],
+    async processLoginHint(_ctx, loginHint) {
+      if (!loginHint) throw new errors.UnknownUserId('login_hint must name the identity');
+      const named = isAddress(loginHint) ? { chainId: deps.identities.first.chain.chainId, identity: getAddress(loginHint) } : parseSubject(loginHint);
+      if (!named) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
+      const { chainId, identity } = named;
+      const on = deps.identities.get(chainId);
+      if (!on) throw new errors.UnknownUserId(`chain ${chainId} is not one this Signet serves`);
+      try {
+        await on.registry.assertKnown(identity);
+      } catch (error) {
+        // Only the factory's "unknown" is the client's problem; a chain outage stays a 503.
+        if (error instanceof SignetError && error.reason === 'identity_not_registered') {
+          throw new errors.UnknownUserId('the identity is not registered with the IdFactory');
+        }
+        throw error;
+      }
+      return subjectOf(chainId, identity);
+    },
+    async processLoginHintToken() {
+      throw new errors.InvalidRequest('login_hint_token is not supported: send login_hint');
+    },
+    async verifyUserCode(_ctx, _account, userCode) {
+      if (userCode) throw new errors.InvalidRequest('user_code is not supported');
+    },
+    async validateRequestContext() {},
+    // Shown to the owner beside the text to sign: short, and plain characters only.
+    async validateBindingMessage(_ctx, bindingMessage) {
+      if (bindingMessage !== undefined && !/^[a-zA-Z0-9-._+/!?#]{1,20}$/.test(bindingMessage)) {
+        throw new errors.InvalidBindingMessage('binding_message must be 1 to 20 letters, digits or -._+/!?#');
+      }
+    },
+    async triggerAuthenticationDevice(_ctx, request, account, client) {
+      const { chainId, identity } = parseSubject(account.accountId)!;
+      const claimsParameter = request.claims ? request.claims : undefined;
+      const fields = requestedFields(deps.fields(), String(request.params?.scope ?? request.scope ?? ''), claimsParameter);
+      const created = deps.now();
+      // The engine's `expiration` is the request's life in seconds, not an epoch time.
+      const expiresIn = request.expiration || 600;
+      const base = {
+        id: request.jti,
+        identity,
+        ...(chainId === deps.identities.first.chain.chainId ? {} : { chain_id: chainId }),
+        client_id: client.clientId,
+        client_name: client.clientName ?? client.clientId,
+        fields: fields.map((field) => field.name),
+        scope: String(request.params?.scope ?? ''),
+        binding_message: (request.params?.binding_message as string | undefined) ?? null,
+        created_at: new Date(created).toISOString(),
+        expires_at: new Date(created + expiresIn * 1000).toISOString(),
+      };
+      const challenge = backchannelChallenge(
+        base,
+        deps.issuer,
+        account.accountId,
+        fields.map((field) => field.label),
+      );
+      await deps.inbox.file({ ...base, challenge }, expiresIn);
+    },
+  };
+}

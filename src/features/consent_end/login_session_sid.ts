@@ -1,0 +1,24 @@
+// The `sid` a website knows a login by: the engine keeps it in the login session's record, per
+// client, beside the grant it issued. Found through the sessions indexed by subject.
+import type { Address } from 'viem';
+import { keys } from '../../infra/store/keys.js';
+import type { Store } from '../../infra/store/store.js';
+import { subjectOf } from '../../shared/identity/subject.js';
+
+type SessionRecord = { authorizations?: Record<string, { sid?: string; grantId?: string }> };
+
+export function createLoginSessionSid(store: Store, chainId: number) {
+  /** `onChain`: the identity's chain, when not the first (`chainId`). */
+  return async function sidOf(identity: Address, clientId: string, grantId: string, onChain?: number): Promise<string | undefined> {
+    const sessions = await store.indexMembers(keys.engineSessionsOf(subjectOf(onChain ?? chainId, identity)));
+    if (!sessions.length) return undefined;
+    for (const raw of await store.getMany(sessions)) {
+      if (!raw) continue;
+      const authorization = (JSON.parse(raw) as SessionRecord).authorizations?.[clientId];
+      if (authorization?.grantId === grantId && authorization.sid) return authorization.sid;
+    }
+    return undefined;
+  };
+}
+
+export type LoginSessionSid = ReturnType<typeof createLoginSessionSid>;

@@ -1,0 +1,189 @@
+// The access-grant feature: the grant store and its services (requests, validation, ends),
+// built before the engine, then the listing, revocation, resource reads and routes over it.
+import type Provider from 'oidc-provider';
+import type { Address } from 'viem';
+import { refuse, SignetError } from '../../base/errors.js';
+import { retentionSeconds } from '../../base/retention.js';
+import type { Config } from '../../config/config.js';
+import type { Authenticator } from '../../http/authenticators.js';
+import type { OnChains } from '../../infra/chain/chains.js';
+import type { BackchannelInbox } from '../../shared/backchannel/backchannel_inbox.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import type { ClientRegistry } from '../../shared/clients/client_registry.js';
+import { isFapiClient } from '../../shared/clients/fapi_profile.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import type { Signals } from '../../shared/consent/consent_signal.js';
+import type { DpopCheck } from '../../shared/dpop/dpop_proof.js';
+import type { AccessHistory } from '../../shared/history/access_history.js';
+import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../../shared/owner_sessions/session_callers.js';
+import type { ProfileStore } from '../../shared/profile/profile.js';
+import type { VerifyLinkedSignature } from '../../shared/wallet/verify_linked_signature.js';
+import type { Watchlists } from '../../shared/watch/watchlist.js';
+import type { WebhookQueue } from '../../shared/webhooks/webhook_queue.js';
+import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
+import type { AccessGrantStore } from './access_grant_store.js';
+import { createAccessGrants } from './access_grants.js';
+import { webhookEventOf } from './grant_events.js';
+import { createGrantListing } from './grant_listing.js';
+import { createGrantResources } from './grant_resource.js';
+import { grantRoutes } from './grant_routes.js';
+import { createOwnerRevocation } from './owner_revocation.js';
+import { createResourceReader } from './resource_reader.js';
+
+export type AccessGrantPartsDeps = {
+  /** The grants' records (app.ts builds it once: the signals' emitter reads it too). */
+  grants: AccessGrantStore;
+  config: Pick<Config, 'retention'>;
+  issuer: string;
+  chainId: number;
+  registry: IdentityRegistry;
+  profiles: ProfileStore;
+  claims: ClaimsService;
+  verifyLinkedSignature: VerifyLinkedSignature;
+  /** The chains served after the first: each one's identity reads, signature check, profiles and claims. */
+  onChain?: OnChains<{ registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature; profiles: ProfileStore; claims: ClaimsService }>;
+  serviceName: (service: string) => Promise<string>;
+  webhooks: WebhookQueue;
+  /** Told of every grant that ends, for the clients (back-channel logout, SSF). */
+  signals?: Signals;
+  settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
+  /** The identities the chain watcher follows: an access grant's identity joins when it is validated. */
+  watchlists?: Watchlists;
+  now: () => number;
+};
+
+/**
+ * The access grants themselves (their records, requests, validation and ends), built before
+ * the engine: deleting a client, which the engine's registration calls, ends the grants it holds.
+ */
+export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
+  const { grants } = deps;
+  const onChain = deps.onChain;
+  const resources = createGrantResources({
+    profiles: deps.profiles,
+    claims: deps.claims,
+    registry: deps.registry,
+    on: onChain && ((chainId) => onChain.require(chainId)),
+  });
+  const accessGrants = createAccessGrants({
+    grants,
+    resources,
+    registry: deps.registry,
+    verifyLinkedSignature: deps.verifyLinkedSignature,
+    on: onChain && ((chainId) => onChain.require(chainId)),
+    serviceName: deps.serviceName,
+    notify: async (event) => {
+      // A request goes to the owner's webhook of the identity on its chain (grant_events.ts).
+      await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
+      // A revoked grant is also a grant ended, for the service's SSF stream.
+      if (event.type === 'access_grant.revoked') {
+        const { grant } = event;
+        await deps.signals?.emit({
+          type: 'grant_ended',
+          identity: grant.identity,
+          ...(grant.chain_id === undefined ? {} : { chain_id: grant.chain_id }),
+          client_id: grant.service,
+          grant_id: grant.id,
+          kind: grant.kind,
+          reason: grant.revoked_reason ?? 'owner_revoked',
+          at: deps.now(),
+        });
+      }
+    },
+    settings: {
+      issuer: deps.issuer,
+      chainId: deps.chainId,
+      immediateRequestSeconds: deps.settings.immediateSeconds,
+      persistentRequestSeconds: deps.settings.persistentRequestSeconds,
+      immediateTokenSeconds: deps.settings.immediateSeconds,
+      persistentTokenSeconds: deps.settings.persistentTokenSeconds,
+      endedGrantSeconds: retentionSeconds(deps.config.retention.endedGrantDays),
+    },
+    watchlists: deps.watchlists,
+    now: deps.now,
+  });
+  /** The ids of an identity's access grants (ended ones included, while kept); chainId: of another chain than the first. */
+  const accessGrantIdsOf = (identity: Address, chainId?: number) => grants.listIds({ identity, chainId });
+  /** Ends the access grants a service holds, its client being deleted: active ones revoked, requests denied. */
+  const endAccessGrantsOf = async (service: string) => {
+    for (const grant of await accessGrants.currentOf(await grants.listIds({ service }))) {
+      const end =
+        grant.status === 'active'
+          ? () => accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'client_deleted')
+          : grant.status === 'pending'
+            ? () => accessGrants.deny(grant.id, grant.identity, grant.chain_id)
+            : undefined;
+      // One that ended meanwhile (a refusal, not an outage) needs nothing more.
+      await end?.().catch((error: unknown) => {
+        if (!(error instanceof SignetError && error.status < 500)) throw error;
+      });
+    }
+  };
+  return { grants, resources, accessGrants, accessGrantIdsOf, endAccessGrantsOf };
+}
+
+export type AccessGrantParts = ReturnType<typeof createAccessGrantParts>;
+
+export type GrantsFeatureDeps = {
+  /** The access grants, built before the engine. */
+  access: AccessGrantParts;
+  /** The DPoP check of access tokens presented to the resource routes. */
+  checkDpop: DpopCheck;
+  issuer: string;
+  chainId: number;
+  provider: Provider;
+  /** The clients' records: whether a token's client follows the FAPI profile. */
+  clients: Pick<ClientRegistry, 'find'>;
+  receipts: ConsentReceipts;
+  sessions: AccountSessions;
+  sessionCallers: SessionCallers;
+  services: ServiceAuth;
+  service: Authenticator<ServiceCaller>;
+  backchannel: BackchannelInbox;
+  /** The chains served after the first (a path's chain id is checked against them). */
+  onChain?: Pick<OnChains<unknown>, 'require'>;
+  revokeLoginGrant: (grantId: string) => Promise<void>;
+  history: AccessHistory;
+};
+
+/** The grants' listing, revocation by the owner, resource reads and routes, once the engine exists. */
+export function createGrantsFeature(deps: GrantsFeatureDeps) {
+  const { grants, resources, accessGrants } = deps.access;
+  const onChain = deps.onChain;
+  const listing = createGrantListing({ grants, accessGrants, receipts: deps.receipts, provider: deps.provider });
+  const revokeAsOwner = createOwnerRevocation({ listing, accessGrants, revokeLoginGrant: deps.revokeLoginGrant });
+  const readResource = createResourceReader({
+    provider: deps.provider,
+    chainId: deps.chainId,
+    receipts: deps.receipts,
+    grants,
+    accessGrants,
+    resources,
+    services: deps.services,
+    history: deps.history,
+    checkDpop: deps.checkDpop,
+    requiresDpopNonce: async (clientId) => isFapiClient(await deps.clients.find(clientId)),
+  });
+  const routes = grantRoutes({
+    issuer: deps.issuer,
+    accessGrants,
+    listing,
+    readResource,
+    services: deps.services,
+    service: deps.service,
+    sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
+    backchannelFor: (identity: Address, chainId?: number) => deps.backchannel.pendingFor(identity, chainId),
+    revokeAsOwner,
+    // A bare address, or the first chain named, is the first chain's identity (one path, one grant).
+    chainOf: ({ chainId }) => {
+      if (chainId === undefined || chainId === deps.chainId) return undefined;
+      if (!onChain) throw refuse('chain_not_configured', `chain ${chainId} is not one this Signet serves`);
+      return onChain.require(chainId).chain.chainId;
+    },
+  });
+  return { routes, accessGrants, listing, revokeAsOwner };
+}
+
+export type GrantsFeature = ReturnType<typeof createGrantsFeature>;

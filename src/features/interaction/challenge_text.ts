@@ -1,0 +1,47 @@
+// The words and resource URIs of a login challenge: what the owner reads and signs.
+import type { Address } from 'viem';
+import type { ClaimView } from '../../shared/claims/claims_service.js';
+import type { RequestedField } from '../../shared/fields/fields.js';
+import { type VerifiedClaimName, verifiedClaimLabel } from '../../shared/fields/verified_fields.js';
+import { subjectOf } from '../../shared/identity/subject.js';
+
+/** One verified claim the owner shares, in words: what, verified by whom, under which rules. */
+export type VerifiedShare = { claim: ClaimView; name: VerifiedClaimName; issuerWords: string; trustFrameworkWords: string };
+
+/** Keeps the characters an EIP-4361 statement may hold (the names come from settings). */
+const plain = (text: string) => text.replace(/[^\p{L}\p{N} .,'&()_:/+-]/gu, '').trim();
+
+/** "date of birth verified by Acme KYC under the German AML rules" */
+export const verifiedWords = (share: VerifiedShare) =>
+  `${verifiedClaimLabel(share.name)} verified by ${plain(share.issuerWords)} under ${plain(share.trustFrameworkWords)}`;
+
+export function loginStatement(clientName: string, fields: RequestedField[], claims: ClaimView[], verified: VerifiedShare[] = []): string {
+  const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';
+  const shared = [
+    ...fields.filter((field) => field.kind === 'profile').map((field) => field.label),
+    ...claims.map((claim) => `${claim.topic_name} claim by ${claim.issuer}`),
+    ...verified.map(verifiedWords),
+  ];
+  return `${name} asks you to sign in with your identity. By signing you share: ${shared.length ? shared.join(', ') : 'nothing but your identity'}.`;
+}
+
+/**
+ * The identity (its CAIP-10 id) first, then one URI per profile field, per claim, and per
+ * verified claim: the claim's resource with a JSON pointer into its data
+ * (`…/claims/<id>#/verified_claims/claims/birthdate`).
+ */
+export function loginResources(
+  issuer: string,
+  chainId: number,
+  identity: Address,
+  fields: RequestedField[],
+  claims: ClaimView[],
+  verified: VerifiedShare[] = [],
+): string[] {
+  return [
+    subjectOf(chainId, identity),
+    ...fields.filter((field) => field.kind === 'profile').map((field) => `${issuer}/identities/${identity}/profile#${field.name}`),
+    ...claims.map((claim) => `${issuer}/identities/${identity}/claims/${claim.claim_id}`),
+    ...verified.map((share) => `${issuer}/identities/${identity}/claims/${share.claim.claim_id}#/verified_claims/claims/${share.name}`),
+  ];
+}

@@ -1,0 +1,34 @@
+// The login's caller check (route table `auth`): the engine's interaction cookie, read once per
+// request. The Interaction it returns is the one the handler finishes, so a request never
+// reads it twice.
+import type Provider from 'oidc-provider';
+import { errors, type Interaction } from 'oidc-provider';
+import { refuse } from '../../base/errors.js';
+import type { Authenticator } from '../../http/authenticators.js';
+
+// The engine's words for a request that carries no interaction cookie at all.
+const NO_COOKIE = 'interaction session id cookie not found';
+
+export function interactionCookie(provider: Provider): Authenticator<Interaction> {
+  return {
+    kind: 'interaction_cookie',
+    refusals: ['interaction_cookie_missing', 'interaction_mismatch', 'interaction_not_found'],
+    async authenticate(ctx) {
+      let details: Interaction;
+      try {
+        details = await provider.interactionDetails(ctx.req, ctx.res);
+      } catch (error) {
+        // Outages (a store that does not answer) keep their own answer.
+        if (!(error instanceof errors.SessionNotFound)) throw error;
+        if (error.error_description === NO_COOKIE) {
+          throw refuse('interaction_cookie_missing', 'the interaction cookie is missing: continue in the browser that started the login');
+        }
+        throw refuse('interaction_not_found', 'this login has expired or is already finished; start again from the website', { cause: error });
+      }
+      if (details.uid !== ctx.params.uid) {
+        throw refuse('interaction_mismatch', 'the interaction cookie belongs to another login: continue in the browser that started it');
+      }
+      return details;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// The login's consent interaction: its routes, and the consent completion it shares with CIBA
+// (an owner's signed consent becomes the engine's Grant and a receipt, however it was asked for).
+import type Provider from 'oidc-provider';
+import { retentionSeconds } from '../../base/retention.js';
+import type { Config } from '../../config/config.js';
+import type { RenderPage } from '../../http/pages.js';
+import type { OnChains } from '../../infra/chain/chains.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import type { DisplayNames } from '../../shared/claims/display_names.js';
+import { createConsentCompletion } from '../../shared/consent/complete_consent.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import type { VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
+import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../../shared/wallet/verify_challenge.js';
+import type { Watchlists } from '../../shared/watch/watchlist.js';
+import { interactionRoutes } from './interaction_routes.js';
+
+export type InteractionFeatureDeps = {
+  config: Pick<Config, 'retention'>;
+  provider: Provider;
+  issuer: string;
+  chainId: number;
+  /** How long a login's Grant lives; its receipt outlives it by retention.receiptDays, as proof. */
+  grantTtlSeconds: number;
+  /** On each chain: its identity reads, claims and verified data. */
+  onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
+  receipts: ConsentReceipts;
+  topics: ClaimTopics;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  renderPage: RenderPage;
+  /** The embedded demo offers its built-in wallet on the consent page. */
+  demoWallet: boolean;
+  names: DisplayNames;
+  /** The identities the chain watcher follows: a login's identity joins for its Grant's life. */
+  watchlists?: Watchlists;
+  now: () => number;
+};
+
+export function createInteractionFeature(deps: InteractionFeatureDeps) {
+  const completeConsent = createConsentCompletion({
+    provider: deps.provider,
+    chainId: deps.chainId,
+    receipts: deps.receipts,
+    receiptSeconds: deps.grantTtlSeconds + retentionSeconds(deps.config.retention.receiptDays),
+    watch: deps.watchlists && { watchlists: deps.watchlists, grantSeconds: deps.grantTtlSeconds },
+    now: deps.now,
+  });
+  const routes = interactionRoutes({ ...deps, completeConsent });
+  return { routes, completeConsent };
+}
+
+export type InteractionFeature = ReturnType<typeof createInteractionFeature>;

@@ -1,0 +1,328 @@
+// The login interaction (docs/decisions.md, 17) as route declarations: one consent page and its JSON twin.
+// The owner picks the fields to share (verified ones claim by claim, docs/verified-claims.md),
+// gets the exact EIP-4361 text naming them, signs it with a linked wallet, and Signet turns
+// that signature into the engine's login and consent results.
+import type Provider from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
+import { z } from 'zod';
+import { refuse } from '../../base/errors.js';
+import type { RenderPage } from '../../http/pages.js';
+import { type AnyRoute, route } from '../../http/route.js';
+import { signatureBody } from '../../http/schemas.js';
+import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import type { DisplayNames } from '../../shared/claims/display_names.js';
+import type { CompleteConsent } from '../../shared/consent/complete_consent.js';
+import { loginFields, type RequestedField, requestedFields } from '../../shared/fields/fields.js';
+import { parseClaimsParameter, verifiedRequestsOf } from '../../shared/fields/verified_claims_request.js';
+import { verifiedClaimLabel, verifiedFieldName } from '../../shared/fields/verified_fields.js';
+import { type IdentityRegistry, LINK_REFUSALS, notAnIdentity, notLinked, notRegistered } from '../../shared/identity/identity_registry.js';
+import { resolveIdentity } from '../../shared/identity/resolve_identity.js';
+import { identitiesOfWallet } from '../../shared/identity/wallet_identities.js';
+import type { VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
+import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
+import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../shared/wallet/verify_challenge.js';
+import { loginResources, loginStatement, type VerifiedShare } from './challenge_text.js';
+import { keptClaims, keptFields, keptVerified, type VerifiedOffer, verifiedOffers } from './consent_selection.js';
+import { finishInteraction } from './finish_interaction.js';
+import { interactionCookie } from './interaction_cookie.js';
+import * as forms from './interaction_schemas.js';
+
+export type InteractionRoutesDeps = {
+  provider: Provider;
+  issuer: string;
+  /** On each chain: its identity reads, its claims and the verified data they hold (src/shared/verified_claims/verified_sources.ts). */
+  onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
+  topics: ClaimTopics;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  completeConsent: CompleteConsent;
+  renderPage: RenderPage;
+  demoWallet: boolean;
+  /** Issuer, topic and trust framework names the page shows instead of addresses and codes. */
+  names: DisplayNames;
+  now: () => number;
+};
+
+const TAG = 'Login';
+
+/** What a login's challenges and its rate limit are bound to. */
+const binding = (uid: string) => `interaction:${uid}`;
+
+export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
+  const { provider } = deps;
+  const known = loginFields(deps.topics);
+  const auth = interactionCookie(provider);
+
+  const requestedOf = (details: Interaction): RequestedField[] =>
+    requestedFields(known, String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
+
+  /** The request's `purpose` parameter (checked by the engine: 3 to 300 characters). */
+  const purposeOf = (details: Interaction) => (typeof details.params.purpose === 'string' ? { purpose: details.params.purpose } : {});
+
+  /** The claims offering the kept verified fields, read fresh: only what could be released is offered. */
+  const offersFor = async (details: Interaction, verified: VerifiedSources, identity: `0x${string}`, fields: RequestedField[]): Promise<VerifiedOffer[]> => {
+    if (!fields.some((field) => field.kind === 'verified')) return [];
+    const requests = verifiedRequestsOf(String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
+    return verifiedOffers(fields, await verified.of(identity), requests, deps.now());
+  };
+
+  type OnChain = (typeof deps.onChain.all)[number];
+  /**
+   * The identity of the login and its chain: the chain named; with an identity and no chain,
+   * the first chain (what a bare address means); with neither and several chains, the wallet
+   * looked up on every chain at once, and several found answered as a choice.
+   */
+  const identityFor = async (
+    body: forms.ChallengeBody,
+  ): Promise<{ on: OnChain; identity: `0x${string}` } | { choose: { on: OnChain; identity: `0x${string}` }[] }> => {
+    if (body.chain_id !== undefined || body.identity || !deps.onChain.several) {
+      const on = chainNamedBy(deps.onChain, body);
+      return { on, identity: await resolveIdentity(on.registry, body.address, body.identity) };
+    }
+    const found = (await identitiesOfWallet(deps.onChain, body.address)).map(({ chain, identity }) => ({ on: deps.onChain.require(chain.chainId), identity }));
+    return found.length === 1 ? found[0]! : { choose: found };
+  };
+
+  /**
+   * With claim topics, the identity on the chain meant and its claims of those topics in one
+   * chain round trip: the wallet's identity read from the IdFactory, or the identity given
+   * checked as known and linked (live), in the same eth_call as the claims. Undefined where
+   * several chains are looked up.
+   */
+  const identityWithClaims = async (
+    body: forms.ChallengeBody,
+    topics: number[],
+  ): Promise<{ on: OnChain; identity: `0x${string}`; claims: Awaited<ReturnType<ClaimsService['listForTopics']>> } | undefined> => {
+    if (body.chain_id === undefined && !body.identity && deps.onChain.several) return undefined;
+    const on = chainNamedBy(deps.onChain, body);
+    const factory = on.chain.identityFactory;
+    if (body.identity) {
+      const { known, linked, claims } = await on.claims.listForLinked(factory, body.identity, body.address, topics);
+      if (!known) throw notRegistered(body.identity, factory);
+      if (linked === 'not_an_identity') throw notAnIdentity(body.identity, undefined);
+      if (linked === 'not_linked') throw notLinked(body.identity, body.address);
+      return { on, identity: body.identity, claims };
+    }
+    const { identity, claims } = await on.claims.listForWallet(factory, body.address, topics);
+    if (!identity) {
+      throw refuse('wallet_without_identity', `wallet ${body.address} has no identity in the IdFactory; send the identity address as "identity"`);
+    }
+    return { on, identity, claims };
+  };
+
+  const sharesOf = (offers: VerifiedOffer[], picks: { claim_id: string; claims: string[] }[]): VerifiedShare[] =>
+    picks.flatMap((pick) => {
+      const offer = offers.find((each) => each.source.claim.claim_id === pick.claim_id)!;
+      const { claim, trustFramework } = offer.source;
+      return offer.claims
+        .filter((name) => pick.claims.includes(name))
+        .map((name) => ({
+          claim,
+          name,
+          issuerWords: deps.names.issuer(claim.issuer) ?? claim.issuer,
+          trustFrameworkWords: deps.names.trustFramework(trustFramework),
+        }));
+    });
+
+  /** The chain a challenge names (one from before several chains: the first). */
+  const onChainOf = (issued: IssuedChallenge) => (issued.chainId === undefined ? deps.onChain.first : deps.onChain.require(issued.chainId));
+
+  const clientOf = async (details: Interaction) => {
+    const client = await provider.Client.find(String(details.params.client_id));
+    if (!client) throw refuse('login_client_unknown', 'the website of this login is no longer registered');
+    return client;
+  };
+
+  return [
+    route({
+      method: 'get',
+      path: '/interaction/{uid}',
+      summary: 'The consent request of a login: the website and the fields it asks for (the consent page to browsers)',
+      tag: TAG,
+      auth,
+      params: forms.interactionPath,
+      bodyLimit: 'interaction',
+      responses: { 200: { description: 'The website and the requested fields', schema: forms.consentView } },
+      refusals: ['login_client_unknown'],
+      async handle({ ctx, caller: details }) {
+        const client = await clientOf(details);
+        const view = {
+          uid: details.uid,
+          client: { client_id: client.clientId, name: client.clientName ?? client.clientId },
+          ...purposeOf(details),
+          fields: requestedOf(details).map(({ name, scope, required, description, purpose }) => ({
+            name,
+            scope,
+            required,
+            description,
+            ...(purpose === undefined ? {} : { purpose }),
+          })),
+        };
+        if (ctx.accepts('html', 'json') === 'json') return { body: view };
+        deps.renderPage(ctx, 'interaction', {
+          title: `Sign in to ${view.client.name}`,
+          ...view,
+          logoUri: client.logoUri,
+          chainId: deps.onChain.first.chain.chainId,
+          chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
+          demoWallet: deps.demoWallet,
+          issuerNames: deps.names.issuers,
+          topicNames: deps.names.topics,
+          requestPurpose: view.purpose ?? null,
+        });
+        return {};
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/interaction/{uid}/challenge',
+      summary: 'The EIP-4361 text naming the fields and claims the owner keeps, for the wallet to sign',
+      tag: TAG,
+      auth,
+      params: forms.interactionPath,
+      body: forms.challengeBody,
+      bodyLimit: 'interaction',
+      // Before the chain reads a challenge costs.
+      rateLimits: [
+        { limit: 'challengesPerAddress', key: 'client_address' },
+        { limit: 'challengesPerInteraction', key: (details) => binding(details.uid) },
+      ],
+      responses: {
+        200: {
+          description: 'The challenge and what signing it shares; or, when the wallet has identities on several chains and none was named, the choice',
+          schema: z.union([forms.loginChallenge, forms.identityChoice]),
+        },
+      },
+      refusals: [
+        'login_client_unknown',
+        'consent_field_unknown',
+        'consent_field_not_requested',
+        'consent_field_required',
+        'consent_claim_not_shareable',
+        'consent_verified_not_offered',
+        'wallet_without_identity',
+        'chain_not_configured',
+        ...LINK_REFUSALS,
+      ],
+      async handle({ body, caller: details }) {
+        const client = await clientOf(details);
+        const requested = keptFields(known, requestedOf(details), body.fields);
+        const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
+        const found = claimTopics.length ? await identityWithClaims(body, claimTopics) : undefined;
+        const resolved = found ?? (await identityFor(body));
+        if ('choose' in resolved) {
+          const choose = resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity }));
+          return { body: { choose } };
+        }
+        const { on, identity } = resolved;
+        const available = found ? found.claims : claimTopics.length ? await on.claims.listForTopics(identity, claimTopics) : [];
+        const kept = keptClaims(requested, available, body.claims);
+        const offers = await offersFor(details, on.verified, identity, kept.fields);
+        const verified = keptVerified(kept.fields, offers, body.verified);
+        const shares = sharesOf(offers, verified.picks);
+        // Verified fields travel claim by claim in `verified`; `fields` stays what it was (profile fields and topics).
+        const fields = verified.fields.filter((field) => field.kind !== 'verified');
+        const challenge = await deps.issueChallenge({
+          binding: binding(details.uid),
+          wallet: body.address,
+          identity,
+          statement: loginStatement(client.clientName ?? client.clientId, fields, kept.claims, shares),
+          fields: fields.map((field) => field.name),
+          claims: kept.claims.map((claim) => claim.claim_id),
+          verified: verified.picks,
+          resources: loginResources(deps.issuer, on.chain.chainId, identity, fields, kept.claims, shares),
+          chainId: on.chain.chainId,
+        });
+        const keptIds = new Set(challenge.claims);
+        const required = new Set(requested.filter((field) => field.required).map((field) => field.name));
+        return {
+          body: {
+            identity,
+            chain_id: on.chain.chainId,
+            chain_name: on.chain.name,
+            fields: challenge.fields,
+            claims: available.map((claim) => ({ ...claim, kept: keptIds.has(claim.claim_id) })),
+            verified: offers.map(({ source, claims }) => ({
+              claim_id: source.claim.claim_id,
+              topic_name: source.claim.topic_name,
+              issuer: source.claim.issuer,
+              issuer_name: deps.names.issuer(source.claim.issuer) ?? null,
+              trust_framework: source.trustFramework,
+              trust_framework_name: deps.names.trustFramework(source.trustFramework),
+              claims: claims.map((name) => ({
+                name,
+                field: verifiedFieldName(name),
+                label: verifiedClaimLabel(name),
+                required: required.has(verifiedFieldName(name)),
+                kept: shares.some((share) => share.claim.claim_id === source.claim.claim_id && share.name === name),
+              })),
+            })),
+            challenge: challenge.message,
+            expires_at: new Date(challenge.expiresAt).toISOString(),
+          },
+        };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/interaction/{uid}/signature',
+      summary: "The wallet's signature of the challenge: the login and its consent are recorded",
+      tag: TAG,
+      auth,
+      params: forms.interactionPath,
+      body: signatureBody,
+      bodyLimit: 'interaction',
+      // Before the eth_call a contract wallet's signature costs.
+      rateLimits: [
+        { limit: 'signaturesPerAddress', key: 'client_address' },
+        { limit: 'signaturesPerInteraction', key: (details) => binding(details.uid) },
+      ],
+      responses: { 200: { description: 'Signed: the browser continues to the website', schema: forms.loginRedirect } },
+      refusals: [...CHALLENGE_REFUSALS, 'challenge_identity_missing', 'chain_not_configured', ...LINK_REFUSALS],
+      async handle({ body, caller: details }) {
+        const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
+          // Login challenges always name an identity; only account sign-ins may not.
+          if (!issued.identity) throw refuse('challenge_identity_missing', 'the challenge names no identity');
+          // Read live (both in one round trip): a key removed after the challenge was issued no longer counts.
+          await onChainOf(issued).registry.assertKnownAndLinked(issued.identity, issued.wallet);
+        });
+        const { accountId, grantId } = await deps.completeConsent({
+          identity: verified.identity!,
+          chainId: onChainOf(verified).chain.chainId,
+          wallet: verified.wallet,
+          clientId: String(details.params.client_id),
+          scope: String(details.params.scope ?? ''),
+          requested: requestedOf(details),
+          fields: verified.fields,
+          claims: verified.claims,
+          verified: verified.verified ?? [],
+          message: verified.message,
+          signature: body.signature,
+        });
+        return { body: { redirect_to: await finishInteraction(details, { login: { accountId }, consent: { grantId } }) } };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/interaction/{uid}/abort',
+      summary: 'The owner declines: the website gets access_denied',
+      tag: TAG,
+      auth,
+      params: forms.interactionPath,
+      bodyLimit: 'interaction',
+      responses: { 200: { description: 'Declined: the browser continues to the website', schema: forms.loginRedirect } },
+      async handle({ caller: details }) {
+        const redirectTo = await finishInteraction(details, {
+          error: 'access_denied',
+          error_description: 'the identity owner declined the login',
+        });
+        return { body: { redirect_to: redirectTo } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,110 @@
+// The request and answer forms of the login's consent interaction, for the route table and
+// /openapi.json.
+import { z } from 'zod';
+import { address, addressField, bytes32, chainIdField, dateTime } from '../../http/schemas.js';
+import { claimView } from '../../shared/claims/claim_schemas.js';
+
+export const interactionPath = z.object({
+  uid: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the id of a login')
+    .meta({ description: 'The id of the login under way' }),
+});
+
+export const challengeBody = z.object({
+  address: addressField.meta({ description: 'The wallet that will sign' }),
+  identity: addressField.optional().meta({ description: 'The identity to sign in with (default: the one the IdFactory links to the wallet)' }),
+  chain_id: chainIdField(
+    "The identity's chain (default: with `identity`, the first configured chain; without it, the wallet is looked up on every chain, and several identities are answered as a choice)",
+  ),
+  fields: z
+    .array(z.string({ error: 'must list field names' }), { error: 'must be a list of field names' })
+    .optional()
+    .meta({ description: 'The requested fields the owner keeps (default: all; required ones must stay)' }),
+  claims: z
+    .array(z.string({ error: 'must list claim ids' }), { error: 'must be a list of claim ids' })
+    .optional()
+    .meta({ description: 'The claims shared under the kept claim topics (default: every valid one)' }),
+  verified: z
+    .array(
+      z.object({
+        claim_id: z.string({ error: 'must be a claim id' }),
+        claims: z.array(z.string({ error: 'must list verified claim names' }), { error: 'must be a list of verified claim names' }),
+      }),
+      { error: 'must be a list of { claim_id, claims }' },
+    )
+    .optional()
+    .meta({ description: 'The verified claims shared, claim by claim, among those offered (default: every one offered)' }),
+});
+
+export type ChallengeBody = z.infer<typeof challengeBody>;
+
+/** Why the website says it asks: shown as given (the drafts of OpenID Connect for Identity Assurance). */
+const purpose = z.string().meta({ description: 'Why the website says it asks, as it wrote it (3 to 300 characters)' });
+
+export const consentView = z
+  .object({
+    uid: z.string(),
+    client: z.object({ client_id: z.string(), name: z.string() }),
+    purpose: purpose.optional(),
+    fields: z.array(
+      z.object({
+        name: z.string().meta({ description: 'A profile field, claim:<topic>, or verified:<claim> for a claim an issuer verified' }),
+        scope: z.string(),
+        required: z.boolean(),
+        description: z.string(),
+        purpose: purpose.optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'ConsentRequest' });
+
+/** A claim holding verified data the owner may share, with the verified fields it offers. */
+const offeredVerified = z
+  .object({
+    claim_id: bytes32,
+    topic_name: z.string().nullable(),
+    issuer: address,
+    issuer_name: z.string().nullable().meta({ description: "The issuer's display name, if it has one" }),
+    trust_framework: z.string(),
+    trust_framework_name: z.string().meta({ description: 'The trust framework in words' }),
+    claims: z.array(
+      z.object({
+        name: z.string().meta({ description: 'The claim inside verified_claims (birthdate)' }),
+        field: z.string().meta({ description: 'Its field (verified:birthdate)' }),
+        label: z.string(),
+        required: z.boolean(),
+        kept: z.boolean().meta({ description: 'Shared if the owner signs' }),
+      }),
+    ),
+  })
+  .meta({ id: 'OfferedVerifiedClaim' });
+
+/** The claims the consent page lists (the identity is the answer's own). */
+const offeredClaim = claimView.omit({ identity: true }).extend({ kept: z.boolean().meta({ description: 'Shared if the owner signs' }) });
+
+export const loginChallenge = z
+  .object({
+    identity: address,
+    chain_id: z.number().int().meta({ description: "The identity's chain, named in the text (`Chain ID`)" }),
+    chain_name: z.string().meta({ description: 'The chain in words' }),
+    fields: z.array(z.string()).meta({ description: 'The fields the owner shares by signing' }),
+    claims: z.array(offeredClaim),
+    verified: z.array(offeredVerified).meta({ description: 'The claims holding verified data for the kept verified fields' }),
+    challenge: z.string().meta({ description: 'The EIP-4361 text to sign' }),
+    expires_at: dateTime,
+  })
+  .meta({ id: 'LoginChallenge' });
+
+/** The wallet has identities on several chains: the owner chooses one, and asks again with its chain_id. */
+export const identityChoice = z
+  .object({
+    choose: z
+      .array(z.object({ chain_id: z.number().int(), chain_name: z.string(), identity: address }))
+      .meta({ description: "The wallet's identities, one per chain; ask again with one's chain_id (and identity)" }),
+  })
+  .meta({ id: 'LoginIdentityChoice' });
+
+export const loginRedirect = z
+  .object({ redirect_to: z.string().meta({ description: 'Where the browser goes next: back through the engine to the website' }) })
+  .meta({ id: 'LoginRedirect' });

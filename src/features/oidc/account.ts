@@ -1,0 +1,228 @@
+// The engine's account model: the subject is the identity's CAIP-10 id, the claims are the
+// owner's profile, under claim:<topic> scopes the onchain claims kept in the grant's signed
+// consent, and, when the website asks for them (the claims parameter or the verified_claims
+// scope), `verified_claims` answered from the verified data of the claims the owner kept, all
+// read fresh. The engine then keeps only what the grant allows. When the chain cannot be read,
+// tokens and userinfo still answer: each kept claim is named with status "chain_unavailable"
+// and no data, and no verified_claims element is made (nothing is released unchecked, nothing
+// is silently dropped).
+import type { Context } from 'koa';
+import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
+import type { Address } from 'viem';
+import { SignetError } from '../../base/errors.js';
+import { clientAddress } from '../../http/client_address.js';
+import type { IdentityKey } from '../../infra/chain/identity_key.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../../shared/fields/fields.js';
+import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../../shared/fields/verified_claims_request.js';
+import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../../shared/fields/verified_fields.js';
+import type { AccessHistory } from '../../shared/history/access_history.js';
+import { parseSubject } from '../../shared/identity/subject.js';
+import { type Profile, type ProfileStore, parseProfile } from '../../shared/profile/profile.js';
+import { answerRequest } from '../../shared/verified_claims/verified_claims_answer.js';
+import type { VerifiedClaimsElement } from '../../shared/verified_claims/verified_claims_schema.js';
+import type { VerifiedSource, VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
+
+export type AccountDeps = {
+  chainId: number;
+  profiles: ProfileStore;
+  receipts: ConsentReceipts;
+  claims: ClaimsService;
+  topics: ClaimTopics;
+  /** The kept claims' verified data, for `verified_claims` (src/shared/verified_claims/verified_sources.ts). */
+  verified?: VerifiedSources;
+  /** The clock a request's `max_age` is measured on. */
+  now?: () => number;
+  /** Where each release through the ID token or userinfo is recorded for the owner. */
+  history?: AccessHistory;
+  /** Another chain's own parts (its profiles, claims and verified data), for subjects of that chain; undefined: not served. */
+  onChain?: (chainId: number) => Pick<AccountDeps, 'profiles' | 'claims' | 'verified'> | undefined;
+  /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
+  mayRefresh?: (grantId: string) => Promise<boolean>;
+};
+
+/** A claim as the tokens carry it: with its data when it was released. */
+type SharedClaim = { claim_id: string; topic: number; data?: unknown };
+
+const CIBA_GRANT = 'urn:openid:params:grant-type:ciba';
+
+/** The profile fields the engine lets out: those of the scopes or named in the claims request, not rejected, with a value. */
+function releasedFields(profile: Profile, scopes: Set<string>, requested: unknown, rejected: readonly string[]): string[] {
+  const named = requested && typeof requested === 'object' ? Object.keys(requested) : [];
+  return PROFILE_FIELDS.filter(
+    (field) => (scopes.has(field.scope) || named.includes(field.name)) && !rejected.includes(field.name) && profile[field.name as keyof Profile] !== undefined,
+  ).map((field) => field.name);
+}
+
+/** The profile fields the request may release (of its scopes or named, not rejected), whatever the profile holds. */
+function candidateFields(scopes: Set<string>, requested: unknown, rejected: readonly string[]): string[] {
+  const named = requested && typeof requested === 'object' ? Object.keys(requested) : [];
+  return PROFILE_FIELDS.filter((field) => (scopes.has(field.scope) || named.includes(field.name)) && !rejected.includes(field.name)).map((field) => field.name);
+}
+
+/** Where the release is recorded through: its door and the caller's facts (undefined: not recorded). */
+function releaseOf(deps: AccountDeps, ctx: KoaContextWithOIDC, use: string, grantId: string | undefined) {
+  const clientId = ctx.oidc?.client?.clientId;
+  if (!deps.history || !clientId) return undefined;
+  const door = use === 'userinfo' ? 'userinfo' : ctx.oidc.params?.grant_type === CIBA_GRANT ? 'ciba' : 'id_token';
+  return { client_id: clientId, grant_id: grantId ?? null, door, client_address: clientAddress(ctx as unknown as Context) } as const;
+}
+
+/**
+ * The profile read and the release recorded in one round trip (Redis on one server), when
+ * nothing else is released: the entry names the candidate fields the profile holds, which are
+ * the fields this answer releases. Undefined: read and record apart.
+ */
+async function profileWithRecord(
+  deps: AccountDeps,
+  ctx: KoaContextWithOIDC,
+  identity: Address,
+  historyIdentity: IdentityKey,
+  use: string,
+  grantId: string | undefined,
+  candidates: string[],
+): Promise<Profile | undefined> {
+  const release = releaseOf(deps, ctx, use, grantId);
+  const key = deps.profiles.keyOf?.(identity);
+  if (!release || !key || !deps.history?.readsWithRecord) return undefined;
+  return parseProfile(await deps.history.recordAfterRead(historyIdentity, key, { ...release, claims: [] }, candidates));
+}
+
+function recordRelease(
+  deps: AccountDeps,
+  ctx: KoaContextWithOIDC,
+  /** The first chain's identity by its address, another chain's by its CAIP-10 id (its own owner's history). */
+  identity: IdentityKey,
+  use: string,
+  grantId: string | undefined,
+  fields: string[],
+  claimIds: readonly string[],
+): void {
+  const release = releaseOf(deps, ctx, use, grantId);
+  if (!release) return;
+  deps.history!.record(identity, { ...release, fields, claims: [...claimIds] });
+}
+
+/** The kept claims Signet can name without the chain (those of trusted issuers), unverified. */
+function unverifiedClaims(topics: ClaimTopics, claimIds: readonly string[]) {
+  return claimIds.flatMap((claimId) => {
+    const known = topics.trustedClaim(claimId);
+    if (!known) return [];
+    return [
+      {
+        claim_id: claimId,
+        topic: known.topic.topic,
+        topic_name: known.topic.name,
+        issuer: known.issuer,
+        trusted: true,
+        valid: false,
+        status: 'chain_unavailable' as const,
+      },
+    ];
+  });
+}
+
+/** The kept onchain claims as they stand now; named unverified, without data, when the chain cannot be read. */
+async function sharedClaims(deps: AccountDeps, identity: Address, kept: readonly `0x${string}`[]): Promise<SharedClaim[]> {
+  try {
+    return await deps.claims.shared(identity, kept);
+  } catch (error) {
+    if (!(error instanceof SignetError && error.reason === 'chain_unavailable')) throw error;
+    return unverifiedClaims(deps.topics, kept);
+  }
+}
+
+/** What one token asks of verified claims: its part of the claims parameter, else the verified_claims scope's request. */
+function verifiedRequestsFor(scopes: Set<string>, requested: unknown, rejected: readonly string[]): VerifiedRequest[] {
+  if (rejected.includes(VERIFIED_CLAIMS)) return [];
+  const asked = verifiedRequestsIn(requested);
+  if (asked.length) return asked;
+  return scopes.has(VERIFIED_SCOPE) ? [SCOPE_REQUEST] : [];
+}
+
+/** One element per request and per kept claim that meets it, holding only the claims kept from that claim. */
+function answerVerified(requests: VerifiedRequest[], sources: VerifiedSource[], picks: readonly VerifiedPick[], now: number) {
+  const elements: VerifiedClaimsElement[] = [];
+  const fields = new Set<string>();
+  const claims = new Set<string>();
+  for (const request of requests) {
+    for (const source of sources) {
+      const pick = picks.find((each) => each.claim_id.toLowerCase() === source.claim.claim_id.toLowerCase());
+      const element = pick && answerRequest(source.element, request, new Set(pick.claims), now);
+      if (!element) continue;
+      elements.push(element);
+      for (const name of Object.keys(element.claims)) fields.add(verifiedFieldName(name));
+      claims.add(source.claim.claim_id);
+    }
+  }
+  return { elements, fields: [...fields], claims: [...claims] };
+}
+
+/** The kept claims' verified data as it stands now; none when the chain cannot be read (never unchecked). */
+async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: readonly VerifiedPick[]): Promise<VerifiedSource[]> {
+  if (!deps.verified || picks.length === 0) return [];
+  try {
+    return await deps.verified.among(
+      identity,
+      picks.map((pick) => pick.claim_id as `0x${string}`),
+    );
+  } catch (error) {
+    if (error instanceof SignetError && error.reason === 'chain_unavailable') return [];
+    throw error;
+  }
+}
+
+export function createFindAccount(first: AccountDeps): FindAccount {
+  return async (ctx, sub, token): Promise<Account | undefined> => {
+    const subject = parseSubject(sub);
+    if (!subject) return undefined;
+    const { identity } = subject;
+    // The subject names its chain: that chain's profiles and claims, never another's.
+    const own = subject.chainId === first.chainId ? first : first.onChain?.(subject.chainId);
+    if (!own) return undefined;
+    const deps: AccountDeps = own === first ? first : { ...first, ...own };
+    // Another chain's identity has its own history, never the first chain's at that address.
+    const historyIdentity = own === first ? identity : (sub as IdentityKey);
+    // The engine finds the account of a refresh before it spends the refresh token: no account, invalid_grant.
+    const refreshing = ctx.oidc?.params?.grant_type === 'refresh_token' && token?.kind === 'RefreshToken' && token.grantId;
+    if (refreshing && deps.mayRefresh && !(await deps.mayRefresh(token.grantId!))) return undefined;
+    return {
+      accountId: sub,
+      async claims(use, scope, requested, rejected) {
+        const scopes = new Set(scope.split(' '));
+        const topics = new Set(deps.topics.all.filter((topic) => scopes.has(deps.topics.scopeOf(topic))).map((topic) => topic.topic));
+        const grantId = token?.grantId;
+        const wantsClaims = topics.size > 0 && grantId !== undefined;
+        const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);
+        if (!wantsClaims && !verifiedRequests.length) {
+          // Only the profile is released: read with the release's history entry, one round trip.
+          const profile = await profileWithRecord(deps, ctx, identity, historyIdentity, use, grantId, candidateFields(scopes, requested, rejected ?? []));
+          if (profile) return { sub, ...profile };
+        }
+        // The profile and the receipt are read together: one round trip.
+        const [profile, receipt] = await Promise.all([
+          deps.profiles.get(identity),
+          wantsClaims || verifiedRequests.length ? deps.receipts.find(grantId!) : undefined,
+        ]);
+        const fields = releasedFields(profile, scopes, requested, rejected ?? []);
+        const answer: Record<string, unknown> & { sub: string } = { sub, ...profile };
+        const picks = verifiedRequests.length ? (receipt?.verified ?? []) : [];
+        // The onchain claims and the verified ones are read side by side.
+        const [shared, sources] = await Promise.all([
+          wantsClaims ? sharedClaims(deps, identity, (receipt?.claims ?? []) as `0x${string}`[]) : [],
+          verifiedSourcesOf(deps, identity, picks),
+        ]);
+        const released = shared.filter((claim) => topics.has(claim.topic));
+        if (wantsClaims) answer[ONCHAIN_CLAIMS] = released;
+        const verified = answerVerified(verifiedRequests, sources, picks, (deps.now ?? Date.now)());
+        // One element is an object, several a list: both are the standard's forms.
+        if (verified.elements.length) answer[VERIFIED_CLAIMS] = verified.elements.length === 1 ? verified.elements[0] : verified.elements;
+        const releasedIds = new Set([...released.filter((claim) => claim.data !== undefined).map((claim) => claim.claim_id), ...verified.claims]);
+        recordRelease(deps, ctx, historyIdentity, use, grantId, [...fields, ...verified.fields], [...releasedIds]);
+        return answer;
+      },
+    };
+  };
+}

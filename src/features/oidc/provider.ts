@@ -1,0 +1,217 @@
+// Builds the oidc-provider engine: the standard endpoints with Signet's choices (PKCE S256
+// for every client, rotating refresh tokens, keys from configuration, clients from Signet's
+// client records) and Signet's parts plugged in (adapter, account model, interaction URL, pages).
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../../config/client_metadata.js';
+import type { Config } from '../../config/config.js';
+import type { RenderPage } from '../../http/pages.js';
+import { fapiSigningAlgOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
+import { type Logger, silentLogger } from '../../infra/observability/logger.js';
+import type { ClientRecords } from '../../infra/store/client_records.js';
+import { createOidcAdapter } from '../../infra/store/oidc_adapter.js';
+import type { Store } from '../../infra/store/store.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { ClaimsService } from '../../shared/claims/claims_service.js';
+import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../../shared/clients/fapi_profile.js';
+import type { RegisteredClients } from '../../shared/clients/registered_clients.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import { DPOP_ALGS } from '../../shared/dpop/dpop_proof.js';
+import { scopeClaims } from '../../shared/fields/fields.js';
+import { claimsParameterProblem, listsWrapped, purposeProblem } from '../../shared/fields/verified_claims_request.js';
+import { VERIFIED_SCOPE } from '../../shared/fields/verified_fields.js';
+import type { AccessHistory } from '../../shared/history/access_history.js';
+import type { ProfileStore } from '../../shared/profile/profile.js';
+import type { VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
+import { createFindAccount } from './account.js';
+import { reasonEngineErrors } from './engine_error_reasons.js';
+import { explainRefusedFetches } from './engine_fetch_refusals.js';
+import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
+import { keepSignetErrors } from './engine_signet_errors.js';
+import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
+
+export type ProviderDeps = {
+  config: Config;
+  /** The DPoP nonce secret every process shares, derived once (app.ts): Signet's routes use the same. */
+  dpopNonceSecret: Buffer;
+  chainId: number;
+  store: Store;
+  profiles: ProfileStore;
+  receipts: ConsentReceipts;
+  claims: ClaimsService;
+  topics: ClaimTopics;
+  /** The kept claims' verified data, released as `verified_claims` (docs/verified-claims.md). */
+  verified?: VerifiedSources;
+  /** Signet's clock (a request's `max_age` is measured on it). */
+  now?: () => number;
+  renderPage: RenderPage;
+  /** OpenID CIBA in poll mode, the owner's inbox as the authentication device (src/features/ciba/ciba_settings.ts). */
+  ciba: NonNullable<NonNullable<Configuration['features']>['ciba']>;
+  /** Where the engine's failures are logged (outages answered 503, the rest 500). */
+  logger?: Logger;
+  /** Where releases through the ID token and userinfo are recorded for the owner. */
+  history?: AccessHistory;
+  /** Another chain's profiles, claims and verified data, for its subjects (src/features/oidc/account.ts). */
+  onChain?: (chainId: number) => { profiles: ProfileStore; claims: ClaimsService; verified?: VerifiedSources } | undefined;
+  /** The live key check of a refresh (see src/features/consent_end/refresh_key_check.ts). */
+  mayRefresh?: (grantId: string) => Promise<boolean>;
+  /** Where the engine's clients live (src/infra/store/client_records.ts), shared with Signet's client registry. */
+  clientRecords: ClientRecords;
+  /** Signet's checks of a client registered by RFC 7591 and what deleting one does (src/shared/clients/registered_clients.ts). */
+  registeredClients?: RegisteredClients;
+  /** How the engine fetches a client's jwks_uri and sector_identifier_uri: through Signet's URL guard (src/infra/outbound/guarded_fetch.ts). */
+  fetch: NonNullable<Configuration['fetch']>;
+};
+
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, renderPage } = deps;
+  const signingKeys = signingKeysOf(config);
+  const fapiAlg = fapiSigningAlgOf(signingKeys);
+  const configuration: Configuration = {
+    // Every URL the engine fetches for a client goes through Signet's guard: checked, pinned,
+    // redirects checked hop by hop (src/infra/outbound/), never the engine's own.
+    fetch: deps.fetch,
+    // A stranger's jwks_uri or sector_identifier_uri cannot stream into memory: a key set or a
+    // list of redirect URIs is a few kilobytes (the engine's own bound is none).
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    // A consumed refresh token stays for reuse detection as long as the access tokens issued with it.
+    // Every client is a dynamic client of the engine, read from Signet's client records (CLIENTS
+    // written there at start, others added at run time: src/clients/, decisions 22 to 25).
+    adapter: createOidcAdapter(deps.store, {
+      reuseWindowSeconds: config.ttl.accessToken,
+      // A grant's live access tokens, and a client's own, are bounded (docs/data.md).
+      accessTokensPerGrant: config.tokenLimits.accessTokensPerGrant,
+      clientCredentialsPerClient: config.tokenLimits.clientCredentialsPerClient,
+      clients: deps.clientRecords,
+      registeredClients: deps.registeredClients,
+    }),
+    // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/shared/clients/fapi_profile.ts).
+    extraClientMetadata: {
+      // webhook_url, webhook_secret: where a service's access-grant notifications go (src/config/client_metadata.ts).
+      properties: ['fapi_profile', ...SIGNET_CLIENT_METADATA],
+      validator(_ctx, key, value, metadata) {
+        if (key === 'webhook_url' || key === 'webhook_secret') {
+          const problem = signetMetadataProblem(key, value);
+          if (problem) throw new errors.InvalidClientMetadata(problem);
+          return;
+        }
+        if (key !== 'fapi_profile') return;
+        const problem = fapiClientProblem(metadata);
+        if (problem) throw new errors.InvalidClientMetadata(problem);
+        if (metadata.fapi_profile !== FAPI_PROFILE) return;
+        if (!fapiAlg) throw new errors.InvalidClientMetadata('Signet has no signing key a FAPI 2.0 client accepts (PS256, ES256 or EdDSA)');
+        Object.assign(metadata, withFapiDefaults(metadata, fapiAlg));
+      },
+    },
+    // The configured keys, or a development key (shared with the signals' signer: signing_keys.ts).
+    jwks: signingKeys as Configuration['jwks'],
+    cookies: { keys: [...config.cookieKeys] },
+    findAccount: createFindAccount(deps),
+    claims: scopeClaims(deps.topics),
+    // `ssf`: a client's token of the client credentials grant for its Shared Signals streams.
+    // `verified_claims`: a verified name, date of birth and nationality (docs/verified-claims.md).
+    scopes: ['openid', 'offline_access', 'ssf', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic)), VERIFIED_SCOPE],
+    // OpenID Connect for Identity Assurance: what Signet releases in verified_claims.
+    discovery: identityAssuranceMetadata(deps.topics),
+    // The drafts' `purpose` parameter: why the website asks, shown to the owner as it is.
+    extraParams: {
+      purpose(_ctx, value) {
+        const problem = value === undefined ? undefined : purposeProblem(value, 'purpose');
+        if (problem) throw new errors.InvalidRequest(problem);
+      },
+    },
+    // The ID token carries the fields kept too, not only userinfo.
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    // One list of DPoP proof algorithms for the engine's endpoints and Signet's (src/shared/dpop/dpop_proof.ts).
+    enabledJWA: { dPoPSigningAlgValues: [...DPOP_ALGS] as NonNullable<Configuration['enabledJWA']>['dPoPSigningAlgValues'] },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      // FAPI 2.0 for the clients that ask for it; every other client as before.
+      fapi: { enabled: true, profile: (_ctx, client) => (isFapiClient(client) ? '2.0' : undefined) },
+      // RFC 9126 for any client that wants it; required of clients with require_pushed_authorization_requests.
+      pushedAuthorizationRequests: { enabled: true },
+      // RFC 9449 for any client that wants it; a server nonce is required of FAPI 2.0 clients.
+      // The nonce secret is shared by every process (src/shared/dpop/dpop_nonces.ts).
+      dPoP: {
+        enabled: true,
+        nonceSecret: deps.dpopNonceSecret,
+        requireNonce: (ctx) => isFapiClient(ctx.oidc.client),
+      },
+      // Signed request objects (JAR, RFC 9101), by value or pushed; unsigned ones stay refused.
+      requestObjects: { enabled: true, requireSignedRequestObject: false },
+      // verified_claims in the standard's shape, and every `purpose` 3 to 300 characters (src/shared/fields/verified_claims_request.ts).
+      claimsParameter: {
+        enabled: true,
+        assertClaimsParameter(ctx, claims) {
+          const problem = claimsParameterProblem(claims as Record<string, unknown>);
+          if (problem) throw new errors.InvalidRequest(problem);
+          // A list of verified_claims requests goes on wrapped: the engine drops a list.
+          const wrapped = listsWrapped(claims as Record<string, unknown>);
+          if (wrapped && ctx.oidc.params) ctx.oidc.params.claims = JSON.stringify(wrapped);
+        },
+      },
+      // A client may introspect and revoke only the tokens issued to it.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      userinfo: { enabled: true },
+      ciba: deps.ciba,
+      // Logout tokens to clients' backchannel_logout_uri (sent through the webhook queue, see
+      // src/features/signals/), `sid` in ID tokens of clients that require it.
+      backchannelLogout: { enabled: true },
+      // Tokens for a client's own calls (its SSF streams, scope `ssf`), never about an owner.
+      clientCredentials: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          renderPage(ctx, 'logout', { title: 'Sign out', form, host: ctx.host });
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          renderPage(ctx, 'logged_out', { title: 'Signed out' });
+        },
+      },
+      // Dynamic client registration (RFC 7591) and its management (RFC 7592), when
+      // CLIENT_REGISTRATION opens it (decision 25); the adapter checks Signet's rules first.
+      registration: {
+        enabled: config.clientRegistration !== 'off',
+        initialAccessToken: config.clientRegistration === 'initial_access_token' ? (config.registrationAccessToken ?? false) : false,
+      },
+      registrationManagement: { enabled: config.clientRegistration !== 'off', rotateRegistrationAccessToken: true },
+    },
+    // A login grant is the owner's signed consent: it gets a refresh token, rotated on use.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Rotated on use, except for FAPI 2.0 clients: the profile asks servers not to rotate, their
+    // refresh tokens being bound to the client's key authentication already.
+    rotateRefreshToken: (ctx) => !isFapiClient(ctx.oidc.client),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    ttl: {
+      AccessToken: config.ttl.accessToken,
+      AuthorizationCode: 60,
+      IdToken: config.ttl.idToken,
+      RefreshToken: config.ttl.refreshToken,
+      ClientCredentials: config.ttl.accessToken,
+      Grant: config.ttl.grant,
+      Session: config.ttl.session,
+      Interaction: config.ttl.interaction,
+      // A CIBA request waits this long for the owner in the inbox.
+      BackchannelAuthenticationRequest: 600,
+    },
+    renderError: async (ctx: KoaContextWithOIDC, out, error) => {
+      const outage = outageIn(error);
+      if (outage) return answerOutage(ctx, outage, renderPage);
+      ctx.status = Math.max(ctx.status, 400);
+      renderPage(ctx, 'error', {
+        title: 'Something went wrong',
+        error: String(out.error),
+        description: String(out.error_description ?? ''),
+      });
+    },
+  };
+  const provider = new Provider(config.issuer, configuration);
+  // Proxy trust (TRUST_PROXY) is set by createApp on both Koa apps, the engine's and Signet's.
+  answerEngineOutages(provider, renderPage, deps.logger ?? silentLogger);
+  keepSignetErrors(provider);
+  explainRefusedFetches(provider, renderPage);
+  reasonEngineErrors(provider);
+  return provider;
+}

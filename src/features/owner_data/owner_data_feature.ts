@@ -1,0 +1,220 @@
+// The owner's data feature: access history, export and erasure over what the other features
+// hold. It sits above them (it reads grants, receipts, sessions, profiles and claims, and ends
+// them on erasure) and nothing imports it back.
+
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import { type Address, getAddress, type Hex } from 'viem';
+import type { Config } from '../../config/config.js';
+import type { RenderPage } from '../../http/pages.js';
+import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
+import type { IdentityKey } from '../../infra/chain/identity_key.js';
+import type { Logger } from '../../infra/observability/logger.js';
+import { keys } from '../../infra/store/keys.js';
+import type { Store } from '../../infra/store/store.js';
+import type { BackchannelInbox } from '../../shared/backchannel/backchannel_inbox.js';
+import type { ClaimRequests } from '../../shared/claim_issuer/claim_requests.js';
+import type { SignetIssuer } from '../../shared/claim_issuer/signet_issuer.js';
+import type { ClaimRecords } from '../../shared/claims/claim_records.js';
+import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
+import type { DisplayNames } from '../../shared/claims/display_names.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import type { AccessHistory } from '../../shared/history/access_history.js';
+import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import { parseSubject, subjectOf } from '../../shared/identity/subject.js';
+import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../../shared/owner_sessions/session_callers.js';
+import type { ProfileStore } from '../../shared/profile/profile.js';
+import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../../shared/wallet/verify_challenge.js';
+import type { Watchlists } from '../../shared/watch/watchlist.js';
+import { createOwnerWebhooks } from '../../shared/webhooks/owner_webhooks.js';
+import type { AccessGrants } from '../grants/access_grants.js';
+import type { GrantListing, ListedGrant } from '../grants/grant_listing.js';
+import { createDataExport } from './data_export.js';
+import { createErasureJobs, type ErasureSettings } from './erasure_jobs.js';
+import { type ErasureStep, erasureSteps } from './erasure_steps.js';
+import { ownerDataPages } from './owner_data_pages.js';
+import { ownerDataRoutes } from './owner_data_routes.js';
+
+/** What the owner's data reads on one chain. */
+export type OwnerDataChain = { registry: IdentityRegistry; profiles: ProfileStore; records: ClaimRecords; issuer?: SignetIssuer };
+
+export type OwnerDataDeps = {
+  /** Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is the one exported and erased. */
+  onChain: OnChains<OwnerDataChain>;
+  config: Pick<Config, 'issuer' | 'retention'>;
+  store: Store;
+  now: () => number;
+  logger: Logger;
+  provider: Provider;
+  sessions: AccountSessions;
+  callers: SessionCallers;
+  issueChallenge: IssueChallenge;
+  verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
+  receipts: ConsentReceipts;
+  listing: GrantListing;
+  accessGrants: AccessGrants;
+  revokeLoginGrant: (grantId: string) => Promise<void>;
+  topics: ClaimTopics;
+  claimRequests?: ClaimRequests;
+  backchannel: BackchannelInbox;
+  history: AccessHistory;
+  watchlists: Watchlists;
+  renderPage: RenderPage;
+  names: DisplayNames;
+  demoWallet: boolean;
+  /** Erasure job timing (tests shorten the lease and the sweep). */
+  erasureSettings?: Partial<ErasureSettings>;
+  /** Called before each erasure step (tests cut the process there). */
+  beforeErasureStep?: (step: ErasureStep) => Promise<void>;
+};
+
+const DAY_SECONDS = 86_400;
+
+export function createOwnerDataFeature(deps: OwnerDataDeps) {
+  const { store, topics } = deps;
+  const ownerWebhooks = createOwnerWebhooks(store);
+  const topicNames = topics.all.map((topic) => topic.name);
+
+  /** Every grant of the identity (`chainId`: on another chain than the first), every page. */
+  const allGrants = async (identity: Address, chainId?: number): Promise<ListedGrant[]> => {
+    const grants: ListedGrant[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await deps.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { cursor, limit: 100 });
+      grants.push(...page.items);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return grants;
+  };
+
+  // Each chain's export: the session's chain's identity, never the same address on another chain.
+  const onChain = onChainsFrom(deps.onChain, (each) => {
+    const first = each.chain === deps.onChain.first.chain;
+    const other = first ? undefined : each.chain.chainId;
+    return {
+      ...each,
+      exportFor: createDataExport({
+        issuer: deps.config.issuer,
+        chainId: each.chain.chainId,
+        store,
+        profile: (identity) => each.profiles.get(identity),
+        sessions: (identity) => deps.sessions.listFor(each.chain.identityKey(identity)),
+        grants: (identity) => allGrants(identity, other),
+        claimRecords: (identity) => each.records.listFor(identity),
+        claimRequests: async (identity) => (await deps.claimRequests?.listFor(identity, topicNames, other)) ?? [],
+        webhookUrl: async (identity) => (await ownerWebhooks.get(each.chain.identityKey(identity)))?.url,
+        pendingLogins: (identity) => deps.backchannel.pendingFor(identity, other),
+        history: { all: (identity) => deps.history.all(each.chain.identityKey(identity)) },
+        walletKey: each.chain.identityKey,
+        now: deps.now,
+      }),
+    };
+  });
+
+  /**
+   * An erasure job names its identity as the chain's Redis keys do (the first chain's by its
+   * address, another's by CAIP-10): a job resumed after a restart knows its chain.
+   */
+  const targetOf = (named: IdentityKey) => {
+    const parsed = named.startsWith('eip155:') ? parseSubject(named) : undefined;
+    if (!parsed) return { on: onChain.first, identity: getAddress(named), chainId: undefined, first: true };
+    return { on: onChain.require(parsed.chainId), identity: parsed.identity, chainId: parsed.chainId, first: false };
+  };
+
+  const receiptSeconds = Math.max(1, Math.round(deps.config.retention.receiptDays * DAY_SECONDS));
+  const erasures = createErasureJobs({
+    store,
+    now: deps.now,
+    settings: deps.erasureSettings,
+    beforeStep: deps.beforeErasureStep ? (step) => deps.beforeErasureStep!(step) : undefined,
+    onFailure: (error) => deps.logger.error('erasure job interrupted; it resumes on the next sweep', error),
+    run: erasureSteps({
+      store,
+      // Each step gets the job's identity as its chain's keys name it (see targetOf).
+      endAccountSessions: (named) => deps.sessions.endAll(named),
+      endEngineSessions: async (named) => {
+        const { on, identity } = targetOf(named);
+        const index = keys.engineSessionsOf(subjectOf(on.chain.chainId, identity));
+        const sessions = await store.indexMembers(index);
+        await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), index);
+      },
+      pendingBackchannel: (named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.backchannel.pendingFor(identity, chainId);
+      },
+      denyBackchannel: async (id) => {
+        if (await deps.backchannel.take(id)) {
+          await deps.provider.backchannelResult(id, new errors.AccessDenied('the identity owner erased their data')).catch(() => {
+            // The engine's request already ended (expired or decided): nothing is waiting for it.
+          });
+        }
+      },
+      accessGrantIds: async (named) => {
+        const { identity, chainId } = targetOf(named);
+        return (await allGrants(identity, chainId)).filter((grant) => grant.kind !== 'login').map((grant) => grant.id);
+      },
+      currentGrant: (id) => deps.accessGrants.current(id),
+      denyGrant: (id, named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.accessGrants.deny(id, identity, chainId);
+      },
+      revokeGrant: (id, named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.accessGrants.revoke(id, chainId === undefined ? { identity } : { identity, chainId }, 'erasure');
+      },
+      receipts: (named) => {
+        const { identity, chainId } = targetOf(named);
+        return deps.receipts.listFor(identity, chainId);
+      },
+      keepReceipt: (receipt, seconds) => deps.receipts.save(receipt, seconds),
+      revokeLoginGrant: deps.revokeLoginGrant,
+      issuedClaims: (named) => {
+        const { on, identity } = targetOf(named);
+        return on.records.listFor(identity);
+      },
+      // Records exist only on chains where Signet issues claims, so each has its chain's issuer.
+      revokeIssuedClaim: async (named, claimId) => {
+        const { on, identity } = targetOf(named);
+        await on.issuer?.revoke(identity, claimId as Hex);
+      },
+      removeClaimRequests: deps.claimRequests
+        ? async (named) => {
+            const { identity, chainId } = targetOf(named);
+            await deps.claimRequests!.removeFor(identity, topicNames, chainId);
+          }
+        : undefined,
+      history: deps.history,
+      // Each chain's watcher stops following that chain's identity (the same address elsewhere is another).
+      unwatch: async (named) => {
+        const { identity, chainId } = targetOf(named);
+        await deps.watchlists(chainId).unwatch(identity);
+      },
+      receiptSeconds,
+    }),
+  });
+
+  const routes = ownerDataRoutes({
+    issuer: deps.config.issuer,
+    owner: deps.callers.owner,
+    onChain,
+    history: deps.history,
+    erasures,
+    issueChallenge: deps.issueChallenge,
+    verifyChallenge: deps.verifyChallenge,
+    receiptDays: deps.config.retention.receiptDays,
+  });
+  const pages = ownerDataPages({
+    onChain,
+    renderPage: deps.renderPage,
+    sessions: deps.sessions,
+    history: deps.history,
+    names: deps.names,
+    demoWallet: deps.demoWallet,
+    retention: deps.config.retention,
+  });
+  return { routes: [...routes, ...pages], erasures };
+}
+
+export type OwnerDataFeature = ReturnType<typeof createOwnerDataFeature>;

@@ -1,0 +1,95 @@
+// The owner's data page (server-rendered, kept out of /openapi.json): who read the data, the
+// download of everything, and the erasure, whose wallet signature the page script asks for.
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Authenticator } from '../../http/authenticators.js';
+import type { RenderPage } from '../../http/pages.js';
+import { type AnyRoute, route } from '../../http/route.js';
+import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { DisplayNames } from '../../shared/claims/display_names.js';
+import type { AccessHistory, Door, HistoryEntry } from '../../shared/history/access_history.js';
+import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
+
+export type OwnerDataPagesDeps = {
+  /** The chains served: the page shows the session's chain's identity, and its issuer's claims where Signet issues them. */
+  onChain: OnChains<{ issuer?: unknown }>;
+  renderPage: RenderPage;
+  sessions: AccountSessions;
+  history: AccessHistory;
+  names: DisplayNames;
+  demoWallet: boolean;
+  retention: { historyDays: number; historyEntries: number; receiptDays: number; endedGrantDays: number };
+};
+
+const DOOR_WORDS: Record<Door, string> = {
+  id_token: 'at login (ID token)',
+  userinfo: 'profile request (userinfo)',
+  profile_resource: 'profile read',
+  claim_resource: 'claim read',
+  access_grant: 'access grant',
+  ciba: 'login from another device',
+};
+
+const PAGE_SIZE = 50;
+const word = z.string().max(512).optional().catch(undefined);
+
+export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
+  const visitor: Authenticator<Awaited<ReturnType<AccountSessions['find']>>> = {
+    kind: 'owner_session',
+    refusals: [],
+    authenticate: (ctx: Context) => deps.sessions.find(ctx),
+  };
+  const whatWords = (entry: HistoryEntry) => {
+    const parts = [...entry.fields.map((field) => deps.names.field(field)), ...entry.claims.map(() => 'a claim')];
+    return parts.length ? parts.join(', ') : 'nothing';
+  };
+
+  return [
+    route({
+      method: 'get',
+      path: '/account/data',
+      summary: 'Who read the data, the download of everything, and the erasure',
+      tag: 'Account pages',
+      auth: visitor,
+      query: z.object({ cursor: word, client: word }),
+      responses: { 200: { description: 'The page' } },
+      undocumented: true,
+      async handle({ ctx, query, caller: session }) {
+        if (!session) {
+          ctx.redirect('/account?next=%2Faccount%2Fdata');
+          return {};
+        }
+        const client = query.client || undefined;
+        // Another chain's history is kept under its CAIP-10 id.
+        const { chain, issuer } = chainNamedBy(deps.onChain, session);
+        const named = chain.identityKey(session.identity);
+        const [page, all] = await Promise.all([
+          deps.history
+            .page(named, { cursor: query.cursor, limit: PAGE_SIZE, client_id: client })
+            .catch(() => deps.history.page(named, { limit: PAGE_SIZE, client_id: client })),
+          deps.history.all(named),
+        ]);
+        const services = [...new Map(all.map((entry) => [entry.client_id, { id: entry.client_id, name: entry.client_name }])).values()];
+        deps.renderPage(ctx, 'account/data', {
+          title: 'Your data',
+          identity: session.identity,
+          wallet: session.wallet,
+          chainId: chain.chainId,
+          chainName: deps.onChain.several ? chain.name : undefined,
+          demoWallet: deps.demoWallet,
+          names: deps.names,
+          notice: undefined,
+          entries: page.entries,
+          nextCursor: page.next_cursor,
+          services,
+          client,
+          doorWords: DOOR_WORDS,
+          whatWords,
+          issuesClaims: issuer !== undefined,
+          ...deps.retention,
+        });
+        return {};
+      },
+    }),
+  ];
+}

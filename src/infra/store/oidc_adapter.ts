@@ -1,0 +1,297 @@
+// The oidc-provider adapter for every engine model, written once over the Store interface so
+// the Redis and the memory backends behave the same (one contract test suite covers both).
+// Round trips: find is one read (record and consumed mark together), a find by uid or user code
+// one too (the lookup with them), upsert one atomic write, consume one atomic decision.
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
+import { keys } from './keys.js';
+import type { BoundedIndex, Store } from './store.js';
+
+// Models whose records belong to a grant: revoking the grant deletes them all.
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'Grant']);
+
+// Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
+// a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so
+// without a cut every refresh would leave one record, and one grant index member, for the
+// token's whole life (a day and more).
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
+/** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
+export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
+
+/** Live access tokens a grant holds at most (tokenLimits.accessTokensPerGrant, decision 45). */
+export const DEFAULT_ACCESS_TOKENS_PER_GRANT = 3;
+/** Live client credentials tokens a client holds at most (tokenLimits.clientCredentialsPerClient). */
+export const DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT = 10;
+
+export type OidcAdapterOptions = {
+  /**
+   * How long a consumed code or refresh token stays, for reuse detection (its own expiry if
+   * sooner). A reuse within it revokes the grant; after it the token is unknown (refused all
+   * the same). Signet uses the access token's life: the tokens issued with it live as long.
+   */
+  reuseWindowSeconds?: number;
+  /**
+   * The most live access tokens one grant holds: an issuance past it (a refresh, mostly) deletes
+   * the grant's oldest before the new one is handed out (docs/data.md). The grant keeps as many
+   * consumed refresh tokens for reuse detection, the latest: those whose refreshes issued its
+   * live ones.
+   */
+  accessTokensPerGrant?: number;
+  /** The most live client credentials tokens one client holds (they have no grant): past it, the client's oldest go. */
+  clientCredentialsPerClient?: number;
+  /** The engine's Client model: Signet's client records (src/infra/store/client_records.ts), shared with its registry. */
+  clients?: ClientRecords;
+  /**
+   * Dynamic registration (RFC 7591, 7592) is the only way the engine itself saves or deletes a
+   * client: what a client must pass before it is saved (throwing the engine's
+   * InvalidClientMetadata or InvalidRedirectUri), and what deleting one does besides.
+   */
+  registeredClients?: {
+    save(record: ClientRecord): Promise<void>;
+    tokenLifeOf(clientId: string): Promise<number | undefined>;
+    remove(clientId: string): Promise<void>;
+  };
+};
+
+// A revoked grant refuses new records this long: enough for any request that was already
+// issuing tokens under it when it was revoked (a parallel redemption's winner) to finish.
+export const REVOKED_GRANT_MEMORY_SECONDS = 3600;
+
+// How long a replay mark lives: longer than the engine's acceptance window of a DPoP proof or
+// client assertion (five minutes). The mark written by `find` is the record; the engine's save
+// that follows would only write it again (a second round trip on every proof).
+const REPLAY_MARK_SECONDS = 600;
+
+// What the engine says when it finds a record already consumed, said by the loser of a race.
+const REFUSALS: Record<string, () => Error> = {
+  AuthorizationCode: () => new errors.InvalidGrant('authorization code already consumed'),
+  RefreshToken: () => new errors.InvalidGrant('refresh token already used'),
+  DeviceCode: () => new errors.InvalidGrant('device code already consumed'),
+  BackchannelAuthenticationRequest: () => new errors.InvalidGrant('backchannel authentication request already consumed'),
+  PushedAuthorizationRequest: () => new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used'),
+};
+
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+
+// How many records' grants are remembered between the engine's read and its consume.
+const REMEMBERED_GRANTS = 1000;
+
+// Models whose records name the Grant, and perhaps the Session, the engine reads next.
+const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
+// A read sent ahead waits this long, at most, for the engine's own find to take it.
+const READ_AHEAD_MS = 250;
+
+export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
+  const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
+  const accessTokensPerGrant = options.accessTokensPerGrant ?? DEFAULT_ACCESS_TOKENS_PER_GRANT;
+  const clientCredentialsPerClient = options.clientCredentialsPerClient ?? DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT;
+  // An evicted consumed record goes with its mark.
+  const markSuffix = keys.consumed('');
+  const clients = options.clients ?? createClientRecords(store);
+  // The engine reads a single-use record (find), then consumes it by id alone, in the same
+  // request of the same process. The grant read here names the index whose member the consume
+  // re-times, with no read of its own (no round trip added to a refresh). Bounded: the oldest go.
+  const grantOfRead = new Map<string, string>();
+  const rememberGrant = (key: string, grantId: string) => {
+    grantOfRead.delete(key);
+    grantOfRead.set(key, grantId);
+    if (grantOfRead.size > REMEMBERED_GRANTS) grantOfRead.delete(grantOfRead.keys().next().value!);
+  };
+
+  // A code's or a token's record names the Grant the engine reads next, and its Session when the
+  // token expires with it (read by uid): both reads are sent as soon as the record is found,
+  // together (one round trip, where the engine would make two, one after the other), and the
+  // engine's finds take them. Each is taken once, within READ_AHEAD_MS, by the next find of that
+  // key in this process; a write or delete of the key here drops it. Another process's write in
+  // between is the same race as between two reads one after the other, only shorter.
+  type Read = Promise<{ id: string; values: (string | undefined)[] } | undefined>;
+  const readAhead = new Map<string, { at: number; read: Read }>();
+  const sendAhead = (key: string, read: Read) => {
+    // Nobody may take it (the request fails first): its failure is then nobody's. A find that
+    // takes it awaits `read` itself and still gets the rejection, so an outage stays a 503.
+    read.catch(() => {});
+    readAhead.delete(key);
+    readAhead.set(key, { at: Date.now(), read });
+    if (readAhead.size > REMEMBERED_GRANTS) readAhead.delete(readAhead.keys().next().value!);
+  };
+  const takeAhead = (key: string): Read | undefined => {
+    const ahead = readAhead.get(key);
+    if (!ahead) return undefined;
+    readAhead.delete(key);
+    return Date.now() - ahead.at <= READ_AHEAD_MS ? ahead.read : undefined;
+  };
+  const recordAndMark = (key: string) => [key, keys.consumed(key)];
+  const readAheadFor = (payload: AdapterPayload) => {
+    if (typeof payload.grantId === 'string') {
+      const grantKey = keys.model('Grant', payload.grantId);
+      sendAhead(
+        grantKey,
+        store.getMany(recordAndMark(grantKey)).then((values) => ({ id: payload.grantId as string, values })),
+      );
+    }
+    if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
+      const lookup = keys.uid(payload.sessionUid);
+      sendAhead(
+        lookup,
+        store.getViaLookup(lookup, (id) => recordAndMark(keys.model('Session', id))),
+      );
+    }
+  };
+
+  /** Deletes every record of a grant and refuses any record written under it afterwards. */
+  const revokeGrant = async (grantId: string) => {
+    readAhead.delete(keys.model('Grant', grantId));
+    const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
+    // The bounded indexes list only records the closed index listed; the tombstone refuses new members.
+    await store.delete(...members, ...members.map((member) => keys.consumed(member)), keys.grantAccessTokens(grantId), keys.grantUsedRefreshTokens(grantId));
+  };
+
+  return class OidcAdapter implements Adapter {
+    readonly model: string;
+
+    constructor(model: string) {
+      this.model = model;
+    }
+
+    private key(id: string) {
+      // A registration access token lives until its client goes (docs/data.md): a key of its own.
+      return this.model === 'RegistrationAccessToken' ? keys.registrationToken(id) : keys.model(this.model, id);
+    }
+
+    /**
+     * The bounded index this model's record joins: a grant's access tokens, a client's client
+     * credentials tokens. Past the bound, the oldest of them are deleted as this one is written.
+     */
+    private boundOf(payload: AdapterPayload, grantId: string | undefined): BoundedIndex | undefined {
+      if (this.model === 'AccessToken' && grantId) return { key: keys.grantAccessTokens(grantId), atMost: accessTokensPerGrant };
+      if (this.model === 'ClientCredentials' && typeof payload.clientId === 'string') {
+        return { key: keys.clientCredentialsOf(payload.clientId), atMost: clientCredentialsPerClient };
+      }
+      return undefined;
+    }
+
+    /** The record indexes this model's records join. */
+    private indexesOf(payload: AdapterPayload, grantId: string | undefined): string[] {
+      if (grantId) return [keys.grantIndex(grantId)];
+      // A login session is found by its subject too, so that an erasure can end it.
+      if (this.model === 'Session' && payload.accountId) return [keys.engineSessionsOf(payload.accountId)];
+      // A client's registration access tokens go with the client.
+      if (this.model === 'RegistrationAccessToken' && payload.clientId) return [keys.registrationTokensOf(payload.clientId)];
+      return [];
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn = 0): Promise<void> {
+      if (this.model === 'Client') {
+        const record = { ...payload, client_id: id } as ClientRecord;
+        return options.registeredClients ? options.registeredClients.save(record) : clients.save(record);
+      }
+      // A registered client's access token lives no longer than the client while it is unused.
+      if (this.model === 'RegistrationAccessToken' && options.registeredClients && typeof payload.clientId === 'string') {
+        expiresIn = (await options.registeredClients.tokenLifeOf(payload.clientId)) ?? expiresIn;
+      }
+      // `find` wrote the mark atomically; it already outlives the acceptance window.
+      if (this.model === 'ReplayDetection') return;
+      const key = this.key(id);
+      readAhead.delete(key);
+      if (payload.uid) readAhead.delete(keys.uid(payload.uid));
+      const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
+      const aliases = [];
+      if (payload.userCode) aliases.push({ key: keys.userCode(payload.userCode), value: id });
+      if (payload.uid) aliases.push({ key: keys.uid(payload.uid), value: id });
+      // A record of a revoked grant is not written: the tokens a request was still issuing when
+      // the grant was revoked never exist, so they cannot be used.
+      await store.putRecord({
+        key,
+        value: JSON.stringify(payload),
+        ttlSeconds: expiresIn > 0 ? expiresIn : undefined,
+        unless: grantId ? keys.revokedGrant(grantId) : undefined,
+        // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
+        clear: [keys.consumed(key)],
+        aliases,
+        indexes: this.indexesOf(payload, grantId),
+        bounded: this.boundOf(payload, grantId),
+      });
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return clients.find(id) as Promise<AdapterPayload | undefined>;
+      const key = this.key(id);
+      // The engine asks "seen before?" (find) and then records the id (upsert): two steps, so two
+      // processes could both pass with the same DPoP proof or client assertion. Here the find is
+      // the decision: the first asker marks the id atomically and hears "never seen"; the
+      // engine's upsert then gives the mark its true expiry.
+      if (this.model === 'ReplayDetection') {
+        const first = await store.setIfAbsent(key, JSON.stringify({ jti: id }), REPLAY_MARK_SECONDS);
+        return first ? undefined : { jti: id };
+      }
+      const ahead = takeAhead(key);
+      const [raw, consumed] = ahead ? ((await ahead)?.values ?? []) : await store.getMany(recordAndMark(key));
+      return this.payloadOf(key, raw, consumed);
+    }
+
+    private payloadOf(key: string, raw: string | undefined, consumed: string | undefined): AdapterPayload | undefined {
+      if (!raw) return undefined;
+      const payload = JSON.parse(raw) as AdapterPayload;
+      if (CONSUMABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
+      if (LEADS_TO_GRANT.has(this.model)) readAheadFor(payload);
+      return consumed ? { ...payload, consumed: Number(consumed) } : payload;
+    }
+
+    /** A record found by a lookup (uid, user code): the lookup, the record and its mark in one read. */
+    private async findVia(lookupKey: string): Promise<AdapterPayload | undefined> {
+      const found = await (takeAhead(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordAndMark(this.key(id))));
+      return found ? this.payloadOf(this.key(found.id), found.values[0], found.values[1]) : undefined;
+    }
+
+    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return this.findVia(keys.uid(uid));
+    }
+
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.findVia(keys.userCode(userCode));
+    }
+
+    /**
+     * The single-use decision, one atomic store operation. The engine reads `consumed`, then
+     * calls this: between the two a parallel request may have won. The loser is refused here
+     * with the engine's own invalid_grant, and the grant is revoked as for any reuse. A record
+     * gone since the engine read it was revoked (by such a loser) or expired: refused too.
+     */
+    async consume(id: string): Promise<void> {
+      const key = this.key(id);
+      readAhead.delete(key);
+      const grantId = grantOfRead.get(key);
+      grantOfRead.delete(key);
+      // A consumed code or refresh token stays only for the reuse window, and leaves its grant
+      // index with it (when the engine's read named the grant; else at its own expiry). The
+      // grant keeps its latest consumed refresh tokens only, as many as its live access tokens:
+      // a grant refreshed again and again holds a bounded number, whatever the window.
+      const used =
+        this.model === 'RefreshToken' && grantId ? { key: keys.grantUsedRefreshTokens(grantId), atMost: accessTokensPerGrant, marks: [markSuffix] } : undefined;
+      const keep = CONSUMABLE.has(this.model)
+        ? { seconds: reuseWindowSeconds, index: grantId ? keys.grantIndex(grantId) : undefined, bounded: used }
+        : undefined;
+      const outcome = await store.markOnce(key, keys.consumed(key), String(epochSeconds()), keep);
+      if (outcome === 'marked') return;
+      if (outcome === 'already_marked') {
+        const grantId = (await this.find(id))?.grantId;
+        if (grantId) await Promise.all([revokeGrant(grantId), store.delete(keys.model('Grant', grantId))]);
+      }
+      throw REFUSALS[this.model]?.() ?? new errors.InvalidGrant(`${this.model} already consumed`);
+    }
+
+    async destroy(id: string): Promise<void> {
+      if (this.model === 'Client') return options.registeredClients ? options.registeredClients.remove(id) : clients.delete(id);
+      const key = this.key(id);
+      readAhead.delete(key);
+      const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
+      await store.delete(key, keys.consumed(key));
+      if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await revokeGrant(grantId);
+    }
+  };
+}

@@ -1,0 +1,24 @@
+// The answer forms of a claim (src/shared/claims/claims_service.ts ClaimView), as /openapi.json
+// documents them.
+import { z } from 'zod';
+import { address, bytes32, dateTime } from '../../http/schemas.js';
+
+export const claimView = z
+  .object({
+    identity: address,
+    claim_id: bytes32,
+    topic: z.number().int(),
+    topic_name: z.string().nullable(),
+    issuer: address,
+    trusted: z.boolean(),
+    valid: z.boolean(),
+    status: z.enum(['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired']),
+    scheme: z.number().int(),
+    data_hash: z.string(),
+    uri: z.string(),
+    expires_at: dateTime.nullable(),
+  })
+  .meta({ id: 'Claim' });
+
+/** A claim with its off-chain data, as a grant or a login's token releases it. */
+export const claimWithData = claimView.extend({ data: z.record(z.string(), z.unknown()) }).meta({ id: 'ClaimWithData' });

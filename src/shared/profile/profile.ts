@@ -1,0 +1,66 @@
+// The basic information Signet holds about an identity as Information Provider, and where
+// it lives in the store.
+import type { Address } from 'viem';
+import { z } from 'zod';
+import { keys } from '../../infra/store/keys.js';
+import type { Store } from '../../infra/store/store.js';
+
+export const addressSchema = z.object({
+  street_address: z.string().max(200).optional(),
+  locality: z.string().max(100).optional(),
+  region: z.string().max(100).optional(),
+  postal_code: z.string().max(20).optional(),
+  country: z.string().max(100).optional(),
+});
+
+export const profileSchema = z.object({
+  given_name: z.string().min(1).max(100).optional(),
+  family_name: z.string().min(1).max(100).optional(),
+  email: z.email().optional(),
+  phone_number: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678')
+    .optional(),
+  address: addressSchema.optional(),
+  website: z.url().optional(),
+});
+
+export type Profile = z.infer<typeof profileSchema>;
+
+/** The names of the profile's fields: its schema's keys, the one list (fields/fields.ts words each of them). */
+export type ProfileFieldName = keyof Profile;
+/** The parts of the postal address, each its own input on the profile form. */
+export const ADDRESS_PARTS = addressSchema.keyof().options;
+export type AddressPart = (typeof ADDRESS_PARTS)[number];
+
+export type ProfileStore = {
+  get(identity: Address): Promise<Profile>;
+  /**
+   * The profile as stored, or undefined when none is: one that was saved (even empty) was saved
+   * by the identity's signed-in owner, so the identity is known without asking the chain.
+   */
+  find(identity: Address): Promise<Profile | undefined>;
+  /** The Redis key the profile is kept under, for a read sent with other work (oidc/account.ts); absent: read with get. */
+  keyOf?(identity: Address): string;
+  set(identity: Address, profile: Profile): Promise<void>;
+};
+
+/** identityKey: how keys name an identity of the profiles' chain (src/infra/chain/chains.ts). */
+/** A profile as stored (JSON, or nothing: an empty profile). */
+export const parseProfile = (raw: string | undefined | null): Profile => (raw ? profileSchema.parse(JSON.parse(raw)) : {});
+
+export function createProfileStore(store: Store, identityKey: (identity: Address) => string = (identity) => identity): ProfileStore {
+  return {
+    async get(identity) {
+      return parseProfile(await store.get(keys.profile(identityKey(identity))));
+    },
+    async find(identity) {
+      const raw = await store.get(keys.profile(identityKey(identity)));
+      return raw === undefined ? undefined : parseProfile(raw);
+    },
+    keyOf: (identity) => keys.profile(identityKey(identity)),
+    async set(identity, profile) {
+      await store.set(keys.profile(identityKey(identity)), JSON.stringify(profileSchema.parse(profile)));
+    },
+  };
+}

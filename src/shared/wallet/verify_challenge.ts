@@ -1,0 +1,192 @@
+// Verifies a signed challenge against what Signet issued, one check per step, and burns its
+// nonce so it serves once. The signed text must be the issued text byte for byte, so every
+// field is compared at once and nothing is parsed on the way in: the nonce and expiry are
+// read from their own lines to find the record, and only a text that differs is parsed in
+// full (`siwe`), to name the first field that does not match.
+import { SiweMessage } from 'siwe';
+import type { Hex, PublicClient } from 'viem';
+import { refuse, SignetError } from '../../base/errors.js';
+import type { Reason } from '../../base/reasons.js';
+import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
+import { keys } from '../../infra/store/keys.js';
+import type { Store } from '../../infra/store/store.js';
+import type { IssuedChallenge } from './challenge.js';
+import { checkWalletSignature } from './verify_wallet_signature.js';
+
+export type SignedChallenge = {
+  /** What the challenge was issued for ("interaction:<uid>"). */
+  binding: string;
+  signature: string;
+  /** The signed text, when the caller sends it back; otherwise the latest issued one is meant. */
+  message?: string;
+};
+
+/** What verifying a signed challenge can refuse with (the routes that verify one declare these). */
+export const CHALLENGE_REFUSALS: Reason[] = [
+  'challenge_missing',
+  'challenge_expired',
+  'challenge_used',
+  'challenge_burnt',
+  'nonce_unknown',
+  'nonce_other_binding',
+  'message_mismatch',
+  'message_malformed',
+  'signature_malformed',
+  'signature_invalid',
+];
+
+const COMPARED_FIELDS = [
+  'domain',
+  'address',
+  'statement',
+  'uri',
+  'version',
+  'chainId',
+  'nonce',
+  'issuedAt',
+  'expirationTime',
+  'notBefore',
+  'requestId',
+  'resources',
+] as const;
+
+function parseMessage(text: string): SiweMessage {
+  try {
+    return new SiweMessage(text);
+  } catch (error) {
+    throw refuse('message_malformed', '"message" is not an EIP-4361 message', { cause: error });
+  }
+}
+
+const burnt = () => refuse('challenge_burnt', 'the challenge was refused after too many wrong signatures; request a new one');
+
+const expiredAt = (iso: string) => refuse('challenge_expired', `the challenge expired at ${iso}; request a new one`);
+
+/** What the signed text names on its Nonce and Expiration Time lines (only to find its record). */
+type SignedLines = { nonce: string; expirationTime?: string };
+
+const NONCE_LINE = /\nNonce: ([a-zA-Z0-9]+)\n/;
+const EXPIRATION_LINE = /\nExpiration Time: ([^\n]+)\n/;
+
+function signedLines(text: string): SignedLines {
+  const nonce = NONCE_LINE.exec(text)?.[1];
+  // A text without a nonce line cannot be a challenge: the full parse says what is wrong with it.
+  if (!nonce) return { nonce: parseMessage(text).nonce };
+  return { nonce, expirationTime: EXPIRATION_LINE.exec(text)?.[1] };
+}
+
+/** A signed text past its expiration time is refused before any lookup: its record is gone with it. */
+function assertMessageNotExpired(lines: SignedLines, now: number) {
+  if (lines.expirationTime && now >= Date.parse(lines.expirationTime)) throw expiredAt(lines.expirationTime);
+}
+
+async function nonceToCheck(store: Store, signed: SignedChallenge, lines: SignedLines | undefined) {
+  if (lines) return lines.nonce;
+  const latest = await store.get(keys.latestChallenge(signed.binding));
+  if (!latest) {
+    throw refuse('challenge_missing', 'no challenge was issued for this interaction; request one first');
+  }
+  return latest;
+}
+
+/** The record and its fate marker, read together (one round trip): a used or burnt challenge says so. */
+async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChallenge> {
+  const [raw, fate] = await store.getMany([keys.challenge(nonce), keys.usedChallenge(nonce)]);
+  if (fate === 'burnt') throw burnt();
+  if (fate) throw refuse('challenge_used', 'the challenge was already used; request a new one');
+  if (raw) return JSON.parse(raw) as IssuedChallenge;
+  throw refuse('nonce_unknown', '"nonce" was not issued by Signet');
+}
+
+function assertSameBinding(challenge: IssuedChallenge, signed: SignedChallenge) {
+  if (challenge.binding !== signed.binding) {
+    throw refuse('nonce_other_binding', '"nonce" belongs to another interaction');
+  }
+}
+
+/** The signed text is the issued one, byte for byte; a different text is parsed to name the field. */
+function assertUnchanged(challenge: IssuedChallenge, text: string | undefined) {
+  if (text === undefined || text === challenge.message) return;
+  const parsed = parseMessage(text);
+  const issued = new SiweMessage(challenge.message);
+  for (const field of COMPARED_FIELDS) {
+    if (JSON.stringify(parsed[field] ?? null) !== JSON.stringify(issued[field] ?? null)) {
+      throw refuse('message_mismatch', `"${field}" does not match the challenge`);
+    }
+  }
+  throw refuse('message_mismatch', '"message" differs from the challenge');
+}
+
+function assertNotExpired(challenge: IssuedChallenge, now: number) {
+  if (now >= challenge.expiresAt) throw expiredAt(new Date(challenge.expiresAt).toISOString());
+}
+
+function assertSignatureShape(signature: string) {
+  if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) {
+    throw refuse('signature_malformed', '"signature" must be 0x-prefixed hex');
+  }
+}
+
+const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
+
+/**
+ * Ends a challenge in one atomic step: of many concurrent verifications only one sets its fate
+ * marker, which expires with the record (its text says "expired" after that).
+ */
+async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt'): Promise<boolean> {
+  return (await store.markOnce(keys.challenge(challenge.nonce), keys.usedChallenge(challenge.nonce), fate)) === 'marked';
+}
+
+/** The caller's own checks of a challenge (live chain reads), run before its nonce is spent. */
+export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
+
+export function createChallengeVerifier(
+  store: Store,
+  client: PublicClient,
+  limits: Pick<RateLimits, 'count'>,
+  now: () => number,
+  /** The client of the chain a challenge names (a contract wallet is asked on its identity's chain). */
+  clientOn: (chainId: number) => PublicClient = () => client,
+) {
+  return async function verifyChallenge(signed: SignedChallenge, beforeUse?: BeforeUse): Promise<IssuedChallenge> {
+    // Every cheap check first; the chain is asked only about a signature that could pass.
+    const lines = signed.message === undefined ? undefined : signedLines(signed.message);
+    if (lines) assertMessageNotExpired(lines, now());
+    assertSignatureShape(signed.signature);
+    const nonce = await nonceToCheck(store, signed, lines);
+    const challenge = await issuedChallenge(store, nonce);
+    assertSameBinding(challenge, signed);
+    assertUnchanged(challenge, signed.message);
+    assertNotExpired(challenge, now());
+    // Each check of a challenge is counted before the eth_call, so even concurrent attempts
+    // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
+    const attempt = await limits.count('failedSignaturesPerChallenge', challenge.nonce, secondsLeft(challenge, now()));
+    if (!attempt.within) {
+      await retire(store, challenge, 'burnt');
+      throw burnt();
+    }
+    const signer = challenge.chainId === undefined ? client : clientOn(challenge.chainId);
+    // An outage (5xx) is not the signer's failure: it does not burn the challenge.
+    const burnUnlessOutage = async (refused: unknown): Promise<never> => {
+      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
+      throw refused;
+    };
+    // Covers EOAs (recovered locally), EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
+    const check = await checkWalletSignature(signer, challenge.wallet, challenge.message, signed.signature as Hex).catch(burnUnlessOutage);
+    // A contract wallet's answer is asked beside the caller's live reads, not before them: one
+    // chain round trip less (docs/decisions.md, 48).
+    const liveChecks = check === false ? undefined : beforeUse?.(challenge);
+    liveChecks?.catch(() => undefined);
+    const valid = typeof check === 'boolean' ? check : await check().catch(burnUnlessOutage);
+    if (!valid) {
+      if (attempt.last) await retire(store, challenge, 'burnt');
+      throw refuse('signature_invalid', `the signature was not made by wallet ${challenge.wallet} over the challenge`);
+    }
+    // A chain outage here leaves the challenge usable: the owner retries, not restarts.
+    await liveChecks;
+    if (!(await retire(store, challenge, 'used'))) {
+      throw refuse('challenge_used', 'the challenge was already used; request a new one');
+    }
+    return challenge;
+  };
+}
