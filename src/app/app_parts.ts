@@ -1,6 +1,6 @@
 // The parts several features share, built once per app from its deps: the clock, logs, pages,
-// the profile and receipt stores, the identity registry, the clients (their records, which the
-// engine reads too, and Signet's registry of them), the rate limits, the wallet's
+// the one URL guard, the profile and receipt stores, the identity registry, the clients (their
+// records, which the engine reads too, and Signet's registry of them), the rate limits, the wallet's
 // challenge and signature checks, the owner sessions (the account signs owners in; the grants,
 // the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import { createPageRenderer } from '../http/pages.js';
 import { type ChainDeps, createChains, onChains } from '../infra/chain/chains.js';
 import { type Logger, silentLogger } from '../infra/observability/logger.js';
+import { createUrlGuard, type ResolveHost } from '../infra/outbound/url_guard.js';
 import { createRateLimits } from '../infra/rate_limits/rate_limits.js';
 import { createClientRecords } from '../infra/store/client_records.js';
 import type { Store } from '../infra/store/store.js';
@@ -34,6 +35,8 @@ export function createAppParts(deps: {
   logger?: Logger;
   now?: () => number;
   demoWallet?: boolean;
+  /** DNS for the URLs given at run time (default: the system resolver). */
+  resolveHost?: ResolveHost;
 }) {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
@@ -74,6 +77,12 @@ export function createAppParts(deps: {
       config.clients.map((client) => client.client_id),
     ),
     limits,
+    /**
+     * The one address check of the URLs given at run time (src/infra/outbound/): the clients'
+     * rules, the engine's fetches, owners' webhooks and SSF endpoints at save; the webhook queue
+     * checks again at delivery.
+     */
+    urlGuard: createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(store, chain.client, limits, now, (chainId) => chains.require(chainId).client),
     verifyLinkedSignature: identities.first.verifyLinkedSignature,

@@ -1,0 +1,134 @@
+// What ends consent, assembled: ending a login grant and telling its website (the owner, an
+// erasure, a key removed), the live key check of every refresh, and on each chain the watcher
+// whose settled events end what the chain says no longer stands, with that chain's reads only.
+import type { Address } from 'viem';
+import type { Config } from '../../config/config.js';
+import type { Chain, Chains } from '../../infra/chain/chains.js';
+import { settledPointFor } from '../../infra/chain/settled_point.js';
+import type { Logger } from '../../infra/observability/logger.js';
+import type { Metrics } from '../../infra/observability/metrics.js';
+import type { Store } from '../../infra/store/store.js';
+import type { ClaimReader } from '../../shared/claims/claim_reader.js';
+import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import type { GrantEndReason, Signals } from '../../shared/consent/consent_signal.js';
+import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import { type ChainConsentHandlers, claimIssuersOf, createChainWatcher, watchersAsOne } from '../../shared/watch/chain_watcher.js';
+import type { Watchlists } from '../../shared/watch/watchlist.js';
+import type { AccessGrantParts } from '../grants/grants_feature.js';
+import { createChainConsentEnds } from './chain_consent_ends.js';
+import { createLoginGrantEnd } from './login_grant_end.js';
+import { createLoginSessionSid } from './login_session_sid.js';
+import { createRefreshKeyCheck } from './refresh_key_check.js';
+
+export type LoginEndsDeps = {
+  store: Store;
+  /** The first chain's id: its receipts name no chain. */
+  chainId: number;
+  receipts: ConsentReceipts;
+  registry: IdentityRegistry;
+  registryOn: (chainId: number) => IdentityRegistry;
+  isLoginActive: (grantId: string) => Promise<boolean>;
+  revokeLoginGrant: (grantId: string) => Promise<void>;
+  signals: Signals;
+  whenChainDown: Config['refreshWhenChainDown'];
+  now: () => number;
+};
+
+/** Ending login grants: by receipt, by id (the owner, an erasure), and before a refresh whose key is gone. */
+export function createLoginEnds(deps: LoginEndsDeps) {
+  const endLoginGrant = createLoginGrantEnd({
+    isActive: deps.isLoginActive,
+    revokeLoginGrant: deps.revokeLoginGrant,
+    sidOf: createLoginSessionSid(deps.store, deps.chainId),
+    signals: deps.signals,
+    now: deps.now,
+  });
+  /** Ends a login grant by its id, as `reason` says, and tells the website. */
+  const endLoginGrantById = (reason: GrantEndReason) => async (grantId: string) => {
+    const receipt = await deps.receipts.find(grantId);
+    if (receipt) await endLoginGrant(receipt, reason);
+    else await deps.revokeLoginGrant(grantId);
+  };
+  const mayRefresh = createRefreshKeyCheck({
+    receipts: deps.receipts,
+    registry: deps.registry,
+    registryOn: deps.registryOn,
+    endLoginGrant,
+    whenChainDown: deps.whenChainDown,
+  });
+  return { endLoginGrant, endLoginGrantById, mayRefresh };
+}
+
+export type LoginEnds = ReturnType<typeof createLoginEnds>;
+
+export type ChainWatchingDeps = {
+  config: Pick<Config, 'chainWatch' | 'claims' | 'claimIssuer'>;
+  store: Store;
+  chains: Chains;
+  /** Each chain's claim reader and Signet's issuer there, if any. */
+  onChain: { all: readonly { chain: Chain; reader: ClaimReader; issuer?: { address: Address } }[] };
+  receipts: ConsentReceipts;
+  access: Pick<AccessGrantParts, 'accessGrants' | 'accessGrantIdsOf'>;
+  isLoginActive: (grantId: string) => Promise<boolean>;
+  endLoginGrant: LoginEnds['endLoginGrant'];
+  watchlists: Watchlists;
+  signals: Signals;
+  /** What the first chain's events do instead of Signet's own (tests). */
+  consentEnds?: ChainConsentHandlers;
+  metrics?: Metrics;
+  logger: Logger;
+  now: () => number;
+};
+
+/** One watcher per chain, each with its own lease, cursor and settled point, run as one. */
+export function createChainWatching(deps: ChainWatchingDeps) {
+  const { config, chains } = deps;
+  const consentEndsOn = (on: ChainWatchingDeps['onChain']['all'][number]) => {
+    const other = on.chain === chains.first ? undefined : on.chain.chainId;
+    return createChainConsentEnds({
+      client: on.chain.client,
+      chainId: other,
+      reader: on.reader,
+      receipts: { listFor: (identity) => deps.receipts.listFor(identity, other) },
+      accessGrantsOf: async (identity) => deps.access.accessGrants.currentOf(await deps.access.accessGrantIdsOf(identity, other)),
+      isLoginActive: deps.isLoginActive,
+      endLoginGrant: deps.endLoginGrant,
+      revokeAccessGrant: (grant) => deps.access.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
+      watchedIdentities: () => deps.watchlists(on.chain.chainId).identities(),
+      signals: deps.signals,
+      now: deps.now,
+    });
+  };
+  const [firstChain] = deps.onChain.all;
+  const chainConsentEnds = consentEndsOn(firstChain!);
+  // When each chain's events count: its own setting, the one for every chain, or its id's default.
+  const settledPointOf = (chain: Chain) => {
+    const { settled, known } = settledPointFor(chain.chainId, chain.confirmations, config.chainWatch.confirmations);
+    if (!known && config.chainWatch.enabled) {
+      deps.logger.warn(
+        `chain ${chain.chainId} has no known settled point: the watcher acts on the newest block (0 confirmations); set its confirmations ("safe", "finalized" or a number) if it reorganises`,
+      );
+    }
+    return settled;
+  };
+  // The metrics carry each watcher's chain_id.
+  const watchers = deps.onChain.all.map((on) => {
+    const first = on.chain === chains.first;
+    return createChainWatcher({
+      store: deps.store,
+      client: on.chain.client,
+      ...(first ? {} : { chainId: on.chain.chainId }),
+      watchlist: deps.watchlists(on.chain.chainId),
+      issuers: chains.several ? claimIssuersOf(config, on.chain.chainId, on.issuer?.address) : claimIssuersOf(config),
+      handlers: first ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
+      settings: config.chainWatch,
+      settled: settledPointOf(on.chain),
+      endpoints: on.chain.endpoints,
+      metrics: deps.metrics,
+      metricsChainId: on.chain.chainId,
+      logger: deps.logger,
+      now: deps.now,
+    });
+  });
+  return { chainConsentEnds, watcher: watchersAsOne(watchers), watchers };
+}
