@@ -5,7 +5,7 @@
 
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { sleep } from '../test/support/wait_until.js';
+import { sleep, waitUntil } from '../test/support/wait_until.js';
 import type { CountingProxy } from './redis_counting_proxy.js';
 
 const blank = (key: string) =>
@@ -33,11 +33,13 @@ async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<
   const socket = connect(Number(target.port), target.hostname);
   const seen: string[] = [];
   let pending = '';
+  let monitoring = false;
   socket.on('data', (chunk: Buffer) => {
     pending += chunk.toString('latin1');
     const lines = pending.split('\r\n');
     pending = lines.pop()!;
     for (const raw of lines) {
+      if (raw === '+OK') monitoring = true;
       const parsed = parseMonitorLine(raw);
       if (!parsed || parsed.source === 'lua' || !parsed.args.length) continue;
       const { args } = parsed;
@@ -53,10 +55,12 @@ async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<
     socket.once('error', reject);
   });
   socket.write('MONITOR\r\n');
-  await sleep(50);
+  // MONITOR's OK: every command from then on is in the feed.
+  await waitUntil('MONITOR is on', () => monitoring);
   try {
     await work();
   } finally {
+    // A grace for writes the server may make after it has answered: nothing marks their end.
     await sleep(50);
     socket.destroy();
   }

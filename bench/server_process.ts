@@ -4,7 +4,7 @@ import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sleep } from '../test/support/wait_until.js';
+import { waitUntil } from '../test/support/wait_until.js';
 
 const TICKS_PER_SECOND = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
@@ -42,16 +42,16 @@ export async function startServerProcess(name: string, args: string[], env: Reco
     }
   };
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output()}`);
-    const ready = await fetch(`${base}/.well-known/openid-configuration`, { headers: { 'x-forwarded-proto': 'https' } })
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s: ${output()}`);
-    await sleep(100);
-  }
+  await waitUntil(
+    `${name} answers its discovery document`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output()}`);
+      return fetch(`${base}/.well-known/openid-configuration`, { headers: { 'x-forwarded-proto': 'https' } })
+        .then((response) => response.ok)
+        .catch(() => false);
+    },
+    { timeoutMs: 30_000, everyMs: 100, detail: output },
+  );
   const pid = child.pid!;
   const hasSchedstat = existsSync(`/proc/${pid}/schedstat`);
   return {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `signet` command line (run `npm run build` first).
-import { runCli } from '../dist/cli.js';
+import { runCli } from '../dist/app/cli.js';
 
 process.exitCode = await runCli(process.argv.slice(2), {
   out: (line) => console.log(line),

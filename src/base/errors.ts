@@ -2,9 +2,10 @@
 // safe to show, its stable `reason` (snake_case, what clients and tests match on; it gives the code),
 // and the cause kept for the logs only (docs/decisions.md, 18). Reasons and their codes: src/base/reasons.ts.
 import { type ErrorCode, statusOfCode } from './error_codes.js';
-import { REASONS, type Reason } from './reasons.js';
+import { previousReasonSent, REASONS, REPLACED_REASONS, type Reason, type ReplacedBy, type ReplacedReason } from './reasons.js';
 
-export type ErrorBody = { error: ErrorCode; error_description: string; reason: Reason };
+/** `previous_reason`: the old word `reason` replaced, while the transition lasts (docs/decisions.md, 49). */
+export type ErrorBody = { error: ErrorCode; error_description: string; reason: Reason; previous_reason?: ReplacedReason };
 
 export type SignetErrorOptions = {
   cause?: unknown;
@@ -12,6 +13,8 @@ export type SignetErrorOptions = {
   retryAfterSeconds?: number;
   /** Response headers the refusal needs (WWW-Authenticate, DPoP-Nonce). */
   headers?: Record<string, string>;
+  /** The old word this refusal was answered with before its reason replaced it (src/base/reasons.ts, REPLACED_REASONS). */
+  previous?: ReplacedReason;
 };
 
 export class SignetError extends Error {
@@ -20,6 +23,7 @@ export class SignetError extends Error {
   readonly reason: Reason;
   readonly retryAfterSeconds?: number;
   readonly headers?: Record<string, string>;
+  readonly previousReason?: ReplacedReason;
 
   /** A refusal by its stable reason: the catalog gives its error code and HTTP status. */
   constructor(reason: Reason, description: string, options?: SignetErrorOptions) {
@@ -30,15 +34,26 @@ export class SignetError extends Error {
     this.status = statusOfCode(this.code);
     this.retryAfterSeconds = options?.retryAfterSeconds;
     this.headers = options?.headers;
+    if (options?.previous !== undefined) {
+      if (REPLACED_REASONS[options.previous] !== reason)
+        throw new Error(`${options.previous} was replaced by ${REPLACED_REASONS[options.previous]}, not ${reason}`);
+      this.previousReason = options.previous;
+    }
   }
 
   toJSON(): ErrorBody {
-    return { error: this.code, error_description: this.message, reason: this.reason };
+    const body: ErrorBody = { error: this.code, error_description: this.message, reason: this.reason };
+    if (this.previousReason !== undefined && previousReasonSent(Date.now())) body.previous_reason = this.previousReason;
+    return body;
   }
 }
 
-/** Refuses with a stable reason (src/base/reasons.ts); every error Signet answers with is made here. */
-export const refuse = (reason: Reason, description: string, options?: SignetErrorOptions) => new SignetError(reason, description, options);
+/**
+ * Refuses with a stable reason (src/base/reasons.ts); every error Signet answers with is made here.
+ * `previous` may only name an old word this reason replaced.
+ */
+export const refuse = <R extends Reason>(reason: R, description: string, options?: SignetErrorOptions & { previous?: ReplacedBy<R> }) =>
+  new SignetError(reason, description, options);
 
 /** A configuration value that is missing or wrong; the message names the setting. */
 export class ConfigError extends Error {

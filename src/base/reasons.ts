@@ -1,7 +1,8 @@
 // Every stable `reason` Signet answers with, the error code (and so the HTTP status) it comes
 // with, and what it means. Clients and tests match on the reason, never on the sentence; the
-// OpenAPI document and the README's list are generated from this table. A reason, once
-// published, keeps its name and its meaning.
+// OpenAPI document and the table of docs/integration.md are generated from this table. A reason,
+// once published, keeps its name and its meaning; one merged into another stays answered as
+// `previous_reason` for a transition (REPLACED_REASONS).
 import type { ErrorCode } from './error_codes.js';
 
 type ReasonEntry = { error: ErrorCode; meaning: string };
@@ -46,7 +47,6 @@ const outageReasons = {
 /** Who is calling: sessions, API keys, the admin token, the login's interaction cookie. */
 const callerReasons = {
   session_missing: { error: 'invalid_token', meaning: 'No owner session: sign in with your wallet first.' },
-  identity_missing: { error: 'access_denied', meaning: 'The signed-in wallet has no identity yet.' },
   sign_in_missing: { error: 'invalid_request', meaning: 'No account sign-in is under way in this browser.' },
   api_key_invalid: { error: 'invalid_client', meaning: 'The X-API-Key is missing, unknown or revoked.' },
   caller_missing: { error: 'invalid_client', meaning: 'Neither an X-API-Key nor an owner session came with the request.' },
@@ -81,9 +81,12 @@ const webhookReasons = {
 
 /** Claims: reading them, releasing their data, and the admin API's claim documents. */
 const claimReasons = {
-  claim_not_found: { error: 'not_found', meaning: 'The identity has no claim with this id.' },
+  claim_not_found: { error: 'not_found', meaning: 'The identity has no claim with this id (to revoke: none that Signet issued).' },
   claim_issuer_untrusted: { error: 'access_denied', meaning: 'The claim’s issuer is not trusted for its topic.' },
-  claim_not_confirmed: { error: 'access_denied', meaning: 'The issuer no longer confirms the claim (revoked, or not signed by its key).' },
+  claim_not_confirmed: {
+    error: 'access_denied',
+    meaning: 'The claim’s issuer does not confirm the claim (revoked, not signed by its key, or its data or topic differ).',
+  },
   claim_expired: { error: 'expired', meaning: 'The claim expired.' },
   claim_data_missing: { error: 'not_found', meaning: 'Signet holds no off-chain data for the claim.' },
   claim_data_mismatch: { error: 'conflict', meaning: 'The claim’s off-chain data does not match its onchain hash.' },
@@ -94,9 +97,11 @@ const claimReasons = {
     meaning:
       'The claim’s `data.verified_claims` is not one `{ verification, claims }` element of OpenID Identity Assurance; the sentence names the first problem.',
   },
-  claim_topic_unknown: { error: 'invalid_request', meaning: '"topic" names no configured claim topic.' },
+  claim_topic_unknown: {
+    error: 'invalid_request',
+    meaning: 'The topic named is not one Signet issues claims of here (no configured claim topic of that name).',
+  },
   claim_expiry_invalid: { error: 'invalid_request', meaning: '"expires_at" is not an ISO-8601 date.' },
-  issued_claim_not_found: { error: 'not_found', meaning: 'Signet issued no claim with this id to the identity.' },
   claim_already_revoked: { error: 'conflict', meaning: 'The claim Signet issued was already revoked.' },
 } satisfies Record<string, ReasonEntry>;
 
@@ -107,32 +112,40 @@ const identityReasons = {
 
 /** Identities and the wallets linked to them, read live from the chain. */
 const linkReasons = {
-  identity_not_registered: { error: 'access_denied', meaning: 'The identity is not one of the IdFactory’s.' },
-  identity_not_a_contract: { error: 'access_denied', meaning: 'The address is not an identity contract.' },
+  identity_not_found: {
+    error: 'not_found',
+    meaning: 'The address is not an identity of Signet’s IdFactory: not registered with it, or no identity contract at all.',
+  },
   wallet_not_linked: { error: 'access_denied', meaning: 'The wallet holds no MANAGEMENT or ACTION key on the identity.' },
-  wallet_without_identity: { error: 'not_found', meaning: 'The IdFactory links no identity to the wallet; name the identity.' },
+  wallet_without_identity: {
+    error: 'not_found',
+    meaning: 'The wallet has no identity: the IdFactory links none to it and none is being created. At login, name the identity; in the account, create it.',
+  },
   chain_not_configured: { error: 'invalid_request', meaning: 'The chain id names no chain this Signet serves.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** Access grants and the resources they cover. */
 const grantReasons = {
-  identity_not_found: { error: 'not_found', meaning: 'No identity of Signet’s IdFactory has this address.' },
   grant_not_found: { error: 'not_found', meaning: 'No access grant with this id for the caller.' },
   grant_expired: { error: 'expired', meaning: 'The access request expired before the owner signed it.' },
   grant_not_pending: { error: 'conflict', meaning: 'The access grant was already decided.' },
-  grant_not_active: { error: 'conflict', meaning: 'The grant is not active (already revoked, used or never granted).' },
-  grant_used: { error: 'conflict', meaning: 'The immediate grant was already used for its one read.' },
-  grant_revoked: { error: 'access_denied', meaning: 'The grant of this token was revoked.' },
-  grant_not_usable: { error: 'access_denied', meaning: 'The grant of this token is not active.' },
+  grant_not_active: {
+    error: 'conflict',
+    meaning:
+      'The access grant is not active: revoked, already used for an immediate grant’s one read, expired, denied or never granted. The sentence names its state.',
+  },
   grant_missing: { error: 'access_denied', meaning: 'No active grant of the service covers this resource.' },
   identity_not_yours: { error: 'access_denied', meaning: 'An owner can list only the grants of the identity signed in.' },
   owner_proof_missing: { error: 'invalid_token', meaning: 'Neither an owner session nor the owner’s signature of the revocation.' },
   resource_empty: { error: 'not_found', meaning: 'The resource has no data to share.' },
   fields_empty: { error: 'invalid_request', meaning: '"fields" names no field.' },
-  field_unknown: { error: 'invalid_request', meaning: '"fields" names a field the resource does not have.' },
+  field_unknown: { error: 'invalid_request', meaning: '"fields" names a field Signet does not know, or one the resource does not have.' },
   authorization_malformed: { error: 'invalid_token', meaning: 'The Authorization header is not "Bearer <token>" or "DPoP <token>".' },
   token_invalid: { error: 'invalid_token', meaning: 'The access token is invalid, expired or revoked.' },
-  token_scope_insufficient: { error: 'insufficient_scope', meaning: 'The token’s grant does not cover this resource.' },
+  token_scope_insufficient: {
+    error: 'insufficient_scope',
+    meaning: 'The access token does not cover this resource: its grant is for another, or it lacks the scope the route needs (ssf for the SSF routes).',
+  },
   token_dpop_bound: { error: 'invalid_token', meaning: 'The access token is DPoP-bound: send it as "Authorization: DPoP <token>" with a DPoP proof.' },
   token_not_dpop_bound: { error: 'invalid_token', meaning: 'The access token is not DPoP-bound: send it as "Authorization: Bearer <token>".' },
   dpop_proof_invalid: {
@@ -145,22 +158,17 @@ const grantReasons = {
 /** The owner's account: sign-in, identity creation, keys, claims and consents. */
 const accountReasons = {
   identity_exists: { error: 'invalid_request', meaning: 'The signed-in wallet already has an identity.' },
-  identity_not_created: { error: 'not_found', meaning: 'The signed-in wallet has no identity and none is being created.' },
   identity_deployment_off: { error: 'not_found', meaning: 'Signet does not deploy identities here: IDENTITY_DEPLOYER_KEY is not set.' },
   identity_creation_in_progress: { error: 'conflict', meaning: 'An identity is already being created for this wallet.' },
   key_already_held: { error: 'conflict', meaning: 'The wallet already holds a key of this purpose on the identity.' },
   key_not_held: { error: 'not_found', meaning: 'The wallet holds no key of this purpose on the identity.' },
   last_management_key: { error: 'conflict', meaning: 'The last MANAGEMENT key cannot be removed: the identity would be lost.' },
-  claim_unconfirmed_by_issuer: { error: 'invalid_request', meaning: 'The claim’s issuer does not confirm the claim to add (signature, data or topic).' },
-  claim_topic_not_issued: { error: 'invalid_request', meaning: 'Signet’s claim issuer does not issue claims of this topic.' },
   consent_not_found: { error: 'not_found', meaning: 'No consent receipt with this id for the signed-in identity.' },
   erasure_not_found: { error: 'not_found', meaning: 'No erasure job with this id (or its state is no longer kept).' },
 } satisfies Record<string, ReasonEntry>;
 
 /** The login's consent interaction and CIBA decisions. */
 const loginReasons = {
-  login_client_unknown: { error: 'not_found', meaning: 'The website of this login is no longer registered.' },
-  consent_field_unknown: { error: 'invalid_request', meaning: '"fields" names a field Signet does not know.' },
   consent_field_not_requested: { error: 'invalid_request', meaning: '"fields" names a field the website did not ask for.' },
   consent_field_required: { error: 'invalid_request', meaning: '"fields" leaves out a field the website requires.' },
   consent_claim_not_shareable: { error: 'invalid_request', meaning: '"claims" names a claim that is not a valid claim of a kept topic.' },
@@ -176,14 +184,17 @@ const loginReasons = {
 /** The admin API: claims Signet issues, clients, services' API keys. */
 const adminReasons = {
   claim_issuer_off: { error: 'not_found', meaning: 'Signet is not a claim issuer here: SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY are not set.' },
-  client_not_found: { error: 'not_found', meaning: 'No client has this client_id.' },
+  client_not_found: {
+    error: 'not_found',
+    meaning:
+      'No client has this id: none registered by it, the website of a login no longer registered, or the demo website’s client "demo" missing from CLIENTS.',
+  },
   client_configured: {
     error: 'conflict',
     meaning: 'The client is listed in CLIENTS: change or remove it there (the next start would undo a change made through the API).',
   },
   client_id_taken: { error: 'conflict', meaning: 'A client with this client_id already exists.' },
   client_metadata_invalid: { error: 'invalid_request', meaning: 'The client’s metadata breaks a rule of the engine or of Signet; the sentence says which.' },
-  service_not_found: { error: 'not_found', meaning: 'No service (client) has this id.' },
   api_key_not_found: { error: 'not_found', meaning: 'The service has no API key with this id.' },
   api_key_revoked: { error: 'conflict', meaning: 'The API key is already revoked: it cannot be rotated or revoked again.' },
   api_key_id_taken: { error: 'conflict', meaning: 'A new API key drew an id already in use; trying again draws another.' },
@@ -192,14 +203,12 @@ const adminReasons = {
 /** The embedded demo's website (its OIDC login) and its built-in wallet. */
 const demoReasons = {
   demo_login_missing: { error: 'invalid_request', meaning: 'The demo website’s login cookie is missing: start again from /demo.' },
-  demo_client_missing: { error: 'not_found', meaning: 'The demo website’s client "demo" is not registered (CLIENTS).' },
   demo_wallet_method_unsupported: { error: 'invalid_request', meaning: 'The demo wallet does not offer this JSON-RPC method.' },
   demo_wallet_params_invalid: { error: 'invalid_request', meaning: 'The method’s "params" are not of the form it takes.' },
 } satisfies Record<string, ReasonEntry>;
 
 /** Shared Signals (SSF) streams that clients manage with a client credentials token. */
 const ssfReasons = {
-  ssf_scope_missing: { error: 'insufficient_scope', meaning: 'The access token was not issued with scope ssf.' },
   ssf_stream_not_found: { error: 'not_found', meaning: 'The client has no SSF stream with this stream_id.' },
   ssf_delivery_unsupported: {
     error: 'invalid_request',
@@ -238,3 +247,39 @@ export const REASONS = {
 export type Reason = keyof typeof REASONS;
 
 export const isReason = (value: unknown): value is Reason => typeof value === 'string' && Object.hasOwn(REASONS, value);
+
+/**
+ * Reasons merged into another of the same meaning (docs/decisions.md, 49): each old word and the
+ * reason sent in its place. Clients matched on the old words, so until PREVIOUS_REASON_UNTIL a
+ * refusal that would have carried one still names it, as `previous_reason` beside `reason`.
+ */
+export const REPLACED_REASONS = {
+  identity_missing: 'wallet_without_identity',
+  identity_not_created: 'wallet_without_identity',
+  identity_not_registered: 'identity_not_found',
+  identity_not_a_contract: 'identity_not_found',
+  grant_not_usable: 'grant_not_active',
+  grant_revoked: 'grant_not_active',
+  grant_used: 'grant_not_active',
+  service_not_found: 'client_not_found',
+  login_client_unknown: 'client_not_found',
+  demo_client_missing: 'client_not_found',
+  consent_field_unknown: 'field_unknown',
+  claim_unconfirmed_by_issuer: 'claim_not_confirmed',
+  claim_topic_not_issued: 'claim_topic_unknown',
+  issued_claim_not_found: 'claim_not_found',
+  ssf_scope_missing: 'token_scope_insufficient',
+} as const satisfies Record<string, Reason>;
+
+export type ReplacedReason = keyof typeof REPLACED_REASONS;
+
+/** The old words a reason was sent as before it replaced them. */
+export type ReplacedBy<R extends Reason> = { [Old in ReplacedReason]: (typeof REPLACED_REASONS)[Old] extends R ? Old : never }[ReplacedReason];
+
+/** The last day (UTC) `previous_reason` is sent; from the day after, only `reason` is. */
+export const PREVIOUS_REASON_UNTIL = '2027-06-30';
+
+const previousReasonEnds = Date.parse(`${PREVIOUS_REASON_UNTIL}T00:00:00Z`) + 24 * 60 * 60 * 1000;
+
+/** Whether a refusal answered at `now` (ms) still names the old word it replaces. */
+export const previousReasonSent = (now: number) => now < previousReasonEnds;

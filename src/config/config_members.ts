@@ -10,27 +10,27 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
-type Respelt = { objects: (raw: Json) => { path: string; object: Json }[]; members: { spelt: string; inner: string }[] };
+type Respelt = { objects: (raw: Json) => { path: string; object: Json }[]; members: { spelt: string; old: string }[] };
 
 /**
  * Where a JSON setting's members changed spelling: the objects (found in the raw settings), and
- * each member's new and inner name. `rateLimitClasses`: the classes as the code names them
- * (the schema's), which RATE_LIMITS spells snake_case.
+ * each member's one spelling (the schema's) and its old camelCase one. `rateLimitClasses`: the
+ * classes as RATE_LIMITS spells them.
  */
 const respelt = (rateLimitClasses: readonly string[]): Respelt[] => [
   {
     objects: (raw) => listAt(raw, ['claims', 'trustedIssuers'], 'claims.trustedIssuers'),
-    members: [{ spelt: 'trust_frameworks', inner: 'trustFrameworks' }],
+    members: [{ spelt: 'trust_frameworks', old: 'trustFrameworks' }],
   },
   {
     objects: (raw) => (isObject(raw.displayNames) ? [{ path: 'displayNames', object: raw.displayNames }] : []),
-    members: [{ spelt: 'trust_frameworks', inner: 'trustFrameworks' }],
+    members: [{ spelt: 'trust_frameworks', old: 'trustFrameworks' }],
   },
   {
     objects: (raw) => (isObject(raw.rateLimits) ? [{ path: 'rateLimits', object: raw.rateLimits }] : []),
-    members: rateLimitClasses.map((inner) => ({ spelt: snake(inner), inner })),
+    members: rateLimitClasses.map((spelt) => ({ spelt, old: camel(spelt) })),
   },
 ];
 
@@ -41,35 +41,25 @@ function listAt(raw: Json, keys: string[], path: string): { path: string; object
 }
 
 /**
- * Reads the JSON settings' members in their one spelling into the names the code uses, in place;
- * returns a warning for each old spelling read. Both spellings of one member stop the start.
+ * Respells the old camelCase members of JSON settings into their one spelling, snake_case (the
+ * schema's), in place; returns a warning for each old spelling read. Both spellings of one member
+ * stop the start.
  */
 export function respellMembers(raw: Json, rateLimitClasses: readonly string[]): string[] {
   const warnings: string[] = [];
   for (const { objects, members } of respelt(rateLimitClasses)) {
     for (const { path, object } of objects(raw)) {
-      for (const { spelt, inner } of members) {
-        if (spelt === inner) continue;
-        if (spelt in object && inner in object) throw new ConfigError(`${path}.${spelt}`, `is given twice, as ${spelt} and as ${inner}: keep ${spelt}`);
-        if (inner in object) warnings.push(`${path}.${inner} is the old spelling of ${path}.${spelt}: it is read in this release only, write ${spelt}`);
-        if (spelt in object) {
-          object[inner] = object[spelt];
-          delete object[spelt];
-        }
+      for (const { spelt, old } of members) {
+        if (spelt === old || !(old in object)) continue;
+        if (spelt in object) throw new ConfigError(`${path}.${spelt}`, `is given twice, as ${spelt} and as ${old}: keep ${spelt}`);
+        warnings.push(`${path}.${old} is the old spelling of ${path}.${spelt}: it is read in this release only, write ${spelt}`);
+        object[spelt] = object[old];
+        delete object[old];
       }
     }
   }
   return warnings;
 }
-
-/** A path of the code's names as people write it: respelt members in their one spelling. */
-export function speltPath(path: readonly string[]): string[] {
-  return path.map((segment, i) => speltAs(path.slice(0, i).join('.'), segment));
-}
-
-/** A member's name as people write it, where it sits in a respelt object: snake_case. */
-const speltAs = (path: string, inner: string) =>
-  /^(claims\.trustedIssuers\.\d+|displayNames|rateLimits)$/.test(path) && /[A-Z]/.test(inner) ? snake(inner) : inner;
 
 type Def = {
   type: string;
@@ -123,7 +113,7 @@ export function unknownMember(schema: z.ZodType, raw: unknown, path: string[] = 
         const inner = def.shape[key];
         if (!inner) {
           if (open) continue;
-          return { path: [...path, key].join('.'), known: Object.keys(def.shape).map((name) => speltAs(path.join('.'), name)) };
+          return { path: [...path, key].join('.'), known: Object.keys(def.shape) };
         }
         const found = unknownMember(inner, value, [...path, key]);
         if (found) return found;

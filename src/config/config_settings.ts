@@ -1,8 +1,8 @@
 // Every setting, declared once: where it sits in the config, the environment variable that
-// gives it, how that variable's text is read, its default and what it means. config.ts derives
-// from this table the environment mapping (fromEnv) and the names errors give settings
-// (settingName); README's "Configuration" table is rendered from it (settings_readme.ts,
-// `npm run docs:settings`). Bounds and types are the schema's (config.ts), which names them.
+// gives it, how that variable's text is read, its default and what it means. The schema takes its
+// defaults from here (schema.ts), the environment mapping and the names errors give settings are
+// derived from it (environment.ts), and the "Configuration" table of docs/operations.md is rendered from it
+// (settings_table.ts, `npm run docs:settings`). Bounds and types are the schema's.
 import { ConfigError } from '../base/errors.js';
 
 type Env = Record<string, string | undefined>;
@@ -32,11 +32,11 @@ export interface Setting {
   /** Dotted path in the config (`ttl.*`: a whole block, described in one row). */
   readonly path: string;
   readonly parse?: EnvParse;
-  /** The default value (what config/default.json or the schema gives); README shows it. */
-  readonly default?: string | number | boolean;
-  /** README's default when it is not one plain value. */
+  /** The default value, the only place it is written: the schema applies it, the settings table shows it. */
+  readonly default?: DefaultValue;
+  /** The table's default when it is not one plain value. */
   readonly defaultText?: string;
-  /** README's meaning. */
+  /** The table's meaning (links relative to docs/). */
   readonly meaning: string;
   /** Read and checked elsewhere than fromEnv (NODE_ENV: modeOf); errors name its path. */
   readonly readApart?: true;
@@ -47,16 +47,31 @@ export interface Setting {
    * set, every setting of the block is written, from its variable if defined, else its default.
    */
   readonly wholeBlock?: true;
+  /**
+   * Why the variable is not the path in capitals (chainWatch.pollMs: CHAIN_WATCH_POLL_MS). The
+   * variables are what deployments already set, so a differing one keeps its name and says why.
+   */
+  readonly variableNamed?: string;
 }
 
-/** The issuer of config/default.json: a local development address. */
+export type DefaultValue = string | number | boolean | readonly number[];
+
+/** The variable a setting's path would have: the path in capitals, words split by "_". */
+export const variableOfPath = (path: string): string =>
+  path
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/\./g, '_')
+    .toUpperCase();
+
+/** The default issuer: a local development address. */
 export const DEFAULT_ISSUER = 'http://localhost:3000';
 
 /** PORT, checked here: a bad PORT would otherwise surface as a bad issuer (http://localhost:<PORT>). */
 function readPort(text: string, name: string, reading: EnvReading): string {
   if (!(/^\d{1,5}$/.test(text) && Number(text) <= 65535)) throw new ConfigError(name, 'must be a port number (0 to 65535)');
   // PORT alone moves the default local issuer along; an issuer set in a file stays.
-  if (!reading.env.ISSUER && reading.fileIssuer === DEFAULT_ISSUER) reading.set('issuer', `http://localhost:${text}`);
+  const defaultIssuer = reading.fileIssuer === undefined || reading.fileIssuer === DEFAULT_ISSUER;
+  if (!reading.env.ISSUER && defaultIssuer) reading.set('issuer', `http://localhost:${text}`);
   return text;
 }
 
@@ -79,7 +94,14 @@ const readSettledPoint = (text: string): unknown => (/^\d+$/.test(text) ? Number
 const readCookieKeys = (text: string): string[] => text.split(',').map((key) => key.trim());
 
 export const SETTINGS: readonly Setting[] = [
-  { env: 'NODE_ENV', path: 'mode', readApart: true, default: 'development', meaning: '`production` refuses the demo parts (below)' },
+  {
+    env: 'NODE_ENV',
+    variableNamed: "Node's own variable for the mode, which libraries read too",
+    path: 'mode',
+    readApart: true,
+    default: 'development',
+    meaning: '`production` refuses the demo parts (below)',
+  },
   {
     env: 'ISSUER',
     path: 'issuer',
@@ -90,6 +112,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'REDIS_URL', path: 'redisUrl', defaultText: 'none: in-memory store', meaning: '`redis://` or `rediss://` URL; required in production' },
   {
     env: 'REDIS_CLUSTER',
+    variableNamed: '`redisServers` only groups the ways past one Redis server in the code; the variables speak of Redis',
     path: 'redisServers.cluster',
     parse: 'list',
     defaultText: 'none',
@@ -97,21 +120,36 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'REDIS_SENTINELS',
+    variableNamed: '`redisServers` only groups the ways past one Redis server in the code; the variables speak of Redis',
     path: 'redisServers.sentinels',
     parse: 'list',
     defaultText: 'none',
     meaning: 'Sentinels of a master, `host:port,…`; instead of `REDIS_URL`; needs `REDIS_SENTINEL_NAME`',
   },
-  { env: 'REDIS_SENTINEL_NAME', path: 'redisServers.sentinelName', defaultText: 'none', meaning: "the master's name the Sentinels monitor" },
-  { env: 'REDIS_PASSWORD', path: 'redisServers.password', defaultText: 'none', meaning: 'password of the Redis servers (any mode)' },
+  {
+    env: 'REDIS_SENTINEL_NAME',
+    variableNamed: '`redisServers` only groups the ways past one Redis server in the code; the variables speak of Redis',
+    path: 'redisServers.sentinelName',
+    defaultText: 'none',
+    meaning: "the master's name the Sentinels monitor",
+  },
+  {
+    env: 'REDIS_PASSWORD',
+    variableNamed: '`redisServers` only groups the ways past one Redis server in the code; the variables speak of Redis',
+    path: 'redisServers.password',
+    defaultText: 'none',
+    meaning: 'password of the Redis servers (any mode)',
+  },
   {
     env: 'REDIS_SENTINEL_PASSWORD',
+    variableNamed: '`redisServers` only groups the ways past one Redis server in the code; the variables speak of Redis',
     path: 'redisServers.sentinelPassword',
     defaultText: 'none',
     meaning: "the Sentinels' own password, with `REDIS_SENTINELS`",
   },
   {
     env: 'REDIS_TLS',
+    variableNamed: '`redisServers` only groups the ways past one Redis server in the code; the variables speak of Redis',
     path: 'redisServers.tls',
     parse: 'boolean',
     default: false,
@@ -154,11 +192,19 @@ export const SETTINGS: readonly Setting[] = [
     parse: readRpcEndpoints,
     defaultText: 'none',
     meaning:
-      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/readyz` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](docs/operations.md#running-on-a-public-chain))",
+      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/readyz` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](operations.md#running-on-a-public-chain))",
   },
-  { env: 'CHAIN_ID', path: 'chain.chainId', parse: 'number', defaultText: '31337 with anvil', meaning: 'required with `CHAIN_RPC_URL`' },
+  {
+    env: 'CHAIN_ID',
+    variableNamed: 'the one-chain shorthand: the path in capitals would say CHAIN twice',
+    path: 'chain.chainId',
+    parse: 'number',
+    defaultText: '31337 with anvil',
+    meaning: 'required with `CHAIN_RPC_URL`',
+  },
   {
     env: 'IDENTITY_FACTORY',
+    variableNamed: "ONCHAINID's own name for the contract; `chain` only groups the one-chain shorthand",
     path: 'chain.identityFactory',
     defaultText: 'deployed by the demo',
     meaning: 'the ONCHAINID `IdFactory`; only identities it knows can log in',
@@ -169,7 +215,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'none: the one chain above',
     meaning:
-      'JSON list of `{ chain_id, name, rpc_url or rpc_urls, identity_factory, claim_issuer?, confirmations? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means. `rpc_urls` lists endpoints as URLs or `{ "url", "label" }` ([operations](docs/operations.md#several-chains))',
+      'JSON list of `{ chain_id, name, rpc_url or rpc_urls, identity_factory, claim_issuer?, confirmations? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means. `rpc_urls` lists endpoints as URLs or `{ "url", "label" }` ([operations](operations.md#several-chains))',
   },
   {
     env: 'READY_WITH_CHAINS',
@@ -199,10 +245,11 @@ export const SETTINGS: readonly Setting[] = [
     errorsByPath: true,
     defaultText: 'the `demo` client',
     meaning:
-      'JSON list of clients: `client_id`, `client_secret`, `client_name`, `redirect_uris`, `post_logout_redirect_uris`, `token_endpoint_auth_method` (`client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none`). Written to Redis at every start, over any change made at run time; clients added at run time (the admin API, dynamic registration) are kept beside them ([operations](docs/operations.md#clients))',
+      'JSON list of clients: `client_id`, `client_secret`, `client_name`, `redirect_uris`, `post_logout_redirect_uris`, `token_endpoint_auth_method` (`client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none`). Written to Redis at every start, over any change made at run time; clients added at run time (the admin API, dynamic registration) are kept beside them ([operations](operations.md#clients))',
   },
   {
     env: 'CLAIM_TOPICS',
+    variableNamed: '`claims` only groups the claim settings in the code; the variable names what it lists',
     path: 'claims.topics',
     parse: 'json',
     defaultText: '`kyc` (1), `accredited` (7)',
@@ -210,14 +257,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'TRUSTED_ISSUERS',
+    variableNamed: '`claims` only groups the claim settings in the code; the variable names what it lists',
     path: 'claims.trustedIssuers',
     parse: 'json',
     defaultText: 'none (the demo trusts its ClaimIssuer)',
     meaning:
-      'JSON list of `{ address, topics: [names], trust_frameworks?: { <topic name>: <trust framework> }, chain_id? }`: the ClaimIssuer contracts trusted for each topic on the chain `chain_id` names (required with several `CHAINS`), and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](docs/verified-claims.md))',
+      'JSON list of `{ address, topics: [names], trust_frameworks?: { <topic name>: <trust framework> }, chain_id? }`: the ClaimIssuer contracts trusted for each topic on the chain `chain_id` names (required with several `CHAINS`), and the OpenID Identity Assurance trust framework (such as `de_aml`) their checks of a topic follow; only topics with one are released as `verified_claims` ([verified claims](verified-claims.md))',
   },
   {
     env: 'SIGNET_ISSUER_ADDRESS',
+    variableNamed: "Signet's own ClaimIssuer: CLAIM_ISSUER_ADDRESS would read as any trusted issuer's",
     path: 'claimIssuer.address',
     wholeBlock: true,
     defaultText: "the demo's ClaimIssuer",
@@ -225,6 +274,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'SIGNET_ISSUER_KEY',
+    variableNamed: "Signet's own ClaimIssuer: CLAIM_ISSUER_KEY would read as any trusted issuer's",
     path: 'claimIssuer.key',
     wholeBlock: true,
     defaultText: 'anvil account #0 in the demo',
@@ -236,18 +286,20 @@ export const SETTINGS: readonly Setting[] = [
     path: 'clientRegistration',
     default: 'off',
     meaning:
-      'dynamic client registration (RFC 7591, managed by RFC 7592) at `/reg`: `off`, `initial_access_token` (a registration must bring `REGISTRATION_ACCESS_TOKEN`) or `open` (anyone may register) ([operations](docs/operations.md#clients))',
+      'dynamic client registration (RFC 7591, managed by RFC 7592) at `/reg`: `off`, `initial_access_token` (a registration must bring `REGISTRATION_ACCESS_TOKEN`) or `open` (anyone may register) ([operations](operations.md#clients))',
   },
   {
     env: 'CLIENT_REGISTRATION_MAX_CLIENTS',
+    variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
     path: 'clientRegistrationLimits.maxClients',
     parse: 'number',
     default: 1000,
     meaning:
-      'the most clients dynamic registration keeps at once (those it made and not yet removed or expired); past it a registration is refused, `400 access_denied` ([operations](docs/operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+      'the most clients dynamic registration keeps at once (those it made and not yet removed or expired); past it a registration is refused, `400 access_denied` ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
   },
   {
     env: 'CLIENT_REGISTRATION_UNUSED_HOURS',
+    variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
     path: 'clientRegistrationLimits.unusedHours',
     parse: 'number',
     default: 24,
@@ -273,18 +325,19 @@ export const SETTINGS: readonly Setting[] = [
     default: 0,
     defaultText: '`0`: no `X-Forwarded-*` header trusted',
     meaning:
-      'how many reverse proxies append to `X-Forwarded-For`; with 1 the rightmost entry is the client and `X-Forwarded-Proto`/`Host` count. Set 1 behind one TLS proxy ([operations](docs/operations.md#rate-limits-and-proxy-trust))',
+      'how many reverse proxies append to `X-Forwarded-For`; with 1 the rightmost entry is the client and `X-Forwarded-Proto`/`Host` count. Set 1 behind one TLS proxy ([operations](operations.md#rate-limits-and-proxy-trust))',
   },
   {
     env: 'RATE_LIMITS',
     path: 'rateLimits',
     parse: 'json',
-    defaultText: 'see [operations](docs/operations.md#the-limit-classes)',
+    defaultText: 'see [operations](operations.md#the-limit-classes)',
     meaning:
       'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations',
   },
   {
     env: 'CHAIN_DEADLINE_MS',
+    variableNamed: "a request's budget for all its chain calls is a deadline, apart from one call's timeout",
     path: 'chainTimeouts.requestMs',
     parse: 'number',
     default: 1500,
@@ -293,6 +346,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'CHAIN_CALL_TIMEOUT_MS',
+    variableNamed: 'names the one call it bounds',
     path: 'chainTimeouts.callMs',
     parse: 'number',
     default: 5000,
@@ -300,6 +354,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'CHAIN_RPC_PROBE_MS',
+    variableNamed: 'names what is probed: an RPC endpoint',
     path: 'chainTimeouts.probeMs',
     parse: 'number',
     default: 2000,
@@ -307,11 +362,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'CHAIN_WATCH',
+    variableNamed: 'an on/off switch, named by what it turns on',
     path: 'chainWatch.enabled',
     parse: 'boolean',
     default: true,
     meaning:
-      "follow the chain for the events that end consents (a wallet's key removed, a claim removed, changed or revoked); one process at a time, by a lease in Redis ([operations](docs/operations.md#following-the-chain))",
+      "follow the chain for the events that end consents (a wallet's key removed, a claim removed, changed or revoked); one process at a time, by a lease in Redis ([operations](operations.md#following-the-chain))",
   },
   { env: 'CHAIN_WATCH_POLL_MS', path: 'chainWatch.pollMs', parse: 'number', default: 1000, meaning: 'how often the watcher asks for new blocks (50 to 60000)' },
   {
@@ -320,7 +376,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: readSettledPoint,
     defaultText: "each chain's own: 12 on Ethereum, `finalized` on Polygon and BNB, 10 on Base and OP, 20 on Arbitrum, 0 elsewhere",
     meaning:
-      "when the watcher takes an event as settled, for every chain without its own `confirmations` in `CHAINS`: blocks under the head (0 to 1000), or `safe` or `finalized` (the node's tags); it reads nothing past that point ([operations](docs/operations.md#running-on-a-public-chain))",
+      "when the watcher takes an event as settled, for every chain without its own `confirmations` in `CHAINS`: blocks under the head (0 to 1000), or `safe` or `finalized` (the node's tags); it reads nothing past that point ([operations](operations.md#running-on-a-public-chain))",
   },
   {
     env: 'CHAIN_WATCH_LAG_WARN_SECONDS',
@@ -345,30 +401,39 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'WORKERS',
+    variableNamed: "`ops` only groups the operations settings in the code; the variable is the usual service's name",
     path: 'ops.workers',
     default: 1,
     // Production already requires Redis and an RPC URL, all a second process needs (config/production.json).
     defaultText: '1; `auto` in production',
     meaning:
-      'processes sharing the port (`node:cluster`), a number or `auto` (one per core); above 1 needs `REDIS_URL` and `CHAIN_RPC_URL`. Production runs one per core unless set ([performance](docs/performance.md#workers))',
+      'processes sharing the port (`node:cluster`), a number or `auto` (one per core); above 1 needs `REDIS_URL` and `CHAIN_RPC_URL`. Production runs one per core unless set ([performance](performance.md#workers))',
   },
   {
     env: 'METRICS_PORT',
+    variableNamed: "`ops` only groups the operations settings in the code; the variable is the usual service's name",
     path: 'ops.metricsPort',
     parse: 'number',
     defaultText: 'none: metrics off',
     meaning: 'port of the Prometheus `GET /metrics` listener (never on the public port)',
   },
-  { env: 'LOG_LEVEL', path: 'ops.logLevel', default: 'info', meaning: 'JSON logs on stdout: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
+  {
+    env: 'LOG_LEVEL',
+    variableNamed: "`ops` only groups the operations settings in the code; the variable is the usual service's name",
+    path: 'ops.logLevel',
+    default: 'info',
+    meaning: 'JSON logs on stdout: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+  },
   {
     env: 'LOG_HASH_KEY',
     path: 'logHashKey',
     defaultText: 'none: a random key per process',
     meaning:
-      'key (at least 16 characters) of the keyed hash (HMAC-SHA256, 16 hex digits) that stands for an identity in log lines (`identity_hash`) instead of its address. Set it, the same in every process, so lines can be correlated across processes and restarts; keep it secret and rotate it rarely (hashes before and after a rotation no longer match) ([operations](docs/operations.md#health-logs-and-metrics))',
+      'key (at least 16 characters) of the keyed hash (HMAC-SHA256, 16 hex digits) that stands for an identity in log lines (`identity_hash`) instead of its address. Set it, the same in every process, so lines can be correlated across processes and restarts; keep it secret and rotate it rarely (hashes before and after a rotation no longer match) ([operations](operations.md#health-logs-and-metrics))',
   },
   {
     env: 'SHUTDOWN_GRACE_MS',
+    variableNamed: "`ops` only groups the operations settings in the code; the variable is the usual service's name",
     path: 'ops.shutdownGraceMs',
     parse: 'number',
     default: 10000,
@@ -386,16 +451,24 @@ export const SETTINGS: readonly Setting[] = [
     defaultText: 'see `config/default.json`',
     meaning: 'lifetimes of access token, ID token, refresh token, grant, session, interaction (seconds)',
   },
+  { path: 'grants.pendingSeconds', default: 604800, meaning: 'how long a persistent access request waits for the owner (seconds)' },
+  {
+    path: 'grants.webhookRetryDelaysMs',
+    default: [1000, 5000, 30000, 120000, 600000, 1800000],
+    meaning: 'delays between webhook delivery attempts (ms); after the last, the event is a dead letter',
+  },
   {
     env: 'ACCESS_TOKENS_PER_GRANT',
+    variableNamed: '`tokenLimits` only groups the bounds in the code; the variable says what is bounded',
     path: 'tokenLimits.accessTokensPerGrant',
     parse: 'number',
     default: 3,
     meaning:
-      "the most live access tokens one login grant holds (1 to 100): a refresh past it ends the grant's oldest, and the grant keeps as many used refresh tokens for reuse detection ([data](docs/data.md#refresh-tokens-and-the-grants-records))",
+      "the most live access tokens one login grant holds (1 to 100): a refresh past it ends the grant's oldest, and the grant keeps as many used refresh tokens for reuse detection ([data](data.md#refresh-tokens-and-the-grants-records))",
   },
   {
     env: 'CLIENT_CREDENTIALS_TOKENS_PER_CLIENT',
+    variableNamed: '`tokenLimits` only groups the bounds in the code; the variable says what is bounded',
     path: 'tokenLimits.clientCredentialsPerClient',
     parse: 'number',
     default: 10,
@@ -413,7 +486,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'number',
     defaultText: '1',
     meaning:
-      'the embedded demo starts 1 or 2 local chains (chain ids 31337 and 31338, ports 8545 and 8546): with 2, the demo identity is on both, at one address, and logins choose the chain ([operations](docs/operations.md#several-chains))',
+      'the embedded demo starts 1 or 2 local chains (chain ids 31337 and 31338, ports 8545 and 8546): with 2, the demo identity is on both, at one address, and logins choose the chain ([operations](operations.md#several-chains))',
   },
   {
     env: 'DISPLAY_NAMES',
@@ -490,79 +563,40 @@ export const SETTINGS: readonly Setting[] = [
   },
 ];
 
-/** A setting's declared default value, by path (the schema's defaults are these). */
-export function defaultOf(path: string): string | number | boolean {
+/** A setting's declared default, by path (the schema's defaults are these). */
+function defaultOf(path: string): DefaultValue {
   const value = SETTINGS.find((setting) => setting.path === path)?.default;
   if (value === undefined) throw new Error(`config_settings.ts declares no default for ${path}`);
   return value;
 }
 
-/** The variable that names a setting in errors, by the setting's path. */
-export const ENV_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
-  SETTINGS.filter((setting) => setting.env && !setting.errorsByPath && !setting.readApart).map((setting) => [setting.path, setting.env!]),
-);
-
-/** Settings read from comma-separated lists: an error on one entry names the variable. */
-export const LIST_PATHS: ReadonlySet<string> = new Set(SETTINGS.filter((setting) => setting.parse === 'list').map((setting) => setting.path));
-
-function parseText(setting: Setting, text: string, reading: EnvReading): unknown {
-  const name = setting.env!;
-  const parse = setting.parse ?? 'text';
-  if (typeof parse === 'function') return parse(text, name, reading);
-  switch (parse) {
-    case 'text':
-    case 'number':
-      return text;
-    case 'boolean':
-      if (text !== 'true' && text !== 'false') throw new ConfigError(name, 'must be true or false');
-      return text === 'true';
-    case 'list':
-      return text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean);
-    case 'json': {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new ConfigError(name, 'must be JSON');
-      }
-      return value || undefined;
-    }
-  }
+/** A declared default that must be a number (a setting's default, wherever the code needs it). */
+export function defaultNumber(path: string): number {
+  const value = defaultOf(path);
+  if (typeof value !== 'number') throw new Error(`config_settings.ts: the default of ${path} must be a number`);
+  return value;
 }
 
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) {
-    if (!node[key] || typeof node[key] !== 'object') node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[keys.at(-1)!] = value;
+export function defaultFlag(path: string): boolean {
+  const value = defaultOf(path);
+  if (typeof value !== 'boolean') throw new Error(`config_settings.ts: the default of ${path} must be true or false`);
+  return value;
 }
 
-const blockOf = (path: string) => path.split('.').slice(0, -1).join('.');
+export function defaultText(path: string): string {
+  const value = defaultOf(path);
+  if (typeof value !== 'string') throw new Error(`config_settings.ts: the default of ${path} must be text`);
+  return value;
+}
 
-/** Settings given in the environment, in the shape of the JSON files. */
-export function fromEnv(env: Env, fileIssuer: unknown): Record<string, unknown> {
-  // The chain block is always there: an empty one is the embedded chain.
-  const out: Record<string, unknown> = { chain: {} };
-  const reading: EnvReading = { env, fileIssuer, set: (path, value) => setPath(out, path, value) };
-  const given = (setting: Setting) => Boolean(setting.env && env[setting.env]);
-  for (const setting of SETTINGS) {
-    if (!setting.env || setting.readApart) continue;
-    const text = env[setting.env];
-    if (setting.wholeBlock) {
-      const block = SETTINGS.filter((other) => other.wholeBlock && blockOf(other.path) === blockOf(setting.path));
-      if (!block.some(given)) continue;
-      setPath(out, setting.path, text === undefined ? setting.default : parseText(setting, text, reading));
-      continue;
-    }
-    if (!text) continue;
-    const value = parseText(setting, text, reading);
-    if (value !== undefined) setPath(out, setting.path, value);
-  }
-  return out;
+export function defaultChoice<const T extends readonly string[]>(path: string, choices: T): T[number] {
+  const value = defaultText(path);
+  if (!choices.includes(value)) throw new Error(`config_settings.ts: the default of ${path} must be one of ${choices.join(', ')}`);
+  return value;
+}
+
+export function defaultNumbers(path: string): number[] {
+  const value = defaultOf(path);
+  if (!Array.isArray(value)) throw new Error(`config_settings.ts: the default of ${path} must be a list of numbers`);
+  return [...value];
 }

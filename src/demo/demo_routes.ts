@@ -75,7 +75,7 @@ export function demoRoutes(deps: DemoRoutesDeps): AnyRoute[] {
   // Discovery waits for the first use: the server is not listening while routes are built.
   const discover = async () => {
     const client = await deps.client();
-    if (!client) throw refuse('demo_client_missing', 'the demo website has no client: add client "demo" to CLIENTS');
+    if (!client) throw refuse('client_not_found', 'the demo website has no client: add client "demo" to CLIENTS', { previous: 'demo_client_missing' });
     return oidc.discovery(new URL(deps.issuer), client.client_id, client.client_secret, undefined, {
       execute: deps.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : [],
     });
@@ -109,7 +109,7 @@ export function demoRoutes(deps: DemoRoutesDeps): AnyRoute[] {
       path: '/demo/login',
       summary: 'Starts a login at Signet (authorization code with PKCE)',
       responses: { 302: { description: 'To Signet' } },
-      refusals: ['demo_client_missing'],
+      refusals: ['client_not_found'],
       async handle({ ctx }) {
         const config = await configuration();
         const verifier = oidc.randomPKCECodeVerifier();
@@ -139,7 +139,7 @@ export function demoRoutes(deps: DemoRoutesDeps): AnyRoute[] {
       path: '/demo/callback',
       summary: 'Where Signet sends the browser back: the code is exchanged and the result shown',
       responses: { 200: { description: 'An HTML page' } },
-      refusals: ['demo_login_missing', 'demo_client_missing'],
+      refusals: ['demo_login_missing', 'client_not_found'],
       async handle({ ctx }) {
         const raw = ctx.cookies.get(FLOW_COOKIE, { signed: true });
         if (!raw) throw refuse('demo_login_missing', 'the demo login cookie is missing: start again from /demo');

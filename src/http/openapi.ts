@@ -4,7 +4,7 @@
 // /openapi.json; the test harness checks every answer of the test suite against it.
 import { z } from 'zod';
 import { type ErrorCode, statusOfCode } from '../base/error_codes.js';
-import { REASONS, type Reason } from '../base/reasons.js';
+import { PREVIOUS_REASON_UNTIL, REASONS, REPLACED_REASONS, type Reason } from '../base/reasons.js';
 import type { AuthKind } from './authenticators.js';
 import { BODY_LIMITS } from './body.js';
 import type { AnyRoute } from './route.js';
@@ -187,6 +187,11 @@ export function openApiDocumentOf(routes: readonly AnyRoute[], options: { issuer
             error: { enum: [...new Set(Object.values(REASONS).map((entry) => entry.error))] },
             error_description: { type: 'string', description: 'A sentence for people; it may change' },
             reason: { enum: Object.keys(REASONS), description: 'Stable code of this refusal; match on it' },
+            previous_reason: {
+              enum: Object.keys(REPLACED_REASONS),
+              description: `The older word \`reason\` replaced, sent until ${PREVIOUS_REASON_UNTIL}; match on \`reason\``,
+              deprecated: true,
+            },
           },
         },
         ...components,

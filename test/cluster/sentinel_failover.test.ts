@@ -23,6 +23,7 @@ import { createRedisStore } from '../../src/infra/store/redis_store.js';
 import { OUTAGE_ANSWER_MS, STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
 import { authorizationUrl, followToCallback, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { sleep, waitFor } from '../support/wait_until.js';
 
 type Answer = { name: string; status: number; body: string; ms: number; startedAt: number };
 type Probe = { name: string; send(): Promise<Response> };
@@ -38,7 +39,6 @@ const form = (fields: Record<string, string>): RequestInit => ({
   headers: { authorization: basicAuth(WEBSITE), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
   body: new URLSearchParams(fields),
 });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   h = await startSignet({ store: 'sentinel', deadlines: 'production' });
@@ -91,7 +91,7 @@ async function loginLoad(stop: () => boolean): Promise<Answer[]> {
     } catch (error) {
       // The driver names the status it met; the probes below hold the exact 503 bodies.
       answers.push({ name: 'login', status: 0, body: String(error), ms: Date.now() - startedAt, startedAt });
-      await pause(20);
+      await sleep(20);
     }
   }
   return answers;
@@ -138,27 +138,30 @@ test('the master is killed under load: fast 503s during the switch, Signet follo
   let followedAt = 0;
   let lastRound: Answer[] = [];
   try {
-    await pause(500);
+    await sleep(500);
     await h.sentinels!.master.stop();
     killedAt = Date.now();
     // The Sentinels elect the replica; then Signet must serve again on its own.
-    while (!followedAt && Date.now() - killedAt < 20_000) {
-      if (!promotedAt && (await h.sentinels!.currentMaster()) !== oldMaster) promotedAt = Date.now();
-      lastRound = await Promise.all(probes().map(run));
-      if (promotedAt && lastRound.every(isSuccess)) followedAt = Math.min(...lastRound.map((answer) => answer.startedAt));
-      else await pause(50);
-    }
-    if (followedAt) await pause(1500);
+    followedAt = await waitFor(
+      'the Sentinels promote the replica and Signet serves every probe again',
+      async () => {
+        if (!promotedAt && (await h.sentinels!.currentMaster()) !== oldMaster) promotedAt = Date.now();
+        lastRound = await Promise.all(probes().map(run));
+        return promotedAt > 0 && lastRound.every(isSuccess) && Math.min(...lastRound.map((answer) => answer.startedAt));
+      },
+      {
+        timeoutMs: 20_000,
+        everyMs: 50,
+        detail: () => `promoted: ${promotedAt > 0}; last round: ${lastRound.map((a) => `${a.name} ${a.status}`).join(', ')}`,
+      },
+    );
+    // The load goes on after the switch for a while on purpose: none of it may fail.
+    await sleep(1500);
   } finally {
     over = true;
   }
   const answers = await probeLoad;
   const loginAnswers = await logins;
-  expect({ promoted: promotedAt > 0, followed: followedAt > 0, lastRound: followedAt ? [] : lastRound.map((a) => `${a.name} ${a.status}`) }).toEqual({
-    promoted: true,
-    followed: true,
-    lastRound: [],
-  });
 
   const during = answers.filter((answer) => answer.startedAt >= killedAt && answer.startedAt < followedAt);
   const after = answers.filter((answer) => answer.startedAt >= followedAt);

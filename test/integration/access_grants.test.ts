@@ -89,7 +89,7 @@ describe('immediate grants', () => {
     expect(read).toMatchObject({ status: 200, json: { identity, fields: ['given_name', 'email'], values: { given_name: 'Ada', email: 'ada@example.org' } } });
     const again = await api('GET', `/identities/${identity}/profile`, { token });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ error: 'conflict', reason: 'grant_used' });
+    expect(again.json).toMatchObject({ error: 'conflict', reason: 'grant_not_active', previous_reason: 'grant_used' });
 
     const record = await api('GET', `/access-grants/${id}`, { key: analyticsKey });
     expect(record.json).toMatchObject({ id, status: 'used', used_at: expect.any(String), kind: 'immediate', service: 'analytics' });
@@ -156,8 +156,13 @@ describe('persistent grants', () => {
       json: { error: 'access_denied', reason: 'grant_missing' },
     });
     expect(await api('GET', `/identities/${identity}/profile`, { token })).toMatchObject({
-      status: 403,
-      json: { error: 'access_denied', reason: 'grant_revoked', error_description: `the access grant was revoked at ${revoked.json.revoked_at}` },
+      status: 409,
+      json: {
+        error: 'conflict',
+        reason: 'grant_not_active',
+        previous_reason: 'grant_revoked',
+        error_description: `the access grant was revoked at ${revoked.json.revoked_at}`,
+      },
     });
     await receiver.waitFor((events) => events.some((e) => e.type === 'access_grant.revoked' && (e.data.grant as { id: string }).id === id));
     const again = await api('POST', `/access-grants/${id}/revocations`, { agent, body: {} });

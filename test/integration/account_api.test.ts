@@ -37,7 +37,7 @@ test('a wallet without identity signs in, creates one once, and a second click c
   expect(challenge.challenge).toContain('Sign in to Signet with your wallet to create your onchain identity.');
   expect(session).toEqual({ identity: null, wallet: fresh.address, created_at: expect.any(String) });
   const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
-  expect(inbox).toMatchObject({ status: 403, json: { error: 'access_denied', reason: 'identity_missing' } });
+  expect(inbox).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'wallet_without_identity', previous_reason: 'identity_missing' } });
 
   const started = await agent.postJson(`${h.issuer}/account/identity`, {});
   expect([200, 202]).toContain(started.status);
@@ -143,14 +143,17 @@ test('claim changes: an unknown claim and a claim its issuer does not confirm ar
   const issuer = h.chain.suite.claimIssuer;
   const forged = { topic: 1, scheme: 1, issuer, signature: `0x${'11'.repeat(65)}`, data: `0x${'22'.repeat(32)}`, uri: '' };
   expect(await agent.postJson(`${h.issuer}/account/claims/transactions`, { action: 'add', claim: forged })).toMatchObject({
-    status: 400,
-    json: { error: 'invalid_request', reason: 'claim_unconfirmed_by_issuer' },
+    status: 403,
+    json: { error: 'access_denied', reason: 'claim_not_confirmed', previous_reason: 'claim_unconfirmed_by_issuer' },
   });
 });
 
-test('a wallet with no identity and no creation under way reads 404 identity_not_created', async () => {
+test('a wallet with no identity and no creation under way reads 404 wallet_without_identity (previously identity_not_created)', async () => {
   const { agent } = await signIn(privateKeyToAccount(generatePrivateKey()));
-  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_not_created' } });
+  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({
+    status: 404,
+    json: { error: 'not_found', reason: 'wallet_without_identity', previous_reason: 'identity_not_created' },
+  });
 });
 
 test('a creation already under way elsewhere (its lock held, no record yet) is 409 identity_creation_in_progress, and nothing is sent', async () => {

@@ -100,12 +100,12 @@ test('a login challenge cannot open an account session', async () => {
   expect(answer.json).toMatchObject({ error: 'invalid_request', reason: 'nonce_other_binding' });
 });
 
-test('without a deployer key, a fresh wallet has no identity to read (404 identity_not_created) nor to create (404 identity_deployment_off)', async () => {
+test('without a deployer key, a fresh wallet has no identity to read (404 wallet_without_identity) nor to create (404 identity_deployment_off)', async () => {
   expect(h.config.identityDeployerKey).toBeUndefined();
   const fresh = privateKeyToAccount(generatePrivateKey());
   const { agent, challenge } = await signInToAccount(h.issuer, fresh);
   expect(challenge.identity).toBeNull();
-  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'identity_not_created' } });
+  expect(await agent.getJson(`${h.issuer}/account/identity`)).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'wallet_without_identity' } });
   expect(await agent.postJson(`${h.issuer}/account/identity`, {})).toMatchObject({
     status: 404,
     json: { error: 'not_found', reason: 'identity_deployment_off' },
@@ -113,7 +113,7 @@ test('without a deployer key, a fresh wallet has no identity to read (404 identi
   expect(await h.chain.factoryIdentityOf(fresh.address)).toBe('0x0000000000000000000000000000000000000000');
 });
 
-test('the claim request form for a topic Signet does not issue is 400 claim_topic_not_issued, and nothing is recorded', async () => {
+test('the claim request form for a topic Signet does not issue is 400 claim_topic_unknown, and nothing is recorded', async () => {
   expect(h.config.claimIssuer).toBeUndefined();
   const { agent } = await signIn(owner());
   const response = await agent.fetch(`${h.issuer}/account/claims/requests`, {
@@ -122,6 +122,6 @@ test('the claim request form for a topic Signet does not issue is 400 claim_topi
     body: 'topic=kyc',
   });
   expect(response.status).toBe(400);
-  expect(await response.json()).toMatchObject({ error: 'invalid_request', reason: 'claim_topic_not_issued' });
+  expect(await response.json()).toMatchObject({ error: 'invalid_request', reason: 'claim_topic_unknown', previous_reason: 'claim_topic_not_issued' });
   expect(await h.store.indexMembers(keys.claimRequests())).toEqual([]);
 });

@@ -104,7 +104,7 @@ test('with no ADMIN_TOKEN configured the admin API is off', async () => {
 });
 
 test('an unknown service: 404 on every route', async () => {
-  const unknown = refusal('not_found', 'service_not_found');
+  const unknown = { ...refusal('not_found', 'client_not_found'), previous_reason: 'service_not_found' };
   for (const [method, path] of [
     ['POST', '/admin/services/nope/api-keys'],
     ['GET', '/admin/services/nope/api-keys'],

@@ -18,6 +18,7 @@ import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
+import { waitFor } from '../support/wait_until.js';
 
 const BACKCHANNEL_LOGOUT = 'http://schemas.openid.net/event/backchannel-logout';
 const SESSION_REVOKED = 'https://schemas.openid.net/secevent/caep/event-type/session-revoked';
@@ -85,28 +86,25 @@ const verifiedLogout = async (request: ReceivedRequest) =>
 const verifiedEvent = async (request: ReceivedRequest) =>
   (await jwtVerify(request.body, jwks, { issuer: h.issuer, audience: 'shop', typ: 'secevent+jwt' })).payload;
 
-/** The first request after `from` (an index into the receiver's requests) that holds what `match` wants. */
-async function arrival(
+/** The first request after `from` (an index into the receiver's requests) that holds what `match` wants (`what`). */
+function arrival(
+  what: string,
   receiver: SignalReceiver,
   from: number,
   verify: (request: ReceivedRequest) => Promise<JWTPayload>,
   match: (payload: JWTPayload) => boolean,
 ) {
-  let found: { payload: JWTPayload; at: number } | undefined;
-  await receiver.waitFor('the signal', (requests) => requests.length > from, BOUND_MS + 5000);
-  const deadline = Date.now() + BOUND_MS + 5000;
-  while (!found && Date.now() < deadline) {
-    for (const request of receiver.requests.slice(from)) {
-      const payload = await verify(request);
-      if (match(payload)) {
-        found = { payload, at: request.at };
-        break;
+  return waitFor(
+    `${what} arrives`,
+    async () => {
+      for (const request of receiver.requests.slice(from)) {
+        const payload = await verify(request);
+        if (match(payload)) return { payload, at: request.at };
       }
-    }
-    if (!found) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  if (!found) throw new Error('the signal did not arrive');
-  return found;
+      return undefined;
+    },
+    { timeoutMs: BOUND_MS + 5000, everyMs: 20, detail: () => `${receiver.requests.length - from} requests came, none of them it` },
+  );
 }
 
 test('a key removed on chain: within 5 s the website gets its logout token and session-revoked event, and its refresh fails', async () => {
@@ -126,9 +124,9 @@ test('a key removed on chain: within 5 s the website gets its logout token and s
 
   await removeKey(h.chain.as(owner), identity, phone.address, KeyPurpose.ACTION);
   const mined = Date.now();
-  const logout = await arrival(logouts, logoutsBefore, verifiedLogout, (payload) => payload.sid === sid);
-  const revoked = await arrival(events, eventsBefore, verifiedEvent, (payload) => SESSION_REVOKED in (payload.events as Json));
-  const changed = await arrival(events, eventsBefore, verifiedEvent, (payload) => CREDENTIAL_CHANGE in (payload.events as Json));
+  const logout = await arrival("the logout token of the phone's session", logouts, logoutsBefore, verifiedLogout, (payload) => payload.sid === sid);
+  const revoked = await arrival('the session-revoked event', events, eventsBefore, verifiedEvent, (payload) => SESSION_REVOKED in (payload.events as Json));
+  const changed = await arrival('the credential-change event', events, eventsBefore, verifiedEvent, (payload) => CREDENTIAL_CHANGE in (payload.events as Json));
   console.info(
     `chain ends consent: key removed (transaction mined) → logout token ${logout.at - mined} ms, session-revoked ${revoked.at - mined} ms, credential-change ${changed.at - mined} ms (default watcher: poll 1 s, 0 confirmations)`,
   );
@@ -159,7 +157,7 @@ test('the owner revokes the login, then erases their data: the website is told e
   const { agent } = await signInToAccount(h.issuer, owner);
   const firstReceipt = (await h.signet.receipts.listFor(identity)).find((receipt) => receipt.message === firstLogin.signed.message)!;
   expect((await api('POST', `/access-grants/${firstReceipt.grant_id}/revocations`, { agent })).status).toBe(200);
-  const revoked = await arrival(logouts, before, verifiedLogout, () => true);
+  const revoked = await arrival('the logout token of the revoked login', logouts, before, verifiedLogout, () => true);
   expect(revoked.payload).toMatchObject({ sub: subjectOf(h.chain.anvil.chainId, identity), sid: firstLogin.tokens.claims()!.sid });
 
   const challenge = await api('POST', '/account/erasure/challenge', { agent });
@@ -196,7 +194,13 @@ test('a claim the website was given is revoked by its issuer: the website gets a
   });
   expect(revoked.status).toBe(200);
   const mined = Date.now();
-  const ended = await arrival(events, before, verifiedEvent, (payload) => `${h.issuer}/event-types/claim-ended` in (payload.events as Json));
+  const ended = await arrival(
+    'the claim-ended event',
+    events,
+    before,
+    verifiedEvent,
+    (payload) => `${h.issuer}/event-types/claim-ended` in (payload.events as Json),
+  );
   console.info(`chain ends consent: claim revoked by its issuer (transaction mined) → claim-ended event ${ended.at - mined} ms`);
   expect(ended.at - mined).toBeLessThanOrEqual(BOUND_MS);
   expect(ended.payload).toMatchObject({ sub_id: { format: 'iss_sub', iss: h.issuer, sub: subjectOf(h.chain.anvil.chainId, identity) } });

@@ -309,8 +309,13 @@ test("with the chain up, the chain's own 'no' keeps its 4xx (or an honest pendin
   // An "issuer" with no contract cannot confirm anything: the client's claim is refused.
   const claim = { topic: 1, scheme: 1, issuer: stranger, signature: '0x1234', data: '0x5678', uri: '' };
   expect(await timed(`${h.issuer}/account/claims/transactions`, json('POST', { action: 'add', claim }), ownerAgent)).toMatchObject({
-    status: 400,
-    json: { error: 'invalid_request', error_description: `the issuer ${stranger} does not confirm this claim for identity ${identity}` },
+    status: 403,
+    json: {
+      error: 'access_denied',
+      reason: 'claim_not_confirmed',
+      previous_reason: 'claim_unconfirmed_by_issuer',
+      error_description: `the issuer ${stranger} does not confirm this claim for identity ${identity}`,
+    },
   });
   // A transaction the chain has no receipt for is pending, truly.
   expect(await timed(`${h.issuer}/account/transactions/${unknownHash}`, json('GET'), ownerAgent)).toMatchObject({

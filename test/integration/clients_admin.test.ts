@@ -288,12 +288,15 @@ test('deleted through one process: its refresh, userinfo and resource reads fail
       json: refusal('invalid_client', 'api_key_invalid'),
     });
     expect(await jsonApi(() => base)('GET', `/identities/${identity}/profile`, { token: grantToken })).toMatchObject({
-      status: 403,
-      json: refusal('access_denied', 'grant_revoked'),
+      status: 409,
+      json: refusal('conflict', 'grant_not_active'),
     });
   }
   expect(await admin('GET', '/admin/clients/leaving', undefined, b)).toMatchObject({ status: 404, json: refusal('not_found', 'client_not_found') });
-  expect(await admin('GET', '/admin/services/leaving/api-keys')).toMatchObject({ status: 404, json: refusal('not_found', 'service_not_found') });
+  expect(await admin('GET', '/admin/services/leaving/api-keys')).toMatchObject({
+    status: 404,
+    json: { ...refusal('not_found', 'client_not_found'), previous_reason: 'service_not_found' },
+  });
   // Nothing of it is left: its record, its index of logins, its API keys; its pending request was denied.
   expect(await h.store.get(keys.client('leaving'))).toBeUndefined();
   expect(await h.store.indexMembers(keys.clientLogins('leaving'))).toEqual([]);

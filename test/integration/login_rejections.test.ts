@@ -211,16 +211,16 @@ describe('only a wallet linked to an identity the IdFactory knows may sign', () 
     const liar = getAddress(contractAddress!);
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: stranger().address, identity: liar });
-    expect(answer.status).toBe(403);
-    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'identity_not_registered' });
+    expect(answer.status).toBe(404);
+    expect(answer.json).toMatchObject({ error: 'not_found', reason: 'identity_not_found', previous_reason: 'identity_not_registered' });
   });
 
   test('an identity the factory does not know: a real Identity deployed by hand', async () => {
     const loose = await deployLooseIdentity(h.chain.deployer, stranger().address);
     const login = await startLogin(h.issuer, WEBSITE);
     const answer = await requestChallenge(login, { address: stranger().address, identity: loose });
-    expect(answer.status).toBe(403);
-    expect(answer.json).toMatchObject({ error: 'access_denied', reason: 'identity_not_registered' });
+    expect(answer.status).toBe(404);
+    expect(answer.json).toMatchObject({ error: 'not_found', reason: 'identity_not_found', previous_reason: 'identity_not_registered' });
   });
 });
 
@@ -337,7 +337,7 @@ describe('the interaction itself', () => {
     expect(await signature.json()).toMatchObject({ error: 'not_found', reason: 'interaction_not_found' });
   });
 
-  test('a website removed from the configuration while its login waits: login_client_unknown', async () => {
+  test('a website removed from the configuration while its login waits: client_not_found (previously login_client_unknown)', async () => {
     const login = await startLogin(h.issuer, WEBSITE);
     // The stored login now names a client this Signet does not know (as after a redeploy without it).
     const key = keys.model('Interaction', login.uid);
@@ -345,9 +345,9 @@ describe('the interaction itself', () => {
     stored.params.client_id = 'removed-website';
     await h.store.set(key, JSON.stringify(stored), 600);
     const view = await login.agent.getJson(login.interactionUrl);
-    expect(view).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'login_client_unknown' } });
+    expect(view).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'client_not_found', previous_reason: 'login_client_unknown' } });
     const challenge = await requestChallenge(login, { address: owner().address });
-    expect(challenge).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'login_client_unknown' } });
+    expect(challenge).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'client_not_found', previous_reason: 'login_client_unknown' } });
   });
 
   test('a claim that is not a valid claim of a kept topic cannot be named', async () => {
@@ -372,7 +372,7 @@ describe('the interaction itself', () => {
 
     const unknownField = await requestChallenge(login, { address: owner().address, fields: ['shoe_size'] });
     expect(unknownField.status).toBe(400);
-    expect(unknownField.json).toMatchObject({ error: 'invalid_request', reason: 'consent_field_unknown' });
+    expect(unknownField.json).toMatchObject({ error: 'invalid_request', reason: 'field_unknown', previous_reason: 'consent_field_unknown' });
 
     const notAsked = await requestChallenge(login, { address: owner().address, fields: ['phone_number'] });
     expect(notAsked.status).toBe(400);

@@ -20,6 +20,7 @@ import { discover, logIn, requestChallenge, signChallenge, startLogin, submitSig
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { TestChain } from '../support/test_chain.js';
 import { UserAgent } from '../support/user_agent.js';
+import { waitFor, waitUntil } from '../support/wait_until.js';
 import { startWebhookReceiver } from '../support/webhook_receiver.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-several-chains-tests';
@@ -353,11 +354,11 @@ test('a wallet with no identity signs in on the second chain and creates its ide
   const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await owner.signMessage({ message }), message });
   expect(session.json).toMatchObject({ identity: null, chain_id: SECOND });
 
-  let record = (await agent.postJson(`${h.issuer}/account/identity`, {})).json;
-  for (let i = 0; i < 100 && record.status === 'pending'; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    record = (await agent.getJson(`${h.issuer}/account/identity`)).json;
-  }
+  expect([200, 202]).toContain((await agent.postJson(`${h.issuer}/account/identity`, {})).status);
+  const record = await waitFor('the identity on the second chain is no longer pending', async () => {
+    const { json } = await agent.getJson(`${h.issuer}/account/identity`);
+    return json.status !== 'pending' && json;
+  });
   expect(record).toMatchObject({ status: 'deployed', wallet: owner.address });
   const identity = record.identity as Address;
   expect(await second.factoryIdentityOf(owner.address)).toBe(identity);
@@ -422,11 +423,14 @@ test("the owner's data on the second chain: its history, its export and its eras
   expect(accepted.status).toBe(202);
   const location = accepted.response.headers.get('location')!;
   let state: Record<string, unknown> = {};
-  for (let i = 0; i < 100 && state.status !== 'done'; i++) {
-    state = (await (await fetch(location, { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
-    if (state.status !== 'done') await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(state.status).toBe('done');
+  await waitUntil(
+    'the erasure on the second chain is done',
+    async () => {
+      state = (await (await fetch(location, { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
+      return state.status === 'done';
+    },
+    { detail: () => JSON.stringify(state) },
+  );
   expect(await secondProfiles.get(onSecond)).toEqual({});
   // Revoked by the second chain's issuer; the first chain's claim at the same address stands.
   expect({ second: await revokedOn(second, claimOnSecond), first: await revokedOn(h.chain, claimOnFirst) }).toEqual({ second: true, first: false });

@@ -205,7 +205,10 @@ describe('who may manage streams', () => {
 
   test('a client credentials token without scope ssf: 403 insufficient_scope', async () => {
     const answer = await api('GET', '/ssf/streams', { token: await tokenOf(RISK) });
-    expect(answer).toMatchObject({ status: 403, json: { error: 'insufficient_scope', reason: 'ssf_scope_missing' } });
+    expect(answer).toMatchObject({
+      status: 403,
+      json: { error: 'insufficient_scope', reason: 'token_scope_insufficient', previous_reason: 'ssf_scope_missing' },
+    });
     expect(answer.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="ssf"');
   });
 

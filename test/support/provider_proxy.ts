@@ -6,9 +6,9 @@
 // the key never leaks into logs or metrics.
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { MULTICALL3_ADDRESS } from '../../src/infra/chain/multicall3.js';
 import { type ProviderAnswer, type ProviderName, providerError, providerErrorRow } from './provider_errors.js';
+import { sleepAtLeast } from './wait_until.js';
 
 export type ProviderBehaviour = {
   /** Added before each answer (ms). */
@@ -104,7 +104,7 @@ export async function startProviderProxy(upstreamUrl: string, options: Partial<P
       held.add(request.socket);
       return;
     }
-    await waitAtLeast(behaviour.latencyMs);
+    await sleepAtLeast(behaviour.latencyMs);
 
     if (behaviour.failStatus !== undefined) {
       for (const member of members) member.answered = 'failed';
@@ -335,12 +335,4 @@ function parseJson(text: string): unknown {
 function send(response: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...headers });
   response.end(body);
-}
-
-/** Waits at least `ms` by the monotonic clock (a timer may fire a little early). */
-async function waitAtLeast(ms: number): Promise<void> {
-  const until = performance.now() + ms;
-  for (let left = ms; left > 0; left = until - performance.now()) {
-    await new Promise((done) => setTimeout(done, Math.ceil(left)));
-  }
 }

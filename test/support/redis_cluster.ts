@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free_port.js';
+import { waitUntil } from './wait_until.js';
 
 const run = promisify(execFile);
 
@@ -109,13 +110,15 @@ async function startRedisClusterOnce(masters: number): Promise<RedisCluster> {
     const started = await Promise.allSettled(nodes.map((node) => node.start()));
     for (const each of started) if (each.status === 'rejected') throw each.reason;
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
-    const deadline = Date.now() + 15_000;
-    for (const node of nodes) {
-      while ((await clusterState(node.port)) !== 'ok') {
-        if (Date.now() > deadline) throw new Error(`the cluster did not become ready (node ${node.port})`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
+    let states: string[] = [];
+    await waitUntil(
+      'every node says the cluster is ready',
+      async () => {
+        states = await Promise.all(nodes.map((node) => clusterState(node.port)));
+        return states.every((state) => state === 'ok');
+      },
+      { timeoutMs: 15_000, everyMs: 50, detail: () => nodes.map((node, i) => `node ${node.port}: ${states[i]}`).join(', ') },
+    );
   } catch (error) {
     // Failing half way, it stops the nodes it started: the caller never gets them.
     await stop();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free_port.js';
 import { type RedisNode, redisNode } from './redis_cluster.js';
+import { waitUntil } from './wait_until.js';
 
 const run = promisify(execFile);
 
@@ -61,11 +62,11 @@ async function startGroup(master: RedisNode, replica: RedisNode, sentinels: Redi
   await master.start();
   await replica.start();
   // A failover before the first sync would promote an empty replica: wait for the link.
-  const linked = Date.now() + 10_000;
-  while (!(await run('redis-cli', ['-p', String(replicaPort), 'info', 'replication'])).stdout.includes('master_link_status:up')) {
-    if (Date.now() > linked) throw new Error('the replica did not sync with its master');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(
+    'the replica has synced with its master',
+    async () => (await run('redis-cli', ['-p', String(replicaPort), 'info', 'replication'])).stdout.includes('master_link_status:up'),
+    { timeoutMs: 10_000, everyMs: 50 },
+  );
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
     // A Sentinel rewrites its own config file, so each gets one of its own.

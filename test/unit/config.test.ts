@@ -604,7 +604,7 @@ describe('loadConfig: display names', () => {
     const names = {
       issuers: [{ address: FACTORY.toLowerCase(), name: '  Example Issuer ' }],
       topics: [{ topic: 'kyc', name: 'Identity check' }],
-      trustFrameworks: [{ trust_framework: 'uk_tfida', name: 'the UK trust framework' }],
+      trust_frameworks: [{ trust_framework: 'uk_tfida', name: 'the UK trust framework' }],
     };
     expect(loadConfig({ DISPLAY_NAMES: JSON.stringify(names) }).displayNames).toEqual({
       issuers: [{ address: FACTORY, name: 'Example Issuer' }],
@@ -643,20 +643,23 @@ describe('loadConfig: display names', () => {
 
 describe('loadConfig: trust frameworks of trusted issuers', () => {
   test('by topic name, for the topics the issuer is trusted for', () => {
-    const issuers = [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { kyc: 'de_aml' } }];
-    expect(loadConfig({ TRUSTED_ISSUERS: JSON.stringify(issuers) }).claims.trustedIssuers).toEqual(issuers);
+    const issuers = [{ address: FACTORY, topics: ['kyc'], trust_frameworks: { kyc: 'de_aml' } }];
+    // Read into the code's name of the member.
+    expect(loadConfig({ TRUSTED_ISSUERS: JSON.stringify(issuers) }).claims.trustedIssuers).toEqual([
+      { address: FACTORY, topics: ['kyc'], trustFrameworks: { kyc: 'de_aml' } },
+    ]);
     expect(loadConfig({ TRUSTED_ISSUERS: JSON.stringify([{ address: FACTORY, topics: ['kyc'] }]) }).claims.trustedIssuers[0]!.trustFrameworks).toEqual({});
   });
 
   test.each<[string, unknown, string]>([
     [
       'a topic the issuer is not trusted for',
-      [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { accredited: 'de_aml' } }],
-      'configuration: claims.trustedIssuers.0.trustFrameworks names "accredited", which is not one of this issuer\'s topics',
+      [{ address: FACTORY, topics: ['kyc'], trust_frameworks: { accredited: 'de_aml' } }],
+      'configuration: claims.trustedIssuers.0.trust_frameworks names "accredited", which is not one of this issuer\'s topics',
     ],
     [
       'an identifier with a space',
-      [{ address: FACTORY, topics: ['kyc'], trustFrameworks: { kyc: 'de aml' } }],
+      [{ address: FACTORY, topics: ['kyc'], trust_frameworks: { kyc: 'de aml' } }],
       'configuration: claims.trustedIssuers.0.trust_frameworks.kyc must be a trust framework identifier (printable ASCII, no spaces)',
     ],
   ])('%s is refused, naming the setting', (_case, issuers, message) => {

@@ -19,7 +19,7 @@ const form = route({
   bodyLimit: 'form',
   body: z.object({ topic: z.string() }),
   responses: { 302: { description: 'Back' } },
-  refusals: ['claim_topic_not_issued'],
+  refusals: ['claim_topic_unknown'],
   undocumented: true,
   handle: async () => ({}),
 });
@@ -54,7 +54,7 @@ async function answered(status: number, body: unknown, path = '/pages/abc/form')
 const refusal = (reason: string, error = 'invalid_request') => ({ error, error_description: 'no', reason });
 
 test("a declared refusal (its own, or the pipeline's) with its reason's status passes", async () => {
-  expect(await answered(400, refusal('claim_topic_not_issued'))).toEqual([]);
+  expect(await answered(400, refusal('claim_topic_unknown'))).toEqual([]);
   expect(await answered(400, refusal('invalid_body'))).toEqual([]);
   expect(await answered(413, refusal('body_too_large', 'payload_too_large'))).toEqual([]);
 });
@@ -63,7 +63,7 @@ test('a reason the declaration does not give, a wrong status, or any other JSON 
   expect(await answered(404, refusal('grant_not_found', 'not_found'))).toEqual([
     'POST /pages/{id}/form answered 404 with reason grant_not_found, which its declaration does not give',
   ]);
-  expect(await answered(409, refusal('claim_topic_not_issued'))).toEqual(['POST /pages/{id}/form answered claim_topic_not_issued with 409']);
+  expect(await answered(409, refusal('claim_topic_unknown'))).toEqual(['POST /pages/{id}/form answered claim_topic_unknown with 409']);
   expect(await answered(200, { ok: true })).toEqual(['POST /pages/{id}/form answered 200 JSON that is not a refusal, and is not in /openapi.json']);
-  expect(await answered(400, refusal('claim_topic_not_issued'), '/elsewhere')).toEqual(['POST /elsewhere answered 400 JSON, and is not in /openapi.json']);
+  expect(await answered(400, refusal('claim_topic_unknown'), '/elsewhere')).toEqual(['POST /elsewhere answered 400 JSON, and is not in /openapi.json']);
 });

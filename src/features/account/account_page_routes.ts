@@ -296,12 +296,13 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       bodyLimit: 'form',
       body: z.object({ topic: z.string({ error: 'choose a claim topic' }) }),
       responses: { 302: { description: 'Sent: back to the claims page' } },
-      refusals: ['claim_topic_not_issued'],
+      refusals: ['claim_topic_unknown'],
       undocumented: true,
       async handle({ ctx, body, caller: session }) {
         if (!session) return toSignIn(ctx);
         const topic = deps.topics.byName(body.topic);
-        if (!topic || !deps.claimRequests || !requestsClaims(session)) throw refuse('claim_topic_not_issued', 'choose a claim topic Signet issues');
+        if (!topic || !deps.claimRequests || !requestsClaims(session))
+          throw refuse('claim_topic_unknown', 'choose a claim topic Signet issues', { previous: 'claim_topic_not_issued' });
         await deps.claimRequests.add(session.identity, topic.name, session.chain_id);
         ctx.redirect(`/account/claims?requested=${encodeURIComponent(topic.name)}`);
         return {};

@@ -2,9 +2,9 @@
 // as the login (a wallet without an identity may sign in to create one), the identity's
 // creation, the transactions the owner's wallet sends to manage keys and claims, the owner's
 // webhook, and consent receipts.
-import type { Address, Hex } from 'viem';
+import type { Hex } from 'viem';
 import { z } from 'zod';
-import { refuse, SignetError } from '../../base/errors.js';
+import { refuse } from '../../base/errors.js';
 import { anyone } from '../../http/authenticators.js';
 import { clientAddress } from '../../http/client_address.js';
 import { type AnyRoute, route } from '../../http/route.js';
@@ -14,9 +14,8 @@ import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
 import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
 import { LINK_REFUSALS } from '../../shared/identity/identity_registry.js';
-import { resolveIdentity } from '../../shared/identity/resolve_identity.js';
+import { signInIdentity } from '../../shared/identity/login_identity.js';
 import { subjectOf } from '../../shared/identity/subject.js';
-import { identitiesOfWallet } from '../../shared/identity/wallet_identities.js';
 import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../shared/owner_sessions/session_callers.js';
 import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
@@ -54,29 +53,6 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
   const { owner, wallet, signIn } = deps.callers;
   const { onChain } = deps;
   type OnChain = (typeof onChain.all)[number];
-  /**
-   * The identity a sign-in names and its chain, as at login: the chain named; with an identity and
-   * no chain, the first chain; with neither and several chains, the wallet looked up on every
-   * chain at once, several found answered as a choice. A wallet with no identity there signs in
-   * to create one: on the chain named, else on the first chain.
-   */
-  const identityFor = async (
-    body: forms.ChallengeBody,
-  ): Promise<{ on: OnChain; identity: Address | null } | { choose: { on: OnChain; identity: Address }[] }> => {
-    if (body.chain_id !== undefined || body.identity || !onChain.several) {
-      const on = chainNamedBy(onChain, body);
-      // A wallet with no identity (and none named) signs in to create one on that chain: one read.
-      if (!body.identity) return { on, identity: (await on.registry.identityOf(body.address)) ?? null };
-      return { on, identity: await resolveIdentity(on.registry, body.address, body.identity) };
-    }
-    try {
-      const found = (await identitiesOfWallet(onChain, body.address)).map(({ chain, identity }) => ({ on: onChain.require(chain.chainId), identity }));
-      return found.length === 1 ? found[0]! : { choose: found };
-    } catch (error) {
-      if (error instanceof SignetError && error.reason === 'wallet_without_identity') return { on: onChain.first, identity: null };
-      throw error;
-    }
-  };
   /** A chain id in answers only where several chains are served (one chain answers as before). */
   const chainFields = (on: OnChain) => (onChain.several ? { chain_id: on.chain.chainId, chain_name: on.chain.name } : {});
   return [
@@ -101,7 +77,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       },
       refusals: ['wallet_without_identity', 'chain_not_configured', ...LINK_REFUSALS],
       async handle({ ctx, body }) {
-        const resolved = await identityFor(body);
+        const resolved = await signInIdentity(onChain, body);
         if ('choose' in resolved)
           return { body: { choose: resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity })) } };
         const { on, identity } = resolved;
@@ -183,10 +159,10 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       tag: TAG,
       auth: wallet,
       responses: { 200: { description: 'The creation record', schema: forms.identityCreation } },
-      refusals: ['identity_not_created', 'chain_unavailable'],
+      refusals: ['wallet_without_identity', 'chain_unavailable'],
       async handle({ caller: session }) {
         const record = await chainNamedBy(onChain, session).creator.status(session.wallet);
-        if (!record) throw refuse('identity_not_created', `wallet ${session.wallet} has no identity yet`);
+        if (!record) throw refuse('wallet_without_identity', `wallet ${session.wallet} has no identity yet`, { previous: 'identity_not_created' });
         if (record.status === 'deployed' && record.identity && !session.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { body: record };
       },
@@ -234,7 +210,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       body: forms.claimChangeBody,
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
-      refusals: ['claim_not_found', 'claim_unconfirmed_by_issuer', 'chain_unavailable'],
+      refusals: ['claim_not_found', 'claim_not_confirmed', 'chain_unavailable'],
       async handle({ body, caller: session }) {
         const { claimActions } = chainNamedBy(onChain, session);
         if (body.action === 'remove') return { body: await claimActions.prepareRemoval(session.identity, body.claim_id) };

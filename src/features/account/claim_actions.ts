@@ -22,7 +22,9 @@ export function createClaimActions(deps: { client: PublicClient; reader: ClaimRe
 
     async prepareAddition(identity: Address, claim: SignedClaimInput): Promise<PreparedTransaction> {
       if (!(await readIssuerConfirms(deps.client, identity, claim)))
-        throw refuse('claim_unconfirmed_by_issuer', `the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`);
+        throw refuse('claim_not_confirmed', `the issuer ${claim.issuer} does not confirm this claim for identity ${identity}`, {
+          previous: 'claim_unconfirmed_by_issuer',
+        });
       return {
         to: identity,
         data: encodeFunctionData({

@@ -35,7 +35,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         await on.registry.assertKnown(identity);
       } catch (error) {
         // Only the factory's "unknown" is the client's problem; a chain outage stays a 503.
-        if (error instanceof SignetError && error.reason === 'identity_not_registered') {
+        if (error instanceof SignetError && error.reason === 'identity_not_found') {
           throw new errors.UnknownUserId('the identity is not registered with the IdFactory');
         }
         throw error;

@@ -60,7 +60,7 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
         'claim_verified_claims_invalid',
         'claim_topic_unknown',
         'claim_expiry_invalid',
-        'identity_not_registered',
+        'identity_not_found',
         'chain_not_configured',
         'chain_unavailable',
       ],
@@ -100,7 +100,7 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
       body: forms.revokeBody,
       bodyLimit: 'admin',
       responses: { 200: { description: 'The revocation', schema: forms.revokedClaim } },
-      refusals: ['issued_claim_not_found', 'claim_already_revoked', 'chain_not_configured', 'chain_unavailable'],
+      refusals: ['claim_not_found', 'claim_already_revoked', 'chain_not_configured', 'chain_unavailable'],
       async handle({ body, caller: issuerOn }) {
         return { body: await issuerOn(body.chain_id ?? deps.firstChainId).revoke(body.identity, body.claim_id) };
       },

@@ -33,7 +33,8 @@ export function createRefreshKeyCheck(deps: RefreshKeyCheckDeps) {
         if (deps.whenChainDown === 'refuse') throw error;
         return true;
       }
-      if (error.reason === 'wallet_not_linked' || error.reason === 'identity_not_a_contract') {
+      // assertLinked answers identity_not_found only for an address that is no identity contract (any more).
+      if (error.reason === 'wallet_not_linked' || error.reason === 'identity_not_found') {
         await deps.endLoginGrant(receipt, 'key_removed');
         return false;
       }

@@ -55,8 +55,9 @@ export function createAccessGrantStore(store: Store) {
     async transition(id: string, from: readonly GrantStatus[], to: GrantStatus, changes: Partial<AccessGrant>, ttlSeconds: number): Promise<AccessGrant> {
       const result = await store.compareAndSet(keys.accessGrantStatus(id), from, to, ttlSeconds);
       if (!result.swapped) {
-        const reason = to === 'used' ? 'grant_used' : from.includes('pending') ? 'grant_not_pending' : 'grant_not_active';
-        throw refuse(reason, `the access grant is ${result.current ?? 'gone'}`);
+        const state = `the access grant is ${result.current ?? 'gone'}`;
+        if (to === 'used') throw refuse('grant_not_active', state, { previous: 'grant_used' });
+        throw refuse(from.includes('pending') ? 'grant_not_pending' : 'grant_not_active', state);
       }
       const raw = await store.get(keys.accessGrant(id));
       // The record expired in the instant between the two reads (its status is on its way out too).

@@ -110,7 +110,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
         .registry.assertKnown(ref.identity)
         .catch((error) => {
           // Only the factory's "unknown" is a 404; an unreachable chain stays a 503.
-          if (error instanceof SignetError && error.reason === 'identity_not_registered') {
+          if (error instanceof SignetError && error.reason === 'identity_not_found') {
             throw refuse('identity_not_found', `identity ${ref.identity} is not registered with Signet's IdFactory`);
           }
           throw error;

@@ -63,9 +63,9 @@ export function createResourceReader(deps: ResourceReaderDeps) {
     const grant = await deps.accessGrants.current(grantId);
     if (sameIdentity(grant, ref)) reader({ client_id: grant.service, grant_id: grant.id, door: 'access_grant' });
     if (grant.resource !== ref.path) throw insufficient('the access grant of this token is for another resource');
-    if (grant.status === 'revoked') throw refuse('grant_revoked', `the access grant was revoked at ${grant.revoked_at}`);
+    if (grant.status === 'revoked') throw refuse('grant_not_active', `the access grant was revoked at ${grant.revoked_at}`, { previous: 'grant_revoked' });
     if (grant.kind === 'immediate') await deps.accessGrants.use(grant);
-    else if (grant.status !== 'active') throw refuse('grant_not_usable', `the access grant is ${grant.status}`);
+    else if (grant.status !== 'active') throw refuse('grant_not_active', `the access grant is ${grant.status}`, { previous: 'grant_not_usable' });
     return deps.resources.privatePart(ref, grant.fields);
   };
 

@@ -17,7 +17,8 @@ export function keptFields(known: readonly FieldDefinition[], requested: Request
   const knownNames = new Set(known.map((field) => field.name));
   const requestedNames = new Set(requested.map((field) => field.name));
   for (const name of asked) {
-    if (!knownNames.has(name)) throw refuse('consent_field_unknown', `"fields" names "${name}", which is not a field Signet knows`);
+    if (!knownNames.has(name))
+      throw refuse('field_unknown', `"fields" names "${name}", which is not a field Signet knows`, { previous: 'consent_field_unknown' });
     if (!requestedNames.has(name)) throw refuse('consent_field_not_requested', `"fields" names "${name}", which this website did not ask for`);
   }
   const keep = new Set(asked);

@@ -9,7 +9,7 @@ import { refuse } from '../../base/errors.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { signatureBody } from '../../http/schemas.js';
-import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { OnChains } from '../../infra/chain/chains.js';
 import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
 import type { ClaimsService } from '../../shared/claims/claims_service.js';
 import type { DisplayNames } from '../../shared/claims/display_names.js';
@@ -17,9 +17,8 @@ import type { CompleteConsent } from '../../shared/consent/complete_consent.js';
 import { loginFields, type RequestedField, requestedFields } from '../../shared/fields/fields.js';
 import { parseClaimsParameter, verifiedRequestsOf } from '../../shared/fields/verified_claims_request.js';
 import { verifiedClaimLabel, verifiedFieldName } from '../../shared/fields/verified_fields.js';
-import { type IdentityRegistry, LINK_REFUSALS, notAnIdentity, notLinked, notRegistered } from '../../shared/identity/identity_registry.js';
-import { resolveIdentity } from '../../shared/identity/resolve_identity.js';
-import { identitiesOfWallet } from '../../shared/identity/wallet_identities.js';
+import { type IdentityRegistry, LINK_REFUSALS } from '../../shared/identity/identity_registry.js';
+import { loginIdentity, loginIdentityWithClaims } from '../../shared/identity/login_identity.js';
 import type { VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
 import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../shared/wallet/verify_challenge.js';
@@ -68,50 +67,6 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
     return verifiedOffers(fields, await verified.of(identity), requests, deps.now());
   };
 
-  type OnChain = (typeof deps.onChain.all)[number];
-  /**
-   * The identity of the login and its chain: the chain named; with an identity and no chain,
-   * the first chain (what a bare address means); with neither and several chains, the wallet
-   * looked up on every chain at once, and several found answered as a choice.
-   */
-  const identityFor = async (
-    body: forms.ChallengeBody,
-  ): Promise<{ on: OnChain; identity: `0x${string}` } | { choose: { on: OnChain; identity: `0x${string}` }[] }> => {
-    if (body.chain_id !== undefined || body.identity || !deps.onChain.several) {
-      const on = chainNamedBy(deps.onChain, body);
-      return { on, identity: await resolveIdentity(on.registry, body.address, body.identity) };
-    }
-    const found = (await identitiesOfWallet(deps.onChain, body.address)).map(({ chain, identity }) => ({ on: deps.onChain.require(chain.chainId), identity }));
-    return found.length === 1 ? found[0]! : { choose: found };
-  };
-
-  /**
-   * With claim topics, the identity on the chain meant and its claims of those topics in one
-   * chain round trip: the wallet's identity read from the IdFactory, or the identity given
-   * checked as known and linked (live), in the same eth_call as the claims. Undefined where
-   * several chains are looked up.
-   */
-  const identityWithClaims = async (
-    body: forms.ChallengeBody,
-    topics: number[],
-  ): Promise<{ on: OnChain; identity: `0x${string}`; claims: Awaited<ReturnType<ClaimsService['listForTopics']>> } | undefined> => {
-    if (body.chain_id === undefined && !body.identity && deps.onChain.several) return undefined;
-    const on = chainNamedBy(deps.onChain, body);
-    const factory = on.chain.identityFactory;
-    if (body.identity) {
-      const { known, linked, claims } = await on.claims.listForLinked(factory, body.identity, body.address, topics);
-      if (!known) throw notRegistered(body.identity, factory);
-      if (linked === 'not_an_identity') throw notAnIdentity(body.identity, undefined);
-      if (linked === 'not_linked') throw notLinked(body.identity, body.address);
-      return { on, identity: body.identity, claims };
-    }
-    const { identity, claims } = await on.claims.listForWallet(factory, body.address, topics);
-    if (!identity) {
-      throw refuse('wallet_without_identity', `wallet ${body.address} has no identity in the IdFactory; send the identity address as "identity"`);
-    }
-    return { on, identity, claims };
-  };
-
   const sharesOf = (offers: VerifiedOffer[], picks: { claim_id: string; claims: string[] }[]): VerifiedShare[] =>
     picks.flatMap((pick) => {
       const offer = offers.find((each) => each.source.claim.claim_id === pick.claim_id)!;
@@ -131,7 +86,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
 
   const clientOf = async (details: Interaction) => {
     const client = await provider.Client.find(String(details.params.client_id));
-    if (!client) throw refuse('login_client_unknown', 'the website of this login is no longer registered');
+    if (!client) throw refuse('client_not_found', 'the website of this login is no longer registered', { previous: 'login_client_unknown' });
     return client;
   };
 
@@ -145,7 +100,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
       params: forms.interactionPath,
       bodyLimit: 'interaction',
       responses: { 200: { description: 'The website and the requested fields', schema: forms.consentView } },
-      refusals: ['login_client_unknown'],
+      refusals: ['client_not_found'],
       async handle({ ctx, caller: details }) {
         const client = await clientOf(details);
         const view = {
@@ -197,8 +152,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         },
       },
       refusals: [
-        'login_client_unknown',
-        'consent_field_unknown',
+        'client_not_found',
+        'field_unknown',
         'consent_field_not_requested',
         'consent_field_required',
         'consent_claim_not_shareable',
@@ -211,8 +166,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const client = await clientOf(details);
         const requested = keptFields(known, requestedOf(details), body.fields);
         const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
-        const found = claimTopics.length ? await identityWithClaims(body, claimTopics) : undefined;
-        const resolved = found ?? (await identityFor(body));
+        const found = claimTopics.length ? await loginIdentityWithClaims(deps.onChain, body, claimTopics) : undefined;
+        const resolved = found ?? (await loginIdentity(deps.onChain, body));
         if ('choose' in resolved) {
           const choose = resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity }));
           return { body: { choose } };

@@ -20,7 +20,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
   // The token is checked first: without it nobody learns which services exist.
   const auth = adminToken(deps.adminToken);
   const known = async (serviceId: string): Promise<string> => {
-    if (!(await deps.serviceExists(serviceId))) throw refuse('service_not_found', `no service "${serviceId}" is registered`);
+    if (!(await deps.serviceExists(serviceId))) throw refuse('client_not_found', `no service "${serviceId}" is registered`, { previous: 'service_not_found' });
     return serviceId;
   };
 
@@ -34,7 +34,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       params: forms.servicePath,
       body: forms.createBody,
       responses: { 201: { description: 'The new key, shown this once', schema: forms.newApiKey } },
-      refusals: ['service_not_found', 'api_key_id_taken'],
+      refusals: ['client_not_found', 'api_key_id_taken'],
       async handle({ params, body }) {
         return { body: await deps.apiKeys.create(await known(params.serviceId), body.label) };
       },
@@ -48,7 +48,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       auth,
       params: forms.servicePath,
       responses: { 200: { description: 'The keys (never their secrets)', schema: forms.apiKeyList } },
-      refusals: ['service_not_found'],
+      refusals: ['client_not_found'],
       async handle({ params }) {
         return { body: { api_keys: await deps.apiKeys.list(await known(params.serviceId)) } };
       },
@@ -62,7 +62,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       auth,
       params: forms.keyPath,
       responses: { 201: { description: 'The new key, shown this once', schema: forms.newApiKey } },
-      refusals: ['service_not_found', 'api_key_not_found', 'api_key_revoked', 'api_key_id_taken'],
+      refusals: ['client_not_found', 'api_key_not_found', 'api_key_revoked', 'api_key_id_taken'],
       async handle({ params }) {
         return { body: await deps.apiKeys.rotate(await known(params.serviceId), params.keyId) };
       },
@@ -76,7 +76,7 @@ export function apiKeysRoutes(deps: ApiKeysRoutesDeps): AnyRoute[] {
       auth,
       params: forms.keyPath,
       responses: { 200: { description: 'The revoked key', schema: forms.apiKey } },
-      refusals: ['service_not_found', 'api_key_not_found', 'api_key_revoked'],
+      refusals: ['client_not_found', 'api_key_not_found', 'api_key_revoked'],
       async handle({ params }) {
         return { body: await deps.apiKeys.revoke(await known(params.serviceId), params.keyId) };
       },

@@ -29,7 +29,7 @@ export function ssfClient(
       'token_not_dpop_bound',
       'dpop_proof_invalid',
       'dpop_nonce_required',
-      'ssf_scope_missing',
+      'token_scope_insufficient',
     ],
     async authenticate(ctx) {
       const header = ctx.get('authorization');
@@ -56,7 +56,7 @@ export function ssfClient(
           .includes(SSF_SCOPE)
       ) {
         ctx.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${SSF_SCOPE}"`);
-        throw refuse('ssf_scope_missing', `the access token was not issued with scope ${SSF_SCOPE}`);
+        throw refuse('token_scope_insufficient', `the access token was not issued with scope ${SSF_SCOPE}`, { previous: 'ssf_scope_missing' });
       }
       return { client_id: found.clientId };
     },

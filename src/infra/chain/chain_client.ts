@@ -14,13 +14,14 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem';
+import { defaultNumber } from '../../config/config.js';
 import type { Logger } from '../observability/logger.js';
 import { createRpcEndpoints, type EndpointSetting, endpointLabel, type RpcEndpoints, type RpcEndpointsOptions } from './rpc_endpoints.js';
 
 /** Per-call timeout when none is configured (CHAIN_CALL_TIMEOUT_MS). */
-const DEFAULT_CALL_TIMEOUT_MS = 5000;
+const DEFAULT_CALL_TIMEOUT_MS = defaultNumber('chainTimeouts.callMs');
 /** How often a failed endpoint is asked again when none is configured (CHAIN_RPC_PROBE_MS). */
-const DEFAULT_PROBE_MS = 2000;
+const DEFAULT_PROBE_MS = defaultNumber('chainTimeouts.probeMs');
 
 export function chainDefinition(chainId: number, rpcUrl: string) {
   return defineChain({

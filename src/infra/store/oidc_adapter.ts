@@ -3,6 +3,7 @@
 // Round trips: find is one read (record and consumed mark together), a find by uid or user code
 // one too (the lookup with them), upsert one atomic write, consume one atomic decision.
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import { defaultNumber } from '../../config/config.js';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
 import type { BoundedIndex, Store } from './store.js';
@@ -20,9 +21,9 @@ const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
 export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
 
 /** Live access tokens a grant holds at most (tokenLimits.accessTokensPerGrant, decision 45). */
-export const DEFAULT_ACCESS_TOKENS_PER_GRANT = 3;
+export const DEFAULT_ACCESS_TOKENS_PER_GRANT = defaultNumber('tokenLimits.accessTokensPerGrant');
 /** Live client credentials tokens a client holds at most (tokenLimits.clientCredentialsPerClient). */
-export const DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT = 10;
+export const DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT = defaultNumber('tokenLimits.clientCredentialsPerClient');
 
 export type OidcAdapterOptions = {
   /**

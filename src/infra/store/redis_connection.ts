@@ -3,7 +3,7 @@
 // ioredis client for every user (the store, the webhook queue, the rate limiter) with the same
 // fail-fast settings, so an outage answers the same way everywhere.
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import type { Config } from '../../config/config.js';
+import { type Config, defaultNumber } from '../../config/config.js';
 import { followSentinels } from './sentinel_follower.js';
 
 export type HostPort = { host: string; port: number };
@@ -23,7 +23,10 @@ export type RedisClientTuning = {
   reconnectMaxDelayMs?: number;
 };
 
-export const REDIS_CLIENT_DEFAULTS = { commandTimeoutMs: 500, reconnectMaxDelayMs: 250 } as const;
+export const REDIS_CLIENT_DEFAULTS = {
+  commandTimeoutMs: defaultNumber('redis.commandTimeoutMs'),
+  reconnectMaxDelayMs: defaultNumber('redis.reconnectMaxDelayMs'),
+} as const;
 
 /** "host:port" to its parts (the form of REDIS_CLUSTER and REDIS_SENTINELS entries). */
 export function parseHostPort(text: string): HostPort {

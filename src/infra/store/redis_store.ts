@@ -6,6 +6,7 @@
 // evicts, a consumed record and its grant index entry) are split here, in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
 // queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
+import { defaultNumber } from '../../config/config.js';
 import {
   bySlot,
   createRedisClient,
@@ -317,7 +318,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
   const sharded = client instanceof Cluster;
   const { commandTimeoutMs } = { ...REDIS_STORE_DEFAULTS, ...options };
   const guard = redisGuard(client, { commandTimeoutMs, onOutage: () => options.onError?.('command') });
-  const waitReplicas = options.waitReplicas ?? 0;
+  const waitReplicas = options.waitReplicas ?? defaultNumber('redis.waitReplicas');
   const waitTimeoutMs = Math.max(10, Math.floor(commandTimeoutMs / 2));
   /**
    * A write that must not be lost in a failover: sent with WAIT right behind it in one pipeline,

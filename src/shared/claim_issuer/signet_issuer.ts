@@ -148,7 +148,7 @@ export function createSignetIssuer(deps: {
 
     async revoke(identity, claimId) {
       const record = await deps.records.find(identity, claimId);
-      if (!record) throw refuse('issued_claim_not_found', `Signet issued no claim ${claimId} to identity ${identity}`);
+      if (!record) throw refuse('claim_not_found', `Signet issued no claim ${claimId} to identity ${identity}`, { previous: 'issued_claim_not_found' });
       if (record.revoked_at) throw refuse('claim_already_revoked', `the claim was already revoked at ${record.revoked_at}`);
       const transaction = await revokeSignature(record.signature);
       const revokedAt = new Date(deps.now()).toISOString();

@@ -32,7 +32,7 @@ export const PROFILE_FIELDS: readonly ProfileFieldDefinition[] = (Object.keys(PR
   ...PROFILE_FIELD_WORDS[name],
 }));
 
-/** The one OIDC claim that carries every shared onchain claim (see README, "Claims"). */
+/** The one OIDC claim that carries every shared onchain claim (docs/integration.md, "Claims"). */
 export const ONCHAIN_CLAIMS = 'onchain_claims';
 
 export function claimFields(topics: TopicWords): FieldDefinition[] {

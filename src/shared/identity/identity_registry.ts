@@ -28,15 +28,16 @@ export type IdentityRegistry = {
 };
 
 /** What the live identity and key checks can refuse with. */
-export const LINK_REFUSALS: Reason[] = ['identity_not_registered', 'identity_not_a_contract', 'wallet_not_linked', 'chain_unavailable'];
+export const LINK_REFUSALS: Reason[] = ['identity_not_found', 'wallet_not_linked', 'chain_unavailable'];
 
 export const notRegistered = (identity: Address, factory: Address) =>
-  refuse('identity_not_registered', `identity ${identity} is not registered with the IdFactory ${factory}`);
+  refuse('identity_not_found', `identity ${identity} is not registered with the IdFactory ${factory}`, { previous: 'identity_not_registered' });
 
 export const notLinked = (identity: Address, wallet: Address) =>
   refuse('wallet_not_linked', `wallet ${wallet} holds no MANAGEMENT or ACTION key on identity ${identity}`);
 
-export const notAnIdentity = (identity: Address, cause: unknown) => refuse('identity_not_a_contract', `${identity} is not an identity contract`, { cause });
+export const notAnIdentity = (identity: Address, cause: unknown) =>
+  refuse('identity_not_found', `${identity} is not an identity contract`, { cause, previous: 'identity_not_a_contract' });
 
 /**
  * IdFactory.getIdentity(address), encoded and decoded by hand: a login that names no chain asks

@@ -79,7 +79,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
     async require(ctx: Context): Promise<IdentitySession> {
       const session = await findAny(ctx);
       if (!session) throw noSession();
-      if (!session.identity) throw refuse('identity_missing', 'your wallet has no identity yet: create it first');
+      if (!session.identity) throw refuse('wallet_without_identity', 'your wallet has no identity yet: create it first', { previous: 'identity_missing' });
       return session as IdentitySession;
     },
 

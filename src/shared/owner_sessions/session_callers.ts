@@ -12,7 +12,7 @@ export type SessionCallers = {
 
 export function sessionCallers(sessions: AccountSessions): SessionCallers {
   return {
-    owner: { kind: 'owner_session', refusals: ['session_missing', 'identity_missing'], authenticate: (ctx) => sessions.require(ctx) },
+    owner: { kind: 'owner_session', refusals: ['session_missing', 'wallet_without_identity'], authenticate: (ctx) => sessions.require(ctx) },
     wallet: { kind: 'wallet_session', refusals: ['session_missing'], authenticate: (ctx) => sessions.requireWallet(ctx) },
     signIn: { kind: 'sign_in', refusals: ['sign_in_missing'], authenticate: async (ctx) => sessions.signInBinding(ctx) },
   };

@@ -9,13 +9,7 @@ import { recoverMessageSigner } from './recover_message_signer.js';
 import { verifyWalletSignature } from './verify_wallet_signature.js';
 
 /** What checking a signature by a wallet linked to the identity can refuse with. */
-export const LINKED_SIGNATURE_REFUSALS: Reason[] = [
-  'signature_malformed',
-  'signature_invalid',
-  'wallet_not_linked',
-  'identity_not_a_contract',
-  'chain_unavailable',
-];
+export const LINKED_SIGNATURE_REFUSALS: Reason[] = ['signature_malformed', 'signature_invalid', 'wallet_not_linked', 'identity_not_found', 'chain_unavailable'];
 
 export function createLinkedSignatureVerifier(client: PublicClient, registry: IdentityRegistry) {
   return async function verifyLinkedSignature(identity: Address, message: string, signature: string, address?: Address): Promise<Address> {

@@ -1,5 +1,6 @@
 // One delivery attempt of a webhook, shared by both queues: sign, POST, and decide what comes
 // next (delivered, a retry at a due time, or a dead letter).
+import { defaultNumber } from '../../config/config.js';
 import { createLogHash } from '../../infra/observability/log_hash.js';
 import { type Logger, silentLogger } from '../../infra/observability/logger.js';
 import { postPinned } from '../../infra/outbound/pinned_request.js';
@@ -51,11 +52,11 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 export function createWebhookDelivery(options: WebhookQueueOptions): WebhookDelivery {
   const { targetOf, retryDelaysMs } = options;
   const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? defaultNumber('webhooks.timeoutMs');
   const pollMs = options.pollMs ?? 500;
   const stopTimeoutMs = options.stopTimeoutMs ?? timeoutMs;
-  const concurrency = options.concurrency ?? 16;
-  const perTargetConcurrency = options.perTargetConcurrency ?? 2;
+  const concurrency = options.concurrency ?? defaultNumber('webhooks.concurrency');
+  const perTargetConcurrency = options.perTargetConcurrency ?? defaultNumber('webhooks.perTargetConcurrency');
   const logger = options.logger ?? silentLogger;
   const logHash = options.logHash ?? createLogHash();
   // A service by its client id; an owner ("owner:<identity>") by the keyed hash of the identity.

@@ -3,6 +3,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+import { refuse } from '../../../src/base/errors.js';
+import { PREVIOUS_REASON_UNTIL } from '../../../src/base/reasons.js';
 import { errorHandler } from '../../../src/http/error_handler.js';
 import { silentLogger } from '../../../src/infra/observability/logger.js';
 
@@ -36,4 +38,27 @@ test('an unexposed or unknown error is a 500 without its message', async () => {
   const hidden = { status: 500, json: { error: 'server_error', error_description: 'Signet could not complete the request', reason: 'server_error' } };
   expect(await answerTo(httpError(413, false))).toEqual(hidden);
   expect(await answerTo(new RangeError('Maximum call stack size exceeded'))).toEqual(hidden);
+});
+
+test('a reason that replaced an older word names that word as previous_reason until the transition ends', async () => {
+  const merged = refuse('grant_not_active', 'the access grant is revoked', { previous: 'grant_revoked' });
+  expect(await answerTo(merged)).toEqual({
+    status: 409,
+    json: { error: 'conflict', error_description: 'the access grant is revoked', reason: 'grant_not_active', previous_reason: 'grant_revoked' },
+  });
+  // The same reason thrown where it was always sent carries no previous_reason.
+  expect((await answerTo(refuse('grant_not_active', 'the access grant is used'))).json).not.toHaveProperty('previous_reason');
+  // @ts-expect-error: grant_revoked was replaced by grant_not_active, not by client_not_found.
+  expect(() => refuse('client_not_found', 'x', { previous: 'grant_revoked' })).toThrow('replaced by grant_not_active');
+
+  const realNow = Date.now;
+  const lastSecond = Date.parse(`${PREVIOUS_REASON_UNTIL}T23:59:59Z`);
+  try {
+    Date.now = () => lastSecond;
+    expect(merged.toJSON()).toHaveProperty('previous_reason', 'grant_revoked');
+    Date.now = () => lastSecond + 1000;
+    expect(merged.toJSON()).toEqual({ error: 'conflict', error_description: 'the access grant is revoked', reason: 'grant_not_active' });
+  } finally {
+    Date.now = realNow;
+  }
 });

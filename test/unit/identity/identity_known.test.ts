@@ -59,7 +59,7 @@ test('with 0 seconds every question is a live read; assertKnown is always live',
   const kept = createIdentityRegistry(cached.client, FACTORY, { seconds: 60, now: () => 0 });
   await kept.assertKnown(IDENTITY);
   await kept.assertKnown(IDENTITY);
-  await expect(kept.assertKnown(STRANGER)).rejects.toMatchObject({ status: 403, reason: 'identity_not_registered' });
+  await expect(kept.assertKnown(STRANGER)).rejects.toMatchObject({ status: 404, reason: 'identity_not_found', previousReason: 'identity_not_registered' });
   expect(cached.asked).toEqual([IDENTITY, IDENTITY, STRANGER]);
   // What the live reads found is what isKnown answers from then on, without asking.
   expect(await kept.isKnown(IDENTITY)).toBe(true);

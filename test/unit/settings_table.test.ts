@@ -1,17 +1,17 @@
-// README's "Configuration" table is the settings' declarations (src/config/config_settings.ts), and the
-// declared defaults are the ones Signet runs with. When the first test fails, run
-// `npm run docs:settings`.
+// The "Configuration" table of docs/operations.md is the settings' declarations
+// (src/config/config_settings.ts), and the declared defaults are the ones Signet runs with. When the
+// first test fails, run `npm run docs:settings`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/base/project_root.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SETTINGS } from '../../src/config/config_settings.js';
-import { settingsTable, settingsTableIn, withSettingsTable } from '../../src/config/settings_readme.js';
+import { settingsTable, settingsTableIn, withSettingsTable } from '../../src/config/settings_table.js';
 
-const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+const operations = readFileSync(join(projectRoot, 'docs', 'operations.md'), 'utf8');
 
-test("README's settings table is the declarations' (else: npm run docs:settings)", () => {
-  expect(settingsTableIn(readme)).toBe(settingsTable());
+test("docs/operations.md's settings table is the declarations' (else: npm run docs:settings)", () => {
+  expect(settingsTableIn(operations)).toBe(settingsTable());
 });
 
 test('the table has one row per declared setting', () => {
@@ -23,13 +23,13 @@ test('the table has one row per declared setting', () => {
   expect(rows).toContain('| | `challengeTtlSeconds` | 300 | life of a wallet challenge (30 to 300) |');
 });
 
-test('a README whose table differs is told apart, and rewriting puts the current one back', () => {
-  const stale = readme.replace(
+test('a table that differs is told apart, and rewriting puts the current one back', () => {
+  const stale = operations.replace(
     '| `REDIS_COMMAND_TIMEOUT_MS` | `redis.commandTimeoutMs` | 500 |',
     '| `REDIS_COMMAND_TIMEOUT_MS` | `redis.commandTimeoutMs` | 400 |',
   );
   expect(settingsTableIn(stale)).not.toBe(settingsTable());
-  expect(withSettingsTable(stale)).toBe(readme);
+  expect(withSettingsTable(stale)).toBe(operations);
   expect(() => withSettingsTable('# no markers')).toThrow('markers');
 });
 
