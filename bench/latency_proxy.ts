@@ -2,7 +2,7 @@
 // (what a hosted RPC node farther away adds) and counts the eth_call requests that pass: one
 // per chain round trip of a login or a read, whatever it carries (one call, a deployless read).
 // The chain watchers' polls (eth_blockNumber, eth_getLogs) pass uncounted: no login makes them.
-import { startTcpProxy } from './tcp_proxy.js';
+import { startTcpProxy } from '../test/support/tcp_proxy.js';
 
 export type LatencyProxy = {
   rpcUrl: string;

@@ -34,7 +34,7 @@ import { startLatencyProxy } from './latency_proxy.js';
 import { type Counters, idleCpuRate, idleRedisRate, type LoginOutcome, type LoginPhase, runLogins, runLoginsInterleaved, runRate, runRatesInterleaved } from './load.js';
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
 import { summarizeProfile } from './profile_summary.js';
-import { startRedisCountingProxy } from './redis_counting_proxy.js';
+import { startRedisCountingProxy } from '../test/support/redis_counting_proxy.js';
 import { traceRedis } from './redis_trace.js';
 import { type BenchResults, browserPathSection, writeReport } from './report.js';
 import { startServerProcess } from './server_process.js';

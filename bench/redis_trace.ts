@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sleep, waitUntil } from '../test/support/wait_until.js';
-import type { CountingProxy } from './redis_counting_proxy.js';
+import type { CountingProxy } from '../test/support/redis_counting_proxy.js';
 
 const blank = (key: string) =>
   key

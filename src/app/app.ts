@@ -80,6 +80,8 @@ export type AppDeps = {
   resolveHost?: ResolveHost;
   /** Tests only: where the engine's socket for an approved public address goes (src/infra/outbound/pinned_request.ts). */
   dialAddress?: DialAddress;
+  /** Tests only: how long a client record is served from memory (default: src/infra/store/client_records.ts). */
+  clientCacheMs?: number;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];
   /** Erasure job timing (tests shorten the lease and the sweep). */

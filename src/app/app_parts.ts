@@ -37,6 +37,7 @@ export function createAppParts(deps: {
   demoWallet?: boolean;
   /** DNS for the URLs given at run time (default: the system resolver). */
   resolveHost?: ResolveHost;
+  clientCacheMs?: number;
 }) {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
@@ -52,7 +53,7 @@ export function createAppParts(deps: {
   const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
   const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
   // One cache of client records per process, shared by the engine's adapter and the registry.
-  const clientRecords = createClientRecords(store);
+  const clientRecords = createClientRecords(store, { cacheMs: deps.clientCacheMs });
   return {
     config,
     store,

@@ -184,6 +184,12 @@ export async function startSignet(
     beforeErasureStep?: (step: ErasureStep, process: number) => Promise<void>;
     /** Starts every process's chain watcher (src/watch), off by default. */
     watchChain?: boolean;
+    /** Signet reaches its redis-server at the URL this gives for the real one (a counting proxy); store 'redis' only. */
+    redisUrlFor?: (url: string) => string | Promise<string>;
+    /** false: the webhook queue's worker is not started, so only requests reach Redis (default true). */
+    webhookWorker?: boolean;
+    /** How long a client record is served from each process's memory (default: the app's one second). */
+    clientCacheMs?: number;
     /** The chain watcher's handlers in process `process` (AppDeps.consentEnds); implies watchChain. */
     chainConsentHandlers?: (process: number) => ChainConsentHandlers;
   } = {},
@@ -266,7 +272,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
     mode: 'test',
     issuer,
     port,
-    redisUrl: storeKind === 'redis' ? redis.url : undefined,
+    redisUrl: storeKind === 'redis' ? await (options.redisUrlFor?.(redis.url) ?? redis.url) : undefined,
     ...(cluster ? { redisServers: { cluster: cluster.seeds.split(',') } } : {}),
     ...(sentinels ? { redisServers: { sentinels: sentinels.seeds.split(','), sentinelName: SENTINEL_MASTER_NAME } } : {}),
     ...(running.otherChains.length
@@ -322,7 +328,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       resolveHost: options.resolveHost,
       logger: options.logger,
     });
-    webhooks.start();
+    if (options.webhookWorker !== false) webhooks.start();
     const signet = createApp({
       config,
       store,
@@ -349,6 +355,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       metrics: options.metrics,
       resolveHost: options.resolveHost,
       dialAddress: options.dialAddress,
+      clientCacheMs: options.clientCacheMs,
       extraRoutes: options.extraRoutes,
       erasureSettings: options.erasureSettings,
       beforeErasureStep: options.beforeErasureStep ? (step) => options.beforeErasureStep!(step, index) : undefined,

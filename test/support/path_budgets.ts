@@ -1,0 +1,50 @@
+// What each request of the paths people and services wait on may cost (docs/decisions.md, 52):
+// Redis round trips (exchanges the request waits on; commands sent together count once), Redis
+// commands (those a script runs included) and chain round trips (JSON-RPC requests), on a chain
+// with Multicall3 and on one without. test/integration/path_budgets.test.ts counts them exactly
+// and fails when a request goes over; a change that needs more raises the budget here, in the
+// same commit, and says why in the decisions. Times are the bench's (npm run bench), never here.
+
+export type PathCost = { redisRoundTrips: number; redisCommands: number; chainRoundTrips: number };
+export type Budget = PathCost;
+
+const budget = (redisRoundTrips: number, redisCommands: number, chainRoundTrips: number): Budget => ({ redisRoundTrips, redisCommands, chainRoundTrips });
+
+export const PATH_BUDGETS = {
+  /** A person's browser: the website's authorization request to userinfo (scope openid profile email). */
+  browserLogin: {
+    // The engine's Interaction written.
+    authorize: budget(1, 4, 0),
+    // The Interaction read.
+    'consent page': budget(1, 1, 0),
+    // The Interaction; both rate counters together; the challenge written. One eth_call: the wallet's identity.
+    challenge: budget(3, 13, 1),
+    // The Interaction; the counters; the challenge and its fate; its attempt counter; its retire;
+    // the watchlist entry, the Grant and the receipt with its indexes together; the Interaction's result.
+    // One eth_call: the key read live.
+    signature: budget(7, 44, 1),
+    // The engine's: the Interaction read, then deleted; the Grant read; the code written; the Session written.
+    resume: budget(5, 21, 0),
+    // The engine's: the failed-authentication counter; the code with its Grant read ahead; the
+    // Session; the code consumed; the two tokens; then the profile read with the history entry.
+    token: budget(7, 49, 0),
+    // The token with its Grant read ahead; the Session; the profile read with the history entry.
+    userinfo: budget(3, 14, 0),
+  },
+  /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
+  walletSdkLogin: {
+    challenge: budget(3, 13, 1),
+    signature: budget(7, 44, 1),
+  },
+  /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
+  reads: {
+    // With a claim topic the claims are read fresh: one eth_call, and their history entry after it.
+    userinfo: budget(4, 16, 1),
+    // The key read live before a refresh (decision 11), and the claims read fresh for the new ID token.
+    refresh: budget(10, 59, 2),
+    // The token, the receipt, the claim's data; the claim read fresh.
+    'claim read': budget(4, 8, 1),
+    // The grant token's grant, the profile, the history entry.
+    'access-grant read': budget(3, 11, 0),
+  },
+} satisfies Record<string, Record<string, Budget>>;
