@@ -4,6 +4,7 @@
 // (MONITOR's lines, those run inside scripts included) and chain round trips (JSON-RPC requests
 // through a provider-like proxy). On a chain with Multicall3 and on one without it. Nothing runs
 // beside the requests: no webhook worker, no chain watcher, client records kept in memory.
+// BUDGET_TRACE=1 prints the commands of each counted request, to see where a budget goes.
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
@@ -75,6 +76,7 @@ async function costOf<T>(c: Counters, work: () => Promise<T>): Promise<[PathCost
   await waitUntil('MONITOR reported the end mark', () => c.seen.includes(`echo ${mark}-end`));
   const lines = c.seen.slice(c.seen.indexOf(`echo ${mark}-start`) + 1, c.seen.indexOf(`echo ${mark}-end`));
   cost.redisCommands = lines.length;
+  if (process.env.BUDGET_TRACE) console.info(lines.map((line) => line.slice(0, 100)).join('\n'));
   return [cost, done];
 }
 
