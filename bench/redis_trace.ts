@@ -5,8 +5,8 @@
 
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { sleep, waitUntil } from '../test/support/wait_until.js';
 import type { CountingProxy } from '../test/support/redis_counting_proxy.js';
+import { sleep, waitUntil } from '../test/support/wait_until.js';
 
 const blank = (key: string) =>
   key

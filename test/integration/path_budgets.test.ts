@@ -8,7 +8,6 @@
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
-import type { ClientConfig } from '../../src/config/config.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
