@@ -109,7 +109,7 @@ export type SignetApp = {
   chainConsentEnds: ChainConsentEnds;
   /** Tells the websites that consent ended: back-channel logout tokens and SSF events (src/features/signals/). */
   signals: Signals;
-  /** The clients, CLIENTS' and those added at run time (src/clients/). */
+  /** The clients, CLIENTS' and those added at run time (src/shared/clients/). */
   clients: ClientRegistry;
   /** Writes CLIENTS to the client records (decision 23); a process runs it before it serves. */
   seedClients(): Promise<void>;

@@ -71,7 +71,7 @@ export function createAppParts(deps: {
     profiles: createProfileStore(store),
     receipts: createConsentReceipts(store),
     registry,
-    /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/clients/). */
+    /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/shared/clients/). */
     clientRecords,
     clients: createClientRegistry(
       clientRecords,
@@ -87,11 +87,11 @@ export function createAppParts(deps: {
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(store, chain.client, limits, now, (chainId) => chains.require(chainId).client),
     verifyLinkedSignature: identities.first.verifyLinkedSignature,
-    /** Owner sessions (src/owner_sessions): opened by the account's sign-in, read by every owner's route. */
+    /** Owner sessions (src/shared/owner_sessions/): opened by the account's sign-in, read by every owner's route. */
     sessions,
     sessionCallers: sessionCallers(sessions),
     backchannel: createBackchannelInbox(store),
-    /** The identities each chain's watcher follows (src/watch): the features list them as grants start. */
+    /** The identities each chain's watcher follows (src/shared/watch/): the features list them as grants start. */
     watchlists: createWatchlists(store, now, chain.chainId),
   };
 }

@@ -182,7 +182,7 @@ export async function startSignet(
     erasureSettings?: AppDeps['erasureSettings'];
     /** Runs before each erasure step in process `process` (0 the first, then the peers). */
     beforeErasureStep?: (step: ErasureStep, process: number) => Promise<void>;
-    /** Starts every process's chain watcher (src/watch), off by default. */
+    /** Starts every process's chain watcher (src/shared/watch/), off by default. */
     watchChain?: boolean;
     /** Signet reaches its redis-server at the URL this gives for the real one (a counting proxy); store 'redis' only. */
     redisUrlFor?: (url: string) => string | Promise<string>;

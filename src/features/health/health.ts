@@ -3,7 +3,7 @@
 // within a deadline, so an instance that cannot serve logins is taken out of rotation. With
 // several chains each is probed and reported; by default the instance stays ready while any
 // chain answers (a down chain refuses only its own logins), or only while all do
-// (READY_WITH_CHAINS=all). The process that follows the chain (src/watch) adds its lag and
+// (READY_WITH_CHAINS=all). The process that follows the chain (src/shared/watch/) adds its lag and
 // last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';

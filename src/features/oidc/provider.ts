@@ -75,7 +75,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     // A consumed refresh token stays for reuse detection as long as the access tokens issued with it.
     // Every client is a dynamic client of the engine, read from Signet's client records (CLIENTS
-    // written there at start, others added at run time: src/clients/, decisions 22 to 25).
+    // written there at start, others added at run time: src/shared/clients/, decisions 22 to 25).
     adapter: createOidcAdapter(deps.store, {
       reuseWindowSeconds: config.ttl.accessToken,
       // A grant's live access tokens, and a client's own, are bounded (docs/data.md).
