@@ -41,7 +41,7 @@ const featureToFeature = FEATURES.map((feature) => {
   const others = FEATURES.filter((other) => other !== feature && !allowed.includes(other));
   return {
     name: 'feature-to-feature',
-    comment: `features/${feature}/ imports no other feature${allowed.length ? ` but ${allowed.join(', ')} (ALLOWED_FEATURE_PAIRS)` : ''}: what two features share gets its own folder in src/shared/`,
+    comment: `features/${feature}/ imports no other feature${allowed.length ? ` but ${allowed.join(', ')} (ALLOWED_FEATURE_PAIRS)` : ''}: what two features share gets its own folder in src/domain/`,
     severity: 'error',
     from: { path: `^src/features/${feature}/` },
     to: { path: others.map((other) => `^src/features/${other}/`) },

@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Address } from 'viem';
 import { runSignet } from '../src/app/run_signet.js';
 import { type RunningSignet, startServer } from '../src/app/server.js';
+import { subjectOf } from '../src/domain/identity/subject.js';
 import { finishInteraction } from '../src/features/interaction/finish_interaction.js';
-import { subjectOf } from '../src/shared/identity/subject.js';
 
 const INTERACTION = /^\/interaction\/([\w-]+)$/;
 

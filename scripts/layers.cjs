@@ -1,7 +1,7 @@
 // The layers of src/, bottom to top: each is a folder of src/, and a folder imports only its own
 // layer and those below (docs/architecture.md, "Layers"). Read by .dependency-cruiser.cjs, which
 // makes the rules, and by test/unit/layout.test.ts, which holds src/ and the docs to this list.
-const LAYERS = ['base', 'config', 'infra', 'http', 'shared', 'features', 'app', 'demo'];
+const LAYERS = ['base', 'config', 'infra', 'http', 'domain', 'features', 'app', 'demo'];
 
 /** The only imports between two features, each with its reason (docs/architecture.md, "Layers"). */
 const ALLOWED_FEATURE_PAIRS = [

@@ -4,6 +4,24 @@
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config/config.js';
+import type { SignetIssuer } from '../domain/claim_issuer/signet_issuer.js';
+import type { ClaimsService } from '../domain/claims/claims_service.js';
+import type { DisplayNames } from '../domain/claims/display_names.js';
+import type { ClientRegistry } from '../domain/clients/client_registry.js';
+import type { RemoveClient } from '../domain/clients/client_removal.js';
+import type { ConsentReceipts } from '../domain/consent/consent_receipts.js';
+import type { Signals } from '../domain/consent/consent_signal.js';
+import { createDpopNonces, dpopNonceSecret } from '../domain/dpop/dpop_nonces.js';
+import { createDpopCheck } from '../domain/dpop/dpop_proof.js';
+import { allFields } from '../domain/fields/fields.js';
+import { type AccessHistory, createAccessHistory } from '../domain/history/access_history.js';
+import { createHistoryLog } from '../domain/history/history_log.js';
+import type { IdentityRegistry } from '../domain/identity/identity_registry.js';
+import type { ProfileStore } from '../domain/profile/profile.js';
+import { createProfileStore } from '../domain/profile/profile.js';
+import type { ChainConsentHandlers, ChainWatcher } from '../domain/watch/chain_watcher.js';
+import type { Watchlist } from '../domain/watch/watchlist.js';
+import type { WebhookQueue } from '../domain/webhooks/webhook_queue.js';
 import { createAccountFeature } from '../features/account/account_feature.js';
 import { createCibaFeature } from '../features/ciba/ciba_feature.js';
 import { cibaFeature } from '../features/ciba/ciba_settings.js';
@@ -40,24 +58,6 @@ import type { DialAddress } from '../infra/outbound/pinned_request.js';
 import type { ResolveHost } from '../infra/outbound/url_guard.js';
 import { createOidcAdapter } from '../infra/store/oidc_adapter.js';
 import type { Store } from '../infra/store/store.js';
-import type { SignetIssuer } from '../shared/claim_issuer/signet_issuer.js';
-import type { ClaimsService } from '../shared/claims/claims_service.js';
-import type { DisplayNames } from '../shared/claims/display_names.js';
-import type { ClientRegistry } from '../shared/clients/client_registry.js';
-import type { RemoveClient } from '../shared/clients/client_removal.js';
-import type { ConsentReceipts } from '../shared/consent/consent_receipts.js';
-import type { Signals } from '../shared/consent/consent_signal.js';
-import { createDpopNonces, dpopNonceSecret } from '../shared/dpop/dpop_nonces.js';
-import { createDpopCheck } from '../shared/dpop/dpop_proof.js';
-import { allFields } from '../shared/fields/fields.js';
-import { type AccessHistory, createAccessHistory } from '../shared/history/access_history.js';
-import { createHistoryLog } from '../shared/history/history_log.js';
-import type { IdentityRegistry } from '../shared/identity/identity_registry.js';
-import type { ProfileStore } from '../shared/profile/profile.js';
-import { createProfileStore } from '../shared/profile/profile.js';
-import type { ChainConsentHandlers, ChainWatcher } from '../shared/watch/chain_watcher.js';
-import type { Watchlist } from '../shared/watch/watchlist.js';
-import type { WebhookQueue } from '../shared/webhooks/webhook_queue.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
 
 export type { ChainDeps };
@@ -109,7 +109,7 @@ export type SignetApp = {
   chainConsentEnds: ChainConsentEnds;
   /** Tells the websites that consent ended: back-channel logout tokens and SSF events (src/features/signals/). */
   signals: Signals;
-  /** The clients, CLIENTS' and those added at run time (src/shared/clients/). */
+  /** The clients, CLIENTS' and those added at run time (src/domain/clients/). */
   clients: ClientRegistry;
   /** Writes CLIENTS to the client records (decision 23); a process runs it before it serves. */
   seedClients(): Promise<void>;

@@ -6,6 +6,17 @@
 import { join } from 'node:path';
 import { projectRoot } from '../base/project_root.js';
 import type { Config } from '../config/config.js';
+import { createBackchannelInbox } from '../domain/backchannel/backchannel_inbox.js';
+import { createClientRegistry } from '../domain/clients/client_registry.js';
+import { createConsentReceipts } from '../domain/consent/consent_receipts.js';
+import { createIdentityRegistry } from '../domain/identity/identity_registry.js';
+import { createAccountSessions } from '../domain/owner_sessions/account_sessions.js';
+import { sessionCallers } from '../domain/owner_sessions/session_callers.js';
+import { createProfileStore } from '../domain/profile/profile.js';
+import { createChallengeIssuer } from '../domain/wallet/challenge.js';
+import { createChallengeVerifier } from '../domain/wallet/verify_challenge.js';
+import { createLinkedSignatureVerifier } from '../domain/wallet/verify_linked_signature.js';
+import { createWatchlists } from '../domain/watch/watchlist.js';
 import { createPageRenderer } from '../http/pages.js';
 import { type ChainDeps, createChains, onChains } from '../infra/chain/chains.js';
 import { type Logger, silentLogger } from '../infra/observability/logger.js';
@@ -13,17 +24,6 @@ import { createUrlGuard, type ResolveHost } from '../infra/outbound/url_guard.js
 import { createRateLimits } from '../infra/rate_limits/rate_limits.js';
 import { createClientRecords } from '../infra/store/client_records.js';
 import type { Store } from '../infra/store/store.js';
-import { createBackchannelInbox } from '../shared/backchannel/backchannel_inbox.js';
-import { createClientRegistry } from '../shared/clients/client_registry.js';
-import { createConsentReceipts } from '../shared/consent/consent_receipts.js';
-import { createIdentityRegistry } from '../shared/identity/identity_registry.js';
-import { createAccountSessions } from '../shared/owner_sessions/account_sessions.js';
-import { sessionCallers } from '../shared/owner_sessions/session_callers.js';
-import { createProfileStore } from '../shared/profile/profile.js';
-import { createChallengeIssuer } from '../shared/wallet/challenge.js';
-import { createChallengeVerifier } from '../shared/wallet/verify_challenge.js';
-import { createLinkedSignatureVerifier } from '../shared/wallet/verify_linked_signature.js';
-import { createWatchlists } from '../shared/watch/watchlist.js';
 
 export type { ChainDeps };
 
@@ -71,7 +71,7 @@ export function createAppParts(deps: {
     profiles: createProfileStore(store),
     receipts: createConsentReceipts(store),
     registry,
-    /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/shared/clients/). */
+    /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/domain/clients/). */
     clientRecords,
     clients: createClientRegistry(
       clientRecords,
@@ -87,11 +87,11 @@ export function createAppParts(deps: {
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(store, chain.client, limits, now, (chainId) => chains.require(chainId).client),
     verifyLinkedSignature: identities.first.verifyLinkedSignature,
-    /** Owner sessions (src/shared/owner_sessions/): opened by the account's sign-in, read by every owner's route. */
+    /** Owner sessions (src/domain/owner_sessions/): opened by the account's sign-in, read by every owner's route. */
     sessions,
     sessionCallers: sessionCallers(sessions),
     backchannel: createBackchannelInbox(store),
-    /** The identities each chain's watcher follows (src/shared/watch/): the features list them as grants start. */
+    /** The identities each chain's watcher follows (src/domain/watch/): the features list them as grants start. */
     watchlists: createWatchlists(store, now, chain.chainId),
   };
 }

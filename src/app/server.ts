@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { ConfigError } from '../base/errors.js';
 import type { Config } from '../config/config.js';
+import { reportRecoveryFallback } from '../domain/wallet/recover_message_signer.js';
 import { type ChainAccess, createChainAccess } from '../infra/chain/chain_client.js';
 import { type ConfiguredChain, configuredChains } from '../infra/chain/chains.js';
 import { learnMulticall3 } from '../infra/chain/multicall3.js';
@@ -14,7 +15,6 @@ import { createMemoryStore } from '../infra/store/memory_store.js';
 import { redisConnectionOf } from '../infra/store/redis_connection.js';
 import { createRedisStore } from '../infra/store/redis_store.js';
 import type { Store } from '../infra/store/store.js';
-import { reportRecoveryFallback } from '../shared/wallet/recover_message_signer.js';
 import { type AppDeps, createApp, type SignetApp } from './app.js';
 import { createWebhookQueueFor } from './webhook_queue_for.js';
 

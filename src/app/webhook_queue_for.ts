@@ -3,6 +3,12 @@
 // (logout tokens to "bcl:<client_id>", SETs to "ssf:<stream_id>": src/features/signals/signal_targets.ts).
 
 import type { Config } from '../config/config.js';
+import { createClientRegistry } from '../domain/clients/client_registry.js';
+import { createMemoryWebhookQueue } from '../domain/webhooks/memory_webhook_queue.js';
+import { createOwnerWebhooks } from '../domain/webhooks/owner_webhooks.js';
+import { createRedisWebhookQueue } from '../domain/webhooks/redis_webhook_queue.js';
+import type { WebhookQueue, WebhookQueueOptions } from '../domain/webhooks/webhook_queue.js';
+import { webhookTargets } from '../domain/webhooks/webhook_targets.js';
 import { createSignalSigner } from '../features/signals/signal_signer.js';
 import { isSignalService, signalTargets } from '../features/signals/signal_targets.js';
 import { createSsfStreams } from '../features/signals/ssf_streams.js';
@@ -11,12 +17,6 @@ import { createLogHash } from '../infra/observability/log_hash.js';
 import { createClientRecords } from '../infra/store/client_records.js';
 import { redisConnectionOf } from '../infra/store/redis_connection.js';
 import type { Store } from '../infra/store/store.js';
-import { createClientRegistry } from '../shared/clients/client_registry.js';
-import { createMemoryWebhookQueue } from '../shared/webhooks/memory_webhook_queue.js';
-import { createOwnerWebhooks } from '../shared/webhooks/owner_webhooks.js';
-import { createRedisWebhookQueue } from '../shared/webhooks/redis_webhook_queue.js';
-import type { WebhookQueue, WebhookQueueOptions } from '../shared/webhooks/webhook_queue.js';
-import { webhookTargets } from '../shared/webhooks/webhook_targets.js';
 
 export function createWebhookQueueFor(config: Config, store: Store, tuning: Partial<WebhookQueueOptions> = {}): WebhookQueue {
   const clients = createClientRegistry(

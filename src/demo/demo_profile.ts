@@ -1,5 +1,5 @@
 // The demo identity's profile and claims, so a first login has something to share.
-import type { Profile } from '../shared/profile/profile.js';
+import type { Profile } from '../domain/profile/profile.js';
 
 export const DEMO_PROFILE: Profile = {
   given_name: 'Ada',

@@ -6,12 +6,12 @@ import * as oidc from 'openid-client';
 import { createWalletClient, type Hex, hexToString, http, isHex, type LocalAccount, numberToHex } from 'viem';
 import { z } from 'zod';
 import { refuse } from '../base/errors.js';
+import type { DisplayNames } from '../domain/claims/display_names.js';
 import { anyone } from '../http/authenticators.js';
 import type { RenderPage } from '../http/pages.js';
 import { type AnyRoute, route } from '../http/route.js';
 import { address } from '../http/schemas.js';
 import { chainDefinition } from '../infra/chain/chain_client.js';
-import type { DisplayNames } from '../shared/claims/display_names.js';
 import { summarizeLogin } from './login_summary.js';
 
 export type DemoRoutesDeps = {

@@ -1,10 +1,10 @@
 // What the demo website learnt from a login, in words: who logged in, the fields shared, the
 // claims with their issuer and validity, the verified claims with who verified them under
 // which rules, and what `sub` is; the raw JSON stays folded below.
-import type { DisplayNames } from '../shared/claims/display_names.js';
-import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../shared/fields/fields.js';
-import { isVerifiedClaimName, VERIFIED_CLAIMS, verifiedClaimLabel } from '../shared/fields/verified_fields.js';
-import { ONCHAIN_RECORD_TYPE } from '../shared/verified_claims/onchain_evidence.js';
+import type { DisplayNames } from '../domain/claims/display_names.js';
+import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../domain/fields/fields.js';
+import { isVerifiedClaimName, VERIFIED_CLAIMS, verifiedClaimLabel } from '../domain/fields/verified_fields.js';
+import { ONCHAIN_RECORD_TYPE } from '../domain/verified_claims/onchain_evidence.js';
 
 export type LoginSummary = {
   name: string | null;

@@ -7,7 +7,7 @@ import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { createWebhookQueueFor } from '../../src/app/webhook_queue_for.js';
 import type { ClientConfig } from '../../src/config/config.js';
-import { subjectOf } from '../../src/shared/identity/subject.js';
+import { subjectOf } from '../../src/domain/identity/subject.js';
 import { discover, followToCallback, logIn, startLogin } from '../support/login_driver.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

@@ -5,6 +5,9 @@
 // each process.
 import { type Address, type Hex, keccak256, type LocalAccount, toEventSelector } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { identityEvents, issuerEvents } from '../../src/domain/watch/chain_events.js';
+import { type ChainConsentHandlers, createChainWatcher, type RoundResult } from '../../src/domain/watch/chain_watcher.js';
+import { createWatchlist } from '../../src/domain/watch/watchlist.js';
 import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { send } from '../../src/infra/chain/chain_writes.js';
 import { claimIssuerArtifact, identityAbi, identityArtifact, KeyPurpose, keyOf } from '../../src/infra/chain/contracts.js';
@@ -14,9 +17,6 @@ import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.
 import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { keys } from '../../src/infra/store/keys.js';
 import { createMemoryStore } from '../../src/infra/store/memory_store.js';
-import { identityEvents, issuerEvents } from '../../src/shared/watch/chain_events.js';
-import { type ChainConsentHandlers, createChainWatcher, type RoundResult } from '../../src/shared/watch/chain_watcher.js';
-import { createWatchlist } from '../../src/shared/watch/watchlist.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { CHAIN_EVENT_HANDLED_MS, TAKEOVER_SLACK_MS, WATCH_ROUND_MS } from '../support/bounds.js';
 import { logIn, startLogin } from '../support/login_driver.js';

@@ -4,15 +4,15 @@ import * as oidc from 'openid-client';
 import { type Address, encodeAbiParameters, type Hex, keccak256, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Reason } from '../../src/base/reasons.js';
+import { createClaimRequests } from '../../src/domain/claim_issuer/claim_requests.js';
+import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
+import type { ClaimRecord } from '../../src/domain/claims/claim_records.js';
 import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { send } from '../../src/infra/chain/chain_writes.js';
 import { claimIssuerAbi, claimIssuerArtifact, identityAbi, KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { keys } from '../../src/infra/store/keys.js';
-import { createClaimRequests } from '../../src/shared/claim_issuer/claim_requests.js';
-import { claimIdOf } from '../../src/shared/claims/claim_reader.js';
-import type { ClaimRecord } from '../../src/shared/claims/claim_records.js';
 import { followToCallback, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 

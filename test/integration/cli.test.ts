@@ -2,10 +2,10 @@
 // admin API, and the errors it prints.
 import type { Address, Hex } from 'viem';
 import { runCli } from '../../src/app/cli.js';
+import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
-import { claimIdOf } from '../../src/shared/claims/claim_reader.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-cli-tests-only';

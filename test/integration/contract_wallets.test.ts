@@ -2,10 +2,10 @@
 // contract wallet is asked on the chain, deployed (EIP-1271) or not yet (EIP-6492).
 import { type Address, getAddress, type Hex } from 'viem';
 import { SignetError } from '../../src/base/errors.js';
+import { verifyWalletSignature } from '../../src/domain/wallet/verify_wallet_signature.js';
 import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
-import { verifyWalletSignature } from '../../src/shared/wallet/verify_wallet_signature.js';
 import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 import { contractWalletInitCode, counterfactualWallet, saltOf, wrap6492 } from '../support/contract_wallet.js';
 import { freePort } from '../support/free_port.js';

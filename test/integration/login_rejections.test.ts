@@ -1,10 +1,10 @@
 // One test per way a login must be refused, each with the exact status and error.
 import * as oidc from 'openid-client';
 import { type Address, getAddress, type Hex } from 'viem';
+import { createChallengeIssuer } from '../../src/domain/wallet/challenge.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { addKey, deployLooseIdentity, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { keys } from '../../src/infra/store/keys.js';
-import { createChallengeIssuer } from '../../src/shared/wallet/challenge.js';
 import { followToCallback, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';

@@ -7,14 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
 import { SignetError } from '../../src/base/errors.js';
+import { createRedisWebhookQueue } from '../../src/domain/webhooks/redis_webhook_queue.js';
+import type { WebhookEvent, WebhookQueue } from '../../src/domain/webhooks/webhook_queue.js';
 import { errorHandler } from '../../src/http/error_handler.js';
 import { createLogger } from '../../src/infra/observability/logger.js';
 import { keys } from '../../src/infra/store/keys.js';
 import { createRedisClient, type RedisClient } from '../../src/infra/store/redis_connection.js';
 import { redisGuard } from '../../src/infra/store/redis_guard.js';
 import { createRedisStore, type RedisStore } from '../../src/infra/store/redis_store.js';
-import { createRedisWebhookQueue } from '../../src/shared/webhooks/redis_webhook_queue.js';
-import type { WebhookEvent, WebhookQueue } from '../../src/shared/webhooks/webhook_queue.js';
 import { captureLogs } from '../support/log_capture.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
 

@@ -8,7 +8,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify }
 import * as oidc from 'openid-client';
 import type { Address } from 'viem';
 import type { ClientConfig } from '../../src/config/config.js';
-import { subjectOf } from '../../src/shared/identity/subject.js';
+import { subjectOf } from '../../src/domain/identity/subject.js';
 import { ISOLATED_DELIVERY_MS } from '../support/bounds.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';

@@ -2,10 +2,10 @@
 // loopback: a receiver that hangs delays only its own events; a stop lets deliveries in flight
 // finish (up to a bound) and loses no entry, which the next worker delivers.
 import { createServer, type Server } from 'node:http';
+import { createMemoryWebhookQueue } from '../../src/domain/webhooks/memory_webhook_queue.js';
+import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../src/domain/webhooks/redis_webhook_queue.js';
+import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/domain/webhooks/webhook_queue.js';
 import { keys } from '../../src/infra/store/keys.js';
-import { createMemoryWebhookQueue } from '../../src/shared/webhooks/memory_webhook_queue.js';
-import { createRedisWebhookQueue, type RedisWebhookQueueOptions } from '../../src/shared/webhooks/redis_webhook_queue.js';
-import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/shared/webhooks/webhook_queue.js';
 import { ISOLATED_DELIVERY_MS, WORKER_RESTART_DELIVERY_MS, WORKER_STOP_SLACK_MS } from '../support/bounds.js';
 import { redisForTests } from '../support/redis_for_tests.js';
 import { sleep, waitUntil } from '../support/wait_until.js';

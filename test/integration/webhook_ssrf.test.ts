@@ -4,10 +4,10 @@
 // address at save and loopback later (rebinding) reaches nothing. Redirects are not followed.
 import { createServer, type Server } from 'node:http';
 import type { Address, LocalAccount } from 'viem';
+import { createRedisWebhookQueue } from '../../src/domain/webhooks/redis_webhook_queue.js';
+import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/domain/webhooks/webhook_queue.js';
 import type { ResolvedAddress, ResolveHost } from '../../src/infra/outbound/url_guard.js';
 import { keys } from '../../src/infra/store/keys.js';
-import { createRedisWebhookQueue } from '../../src/shared/webhooks/redis_webhook_queue.js';
-import type { WebhookEvent, WebhookQueue, WebhookTarget } from '../../src/shared/webhooks/webhook_queue.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { redisForTests } from '../support/redis_for_tests.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';

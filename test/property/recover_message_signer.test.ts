@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSignerRecovery, recoverMessageSigner, signatureRecoveryBackend } from '../../src/shared/wallet/recover_message_signer.js';
+import { createSignerRecovery, recoverMessageSigner, signatureRecoveryBackend } from '../../src/domain/wallet/recover_message_signer.js';
 
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 

@@ -1,7 +1,7 @@
 // The checks a relying party would run on what Signet releases, written for the tests from
 // the texts of OpenID Identity Assurance Schema Definition 1.0 (the `verified_claims` element)
 // and OpenID Connect for Identity Assurance 1.0 (its OP metadata) as JSON Schema 2020-12,
-// independently of Signet's own zod schema (src/shared/verified_claims/verified_claims_schema.ts), so that a
+// independently of Signet's own zod schema (src/domain/verified_claims/verified_claims_schema.ts), so that a
 // mistake in one is not carried into the other.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';

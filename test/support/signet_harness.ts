@@ -9,6 +9,8 @@ import { type AppDeps, createApp, type SignetApp } from '../../src/app/app.js';
 import { chainAccessOf } from '../../src/app/server.js';
 import { createWebhookQueueFor } from '../../src/app/webhook_queue_for.js';
 import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config/config.js';
+import type { ChainConsentHandlers } from '../../src/domain/watch/chain_watcher.js';
+import type { WebhookQueue } from '../../src/domain/webhooks/webhook_queue.js';
 import type { ErasureStep } from '../../src/features/owner_data/erasure_steps.js';
 import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { learnMulticall3 } from '../../src/infra/chain/multicall3.js';
@@ -21,8 +23,6 @@ import { createMemoryStore } from '../../src/infra/store/memory_store.js';
 import { firstConnection, redisConnectionOf } from '../../src/infra/store/redis_connection.js';
 import { createRedisStore, type RedisStore } from '../../src/infra/store/redis_store.js';
 import type { Store } from '../../src/infra/store/store.js';
-import type { ChainConsentHandlers } from '../../src/shared/watch/chain_watcher.js';
-import type { WebhookQueue } from '../../src/shared/webhooks/webhook_queue.js';
 import { type ChainProxy, startChainProxy } from './chain_proxy.js';
 import { contractCheck } from './contract_check.js';
 import { type RedisCluster, startRedisCluster } from './redis_cluster.js';
@@ -182,7 +182,7 @@ export async function startSignet(
     erasureSettings?: AppDeps['erasureSettings'];
     /** Runs before each erasure step in process `process` (0 the first, then the peers). */
     beforeErasureStep?: (step: ErasureStep, process: number) => Promise<void>;
-    /** Starts every process's chain watcher (src/shared/watch/), off by default. */
+    /** Starts every process's chain watcher (src/domain/watch/), off by default. */
     watchChain?: boolean;
     /** Signet reaches its redis-server at the URL this gives for the real one (a counting proxy); store 'redis' only. */
     redisUrlFor?: (url: string) => string | Promise<string>;

@@ -1,8 +1,8 @@
 // A service's webhook endpoint for tests: a real HTTP server on loopback that checks each
 // signature, can be told to fail the next N deliveries, and keeps what it accepted.
 import { createServer, type Server } from 'node:http';
-import type { WebhookEvent } from '../../src/shared/webhooks/webhook_queue.js';
-import { verifyWebhookSignature } from '../../src/shared/webhooks/webhook_signature.js';
+import type { WebhookEvent } from '../../src/domain/webhooks/webhook_queue.js';
+import { verifyWebhookSignature } from '../../src/domain/webhooks/webhook_signature.js';
 import { waitUntil } from './wait_until.js';
 
 export type WebhookReceiver = {

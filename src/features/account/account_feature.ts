@@ -1,27 +1,27 @@
-// The owner's account feature: signing owners in (their sessions: src/shared/owner_sessions/),
+// The owner's account feature: signing owners in (their sessions: src/domain/owner_sessions/),
 // identity creation, the identity's keys and claims as transactions for the owner's wallet,
 // owners' claim requests, the owner's webhook, and the account's API and pages.
 import type { Address, Hex, PublicClient } from 'viem';
+import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
+import type { ClaimRequests } from '../../domain/claim_issuer/claim_requests.js';
+import type { ClaimReader } from '../../domain/claims/claim_reader.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { DisplayNames } from '../../domain/claims/display_names.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
+import type { ProfileStore } from '../../domain/profile/profile.js';
+import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
+import { createOwnerWebhooks } from '../../domain/webhooks/owner_webhooks.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
 import type { Store } from '../../infra/store/store.js';
-import type { BackchannelInbox } from '../../shared/backchannel/backchannel_inbox.js';
-import type { ClaimRequests } from '../../shared/claim_issuer/claim_requests.js';
-import type { ClaimReader } from '../../shared/claims/claim_reader.js';
-import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
-import type { ClaimsService } from '../../shared/claims/claims_service.js';
-import type { DisplayNames } from '../../shared/claims/display_names.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
-import type { SessionCallers } from '../../shared/owner_sessions/session_callers.js';
-import type { ProfileStore } from '../../shared/profile/profile.js';
-import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
-import type { BeforeUse, SignedChallenge } from '../../shared/wallet/verify_challenge.js';
-import { createOwnerWebhooks } from '../../shared/webhooks/owner_webhooks.js';
 import { accountPageRoutes, type OwnerGrants } from './account_page_routes.js';
 import { accountRoutes } from './account_routes.js';
 import { createClaimActions } from './claim_actions.js';

@@ -2,8 +2,8 @@
 // issuer signed and returned (checked with its issuer first, as the contract will).
 import { type Address, encodeFunctionData, type Hex, type PublicClient } from 'viem';
 import { refuse } from '../../base/errors.js';
+import { type ClaimReader, readIssuerConfirms } from '../../domain/claims/claim_reader.js';
 import { identityAbi } from '../../infra/chain/contracts.js';
-import { type ClaimReader, readIssuerConfirms } from '../../shared/claims/claim_reader.js';
 import type { PreparedTransaction } from './identity_keys.js';
 
 export type SignedClaimInput = { topic: number; scheme: number; issuer: Address; signature: Hex; data: Hex; uri: string };

@@ -4,16 +4,16 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Hex } from 'viem';
 import { refuse } from '../../base/errors.js';
+import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { CompleteConsent } from '../../domain/consent/complete_consent.js';
+import { type FieldDefinition, requestedFields } from '../../domain/fields/fields.js';
+import type { IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import { LINKED_SIGNATURE_REFUSALS, type VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
-import type { BackchannelInbox } from '../../shared/backchannel/backchannel_inbox.js';
-import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
-import type { ClaimsService } from '../../shared/claims/claims_service.js';
-import type { CompleteConsent } from '../../shared/consent/complete_consent.js';
-import { type FieldDefinition, requestedFields } from '../../shared/fields/fields.js';
-import type { IdentitySession } from '../../shared/owner_sessions/account_sessions.js';
-import { LINKED_SIGNATURE_REFUSALS, type VerifyLinkedSignature } from '../../shared/wallet/verify_linked_signature.js';
 import * as forms from './backchannel_schemas.js';
 
 export type BackchannelRoutesDeps = {

@@ -1,5 +1,5 @@
 // The request and answer forms of the owner's answer to a CIBA login request (approve, deny), as
-// the route table and /openapi.json take them. The request itself: src/shared/backchannel/backchannel_request_schema.ts.
+// the route table and /openapi.json take them. The request itself: src/domain/backchannel/backchannel_request_schema.ts.
 import { z } from 'zod';
 import { addressField } from '../../http/schemas.js';
 

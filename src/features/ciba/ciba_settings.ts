@@ -4,12 +4,12 @@
 import { type Configuration, errors } from 'oidc-provider';
 import { getAddress, isAddress } from 'viem';
 import { SignetError } from '../../base/errors.js';
+import { type BackchannelInbox, backchannelChallenge } from '../../domain/backchannel/backchannel_inbox.js';
+import type { FieldDefinition } from '../../domain/fields/fields.js';
+import { requestedFields } from '../../domain/fields/fields.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
 import type { OnChains } from '../../infra/chain/chains.js';
-import { type BackchannelInbox, backchannelChallenge } from '../../shared/backchannel/backchannel_inbox.js';
-import type { FieldDefinition } from '../../shared/fields/fields.js';
-import { requestedFields } from '../../shared/fields/fields.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import { parseSubject, subjectOf } from '../../shared/identity/subject.js';
 
 export type CibaDeps = {
   issuer: string;

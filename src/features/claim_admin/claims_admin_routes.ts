@@ -2,12 +2,12 @@
 // requests for them, as route declarations.
 
 import { refuse } from '../../base/errors.js';
+import type { ClaimRequests } from '../../domain/claim_issuer/claim_requests.js';
+import type { SignetIssuer } from '../../domain/claim_issuer/signet_issuer.js';
+import { assertClaimDataBounds } from '../../domain/claims/claim_document.js';
+import { assertVerifiedClaimsData } from '../../domain/verified_claims/verified_claims_schema.js';
 import { type Authenticator, adminToken } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import type { ClaimRequests } from '../../shared/claim_issuer/claim_requests.js';
-import type { SignetIssuer } from '../../shared/claim_issuer/signet_issuer.js';
-import { assertClaimDataBounds } from '../../shared/claims/claim_document.js';
-import { assertVerifiedClaimsData } from '../../shared/verified_claims/verified_claims_schema.js';
 import * as forms from './claim_admin_schemas.js';
 
 export type ClaimsAdminDeps = {

@@ -5,17 +5,17 @@
 import type { Address } from 'viem';
 import { retentionSeconds } from '../../base/retention.js';
 import type { Config } from '../../config/config.js';
+import { createClaimRequests } from '../../domain/claim_issuer/claim_requests.js';
+import { createSignetIssuer } from '../../domain/claim_issuer/signet_issuer.js';
+import { createClaimReader } from '../../domain/claims/claim_reader.js';
+import { createClaimRecords } from '../../domain/claims/claim_records.js';
+import { createClaimTopics } from '../../domain/claims/claim_topics.js';
+import { createClaimsService } from '../../domain/claims/claims_service.js';
+import { createDisplayNames } from '../../domain/claims/display_names.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import { createVerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import { type Chains, onChains } from '../../infra/chain/chains.js';
 import type { Store } from '../../infra/store/store.js';
-import { createClaimRequests } from '../../shared/claim_issuer/claim_requests.js';
-import { createSignetIssuer } from '../../shared/claim_issuer/signet_issuer.js';
-import { createClaimReader } from '../../shared/claims/claim_reader.js';
-import { createClaimRecords } from '../../shared/claims/claim_records.js';
-import { createClaimTopics } from '../../shared/claims/claim_topics.js';
-import { createClaimsService } from '../../shared/claims/claims_service.js';
-import { createDisplayNames } from '../../shared/claims/display_names.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import { createVerifiedSources } from '../../shared/verified_claims/verified_sources.js';
 import { claimsAdminRoutes } from './claims_admin_routes.js';
 
 export type ClaimsFeatureDeps = {

@@ -5,18 +5,18 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config/config.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import { type ClientRemovalDeps, createClientRemoval } from '../../domain/clients/client_removal.js';
+import { configuredOutboundUrls, createClientRules } from '../../domain/clients/client_rules.js';
+import { seedConfiguredClients } from '../../domain/clients/client_seeding.js';
+import { engineValidation } from '../../domain/clients/engine_validation.js';
+import { registeredClients } from '../../domain/clients/registered_clients.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import { createGuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import type { DialAddress } from '../../infra/outbound/pinned_request.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
-import { type ClientRemovalDeps, createClientRemoval } from '../../shared/clients/client_removal.js';
-import { configuredOutboundUrls, createClientRules } from '../../shared/clients/client_rules.js';
-import { seedConfiguredClients } from '../../shared/clients/client_seeding.js';
-import { engineValidation } from '../../shared/clients/engine_validation.js';
-import { registeredClients } from '../../shared/clients/registered_clients.js';
 import { clientsAdminRoutes } from './clients_admin_routes.js';
 
 export type ClientAdminFeatureDeps = {

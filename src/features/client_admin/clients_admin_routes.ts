@@ -8,14 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { refuse } from '../../base/errors.js';
 import type { Reason } from '../../base/reasons.js';
 import { clientSizeProblem, needsSecret } from '../../config/client_metadata.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import type { RemoveClient } from '../../domain/clients/client_removal.js';
+import type { ClientRules } from '../../domain/clients/client_rules.js';
+import { engineRecordOf } from '../../domain/clients/client_seeding.js';
+import type { ValidateWithEngine } from '../../domain/clients/engine_validation.js';
 import { adminToken } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import type { ClientRecord, ClientRecords } from '../../infra/store/client_records.js';
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
-import type { RemoveClient } from '../../shared/clients/client_removal.js';
-import type { ClientRules } from '../../shared/clients/client_rules.js';
-import { engineRecordOf } from '../../shared/clients/client_seeding.js';
-import type { ValidateWithEngine } from '../../shared/clients/engine_validation.js';
 import * as forms from './client_admin_schemas.js';
 
 export type ClientsAdminDeps = {

@@ -3,14 +3,14 @@
 // a wallet's key removed ends every grant that wallet signed for the identity; a claim removed,
 // changed or revoked by its issuer is told to every client that was given it.
 import { type Address, type Hex, keccak256, type PublicClient } from 'viem';
+import type { ClaimReader } from '../../domain/claims/claim_reader.js';
+import type { ConsentReceipt } from '../../domain/consent/consent_receipts.js';
+import type { Signals } from '../../domain/consent/consent_signal.js';
+import type { ClaimEvent, ClaimRevokedEvent, KeyEvent } from '../../domain/watch/chain_events.js';
+import type { ChainConsentHandlers } from '../../domain/watch/consent_handlers.js';
 import { chainUnavailable, isContractRefusal } from '../../infra/chain/chain_errors.js';
 import { identityAbi, KeyPurpose, keyOf } from '../../infra/chain/contracts.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
-import type { ClaimReader } from '../../shared/claims/claim_reader.js';
-import type { ConsentReceipt } from '../../shared/consent/consent_receipts.js';
-import type { Signals } from '../../shared/consent/consent_signal.js';
-import type { ClaimEvent, ClaimRevokedEvent, KeyEvent } from '../../shared/watch/chain_events.js';
-import type { ChainConsentHandlers } from '../../shared/watch/consent_handlers.js';
 import type { AccessGrant } from '../grants/access_grant.js';
 import type { EndLoginGrant } from './login_grant_end.js';
 

@@ -3,17 +3,17 @@
 // whose settled events end what the chain says no longer stands, with that chain's reads only.
 import type { Address } from 'viem';
 import type { Config } from '../../config/config.js';
+import type { ClaimReader } from '../../domain/claims/claim_reader.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { GrantEndReason, Signals } from '../../domain/consent/consent_signal.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import { type ChainConsentHandlers, claimIssuersOf, createChainWatcher, watchersAsOne } from '../../domain/watch/chain_watcher.js';
+import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { Chain, Chains } from '../../infra/chain/chains.js';
 import { settledPointFor } from '../../infra/chain/settled_point.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { Metrics } from '../../infra/observability/metrics.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ClaimReader } from '../../shared/claims/claim_reader.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import type { GrantEndReason, Signals } from '../../shared/consent/consent_signal.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import { type ChainConsentHandlers, claimIssuersOf, createChainWatcher, watchersAsOne } from '../../shared/watch/chain_watcher.js';
-import type { Watchlists } from '../../shared/watch/watchlist.js';
 import type { AccessGrantParts } from '../grants/grants_feature.js';
 import { createChainConsentEnds } from './chain_consent_ends.js';
 import { createLoginGrantEnd } from './login_grant_end.js';

@@ -1,8 +1,8 @@
 // Ends a website's login grant and says so: the engine's Grant and every token under it go at
 // once (refresh and access tokens stop), and the website hears it (back-channel logout, CAEP).
 import type { Address } from 'viem';
-import type { ConsentReceipt } from '../../shared/consent/consent_receipts.js';
-import type { ConsentSignal, GrantEndReason, Signals } from '../../shared/consent/consent_signal.js';
+import type { ConsentReceipt } from '../../domain/consent/consent_receipts.js';
+import type { ConsentSignal, GrantEndReason, Signals } from '../../domain/consent/consent_signal.js';
 
 export type LoginGrantEndDeps = {
   /** Whether the engine still holds the grant (a revoked or expired one is not ended twice). */

@@ -1,9 +1,9 @@
 // The `sid` a website knows a login by: the engine keeps it in the login session's record, per
 // client, beside the grant it issued. Found through the sessions indexed by subject.
 import type { Address } from 'viem';
+import { subjectOf } from '../../domain/identity/subject.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
-import { subjectOf } from '../../shared/identity/subject.js';
 
 type SessionRecord = { authorizations?: Record<string, { sid?: string; grantId?: string }> };
 

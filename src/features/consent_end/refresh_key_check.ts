@@ -4,8 +4,8 @@
 // watcher ends the grant once the chain answers) or refuse with 503 chain_unavailable.
 
 import { SignetError } from '../../base/errors.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import type { EndLoginGrant } from './login_grant_end.js';
 
 export type RefreshKeyCheckDeps = {

@@ -3,10 +3,10 @@
 // expire. Every status change is one atomic step and notifies the service.
 import type { Address } from 'viem';
 import { refuse, SignetError } from '../../base/errors.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import { subjectOf } from '../../shared/identity/subject.js';
-import type { VerifyLinkedSignature } from '../../shared/wallet/verify_linked_signature.js';
-import type { Watchlists } from '../../shared/watch/watchlist.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import { subjectOf } from '../../domain/identity/subject.js';
+import type { VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
+import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { AccessGrant, GrantKind, RevocationReason } from './access_grant.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import { grantChallenge, revocationText } from './grant_challenge.js';

@@ -1,9 +1,9 @@
 // The webhook a service gets when one of its access grants changes (the grant without the
 // owner's signature), and the one an owner gets when a service asks for lasting access.
 import { randomUUID } from 'node:crypto';
+import { ownerService } from '../../domain/webhooks/owner_webhooks.js';
+import type { WebhookEvent } from '../../domain/webhooks/webhook_queue.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
-import { ownerService } from '../../shared/webhooks/owner_webhooks.js';
-import type { WebhookEvent } from '../../shared/webhooks/webhook_queue.js';
 import type { GrantEvent } from './access_grants.js';
 
 export function webhookEventOf(event: GrantEvent, now: () => number): WebhookEvent {

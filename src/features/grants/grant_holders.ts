@@ -2,7 +2,7 @@
 // engine grant still lives. They are the ones told when the identity's wallets' keys change
 // (src/features/signals/). Read from the records themselves, so it exists before the engine does.
 import type { Address } from 'viem';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 
 export type GrantHoldersDeps = {

@@ -2,8 +2,8 @@
 // access grants and the consents of OIDC logins alike; a service sees the grants it holds.
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
+import type { ConsentReceipt, ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../../http/time_cursor.js';
-import type { ConsentReceipt, ConsentReceipts } from '../../shared/consent/consent_receipts.js';
 import type { AccessGrant } from './access_grant.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { AccessGrants } from './access_grants.js';

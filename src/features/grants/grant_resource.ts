@@ -5,11 +5,11 @@
 // read tells it for a claim's public part).
 import type { Address, Hex } from 'viem';
 import { refuse } from '../../base/errors.js';
+import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import { PROFILE_FIELDS } from '../../domain/fields/fields.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import type { Profile, ProfileStore } from '../../domain/profile/profile.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
-import type { ClaimsService } from '../../shared/claims/claims_service.js';
-import { PROFILE_FIELDS } from '../../shared/fields/fields.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import type { Profile, ProfileStore } from '../../shared/profile/profile.js';
 
 /** chainId: the identity's chain, when not the first (absent: the first, named by its bare address). */
 export type ResourceRef =

@@ -2,9 +2,9 @@
 
 import { type Address, getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import { backchannelRequest } from '../../domain/backchannel/backchannel_request_schema.js';
+import { claimView, claimWithData } from '../../domain/claims/claim_schemas.js';
 import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId } from '../../http/schemas.js';
-import { backchannelRequest } from '../../shared/backchannel/backchannel_request_schema.js';
-import { claimView, claimWithData } from '../../shared/claims/claim_schemas.js';
 
 const IDENTITY_MESSAGE = 'must be a 0x-prefixed 20-byte address, or one qualified by its chain: eip155:<chain id>:0x…';
 

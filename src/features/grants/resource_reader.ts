@@ -6,11 +6,11 @@
 import type Provider from 'oidc-provider';
 import { refuse, SignetError } from '../../base/errors.js';
 import type { Reason } from '../../base/reasons.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { DpopCheck, DpopPresentation } from '../../domain/dpop/dpop_proof.js';
+import type { AccessHistory, Door } from '../../domain/history/access_history.js';
+import { subjectOf } from '../../domain/identity/subject.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import type { DpopCheck, DpopPresentation } from '../../shared/dpop/dpop_proof.js';
-import type { AccessHistory, Door } from '../../shared/history/access_history.js';
-import { subjectOf } from '../../shared/identity/subject.js';
 import type { ServiceAuth } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { AccessGrants } from './access_grants.js';

@@ -3,15 +3,15 @@
 // within a deadline, so an instance that cannot serve logins is taken out of rotation. With
 // several chains each is probed and reported; by default the instance stays ready while any
 // chain answers (a down chain refuses only its own logins), or only while all do
-// (READY_WITH_CHAINS=all). The process that follows the chain (src/shared/watch/) adds its lag and
+// (READY_WITH_CHAINS=all). The process that follows the chain (src/domain/watch/) adds its lag and
 // last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
+import type { ChainWatchReport } from '../../domain/watch/chain_watcher.js';
 import { anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import type { EndpointReport } from '../../infra/chain/rpc_endpoints.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ChainWatchReport } from '../../shared/watch/chain_watcher.js';
 
 export type ReadinessDeps = {
   store: Store;

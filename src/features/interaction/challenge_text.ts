@@ -1,9 +1,9 @@
 // The words and resource URIs of a login challenge: what the owner reads and signs.
 import type { Address } from 'viem';
-import type { ClaimView } from '../../shared/claims/claims_service.js';
-import type { RequestedField } from '../../shared/fields/fields.js';
-import { type VerifiedClaimName, verifiedClaimLabel } from '../../shared/fields/verified_fields.js';
-import { subjectOf } from '../../shared/identity/subject.js';
+import type { ClaimView } from '../../domain/claims/claims_service.js';
+import type { RequestedField } from '../../domain/fields/fields.js';
+import { type VerifiedClaimName, verifiedClaimLabel } from '../../domain/fields/verified_fields.js';
+import { subjectOf } from '../../domain/identity/subject.js';
 
 /** One verified claim the owner shares, in words: what, verified by whom, under which rules. */
 export type VerifiedShare = { claim: ClaimView; name: VerifiedClaimName; issuerWords: string; trustFrameworkWords: string };

@@ -3,12 +3,12 @@
 // verified field kept the claims it is released from, among those that hold it verified.
 import type { Hex } from 'viem';
 import { refuse } from '../../base/errors.js';
-import type { ClaimView } from '../../shared/claims/claims_service.js';
-import type { FieldDefinition, RequestedField } from '../../shared/fields/fields.js';
-import type { VerifiedRequest } from '../../shared/fields/verified_claims_request.js';
-import { type VerifiedClaimName, type VerifiedPick, verifiedClaimOf } from '../../shared/fields/verified_fields.js';
-import { offeredClaims } from '../../shared/verified_claims/verified_claims_answer.js';
-import type { VerifiedSource } from '../../shared/verified_claims/verified_sources.js';
+import type { ClaimView } from '../../domain/claims/claims_service.js';
+import type { FieldDefinition, RequestedField } from '../../domain/fields/fields.js';
+import type { VerifiedRequest } from '../../domain/fields/verified_claims_request.js';
+import { type VerifiedClaimName, type VerifiedPick, verifiedClaimOf } from '../../domain/fields/verified_fields.js';
+import { offeredClaims } from '../../domain/verified_claims/verified_claims_answer.js';
+import type { VerifiedSource } from '../../domain/verified_claims/verified_sources.js';
 
 export type ConsentSelection = { fields: RequestedField[]; claims: ClaimView[] };
 

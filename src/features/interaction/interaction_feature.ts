@@ -3,18 +3,18 @@
 import type Provider from 'oidc-provider';
 import { retentionSeconds } from '../../base/retention.js';
 import type { Config } from '../../config/config.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { DisplayNames } from '../../domain/claims/display_names.js';
+import { createConsentCompletion } from '../../domain/consent/complete_consent.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
+import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
+import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
+import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { RenderPage } from '../../http/pages.js';
 import type { OnChains } from '../../infra/chain/chains.js';
-import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
-import type { ClaimsService } from '../../shared/claims/claims_service.js';
-import type { DisplayNames } from '../../shared/claims/display_names.js';
-import { createConsentCompletion } from '../../shared/consent/complete_consent.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import type { IdentityRegistry } from '../../shared/identity/identity_registry.js';
-import type { VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
-import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
-import type { BeforeUse, SignedChallenge } from '../../shared/wallet/verify_challenge.js';
-import type { Watchlists } from '../../shared/watch/watchlist.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {

@@ -1,8 +1,8 @@
 // The request and answer forms of the login's consent interaction, for the route table and
 // /openapi.json.
 import { z } from 'zod';
+import { claimView } from '../../domain/claims/claim_schemas.js';
 import { address, addressField, bytes32, chainIdField, dateTime } from '../../http/schemas.js';
-import { claimView } from '../../shared/claims/claim_schemas.js';
 
 export const interactionPath = z.object({
   uid: z

@@ -10,20 +10,20 @@ import type { Context } from 'koa';
 import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
 import type { Address } from 'viem';
 import { SignetError } from '../../base/errors.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../../domain/fields/fields.js';
+import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../../domain/fields/verified_claims_request.js';
+import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../../domain/fields/verified_fields.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
+import { parseSubject } from '../../domain/identity/subject.js';
+import { type Profile, type ProfileStore, parseProfile } from '../../domain/profile/profile.js';
+import { answerRequest } from '../../domain/verified_claims/verified_claims_answer.js';
+import type { VerifiedClaimsElement } from '../../domain/verified_claims/verified_claims_schema.js';
+import type { VerifiedSource, VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import { clientAddress } from '../../http/client_address.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
-import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
-import type { ClaimsService } from '../../shared/claims/claims_service.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../../shared/fields/fields.js';
-import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../../shared/fields/verified_claims_request.js';
-import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../../shared/fields/verified_fields.js';
-import type { AccessHistory } from '../../shared/history/access_history.js';
-import { parseSubject } from '../../shared/identity/subject.js';
-import { type Profile, type ProfileStore, parseProfile } from '../../shared/profile/profile.js';
-import { answerRequest } from '../../shared/verified_claims/verified_claims_answer.js';
-import type { VerifiedClaimsElement } from '../../shared/verified_claims/verified_claims_schema.js';
-import type { VerifiedSource, VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
 
 export type AccountDeps = {
   chainId: number;
@@ -31,7 +31,7 @@ export type AccountDeps = {
   receipts: ConsentReceipts;
   claims: ClaimsService;
   topics: ClaimTopics;
-  /** The kept claims' verified data, for `verified_claims` (src/shared/verified_claims/verified_sources.ts). */
+  /** The kept claims' verified data, for `verified_claims` (src/domain/verified_claims/verified_sources.ts). */
   verified?: VerifiedSources;
   /** The clock a request's `max_age` is measured on. */
   now?: () => number;

@@ -2,10 +2,10 @@
 // metadata"): the trust frameworks configured for trusted issuers, the evidence types, the
 // document and record types, the claims released inside verified_claims; and
 // `verified_claims_supported`, which the implementer's drafts defined and clients still read.
-import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
-import { VERIFIED_CLAIM_NAMES } from '../../shared/fields/verified_fields.js';
-import { ONCHAIN_RECORD_TYPE } from '../../shared/verified_claims/onchain_evidence.js';
-import { EVIDENCE_TYPES } from '../../shared/verified_claims/verified_claims_schema.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import { VERIFIED_CLAIM_NAMES } from '../../domain/fields/verified_fields.js';
+import { ONCHAIN_RECORD_TYPE } from '../../domain/verified_claims/onchain_evidence.js';
+import { EVIDENCE_TYPES } from '../../domain/verified_claims/verified_claims_schema.js';
 
 /**
  * The document types of the standard's predefined values that issuers' evidence names: Signet

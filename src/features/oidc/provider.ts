@@ -4,24 +4,24 @@
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../../config/client_metadata.js';
 import type { Config } from '../../config/config.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../../domain/clients/fapi_profile.js';
+import type { RegisteredClients } from '../../domain/clients/registered_clients.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import { DPOP_ALGS } from '../../domain/dpop/dpop_proof.js';
+import { scopeClaims } from '../../domain/fields/fields.js';
+import { claimsParameterProblem, listsWrapped, purposeProblem } from '../../domain/fields/verified_claims_request.js';
+import { VERIFIED_SCOPE } from '../../domain/fields/verified_fields.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
+import type { ProfileStore } from '../../domain/profile/profile.js';
+import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { RenderPage } from '../../http/pages.js';
 import { fapiSigningAlgOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
 import { type Logger, silentLogger } from '../../infra/observability/logger.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
 import { createOidcAdapter } from '../../infra/store/oidc_adapter.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ClaimTopics } from '../../shared/claims/claim_topics.js';
-import type { ClaimsService } from '../../shared/claims/claims_service.js';
-import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../../shared/clients/fapi_profile.js';
-import type { RegisteredClients } from '../../shared/clients/registered_clients.js';
-import type { ConsentReceipts } from '../../shared/consent/consent_receipts.js';
-import { DPOP_ALGS } from '../../shared/dpop/dpop_proof.js';
-import { scopeClaims } from '../../shared/fields/fields.js';
-import { claimsParameterProblem, listsWrapped, purposeProblem } from '../../shared/fields/verified_claims_request.js';
-import { VERIFIED_SCOPE } from '../../shared/fields/verified_fields.js';
-import type { AccessHistory } from '../../shared/history/access_history.js';
-import type { ProfileStore } from '../../shared/profile/profile.js';
-import type { VerifiedSources } from '../../shared/verified_claims/verified_sources.js';
 import { createFindAccount } from './account.js';
 import { reasonEngineErrors } from './engine_error_reasons.js';
 import { explainRefusedFetches } from './engine_fetch_refusals.js';
@@ -56,7 +56,7 @@ export type ProviderDeps = {
   mayRefresh?: (grantId: string) => Promise<boolean>;
   /** Where the engine's clients live (src/infra/store/client_records.ts), shared with Signet's client registry. */
   clientRecords: ClientRecords;
-  /** Signet's checks of a client registered by RFC 7591 and what deleting one does (src/shared/clients/registered_clients.ts). */
+  /** Signet's checks of a client registered by RFC 7591 and what deleting one does (src/domain/clients/registered_clients.ts). */
   registeredClients?: RegisteredClients;
   /** How the engine fetches a client's jwks_uri and sector_identifier_uri: through Signet's URL guard (src/infra/outbound/guarded_fetch.ts). */
   fetch: NonNullable<Configuration['fetch']>;
@@ -75,7 +75,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     // A consumed refresh token stays for reuse detection as long as the access tokens issued with it.
     // Every client is a dynamic client of the engine, read from Signet's client records (CLIENTS
-    // written there at start, others added at run time: src/shared/clients/, decisions 22 to 25).
+    // written there at start, others added at run time: src/domain/clients/, decisions 22 to 25).
     adapter: createOidcAdapter(deps.store, {
       reuseWindowSeconds: config.ttl.accessToken,
       // A grant's live access tokens, and a client's own, are bounded (docs/data.md).
@@ -84,7 +84,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       clients: deps.clientRecords,
       registeredClients: deps.registeredClients,
     }),
-    // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/shared/clients/fapi_profile.ts).
+    // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/domain/clients/fapi_profile.ts).
     extraClientMetadata: {
       // webhook_url, webhook_secret: where a service's access-grant notifications go (src/config/client_metadata.ts).
       properties: ['fapi_profile', ...SIGNET_CLIENT_METADATA],
@@ -122,7 +122,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     // The ID token carries the fields kept too, not only userinfo.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
-    // One list of DPoP proof algorithms for the engine's endpoints and Signet's (src/shared/dpop/dpop_proof.ts).
+    // One list of DPoP proof algorithms for the engine's endpoints and Signet's (src/domain/dpop/dpop_proof.ts).
     enabledJWA: { dPoPSigningAlgValues: [...DPOP_ALGS] as NonNullable<Configuration['enabledJWA']>['dPoPSigningAlgValues'] },
     pkce: { required: () => true },
     features: {
@@ -132,7 +132,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // RFC 9126 for any client that wants it; required of clients with require_pushed_authorization_requests.
       pushedAuthorizationRequests: { enabled: true },
       // RFC 9449 for any client that wants it; a server nonce is required of FAPI 2.0 clients.
-      // The nonce secret is shared by every process (src/shared/dpop/dpop_nonces.ts).
+      // The nonce secret is shared by every process (src/domain/dpop/dpop_nonces.ts).
       dPoP: {
         enabled: true,
         nonceSecret: deps.dpopNonceSecret,
@@ -140,7 +140,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       },
       // Signed request objects (JAR, RFC 9101), by value or pushed; unsigned ones stay refused.
       requestObjects: { enabled: true, requireSignedRequestObject: false },
-      // verified_claims in the standard's shape, and every `purpose` 3 to 300 characters (src/shared/fields/verified_claims_request.ts).
+      // verified_claims in the standard's shape, and every `purpose` 3 to 300 characters (src/domain/fields/verified_claims_request.ts).
       claimsParameter: {
         enabled: true,
         assertClaimsParameter(ctx, claims) {

@@ -2,13 +2,13 @@
 // document of the versioned form in docs/export.md. Secrets stay out: no token, no session id,
 // no webhook secret, nothing of another identity's.
 import type { Address } from 'viem';
+import type { BackchannelRequest } from '../../domain/backchannel/backchannel_inbox.js';
+import type { ClaimRecord } from '../../domain/claims/claim_records.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
+import { subjectOf } from '../../domain/identity/subject.js';
+import type { Profile } from '../../domain/profile/profile.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
-import type { BackchannelRequest } from '../../shared/backchannel/backchannel_inbox.js';
-import type { ClaimRecord } from '../../shared/claims/claim_records.js';
-import type { AccessHistory } from '../../shared/history/access_history.js';
-import { subjectOf } from '../../shared/identity/subject.js';
-import type { Profile } from '../../shared/profile/profile.js';
 import type { ListedGrant } from '../grants/grant_listing.js';
 import { EXPORT_FORMAT, EXPORT_VERSION } from './owner_data_schemas.js';
 

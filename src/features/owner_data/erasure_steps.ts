@@ -3,11 +3,11 @@
 // delete what Signet holds about it. Consent receipts stay, as proof, for the proof period.
 
 import { SignetError } from '../../base/errors.js';
+import type { ConsentReceipt } from '../../domain/consent/consent_receipts.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ConsentReceipt } from '../../shared/consent/consent_receipts.js';
-import type { AccessHistory } from '../../shared/history/access_history.js';
 import type { AccessGrant } from '../grants/access_grant.js';
 
 export type ErasureTarget = { identity: IdentityKey; wallets: IdentityKey[]; revokeIssuedClaims: boolean };

@@ -2,13 +2,13 @@
 // download of everything, and the erasure, whose wallet signature the page script asks for.
 import type { Context } from 'koa';
 import { z } from 'zod';
+import type { DisplayNames } from '../../domain/claims/display_names.js';
+import type { AccessHistory, Door, HistoryEntry } from '../../domain/history/access_history.js';
+import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { Authenticator } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
-import type { DisplayNames } from '../../shared/claims/display_names.js';
-import type { AccessHistory, Door, HistoryEntry } from '../../shared/history/access_history.js';
-import type { AccountSessions } from '../../shared/owner_sessions/account_sessions.js';
 
 export type OwnerDataPagesDeps = {
   /** The chains served: the page shows the session's chain's identity, and its issuer's claims where Signet issues them. */

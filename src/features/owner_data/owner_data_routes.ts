@@ -3,15 +3,15 @@
 // state anyone holding its unguessable id may follow (the erasure ends the owner's sessions).
 import { createHash } from 'node:crypto';
 import { refuse } from '../../base/errors.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
+import { type IdentityRegistry, LINK_REFUSALS } from '../../domain/identity/identity_registry.js';
+import { subjectOf } from '../../domain/identity/subject.js';
+import type { IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
+import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
-import type { AccessHistory } from '../../shared/history/access_history.js';
-import { type IdentityRegistry, LINK_REFUSALS } from '../../shared/identity/identity_registry.js';
-import { subjectOf } from '../../shared/identity/subject.js';
-import type { IdentitySession } from '../../shared/owner_sessions/account_sessions.js';
-import type { IssueChallenge, IssuedChallenge } from '../../shared/wallet/challenge.js';
-import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../shared/wallet/verify_challenge.js';
 import type { DataExport } from './data_export.js';
 import type { ErasureJobs } from './erasure_jobs.js';
 import * as forms from './owner_data_schemas.js';

@@ -1,9 +1,9 @@
 // The forms of the owner's data API (access history, export, erasure), for the route table and
 // /openapi.json. The export's form is the versioned document of docs/export.md.
 import { z } from 'zod';
+import { backchannelRequest } from '../../domain/backchannel/backchannel_request_schema.js';
+import { DOORS } from '../../domain/history/access_history.js';
 import { address, bytes32, dateTime, signatureBody } from '../../http/schemas.js';
-import { backchannelRequest } from '../../shared/backchannel/backchannel_request_schema.js';
-import { DOORS } from '../../shared/history/access_history.js';
 import { accessGrant, loginGrant } from '../grants/grant_schemas.js';
 import { ERASURE_STEPS } from './erasure_steps.js';
 

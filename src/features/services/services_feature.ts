@@ -3,8 +3,8 @@
 // the admin API's routes.
 
 import type { Config } from '../../config/config.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
 import { createApiKeys } from './api_keys.js';
 import { apiKeysRoutes } from './api_keys_routes.js';
 import { serviceAuth, serviceCaller } from './service_caller.js';

@@ -3,8 +3,8 @@
 // trusted when the operator configured it in CLIENTS, else checked for a public address as
 // owners' webhooks are), and "ssf:<stream_id>" push SETs to the stream's endpoint_url (given by
 // the client: checked the same way). Each body is signed at each attempt.
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
-import type { ProtocolTarget, WebhookEvent } from '../../shared/webhooks/webhook_queue.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import type { ProtocolTarget, WebhookEvent } from '../../domain/webhooks/webhook_queue.js';
 import type { SetClaims, SignalSigner } from './signal_signer.js';
 import type { SsfStreams } from './ssf_streams.js';
 

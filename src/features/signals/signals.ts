@@ -5,10 +5,10 @@
 // per-receiver lanes, address checks and durability; the tokens are signed at delivery.
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
-import type { ConsentSignal, Signals } from '../../shared/consent/consent_signal.js';
-import { subjectOf } from '../../shared/identity/subject.js';
-import type { WebhookEvent, WebhookQueue } from '../../shared/webhooks/webhook_queue.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import type { ConsentSignal, Signals } from '../../domain/consent/consent_signal.js';
+import { subjectOf } from '../../domain/identity/subject.js';
+import type { WebhookEvent, WebhookQueue } from '../../domain/webhooks/webhook_queue.js';
 import { bclService, type LogoutEventData, type SetEventData, ssfService } from './signal_targets.js';
 import { ssfEventOf, subjectIdOf, VERIFICATION } from './ssf_events.js';
 import { eventsDelivered, type SsfStream, type SsfStreams } from './ssf_streams.js';

@@ -6,11 +6,11 @@
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
 import type { Config } from '../../config/config.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
+import type { WebhookQueue } from '../../domain/webhooks/webhook_queue.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import type { Store } from '../../infra/store/store.js';
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
-import type { DpopCheck } from '../../shared/dpop/dpop_proof.js';
-import type { WebhookQueue } from '../../shared/webhooks/webhook_queue.js';
 import { createSignals, type SignalsService } from './signals.js';
 import { ssfRoutes } from './ssf_routes.js';
 import { createSsfStreams, type SsfStreams } from './ssf_streams.js';

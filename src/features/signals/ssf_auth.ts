@@ -4,11 +4,11 @@
 // a token without the scope 403, each with the WWW-Authenticate header the standards ask for.
 import type Provider from 'oidc-provider';
 import { refuse } from '../../base/errors.js';
+import { isFapiClient } from '../../domain/clients/fapi_profile.js';
+import { presentationOf } from '../../domain/dpop/dpop_presentation.js';
+import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
 import type { Authenticator } from '../../http/authenticators.js';
 import type { ClientRecord } from '../../infra/store/client_records.js';
-import { isFapiClient } from '../../shared/clients/fapi_profile.js';
-import { presentationOf } from '../../shared/dpop/dpop_presentation.js';
-import type { DpopCheck } from '../../shared/dpop/dpop_proof.js';
 
 export const SSF_SCOPE = 'ssf';
 

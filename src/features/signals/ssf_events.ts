@@ -3,8 +3,8 @@
 // them. The subject is the identity's CAIP-10 subject, as `sub` of its ID tokens, in an
 // `iss_sub` subject identifier (RFC 9493).
 import type { Address } from 'viem';
-import type { ConsentSignal, GrantEndReason } from '../../shared/consent/consent_signal.js';
-import { subjectOf } from '../../shared/identity/subject.js';
+import type { ConsentSignal, GrantEndReason } from '../../domain/consent/consent_signal.js';
+import { subjectOf } from '../../domain/identity/subject.js';
 
 export const SSF_PUSH = 'urn:ietf:rfc:8935';
 

@@ -5,11 +5,11 @@
 import type Provider from 'oidc-provider';
 import { refuse } from '../../base/errors.js';
 import type { Config } from '../../config/config.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
 import { anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
-import type { ClientRegistry } from '../../shared/clients/client_registry.js';
-import type { DpopCheck } from '../../shared/dpop/dpop_proof.js';
 import type { SignalsService } from './signals.js';
 import { type SsfCaller, ssfClient } from './ssf_auth.js';
 import { eventsSupported, SSF_PUSH } from './ssf_events.js';
@@ -37,7 +37,7 @@ export type SsfRoutesDeps = {
   signals: Pick<SignalsService, 'verify'>;
   /** The public-address check of a receiver's endpoint_url, as for owners' webhooks. */
   guard: UrlGuard;
-  /** The DPoP check of a DPoP-bound token (src/shared/dpop/dpop_proof.ts). */
+  /** The DPoP check of a DPoP-bound token (src/domain/dpop/dpop_proof.ts). */
   checkDpop: DpopCheck;
   now: () => number;
 };

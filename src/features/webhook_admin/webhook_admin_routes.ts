@@ -1,10 +1,10 @@
 // The admin API of the webhook queue, as route declarations: list the dead letters, put one
 // back for delivery.
 import { z } from 'zod';
+import type { WebhookQueue } from '../../domain/webhooks/webhook_queue.js';
 import { adminToken } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { dateTime } from '../../http/schemas.js';
-import type { WebhookQueue } from '../../shared/webhooks/webhook_queue.js';
 
 const TAG = 'Admin: webhooks';
 

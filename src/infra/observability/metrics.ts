@@ -106,7 +106,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['outcome'] as const,
       registers,
     }),
-    /** The chain watcher (src/shared/watch/chain_watcher.ts): set by the process that holds its lease. */
+    /** The chain watcher (src/domain/watch/chain_watcher.ts): set by the process that holds its lease. */
     chainWatchLag: new Gauge({
       name: 'signet_chain_watch_lag_blocks',
       help: 'Blocks between the chain head and the last block the chain watcher fully handled (the lease holder reports it)',

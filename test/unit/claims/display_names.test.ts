@@ -1,6 +1,6 @@
 // Display names: issuers by checksummed address, topics by code name, fields in words; what
 // has no name falls back to its code (the pages then show the address, shortened).
-import { createDisplayNames } from '../../../src/shared/claims/display_names.js';
+import { createDisplayNames } from '../../../src/domain/claims/display_names.js';
 
 const ISSUER = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
 

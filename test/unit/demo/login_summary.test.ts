@@ -2,7 +2,7 @@
 // (by name when configured) and validity in words, and the parts of `sub`.
 
 import { summarizeLogin } from '../../../src/demo/login_summary.js';
-import { createDisplayNames } from '../../../src/shared/claims/display_names.js';
+import { createDisplayNames } from '../../../src/domain/claims/display_names.js';
 
 const NAMED = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
 const UNNAMED = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';

@@ -1,10 +1,10 @@
 // Whether the IdFactory knows an address, for reads of an identity's resources
-// (src/shared/identity/identity_registry.ts, isKnown): the factory's getWallets(address) read once,
+// (src/domain/identity/identity_registry.ts, isKnown): the factory's getWallets(address) read once,
 // its answer (known or not) kept for the cache's seconds on the given clock, an outage never
 // kept, and no cache at all with 0 seconds. assertKnown stays a live read.
 import { type Address, createPublicClient, custom, decodeFunctionData, encodeFunctionResult, getAddress, type Hex, type PublicClient } from 'viem';
+import { createIdentityRegistry } from '../../../src/domain/identity/identity_registry.js';
 import { idFactoryAbi } from '../../../src/infra/chain/contracts.js';
-import { createIdentityRegistry } from '../../../src/shared/identity/identity_registry.js';
 
 const FACTORY: Address = getAddress(`0x${'fa'.repeat(20)}`);
 const IDENTITY: Address = getAddress(`0x${'1d'.repeat(20)}`);

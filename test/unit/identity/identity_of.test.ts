@@ -1,10 +1,10 @@
 // The wallet's identity as the IdFactory answers getIdentity(address), read with a hand-encoded
-// eth_call (src/shared/identity/identity_registry.ts): the call the chain receives is the ABI's own,
+// eth_call (src/domain/identity/identity_registry.ts): the call the chain receives is the ABI's own,
 // its answer is decoded to a checksummed address or none, and an answer that holds no address
 // (no code at the factory's address) is the chain's failure, never "no identity".
 import { type Address, createPublicClient, custom, decodeFunctionData, encodeFunctionResult, getAddress, type Hex, type PublicClient, zeroAddress } from 'viem';
+import { createIdentityRegistry } from '../../../src/domain/identity/identity_registry.js';
 import { idFactoryAbi } from '../../../src/infra/chain/contracts.js';
-import { createIdentityRegistry } from '../../../src/shared/identity/identity_registry.js';
 
 const FACTORY: Address = getAddress(`0x${'fa'.repeat(20)}`);
 const WALLET: Address = getAddress(`0x${'ab'.repeat(20)}`);

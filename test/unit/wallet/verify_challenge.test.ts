@@ -7,10 +7,10 @@ import { createPublicClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { refuse } from '../../../src/base/errors.js';
 import { loadConfig } from '../../../src/config/config.js';
+import { createChallengeIssuer } from '../../../src/domain/wallet/challenge.js';
+import { createChallengeVerifier } from '../../../src/domain/wallet/verify_challenge.js';
 import { createRateLimits } from '../../../src/infra/rate_limits/rate_limits.js';
 import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
-import { createChallengeIssuer } from '../../../src/shared/wallet/challenge.js';
-import { createChallengeVerifier } from '../../../src/shared/wallet/verify_challenge.js';
 
 const ISSUER = 'https://signet.example';
 const TTL_SECONDS = 300;

@@ -5,7 +5,7 @@ import type { ProfileFieldName } from '../profile/profile.js';
 import { verifiedRequestsOf } from './verified_claims_request.js';
 import { VERIFIED_CLAIM_NAMES, VERIFIED_CLAIMS, VERIFIED_FIELDS, VERIFIED_SCOPE, verifiedFieldName } from './verified_fields.js';
 
-/** The claim topics as the field list reads them (src/shared/claims/claim_topics.ts gives them). */
+/** The claim topics as the field list reads them (src/domain/claims/claim_topics.ts gives them). */
 export type TopicWords = {
   all: readonly { name: string; description: string }[];
   scopeOf(topic: { name: string; description: string }): string;

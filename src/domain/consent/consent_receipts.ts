@@ -2,7 +2,7 @@
 // engine's Grant (same id) so the owner can read what they approved, and after it for
 // retention.receiptDays as proof (the caller gives the whole life). The identity's index lists
 // each receipt as long as it lives, and so does the client's: deleting a client ends its login
-// grants (src/shared/clients/client_removal.ts).
+// grants (src/domain/clients/client_removal.ts).
 import type { Address } from 'viem';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';

@@ -1,4 +1,4 @@
-// The answer forms of a claim (src/shared/claims/claims_service.ts ClaimView), as /openapi.json
+// The answer forms of a claim (src/domain/claims/claims_service.ts ClaimView), as /openapi.json
 // documents them.
 import { z } from 'zod';
 import { address, bytes32, dateTime } from '../../http/schemas.js';

@@ -17,7 +17,7 @@ export type IssuedChallenge = {
   fields: string[];
   /** Ids of the onchain claims the owner approves sharing. */
   claims: string[];
-  /** The verified claims the owner approves sharing, claim by claim (src/shared/fields/verified_fields.ts). */
+  /** The verified claims the owner approves sharing, claim by claim (src/domain/fields/verified_fields.ts). */
   verified: { claim_id: string; claims: string[] }[];
   /** The chain the text names (`Chain ID`), whose identity it is; absent: the issuer's default chain. */
   chainId?: number;
