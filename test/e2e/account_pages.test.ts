@@ -15,6 +15,7 @@ import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { type InjectedWallet, injectWallet, launchBrowser, type PageProblems, watchProblems } from '../support/browser.js';
+import { kycIssuedBySignet } from '../support/kyc_claims.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
@@ -36,11 +37,7 @@ beforeAll(async () => {
     configure: (chain) => ({
       identityDeployerKey: DEPLOYER_KEY,
       adminToken: ADMIN_TOKEN,
-      claims: {
-        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
     }),
   });
   chainId = h.chain.anvil.chainId;

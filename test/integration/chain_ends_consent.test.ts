@@ -10,11 +10,11 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ClientConfig } from '../../src/config/config.js';
 import { subjectOf } from '../../src/domain/identity/subject.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { CHAIN_END_MS } from '../support/bounds.js';
 import { type Json, jsonApi } from '../support/json_api.js';
+import { kycIssuedBySignet } from '../support/kyc_claims.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
@@ -54,11 +54,7 @@ beforeAll(async () => {
     watchChain: true,
     configure: (chain) => ({
       webhooks: { allowPrivate: true },
-      claims: {
-        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
       adminToken: ADMIN_TOKEN,
     }),
   });

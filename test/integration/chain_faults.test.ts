@@ -11,6 +11,7 @@ import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { OUTAGE_ANSWER_MS } from '../support/bounds.js';
 import type { ChainProxyMode } from '../support/chain_proxy.js';
+import { kycIssuedBySignet } from '../support/kyc_claims.js';
 import { discover, type LoginStart, logIn, signChallenge, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
@@ -40,11 +41,7 @@ beforeAll(async () => {
     configure: (chain) => ({
       chainTimeouts: { requestMs: CHAIN_BUDGET_MS },
       identityDeployerKey: DEPLOYER_KEY,
-      claims: {
-        topics: [{ name: 'kyc', topic: 1, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
     }),
   });
   owner = h.chain.accounts[0]!;

@@ -12,13 +12,13 @@ import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { send } from '../../src/infra/chain/chain_writes.js';
 import { claimIssuerArtifact, identityAbi, identityArtifact, KeyPurpose, keyOf } from '../../src/infra/chain/contracts.js';
 import type { SettledPoint } from '../../src/infra/chain/settled_point.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { keys } from '../../src/infra/store/keys.js';
 import { createMemoryStore } from '../../src/infra/store/memory_store.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { CHAIN_EVENT_HANDLED_MS, TAKEOVER_SLACK_MS, WATCH_ROUND_MS } from '../support/bounds.js';
+import { kycIssuedBySignet } from '../support/kyc_claims.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
@@ -79,11 +79,7 @@ beforeAll(async () => {
     chainConsentHandlers: recorder,
     configure: (chain) => ({
       chainWatch: { enabled: true, pollMs: POLL_MS, confirmations: 0, maxBlockRange: MAX_BLOCK_RANGE, leaseSeconds: LEASE_SECONDS },
-      claims: {
-        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
       adminToken: ADMIN_TOKEN,
     }),
   });

@@ -3,31 +3,16 @@
 // openid-client (written by others) is the client; Signet's resource routes check DPoP proofs
 // as RFC 9449 says, and a proof's id is spent once across two Signet processes on one Redis.
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { exportJWK, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import type { ClientConfig } from '../../src/config/config.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { BANK, bankJwk, bankKey } from '../support/fapi_bank.js';
+import { kycIssuedBySignet } from '../support/kyc_claims.js';
 import { followToCallback, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, testJwks, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
-
-// The bank's client authentication key (private_key_jwt); Signet knows its public half.
-const bankKey = await generateKeyPair('ES256', { extractable: true });
-const { crv, x, y } = await exportJWK(bankKey.publicKey);
-const bankJwk = { kty: 'EC', crv, x, y, kid: 'bank-1', use: 'sig', alg: 'ES256' };
-
-const BANK: ClientConfig = {
-  client_id: 'bank',
-  client_name: 'Acme Bank',
-  redirect_uris: ['https://bank.example/callback'],
-  post_logout_redirect_uris: [],
-  grant_types: ['authorization_code', 'refresh_token'],
-  token_endpoint_auth_method: 'private_key_jwt',
-  jwks: { keys: [bankJwk] },
-  fapi_profile: '2.0',
-};
 
 /** A risk engine that manages its Shared Signals streams with DPoP-bound client credentials. */
 const RECEIVER: ClientConfig = {
@@ -42,7 +27,6 @@ const RECEIVER: ClientConfig = {
 };
 
 const ADMIN_TOKEN = 'admin-token-for-the-fapi-tests';
-const KYC = 1;
 
 let h: Harness;
 /** The issuer host every process is reached under, through the trusted proxy's headers. */
@@ -56,11 +40,7 @@ beforeAll(async () => {
     clients: [WEBSITE, BANK, RECEIVER],
     // RS256 for ordinary websites (OpenID Connect's default), ES256 for FAPI 2.0 clients.
     configure: (chain) => ({
-      claims: {
-        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
       adminToken: ADMIN_TOKEN,
       jwks: { keys: [...testJwks().keys, { ...signing, kid: 'signet-es256', use: 'sig', alg: 'ES256' }] },
     }),

@@ -11,6 +11,7 @@ import type { Reason } from '../../src/base/reasons.js';
 import { createProfileStore } from '../../src/domain/profile/profile.js';
 import { createChainClient } from '../../src/infra/chain/chain_client.js';
 import { identityKeyOf } from '../../src/infra/chain/identity_key.js';
+import { chainRequestCounter } from '../support/chain_requests.js';
 import { jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -21,21 +22,9 @@ const SECOND = 31338;
 
 let h: Harness;
 const api = jsonApi(() => h.issuer);
-/** JSON-RPC requests Signet sent, by chain id (one request, one round trip). */
-const roundTrips = new Map<number, number>();
-const counting =
-  (chainId: number) =>
-  (fetchFn: typeof fetch): typeof fetch =>
-  (input, init) => {
-    roundTrips.set(chainId, (roundTrips.get(chainId) ?? 0) + 1);
-    return fetchFn(input, init);
-  };
+const chainRequests = chainRequestCounter([FIRST, SECOND]);
 /** The answer of `work` and the round trips it made on each chain. */
-async function withRoundTrips<T>(work: () => Promise<T>): Promise<{ answer: T; trips: Record<number, number> }> {
-  roundTrips.clear();
-  const answer = await work();
-  return { answer, trips: { [FIRST]: roundTrips.get(FIRST) ?? 0, [SECOND]: roundTrips.get(SECOND) ?? 0 } };
-}
+const withRoundTrips = chainRequests.during;
 
 /** What one chain holds for the tests: its path prefix, a plain address, a contract that is no identity, two identities. */
 type Place = {
@@ -66,7 +55,8 @@ beforeAll(async () => {
     otherChains: [SECOND],
     chainProxy: true,
     clients: [WEBSITE, ANALYTICS],
-    chainClient: (chain, rpcUrl) => createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: counting(chain.anvil.chainId) }),
+    chainClient: (chain, rpcUrl) =>
+      createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: chainRequests.observe(chain.anvil.chainId) }),
   });
   analyticsKey = (await h.signet.apiKeys.create('analytics', 'tests')).key;
   const second = h.otherChains[0]!;

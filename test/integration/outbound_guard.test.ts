@@ -20,7 +20,7 @@ import { signInToAccount } from '../support/account_sign_in.js';
 import { type ConnectionRecorder, startConnectionRecorder } from '../support/connection_recorder.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover } from '../support/login_driver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { type Harness, RISK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitFor } from '../support/wait_until.js';
 
 const PUSH = 'urn:ietf:rfc:8935';
@@ -32,17 +32,6 @@ const PUBLIC_A = '93.184.215.14';
 const PUBLIC_B = '93.184.215.15';
 /** The test's internet: connections to these public addresses are taken by a server on 127.0.0.1. */
 const STAND_INS = new Set([PUBLIC_A, PUBLIC_B]);
-
-/** A service that manages SSF streams with its client credentials. */
-const RISK: ClientConfig = {
-  client_id: 'risk',
-  client_secret: 'risk-secret-value',
-  client_name: 'Risk Engine',
-  redirect_uris: [],
-  post_logout_redirect_uris: [],
-  grant_types: ['client_credentials'],
-  token_endpoint_auth_method: 'client_secret_basic',
-};
 
 /** A DNS the test writes: each name answers its list for the nth call of that name. */
 function fakeDns() {

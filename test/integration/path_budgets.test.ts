@@ -9,9 +9,9 @@ import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { jsonApi } from '../support/json_api.js';
+import { kycIssuedBySignet } from '../support/kyc_claims.js';
 import { followToCallback, type LoginStart, requestChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { type Budget, PATH_BUDGETS, type PathCost } from '../support/path_budgets.js';
 import { type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
@@ -20,7 +20,6 @@ import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet
 import { waitUntil } from '../support/wait_until.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-budgets';
-const KYC = 1;
 const SCOPE = 'openid profile email';
 
 type Counters = { harness: Harness; redis: CountingProxy; provider: ProviderProxy; monitor: Redis; watching: Redis; marks: Redis; seen: string[] };
@@ -41,11 +40,7 @@ async function startCounted(multicall3: boolean): Promise<Counters> {
     webhookWorker: false,
     clientCacheMs: 600_000,
     configure: (chain) => ({
-      claims: {
-        topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
       adminToken: ADMIN_TOKEN,
     }),
   });

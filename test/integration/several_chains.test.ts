@@ -15,6 +15,7 @@ import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { keys } from '../../src/infra/store/keys.js';
+import { chainRequestCounter } from '../support/chain_requests.js';
 import { jsonApi } from '../support/json_api.js';
 import { discover, logIn, requestChallenge, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -33,21 +34,9 @@ let h: Harness;
 const metrics = createMetrics({ processMetrics: false });
 let second: TestChain;
 let analyticsKey: string;
-/** JSON-RPC requests Signet sent, by chain id (one request, one round trip). */
-const roundTrips = new Map<number, number>();
-const counting =
-  (chainId: number) =>
-  (fetchFn: typeof fetch): typeof fetch =>
-  (input, init) => {
-    roundTrips.set(chainId, (roundTrips.get(chainId) ?? 0) + 1);
-    return fetchFn(input, init);
-  };
+const chainRequests = chainRequestCounter([FIRST, SECOND, THIRD]);
 /** The round trips `work` made on each chain. */
-async function roundTripsOf(work: () => Promise<unknown>): Promise<Record<number, number>> {
-  roundTrips.clear();
-  await work();
-  return Object.fromEntries([FIRST, SECOND, THIRD].map((chainId) => [chainId, roundTrips.get(chainId) ?? 0]));
-}
+const roundTripsOf = async (work: () => Promise<unknown>) => (await chainRequests.during(work)).trips;
 const api = jsonApi(() => h.issuer);
 
 beforeAll(async () => {
@@ -55,7 +44,8 @@ beforeAll(async () => {
     otherChains: [SECOND, THIRD],
     clients: [WEBSITE, ANALYTICS, KIOSK],
     metrics,
-    chainClient: (chain, rpcUrl) => createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: counting(chain.anvil.chainId) }),
+    chainClient: (chain, rpcUrl) =>
+      createChainClient(rpcUrl, chain.anvil.chainId, { pollingInterval: 50, observe: chainRequests.observe(chain.anvil.chainId) }),
     configure: (chain) => ({
       claims: {
         topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }],

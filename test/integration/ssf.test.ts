@@ -13,7 +13,7 @@ import { ISOLATED_DELIVERY_MS } from '../support/bounds.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
 import { type ReceivedRequest, type SignalReceiver, startSignalReceiver } from '../support/signal_receiver.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { type Harness, RISK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const PUSH = 'urn:ietf:rfc:8935';
@@ -23,16 +23,6 @@ const VERIFICATION = 'https://schemas.openid.net/secevent/ssf/event-type/verific
 
 /** A website that also manages SSF streams about its own users. */
 const SHOP: ClientConfig = { ...WEBSITE, client_id: 'shop', client_name: 'Shop', grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] };
-/** A service with no logins of its own, only streams. */
-const RISK: ClientConfig = {
-  client_id: 'risk',
-  client_secret: 'risk-secret-value',
-  client_name: 'Risk Engine',
-  redirect_uris: [],
-  post_logout_redirect_uris: [],
-  grant_types: ['client_credentials'],
-  token_endpoint_auth_method: 'client_secret_basic',
-};
 
 // Schemas written from the SSF 1.0 text: the required members and the type of each member.
 const uri = { type: 'string', format: 'uri' };

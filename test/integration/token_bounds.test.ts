@@ -6,11 +6,12 @@
 // often a grant is refreshed, its keys in Redis stay the same ones, counted exactly.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { type Cluster, Redis } from 'ioredis';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { exportJWK, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import type { LocalAccount } from 'viem';
 import type { ClientConfig } from '../../src/config/config.js';
 import { keys } from '../../src/infra/store/keys.js';
+import { BANK, bankJwk, bankKey } from '../support/fapi_bank.js';
 import { followToCallback, type LoginStart, logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { basicAuth, type Harness, startSignet, testJwks, WEBSITE } from '../support/signet_harness.js';
 import { clusterAdmin } from '../support/store_backends.js';
@@ -19,22 +20,6 @@ import { waitUntil } from '../support/wait_until.js';
 
 const PER_GRANT = 3;
 const PER_CLIENT = 4;
-
-// A bank's website under FAPI 2.0: its refresh token is not rotated, so one grant can be
-// refreshed by many requests at once, each issuing an access token under the same grant.
-const bankKey = await generateKeyPair('ES256', { extractable: true });
-const { crv, x, y } = await exportJWK(bankKey.publicKey);
-const bankJwk = { kty: 'EC', crv, x, y, kid: 'bank-1', use: 'sig', alg: 'ES256' };
-const BANK: ClientConfig = {
-  client_id: 'bank',
-  client_name: 'Acme Bank',
-  redirect_uris: ['https://bank.example/callback'],
-  post_logout_redirect_uris: [],
-  grant_types: ['authorization_code', 'refresh_token'],
-  token_endpoint_auth_method: 'private_key_jwt',
-  jwks: { keys: [bankJwk] },
-  fapi_profile: '2.0',
-};
 
 /** A service's machine that asks for client credentials tokens (for its Shared Signals streams). */
 const MACHINE: ClientConfig = {

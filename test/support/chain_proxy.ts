@@ -2,6 +2,7 @@
 // refusing connections (nothing listens on its port), going silent (connections accepted,
 // never answered) and failing (every request answered 502, as a load balancer with no node).
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { listenOn, stopListening as stopServer } from './server_listening.js';
 
 export type ChainProxyMode = 'pass' | 'refuse' | 'silent' | 'fail';
 
@@ -40,15 +41,8 @@ export async function startChainProxy(targetUrl: string): Promise<ChainProxy> {
     client.pipe(upstream).pipe(client);
   });
 
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  const stopListening = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+  const listen = (port: number) => listenOn(server, port);
+  const stopListening = () => stopServer(server);
   const cutAll = () => {
     for (const socket of open) socket.destroy();
   };

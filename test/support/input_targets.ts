@@ -6,9 +6,9 @@ import { Redis } from 'ioredis';
 import type { Address } from 'viem';
 import type { ClientConfig } from '../../src/config/config.js';
 import { BODY_LIMITS } from '../../src/http/body.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { signInToAccount } from './account_sign_in.js';
 import { embeddedDemoRoutes } from './embedded_demo_routes.js';
+import { kycIssuedBySignet } from './kyc_claims.js';
 import { startLogin } from './login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from './signet_harness.js';
 import { UserAgent } from './user_agent.js';
@@ -42,11 +42,7 @@ export async function startInputTargets(): Promise<InputTargets> {
   const h = await startSignet({
     clients: [WEBSITE, ANALYTICS, KIOSK],
     configure: (chain) => ({
-      claims: {
-        topics: [{ name: 'kyc', topic: 1, description: 'Your identity was checked (KYC)' }],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }],
-      },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+      ...kycIssuedBySignet(chain),
       adminToken: ADMIN_TOKEN,
     }),
     // The demo's wallet route: its JSON-RPC body is checked like any other (it sends nothing here).

@@ -8,6 +8,7 @@ import { Agent, createServer, request as httpRequest, type IncomingMessage, type
 import type { Socket } from 'node:net';
 import { MULTICALL3_ADDRESS } from '../../src/infra/chain/multicall3.js';
 import { type ProviderAnswer, type ProviderName, providerError, providerErrorRow } from './provider_errors.js';
+import { listenOn, stopListening as stopServer } from './server_listening.js';
 import { sleepAtLeast } from './wait_until.js';
 
 export type ProviderBehaviour = {
@@ -238,15 +239,8 @@ export async function startProviderProxy(upstreamUrl: string, options: Partial<P
     return row ? providerError(style, 'rate_limit', { from: 0n, to: 0n, max: 0 }).body : GENERIC_RATE_LIMIT;
   }
 
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  const stopListening = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+  const listen = (port: number) => listenOn(server, port);
+  const stopListening = () => stopServer(server);
   const cut = (which: Iterable<Socket>) => {
     for (const socket of [...which]) socket.destroy();
   };

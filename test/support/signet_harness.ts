@@ -83,6 +83,17 @@ export function runSuitesOn(store: StoreKind): void {
 /** One more Signet process: its own app, store client and webhook worker, on its own port. */
 export type Peer = { url: string; signet: SignetApp; store: Store; webhooks: WebhookQueue };
 
+/** A service with no logins of its own: it manages Shared Signals streams with its client credentials. */
+export const RISK: ClientConfig = {
+  client_id: 'risk',
+  client_secret: 'risk-secret-value',
+  client_name: 'Risk Engine',
+  redirect_uris: [],
+  post_logout_redirect_uris: [],
+  grant_types: ['client_credentials'],
+  token_endpoint_auth_method: 'client_secret_basic',
+};
+
 /** A kiosk that asks for logins by the identity's address (OpenID CIBA, poll mode). */
 export const KIOSK: ClientConfig = {
   client_id: 'kiosk',

@@ -176,6 +176,8 @@ export function createChallengeVerifier(
     // A contract wallet's answer is asked beside the caller's live reads, not before them: one
     // chain round trip less (docs/decisions.md, 48).
     const liveChecks = check === false ? undefined : beforeUse?.(challenge);
+    // Not swallowed: awaited below for a valid signature (an outage there stays a 503); only a
+    // signature refused first leaves its answer unread, the refusal being the answer.
     liveChecks?.catch(() => undefined);
     const valid = typeof check === 'boolean' ? check : await check().catch(burnUnlessOutage);
     if (!valid) {
