@@ -1,36 +1,16 @@
-// createApp(deps) assembles Signet: the shared parts, each feature (its services and its
-// routes), the engine, and one route table served by Koa in front of the engine. It does no
-// I/O of its own: the store, the chain client and the clock come in as deps.
-import type Koa from 'koa';
-import type Provider from 'oidc-provider';
-import type { Config } from '../config/config.js';
-import type { SignetIssuer } from '../domain/claim_issuer/signet_issuer.js';
-import type { ClaimsService } from '../domain/claims/claims_service.js';
-import type { DisplayNames } from '../domain/claims/display_names.js';
-import type { ClientRegistry } from '../domain/clients/client_registry.js';
-import type { RemoveClient } from '../domain/clients/client_removal.js';
-import type { ConsentReceipts } from '../domain/consent/consent_receipts.js';
-import type { Signals } from '../domain/consent/consent_signal.js';
 import { createDpopNonces, dpopNonceSecret } from '../domain/dpop/dpop_nonces.js';
 import { createDpopCheck } from '../domain/dpop/dpop_proof.js';
 import { allFields } from '../domain/fields/fields.js';
-import { type AccessHistory, createAccessHistory } from '../domain/history/access_history.js';
+import { createAccessHistory } from '../domain/history/access_history.js';
 import { createHistoryLog } from '../domain/history/history_log.js';
-import type { IdentityRegistry } from '../domain/identity/identity_registry.js';
-import type { ProfileStore } from '../domain/profile/profile.js';
 import { createProfileStore } from '../domain/profile/profile.js';
-import type { ChainConsentHandlers, ChainWatcher } from '../domain/watch/chain_watcher.js';
-import type { Watchlist } from '../domain/watch/watchlist.js';
-import type { WebhookQueue } from '../domain/webhooks/webhook_queue.js';
 import { createAccountFeature } from '../features/account/account_feature.js';
 import { createCibaFeature } from '../features/ciba/ciba_feature.js';
 import { cibaFeature } from '../features/ciba/ciba_settings.js';
 import { createClaimsFeature } from '../features/claim_admin/claims_feature.js';
 import { createClientAdminFeature } from '../features/client_admin/client_admin_feature.js';
-import type { ChainConsentEnds } from '../features/consent_end/chain_consent_ends.js';
 import { createChainWatching, createLoginEnds } from '../features/consent_end/consent_end_feature.js';
 import { createAccessGrantStore } from '../features/grants/access_grant_store.js';
-import type { AccessGrants } from '../features/grants/access_grants.js';
 import { createGrantHolders } from '../features/grants/grant_holders.js';
 import { createAccessGrantParts, createGrantsFeature } from '../features/grants/grants_feature.js';
 import { healthRoutes } from '../features/health/health.js';
@@ -38,93 +18,21 @@ import { createInteractionFeature } from '../features/interaction/interaction_fe
 import { createLandingFeature } from '../features/landing/landing_feature.js';
 import { createProvider } from '../features/oidc/provider.js';
 import { createLoginGrantRevoker } from '../features/oidc/revoke_login_grant.js';
-import type { ErasureJobs, ErasureSettings } from '../features/owner_data/erasure_jobs.js';
-import type { ErasureStep } from '../features/owner_data/erasure_steps.js';
 import { createOwnerDataFeature } from '../features/owner_data/owner_data_feature.js';
-import type { ApiKeys } from '../features/services/api_keys.js';
 import { createServicesFeature } from '../features/services/services_feature.js';
 import { createSignalEmitter, signalRoutes } from '../features/signals/signals_feature.js';
 import { createWebhooksFeature } from '../features/webhook_admin/webhooks_feature.js';
 import { createHttpApp } from '../http/http_app.js';
-import { type OpenApiDocument, openApiDocumentOf } from '../http/openapi.js';
+import { openApiDocumentOf } from '../http/openapi.js';
 import { openApiRoute } from '../http/openapi_route.js';
-import type { RenderPage } from '../http/pages.js';
 import type { AnyRoute } from '../http/route.js';
 import { onChains } from '../infra/chain/chains.js';
 import { identityKeyOf } from '../infra/chain/identity_key.js';
-import type { Logger } from '../infra/observability/logger.js';
-import type { Metrics } from '../infra/observability/metrics.js';
-import type { DialAddress } from '../infra/outbound/pinned_request.js';
-import type { ResolveHost } from '../infra/outbound/url_guard.js';
 import { createOidcAdapter } from '../infra/store/oidc_adapter.js';
-import type { Store } from '../infra/store/store.js';
+import type { AppDeps, SignetApp } from './app_deps.js';
 import { type ChainDeps, createAppParts } from './app_parts.js';
 
-export type { ChainDeps };
-
-export type AppDeps = {
-  config: Config;
-  store: Store;
-  /** One chain, or several in order (CHAINS; the first is the one a bare identity address means). */
-  chain: ChainDeps | readonly ChainDeps[];
-  logger?: Logger;
-  /** Prometheus metrics of this process (off when absent). */
-  metrics?: Metrics;
-  /** The clock, in epoch milliseconds; tests freeze it. */
-  now?: () => number;
-  /** The embedded demo offers its built-in wallet on the consent page. */
-  demoWallet?: boolean;
-  /** Where access-grant notifications to services go (Redis Streams, or memory in the demo). */
-  webhooks: WebhookQueue;
-  /** DNS for the URLs given at run time (webhooks, SSF endpoints, clients' URLs the engine fetches), at save and at the engine's fetches (default: the system resolver). */
-  resolveHost?: ResolveHost;
-  /** Tests only: where the engine's socket for an approved public address goes (src/infra/outbound/pinned_request.ts). */
-  dialAddress?: DialAddress;
-  /** Tests only: how long a client record is served from memory (default: src/infra/store/client_records.ts). */
-  clientCacheMs?: number;
-  /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];
-  /** Erasure job timing (tests shorten the lease and the sweep). */
-  erasureSettings?: Partial<ErasureSettings>;
-  /** Called before each erasure step (tests cut a process there). */
-  beforeErasureStep?: (step: ErasureStep) => Promise<void>;
-  /** What the chain watcher does with the events that end consents (default: Signet's own, src/features/consent_end/chain_consent_ends.ts). */
-  consentEnds?: ChainConsentHandlers;
-};
-
-export type SignetApp = {
-  app: Koa;
-  provider: Provider;
-  profiles: ProfileStore;
-  receipts: ConsentReceipts;
-  registry: IdentityRegistry;
-  claims: ClaimsService;
-  issuer?: SignetIssuer;
-  /** Signet's issuer on each chain served (the first's is `issuer`). */
-  issuerOn: (chainId: number) => SignetIssuer | undefined;
-  apiKeys: ApiKeys;
-  accessGrants: AccessGrants;
-  history: AccessHistory;
-  /** What the chain's events that end consent do (the chain watcher calls these). */
-  chainConsentEnds: ChainConsentEnds;
-  /** Tells the websites that consent ended: back-channel logout tokens and SSF events (src/features/signals/). */
-  signals: Signals;
-  /** The clients, CLIENTS' and those added at run time (src/domain/clients/). */
-  clients: ClientRegistry;
-  /** Writes CLIENTS to the client records (decision 23); a process runs it before it serves. */
-  seedClients(): Promise<void>;
-  /** Deletes a client and ends what it held (decision 24), as the admin API's DELETE does. */
-  removeClient: RemoveClient;
-  /** Erasure jobs: start() resumes open ones and sweeps for those whose process died; stop() ends the sweep. */
-  erasures: ErasureJobs;
-  /** Every Signet route, as declared (the router and /openapi.json are made from it). */
-  routes: readonly AnyRoute[];
-  openApi: OpenApiDocument;
-  /** Follows the chain for the events that end consents; server.ts starts and stops it. */
-  watcher: ChainWatcher;
-  /** The identities the first chain's watcher follows. */
-  watchlist: Watchlist;
-};
+export type { AppDeps, ChainDeps, SignetApp };
 
 export function createApp(deps: AppDeps): SignetApp {
   const parts = createAppParts(deps);
