@@ -7,8 +7,11 @@
 // (test/cluster/sentinel_failover.test.ts). Dropping it under a reconnection in flight also
 // made ioredis give the client up for good. This follower hears the same notices but drops
 // the connection only when the master they name is not the server the client is connected
-// to, and only while it is connected; a write refused as READONLY (a demoted master whose
-// notice was missed) drops it too (`reconnectOnError` in redis_connection.ts; docs/decisions.md, 38).
+// to. A notice heard while the client was reconnecting is kept: a reconnection that asked a
+// Sentinel not yet told lands on the old master, which still answers as master until it is
+// demoted, and no later notice would come to move it; on ready, the client leaves a server that
+// is not the one last announced. A write refused as READONLY (a demoted master whose notice was
+// missed) drops it too (`reconnectOnError` in redis_connection.ts; docs/decisions.md, 38).
 import { Redis } from 'ioredis';
 
 const NOTICE = '+switch-master';
@@ -19,20 +22,52 @@ export type SentinelFollowerOptions = {
   sentinelPassword?: string;
   tls: boolean;
   reconnectMaxDelayMs: number;
+  /** How long a heard announcement still moves a client that becomes ready elsewhere; 30 s by default. */
+  announcementHeldMs?: number;
 };
+
+type Server = { host: string; port: number };
+
+/** Sentinels adopt a new master seconds apart; an announcement older than this is no longer news. */
+const ANNOUNCEMENT_HELD_MS = 30_000;
 
 /** "127.0.0.1" and "::ffff:127.0.0.1" are one address. */
 const plainAddress = (address: string | undefined) => address?.replace(/^::ffff:/, '');
 
-/** Whether a "+switch-master" message (`<name> <old ip> <old port> <new ip> <new port>`) names another server than the client's. */
-export function namesAnotherMaster(message: string, name: string, connectedTo: { address?: string; port?: number }): boolean {
+/** The new master a "+switch-master" message (`<name> <old ip> <old port> <new ip> <new port>`) names for `name`, if any. */
+export function announcedMaster(message: string, name: string): Server | undefined {
   const [master, , , host, port] = message.split(' ');
-  if (master !== name || !host || !port) return false;
-  return plainAddress(connectedTo.address) !== plainAddress(host) || connectedTo.port !== Number(port);
+  if (master !== name || !host || !port) return undefined;
+  return { host, port: Number(port) };
 }
 
-/** Follows the Sentinels' notices for `client` until the client ends; returns the listeners' closer. */
-export function followSentinels(client: Redis, options: SentinelFollowerOptions): () => void {
+const isServer = (connectedTo: { address?: string; port?: number }, server: Server) =>
+  plainAddress(connectedTo.address) === plainAddress(server.host) && connectedTo.port === server.port;
+
+/** Whether a "+switch-master" message names another server than the client's. */
+export function namesAnotherMaster(message: string, name: string, connectedTo: { address?: string; port?: number }): boolean {
+  const master = announcedMaster(message, name);
+  return master !== undefined && !isServer(connectedTo, master);
+}
+
+export type SentinelFollower = {
+  /** The master last announced within the held time, if any. */
+  announced(): Server | undefined;
+  close(): void;
+};
+
+/** Follows the Sentinels' notices for `client` until the client ends. */
+export function followSentinels(client: Redis, options: SentinelFollowerOptions): SentinelFollower {
+  const heldMs = options.announcementHeldMs ?? ANNOUNCEMENT_HELD_MS;
+  let last: { master: Server; at: number } | undefined;
+  const announced = () => (last && Date.now() - last.at <= heldMs ? last.master : undefined);
+  const connectedTo = () => {
+    const stream = client.stream as { remoteAddress?: string; remotePort?: number } | undefined;
+    return { address: stream?.remoteAddress, port: stream?.remotePort };
+  };
+  const leaveIfNotOn = (master: Server | undefined) => {
+    if (master && client.status === 'ready' && !isServer(connectedTo(), master)) client.disconnect(true);
+  };
   const listeners = options.sentinels.map(
     (sentinel) =>
       new Redis({
@@ -53,16 +88,16 @@ export function followSentinels(client: Redis, options: SentinelFollowerOptions)
     // No request waits on it: a missed notice is caught by the first READONLY write.
     listener.subscribe(NOTICE).catch(() => {});
     listener.on('message', (channel: string, message: string) => {
-      if (channel !== NOTICE || client.status !== 'ready') return;
-      const stream = client.stream as { remoteAddress?: string; remotePort?: number } | undefined;
-      if (namesAnotherMaster(message, options.name, { address: stream?.remoteAddress, port: stream?.remotePort })) {
-        client.disconnect(true);
-      }
+      const master = channel === NOTICE ? announcedMaster(message, options.name) : undefined;
+      if (!master) return;
+      last = { master, at: Date.now() };
+      leaveIfNotOn(master);
     });
   }
+  client.on('ready', () => leaveIfNotOn(announced()));
   const close = () => {
     for (const listener of listeners) listener.disconnect();
   };
   client.once('end', close);
-  return close;
+  return { announced, close };
 }
