@@ -2,13 +2,16 @@
 // the one URL guard, the profile and receipt stores, the identity registry, the clients (their
 // records, which the engine reads too, and Signet's registry of them), the rate limits, the wallet's
 // challenge and signature checks, the owner sessions (the account signs owners in; the grants,
-// the owner's data and CIBA read them), and the CIBA inbox the engine and the owner both use.
+// the owner's data and CIBA read them), the CIBA inbox the engine and the owner both use, and
+// the access history every door that releases data writes to.
 import { join } from 'node:path';
 import { projectRoot } from '../base/project_root.js';
 import type { Config } from '../config/config.js';
 import { createBackchannelInbox } from '../domain/backchannel/backchannel_inbox.js';
 import { createClientRegistry } from '../domain/clients/client_registry.js';
 import { createConsentReceipts } from '../domain/consent/consent_receipts.js';
+import { createAccessHistory } from '../domain/history/access_history.js';
+import { createHistoryLog } from '../domain/history/history_log.js';
 import { createIdentityRegistry } from '../domain/identity/identity_registry.js';
 import { createAccountSessions } from '../domain/owner_sessions/account_sessions.js';
 import { sessionCallers } from '../domain/owner_sessions/session_callers.js';
@@ -43,40 +46,44 @@ export function createAppParts(deps: {
   const now = deps.now ?? Date.now;
   const chains = createChains(Array.isArray(deps.chain) ? deps.chain : [deps.chain as ChainDeps]);
   const chain = chains.first;
-  // Each chain's identity reads, on its own client: one chain's outage stays its own.
+  // Each chain's identity reads, on its own client (one chain's outage stays its own), and the
+  // profiles of its identities (the first chain's keyed by bare address, others' by CAIP-10).
   const identities = onChains(chains, (each) => {
     // Whether the factory knows an address is kept as long as claim reads are (CHAIN_CACHE_SECONDS).
     const registry = createIdentityRegistry(each.client, each.identityFactory, { seconds: config.chainCacheSeconds, now });
-    return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry) };
+    const profiles = each === chain ? createProfileStore(store) : createProfileStore(store, each.identityKey);
+    return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry), profiles };
   });
   const { registry } = identities.first;
   const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
   const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
   // One cache of client records per process, shared by the engine's adapter and the registry.
   const clientRecords = createClientRecords(store, { cacheMs: deps.clientCacheMs });
+  const clients = createClientRegistry(
+    clientRecords,
+    config.clients.map((client) => client.client_id),
+  );
+  const logger = deps.logger ?? silentLogger;
   return {
     config,
     store,
     chain,
     /** Every chain served, by chain id (src/infra/chain/chains.ts). */
     chains,
-    /** Each chain's identity registry and linked-signature check. */
+    /** Each chain's identity registry, linked-signature check and profiles. */
     identities,
     now,
     issuer: config.issuer,
     chainId: chain.chainId,
-    logger: deps.logger ?? silentLogger,
+    logger,
     renderPage: createPageRenderer(join(projectRoot, 'views')),
     demoWallet: deps.demoWallet ?? false,
-    profiles: createProfileStore(store),
+    profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),
     registry,
     /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/domain/clients/). */
     clientRecords,
-    clients: createClientRegistry(
-      clientRecords,
-      config.clients.map((client) => client.client_id),
-    ),
+    clients,
     limits,
     /**
      * The one address check of the URLs given at run time (src/infra/outbound/): the clients'
@@ -93,6 +100,14 @@ export function createAppParts(deps: {
     backchannel: createBackchannelInbox(store),
     /** The identities each chain's watcher follows (src/domain/watch/): the features list them as grants start. */
     watchlists: createWatchlists(store, now, chain.chainId),
+    /** The owner's access history (src/domain/history/): the engine, the grants, the account and the owner's data write or read it. */
+    history: createAccessHistory({
+      log: createHistoryLog(store, now),
+      settings: config.retention,
+      clientName: clients.nameOf,
+      now,
+      onLost: (error) => logger.error('an access history entry was not recorded (the release went ahead)', error),
+    }),
   };
 }
 

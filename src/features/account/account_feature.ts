@@ -1,7 +1,8 @@
 // The owner's account feature: signing owners in (their sessions: src/domain/owner_sessions/),
 // identity creation, the identity's keys and claims as transactions for the owner's wallet,
 // owners' claim requests, the owner's webhook, and the account's API and pages.
-import type { Address, Hex, PublicClient } from 'viem';
+import type { Address, PublicClient } from 'viem';
+import type { Config } from '../../config/config.js';
 import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
 import type { ClaimRequests } from '../../domain/claim_issuer/claim_requests.js';
 import type { ClaimReader } from '../../domain/claims/claim_reader.js';
@@ -9,6 +10,7 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
@@ -18,24 +20,26 @@ import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_chal
 import { createOwnerWebhooks } from '../../domain/webhooks/owner_webhooks.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
+import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
 import type { Store } from '../../infra/store/store.js';
-import { accountPageRoutes, type OwnerGrants } from './account_page_routes.js';
+import type { GrantsFeature } from '../grants/grants_feature.js';
+import { accountPageRoutes } from './account_page_routes.js';
 import { accountRoutes } from './account_routes.js';
 import { createClaimActions } from './claim_actions.js';
 import { createIdentityCreator } from './identity_creation.js';
 import { createIdentityKeys } from './identity_keys.js';
 
-/** What the account reads on one chain (app.ts builds it per chain). */
+/** What the account reads on one chain (the claims feature's parts of each chain). */
 export type AccountChainParts = {
   registry: IdentityRegistry;
   profiles: ProfileStore;
   claims: ClaimsService;
   reader: ClaimReader;
-  /** Signet's own issuer issues claims on this chain (owners may ask it for one). */
-  issuesClaims: boolean;
+  /** Signet's own issuer on this chain, if it issues claims there (owners may ask it for one). */
+  issuer?: unknown;
 };
 
 export type AccountFeatureDeps = {
@@ -55,18 +59,18 @@ export type AccountFeatureDeps = {
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   /** Owners' requests to Signet's issuer, when Signet issues claims here (the claims feature's). */
   claimRequests?: ClaimRequests;
-  /** The factory owner's key that pays for owners' identities (none: owners bring their own). */
-  identityDeployerKey?: Hex;
+  /** identityDeployerKey: the factory owner's key that pays for owners' identities (none: owners bring their own). */
+  config: Pick<Config, 'identityDeployerKey'>;
   /** The address check of owners' webhook URLs at save (src/infra/outbound/url_guard.ts). */
   urlGuard: UrlGuard;
-  /** The owner's grants, from the access-grant feature. */
-  grants: OwnerGrants;
+  /** The owner's grants: listed and revoked through the access-grant feature. */
+  grants: Pick<GrantsFeature, 'listing' | 'revokeAsOwner'>;
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
   renderPage: RenderPage;
   names: DisplayNames;
   serviceName: (service: string) => Promise<string>;
-  /** Grant id -> when it last released data (the access history's). */
-  lastReads: (identity: Address, chainId?: number) => Promise<Record<string, string>>;
+  /** When each grant last released data. */
+  history: Pick<AccessHistory, 'lastReads'>;
   demoWallet: boolean;
   now: () => number;
 };
@@ -76,12 +80,13 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
   // Each chain's keys and claim changes, on its own client.
   const onChain = onChainsFrom(deps.onChain, (each) => ({
     ...each,
+    issuesClaims: each.issuer !== undefined,
     // Identities are created through the chain's IdFactory, with the factory owner's key (the same key on every chain).
     creator: createIdentityCreator({
       store,
       client: each.chain.client,
       factory: each.chain.identityFactory,
-      deployerKey: deps.identityDeployerKey,
+      deployerKey: deps.config.identityDeployerKey,
       walletKey: each.chain.identityKey,
       logger: deps.logger,
       limits: deps.limits,
@@ -111,13 +116,17 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       sessions,
       onChain,
       topics: deps.topics,
-      grants: deps.grants,
+      grants: {
+        list: (identity, chainId) => deps.grants.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { limit: 100 }),
+        // The grant must be the identity's on its chain (the same address on another chain is another identity).
+        revoke: (grantId, identity, chainId) => deps.grants.revokeAsOwner(grantId, identity, chainId),
+      },
       backchannel: deps.backchannel,
       claimRequests,
       serviceName: deps.serviceName,
       demoWallet: deps.demoWallet,
       names: deps.names,
-      lastReads: deps.lastReads,
+      lastReads: (identity, chainId) => deps.history.lastReads(identityKeyOf(identity, chainId)),
     }),
   ];
   return { routes, claimRequests };

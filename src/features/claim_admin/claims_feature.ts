@@ -2,6 +2,8 @@
 // reader, the off-chain records, the claims service and the verified data it holds, and
 // Signet's own issuer when it has a key; the owners' requests for its claims, and the admin
 // API's routes. The first chain's parts are also given plain (what one chain always had).
+// Each chain's parts carry that chain's identity reads and profiles too: together they are what
+// a login, the account, the grants and the owner's data read on a chain.
 import type { Address } from 'viem';
 import { retentionSeconds } from '../../base/retention.js';
 import type { Config } from '../../config/config.js';
@@ -13,8 +15,10 @@ import { createClaimTopics } from '../../domain/claims/claim_topics.js';
 import { createClaimsService } from '../../domain/claims/claims_service.js';
 import { createDisplayNames } from '../../domain/claims/display_names.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import type { ProfileStore } from '../../domain/profile/profile.js';
 import { createVerifiedSources } from '../../domain/verified_claims/verified_sources.js';
-import { type Chains, onChains } from '../../infra/chain/chains.js';
+import type { VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
+import { type Chains, type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
 import type { Store } from '../../infra/store/store.js';
 import { claimsAdminRoutes } from './claims_admin_routes.js';
 
@@ -22,17 +26,18 @@ export type ClaimsFeatureDeps = {
   config: Pick<Config, 'issuer' | 'claims' | 'displayNames' | 'chainCacheSeconds' | 'claimIssuer' | 'adminToken' | 'retention'>;
   chains: Chains;
   store: Store;
-  /** Each chain's identity reads. */
-  registryOn: (chainId: number) => IdentityRegistry;
+  /** Each chain's identity reads and profiles. */
+  identities: OnChains<{ registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature; profiles: ProfileStore }>;
   now: () => number;
 };
 
-export function createClaimsFeature({ config, chains, store, registryOn, now }: ClaimsFeatureDeps) {
+export function createClaimsFeature({ config, chains, store, identities, now }: ClaimsFeatureDeps) {
   const names = createDisplayNames(config);
   const endedClaimSeconds = retentionSeconds(config.retention.endedClaimDays);
   // Signet's ClaimIssuer on each chain: its own address there, or the one of SIGNET_ISSUER_ADDRESS.
   const signetIssuers: Address[] = config.claimIssuer ? chains.all.map((chain) => chain.claimIssuer ?? config.claimIssuer!.address) : [];
-  const onChain = onChains(chains, (chain) => {
+  const onChain = onChainsFrom(identities, (identity) => {
+    const { chain, registry } = identity;
     const topics = createClaimTopics(config.claims, chain.chainId);
     const reader = createClaimReader(chain.client, config.chainCacheSeconds, now);
     const records = createClaimRecords(store, { endedClaimSeconds }, now, chain.identityKey);
@@ -49,13 +54,13 @@ export function createClaimsFeature({ config, chains, store, registryOn, now }: 
           topics,
           records,
           reader,
-          registry: registryOn(chain.chainId),
+          registry,
           chainId: chain.chainId,
           identityRef: chain.identityKey,
           now,
         })
       : undefined;
-    return { topics, reader, records, claims, verified, issuer };
+    return { ...identity, topics, reader, records, claims, verified, issuer };
   });
   const { topics, reader, records, claims, verified, issuer } = onChain.first;
   // Owners ask for Signet's claims only where Signet issues them.
@@ -68,7 +73,9 @@ export function createClaimsFeature({ config, chains, store, registryOn, now }: 
     claimRequests,
     adminToken: config.adminToken,
   });
-  return { routes, topics, names, reader, records, claims, verified, issuer, claimRequests, onChain };
+  // What the login, the account, the owner's data and CIBA read of claims on the first chain.
+  const reads = { claims, verified, topics, names, reader, claimRequests };
+  return { routes, topics, names, reader, records, claims, verified, issuer, claimRequests, onChain, reads };
 }
 
 export type ClaimsFeature = ReturnType<typeof createClaimsFeature>;

@@ -11,6 +11,7 @@ import { configuredOutboundUrls, createClientRules } from '../../domain/clients/
 import { seedConfiguredClients } from '../../domain/clients/client_seeding.js';
 import { engineValidation } from '../../domain/clients/engine_validation.js';
 import { registeredClients } from '../../domain/clients/registered_clients.js';
+import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import { createGuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import type { DialAddress } from '../../infra/outbound/pinned_request.js';
@@ -27,8 +28,10 @@ export type ClientAdminFeatureDeps = {
   urlGuard: UrlGuard;
   /** Tests only: where the engine's socket for an approved public address goes. */
   dialAddress?: DialAddress;
-  /** What a client's deletion ends, besides its record (decision 24). */
-  ends: Omit<ClientRemovalDeps, 'deleteRecord'>;
+  /** The login grants a client holds, ended and forgotten with it. */
+  receipts: Pick<ConsentReceipts, 'grantIdsOf' | 'forgetClient'>;
+  /** What a client's deletion ends, besides its logins' receipts and its record (decision 24). */
+  ends: Pick<ClientRemovalDeps, 'revokeLoginGrant' | 'endAccessGrantsOf' | 'removeApiKeysOf' | 'removeSsfStreamsOf'>;
   logger: Logger;
 };
 
@@ -39,7 +42,12 @@ export function createClientAdminFeature(deps: ClientAdminFeatureDeps) {
   // check, pinned, redirects checked hop by hop; CLIENTS' own URLs are the operator's.
   const operatorUrls = configuredOutboundUrls(config.clients);
   const engineFetch = createGuardedFetch({ guard: deps.urlGuard, trusted: (href) => operatorUrls.has(href), dial: deps.dialAddress });
-  const removeClient = createClientRemoval({ ...deps.ends, deleteRecord: deps.clientRecords.delete });
+  const removeClient = createClientRemoval({
+    ...deps.ends,
+    loginGrantIdsOf: deps.receipts.grantIdsOf,
+    forgetLoginGrantsOf: deps.receipts.forgetClient,
+    deleteRecord: deps.clientRecords.delete,
+  });
   const registered = registeredClients({
     store: deps.store,
     records: deps.clientRecords,

@@ -9,7 +9,7 @@ import type { GrantEndReason, Signals } from '../../domain/consent/consent_signa
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { type ChainConsentHandlers, claimIssuersOf, createChainWatcher, watchersAsOne } from '../../domain/watch/chain_watcher.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
-import type { Chain, Chains } from '../../infra/chain/chains.js';
+import type { Chain, Chains, OnChains } from '../../infra/chain/chains.js';
 import { settledPointFor } from '../../infra/chain/settled_point.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { Metrics } from '../../infra/observability/metrics.js';
@@ -25,12 +25,12 @@ export type LoginEndsDeps = {
   /** The first chain's id: its receipts name no chain. */
   chainId: number;
   receipts: ConsentReceipts;
-  registry: IdentityRegistry;
-  registryOn: (chainId: number) => IdentityRegistry;
+  /** Each chain's identity reads: a refresh checks its wallet's key on the grant's chain. */
+  identities: Pick<OnChains<{ registry: IdentityRegistry }>, 'first' | 'require'>;
   isLoginActive: (grantId: string) => Promise<boolean>;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   signals: Signals;
-  whenChainDown: Config['refreshWhenChainDown'];
+  config: Pick<Config, 'refreshWhenChainDown'>;
   now: () => number;
 };
 
@@ -51,10 +51,10 @@ export function createLoginEnds(deps: LoginEndsDeps) {
   };
   const mayRefresh = createRefreshKeyCheck({
     receipts: deps.receipts,
-    registry: deps.registry,
-    registryOn: deps.registryOn,
+    registry: deps.identities.first.registry,
+    registryOn: (chainId) => deps.identities.require(chainId).registry,
     endLoginGrant,
-    whenChainDown: deps.whenChainDown,
+    whenChainDown: deps.config.refreshWhenChainDown,
   });
   return { endLoginGrant, endLoginGrantById, mayRefresh };
 }

@@ -35,7 +35,7 @@ import { createResourceReader } from './resource_reader.js';
 export type AccessGrantPartsDeps = {
   /** The grants' records (app.ts builds it once: the signals' emitter reads it too). */
   grants: AccessGrantStore;
-  config: Pick<Config, 'retention'>;
+  config: Pick<Config, 'retention' | 'challengeTtlSeconds' | 'grants' | 'ttl'>;
   issuer: string;
   chainId: number;
   registry: IdentityRegistry;
@@ -48,7 +48,6 @@ export type AccessGrantPartsDeps = {
   webhooks: WebhookQueue;
   /** Told of every grant that ends, for the clients (back-channel logout, SSF). */
   signals?: Signals;
-  settings: { immediateSeconds: number; persistentRequestSeconds: number; persistentTokenSeconds: number };
   /** The identities the chain watcher follows: an access grant's identity joins when it is validated. */
   watchlists?: Watchlists;
   now: () => number;
@@ -95,10 +94,11 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
     settings: {
       issuer: deps.issuer,
       chainId: deps.chainId,
-      immediateRequestSeconds: deps.settings.immediateSeconds,
-      persistentRequestSeconds: deps.settings.persistentRequestSeconds,
-      immediateTokenSeconds: deps.settings.immediateSeconds,
-      persistentTokenSeconds: deps.settings.persistentTokenSeconds,
+      // An immediate grant lives as long as a wallet challenge; a persistent one's token as an access token.
+      immediateRequestSeconds: deps.config.challengeTtlSeconds,
+      persistentRequestSeconds: deps.config.grants.pendingSeconds,
+      immediateTokenSeconds: deps.config.challengeTtlSeconds,
+      persistentTokenSeconds: deps.config.ttl.accessToken,
       endedGrantSeconds: retentionSeconds(deps.config.retention.endedGrantDays),
     },
     watchlists: deps.watchlists,
@@ -139,8 +139,8 @@ export type GrantsFeatureDeps = {
   receipts: ConsentReceipts;
   sessions: AccountSessions;
   sessionCallers: SessionCallers;
-  services: ServiceAuth;
-  service: Authenticator<ServiceCaller>;
+  /** The services' API keys: who calls the access-grant API. */
+  services: { services: ServiceAuth; service: Authenticator<ServiceCaller> };
   backchannel: BackchannelInbox;
   /** The chains served after the first (a path's chain id is checked against them). */
   onChain?: Pick<OnChains<unknown>, 'require'>;
@@ -161,7 +161,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     grants,
     accessGrants,
     resources,
-    services: deps.services,
+    services: deps.services.services,
     history: deps.history,
     checkDpop: deps.checkDpop,
     requiresDpopNonce: async (clientId) => isFapiClient(await deps.clients.find(clientId)),
@@ -171,8 +171,8 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     accessGrants,
     listing,
     readResource,
-    services: deps.services,
-    service: deps.service,
+    services: deps.services.services,
+    service: deps.services.service,
     sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
     backchannelFor: (identity: Address, chainId?: number) => deps.backchannel.pendingFor(identity, chainId),
     revokeAsOwner,

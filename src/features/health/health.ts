@@ -7,6 +7,7 @@
 // last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
+import type { Config } from '../../config/config.js';
 import type { ChainWatchReport } from '../../domain/watch/chain_watcher.js';
 import { anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
@@ -191,4 +192,24 @@ export function healthRoutes({
       },
     }),
   ];
+}
+
+type WatchReporter = { report(): ChainWatchReport | undefined };
+
+/** The health routes over the app's store and chains, and each chain's watcher (src/features/consent_end/). */
+export function createHealthFeature(deps: {
+  store: Store;
+  chains: { all: ReadinessDeps['chains'] };
+  config: Pick<Config, 'readyWithChains'>;
+  watching: { watcher: WatchReporter; watchers: readonly WatchReporter[] };
+}) {
+  const { watcher, watchers } = deps.watching;
+  const routes = healthRoutes({
+    store: deps.store,
+    chains: deps.chains.all,
+    readyWithChains: deps.config.readyWithChains,
+    chainWatch: () => watcher.report(),
+    chainWatches: () => watchers.map((each) => each.report()),
+  });
+  return { routes };
 }

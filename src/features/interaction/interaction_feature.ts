@@ -18,12 +18,11 @@ import type { OnChains } from '../../infra/chain/chains.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {
-  config: Pick<Config, 'retention'>;
+  /** How long a login's Grant lives (ttl.grant); its receipt outlives it by retention.receiptDays, as proof. */
+  config: Pick<Config, 'retention' | 'ttl'>;
   provider: Provider;
   issuer: string;
   chainId: number;
-  /** How long a login's Grant lives; its receipt outlives it by retention.receiptDays, as proof. */
-  grantTtlSeconds: number;
   /** On each chain: its identity reads, claims and verified data. */
   onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
   receipts: ConsentReceipts;
@@ -40,12 +39,13 @@ export type InteractionFeatureDeps = {
 };
 
 export function createInteractionFeature(deps: InteractionFeatureDeps) {
+  const grantSeconds = deps.config.ttl.grant;
   const completeConsent = createConsentCompletion({
     provider: deps.provider,
     chainId: deps.chainId,
     receipts: deps.receipts,
-    receiptSeconds: deps.grantTtlSeconds + retentionSeconds(deps.config.retention.receiptDays),
-    watch: deps.watchlists && { watchlists: deps.watchlists, grantSeconds: deps.grantTtlSeconds },
+    receiptSeconds: grantSeconds + retentionSeconds(deps.config.retention.receiptDays),
+    watch: deps.watchlists && { watchlists: deps.watchlists, grantSeconds },
     now: deps.now,
   });
   const routes = interactionRoutes({ ...deps, completeConsent });

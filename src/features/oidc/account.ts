@@ -23,6 +23,7 @@ import { answerRequest } from '../../domain/verified_claims/verified_claims_answ
 import type { VerifiedClaimsElement } from '../../domain/verified_claims/verified_claims_schema.js';
 import type { VerifiedSource, VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import { clientAddress } from '../../http/client_address.js';
+import type { OnChains } from '../../infra/chain/chains.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
 
 export type AccountDeps = {
@@ -38,7 +39,7 @@ export type AccountDeps = {
   /** Where each release through the ID token or userinfo is recorded for the owner. */
   history?: AccessHistory;
   /** Another chain's own parts (its profiles, claims and verified data), for subjects of that chain; undefined: not served. */
-  onChain?: (chainId: number) => Pick<AccountDeps, 'profiles' | 'claims' | 'verified'> | undefined;
+  onChain?: Pick<OnChains<Pick<AccountDeps, 'profiles' | 'claims' | 'verified'>>, 'get'>;
   /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
 };
@@ -180,7 +181,7 @@ export function createFindAccount(first: AccountDeps): FindAccount {
     if (!subject) return undefined;
     const { identity } = subject;
     // The subject names its chain: that chain's profiles and claims, never another's.
-    const own = subject.chainId === first.chainId ? first : first.onChain?.(subject.chainId);
+    const own = subject.chainId === first.chainId ? first : first.onChain?.get(subject.chainId);
     if (!own) return undefined;
     const deps: AccountDeps = own === first ? first : { ...first, ...own };
     // Another chain's identity has its own history, never the first chain's at that address.

@@ -17,6 +17,7 @@ import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { ProfileStore } from '../../domain/profile/profile.js';
 import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { RenderPage } from '../../http/pages.js';
+import type { OnChains } from '../../infra/chain/chains.js';
 import { fapiSigningAlgOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
 import { type Logger, silentLogger } from '../../infra/observability/logger.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
@@ -51,7 +52,7 @@ export type ProviderDeps = {
   /** Where releases through the ID token and userinfo are recorded for the owner. */
   history?: AccessHistory;
   /** Another chain's profiles, claims and verified data, for its subjects (src/features/oidc/account.ts). */
-  onChain?: (chainId: number) => { profiles: ProfileStore; claims: ClaimsService; verified?: VerifiedSources } | undefined;
+  onChain?: Pick<OnChains<{ profiles: ProfileStore; claims: ClaimsService; verified?: VerifiedSources }>, 'get'>;
   /** The live key check of a refresh (see src/features/consent_end/refresh_key_check.ts). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
   /** Where the engine's clients live (src/infra/store/client_records.ts), shared with Signet's client registry. */

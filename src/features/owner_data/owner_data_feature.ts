@@ -29,8 +29,8 @@ import type { IdentityKey } from '../../infra/chain/identity_key.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
-import type { AccessGrants } from '../grants/access_grants.js';
-import type { GrantListing, ListedGrant } from '../grants/grant_listing.js';
+import type { ListedGrant } from '../grants/grant_listing.js';
+import type { GrantsFeature } from '../grants/grants_feature.js';
 import { createDataExport } from './data_export.js';
 import { createErasureJobs, type ErasureSettings } from './erasure_jobs.js';
 import { type ErasureStep, erasureSteps } from './erasure_steps.js';
@@ -49,12 +49,12 @@ export type OwnerDataDeps = {
   logger: Logger;
   provider: Provider;
   sessions: AccountSessions;
-  callers: SessionCallers;
+  sessionCallers: SessionCallers;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   receipts: ConsentReceipts;
-  listing: GrantListing;
-  accessGrants: AccessGrants;
+  /** The owner's grants: listed for the export, ended by an erasure. */
+  grants: Pick<GrantsFeature, 'listing' | 'accessGrants'>;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   topics: ClaimTopics;
   claimRequests?: ClaimRequests;
@@ -82,7 +82,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
     const grants: ListedGrant[] = [];
     let cursor: string | undefined;
     do {
-      const page = await deps.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { cursor, limit: 100 });
+      const page = await deps.grants.listing.list(chainId === undefined ? { identity } : { identity, chainId }, { cursor, limit: 100 });
       grants.push(...page.items);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
@@ -155,14 +155,14 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         const { identity, chainId } = targetOf(named);
         return (await allGrants(identity, chainId)).filter((grant) => grant.kind !== 'login').map((grant) => grant.id);
       },
-      currentGrant: (id) => deps.accessGrants.current(id),
+      currentGrant: (id) => deps.grants.accessGrants.current(id),
       denyGrant: (id, named) => {
         const { identity, chainId } = targetOf(named);
-        return deps.accessGrants.deny(id, identity, chainId);
+        return deps.grants.accessGrants.deny(id, identity, chainId);
       },
       revokeGrant: (id, named) => {
         const { identity, chainId } = targetOf(named);
-        return deps.accessGrants.revoke(id, chainId === undefined ? { identity } : { identity, chainId }, 'erasure');
+        return deps.grants.accessGrants.revoke(id, chainId === undefined ? { identity } : { identity, chainId }, 'erasure');
       },
       receipts: (named) => {
         const { identity, chainId } = targetOf(named);
@@ -197,7 +197,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
 
   const routes = ownerDataRoutes({
     issuer: deps.config.issuer,
-    owner: deps.callers.owner,
+    owner: deps.sessionCallers.owner,
     onChain,
     history: deps.history,
     erasures,
