@@ -59,7 +59,7 @@ export type AccountFeatureDeps = {
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
   /** Owners' requests to Signet's issuer, when Signet issues claims here (the claims feature's). */
   claimRequests?: ClaimRequests;
-  /** identityDeployerKey: the factory owner's key that pays for owners' identities (none: owners bring their own). */
+  /** Its identityDeployerKey: the factory owner's key that pays for owners' identities (none: owners bring their own). */
   config: Pick<Config, 'identityDeployerKey'>;
   /** The address check of owners' webhook URLs at save (src/infra/outbound/url_guard.ts). */
   urlGuard: UrlGuard;
