@@ -47,7 +47,7 @@ function withSignetMiddleware() {
     config,
     provider,
     routes: [],
-    limits: createRateLimits(store, config.rateLimits, config.challengeTtlSeconds),
+    limits: createRateLimits(store, config.rateLimits),
     renderPage: createPageRenderer(join(projectRoot, 'views')),
     logger: createLogger({ level: config.ops.logLevel }),
     metrics: createMetrics(),

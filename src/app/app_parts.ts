@@ -55,7 +55,7 @@ export function createAppParts(deps: {
     return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry), profiles };
   });
   const { registry } = identities.first;
-  const limits = createRateLimits(store, config.rateLimits, config.challengeTtlSeconds);
+  const limits = createRateLimits(store, config.rateLimits);
   const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
   // One cache of client records per process, shared by the engine's adapter and the registry.
   const clientRecords = createClientRecords(store, { cacheMs: deps.clientCacheMs });
@@ -92,7 +92,14 @@ export function createAppParts(deps: {
      */
     urlGuard: createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
-    verifyChallenge: createChallengeVerifier(store, chain.client, limits, now, (chainId) => chains.require(chainId).client),
+    verifyChallenge: createChallengeVerifier(
+      store,
+      chain.client,
+      config.rateLimits.failedSignaturesPerChallenge,
+      config.challengeTtlSeconds,
+      now,
+      (chainId) => chains.require(chainId).client,
+    ),
     verifyLinkedSignature: identities.first.verifyLinkedSignature,
     /** Owner sessions (src/domain/owner_sessions/): opened by the account's sign-in, read by every owner's route. */
     sessions,

@@ -1,8 +1,10 @@
 // Three Signet processes (three apps on three ports, each with its own Redis client and webhook
 // worker) behind one issuer, sharing one real three-master Redis Cluster, as several machines
 // behind a load balancer: any step of a login, a revocation or a grant read may land on any of
-// them, every single-use decision still happens once, and rate limits count across them.
+// them, every single-use decision still happens once, and rate limits and a challenge's attempts
+// count across them.
 import type { Address, LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type LoginStart, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { ANALYTICS, basicAuth, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
@@ -173,5 +175,22 @@ test('rate limits count on the cluster across processes: the 6th wrong secret is
     const limited = await token(process, 'wrong-secret');
     expect(limited.status).toBe(429);
     expect(await limited.json()).toMatchObject({ error: 'rate_limited', reason: 'rate_limited' });
+  }
+});
+
+test("one challenge's attempts count on the cluster across processes: of 20 wrong signatures at once, 5 are checked and 15 find it burnt", async () => {
+  const login = await startLogin(h.issuer, WEBSITE);
+  const { message } = await signChallenge(login, owner);
+  const forged = await privateKeyToAccount(generatePrivateKey()).signMessage({ message });
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => login.agent.postJson(on(processes[i % 3]!, `${login.interactionUrl}/signature`), { signature: forged, message })),
+  );
+  const reasons = answers.map((answer) => `${answer.status} ${answer.json.reason}`);
+  expect(reasons.filter((reason) => reason === '422 signature_invalid')).toHaveLength(5);
+  expect(reasons.filter((reason) => reason === '409 challenge_burnt')).toHaveLength(15);
+  // The owner's own signature no longer opens it, on any process.
+  for (const process of processes) {
+    const owned = await login.agent.postJson(on(process, `${login.interactionUrl}/signature`), { signature: await owner.signMessage({ message }), message });
+    expect(`${owned.status} ${owned.json.reason}`).toBe('409 challenge_burnt');
   }
 });

@@ -9,7 +9,7 @@ import { createRateLimits, type RateLimits } from '../../src/infra/rate_limits/r
 import { createRedisStore } from '../../src/infra/store/redis_store.js';
 import { STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
-import { clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';
+import { backendForTests, clusterBackend, memoryBackend, redisBackend } from '../support/store_backends.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const window = (points: number, seconds = 60) => ({ points, seconds });
@@ -43,18 +43,11 @@ const ADDRESS_OVER = 'at most 2 challenges requested from one address every 60 s
 const LOGIN_OVER = 'at most 3 challenges requested for one login or sign-in every 300 s; try again in N s';
 
 describe.each([redisBackend, clusterBackend, memoryBackend])('the counters of a step ($name)', (backend) => {
-  const b = backend();
+  const b = backendForTests(backend);
   let limits: RateLimits;
 
-  beforeAll(async () => {
-    await b.start();
-  }, 60_000);
-  afterAll(async () => {
-    await b.stop();
-  });
-  beforeEach(async () => {
-    await b.reset();
-    limits = createRateLimits(b.store, SETTINGS, 300);
+  beforeEach(() => {
+    limits = createRateLimits(b.store, SETTINGS);
   });
 
   const both = (address: string, login: string) =>
@@ -139,7 +132,7 @@ describe('on one redis-server', () => {
 
   test('one script per counter, a check in one transaction, and Redis down fails closed within the bound', async () => {
     store = createRedisStore(server.url);
-    const limits = createRateLimits(store, SETTINGS, 300);
+    const limits = createRateLimits(store, SETTINGS);
     const both = () =>
       limits.consumeAll([
         ['challengesPerAddress', '192.0.2.9'],

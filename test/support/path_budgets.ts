@@ -19,12 +19,13 @@ export const PATH_BUDGETS = {
     'consent page': budget(1, 1, 0),
     // The Interaction; both rate counters together; the challenge written. One eth_call: the wallet's identity.
     challenge: budget(3, 13, 1),
-    // The Interaction; the counters; the challenge and its fate; its attempt counter; its retire;
+    // The Interaction; the counters; the challenge and its fate read with its attempt counted; its retire;
     // the watchlist entry, the Grant and the receipt with its indexes together; the Interaction's result.
     // One eth_call: the key read live.
-    signature: budget(7, 44, 1),
-    // The engine's: the Interaction read, then deleted; the Grant read; the code written; the Session written.
-    resume: budget(5, 21, 0),
+    signature: budget(6, 44, 1),
+    // The engine's: the Interaction read; its delete, with the Grant the Interaction names read
+    // ahead (docs/decisions.md, 34); the code written; the Session written.
+    resume: budget(4, 21, 0),
     // The engine's: the failed-authentication counter; the code with its Grant read ahead; the
     // Session; the code consumed; the two tokens; then the profile read with the history entry.
     token: budget(7, 49, 0),
@@ -34,7 +35,7 @@ export const PATH_BUDGETS = {
   /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
   walletSdkLogin: {
     challenge: budget(3, 13, 1),
-    signature: budget(7, 44, 1),
+    signature: budget(6, 44, 1),
   },
   /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
   reads: {

@@ -122,3 +122,12 @@ export function memoryBackend(): StoreBackend {
     },
   };
 }
+
+/** A backend for one describe block: started before its tests, emptied before each, stopped after. */
+export function backendForTests(make: () => StoreBackend): StoreBackend {
+  const backend = make();
+  beforeAll(() => backend.start(), 60_000);
+  afterAll(() => backend.stop());
+  beforeEach(() => backend.reset());
+  return backend;
+}

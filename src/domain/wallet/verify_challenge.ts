@@ -7,7 +7,6 @@ import { SiweMessage } from 'siwe';
 import type { Hex, PublicClient } from 'viem';
 import { refuse, SignetError } from '../../base/errors.js';
 import type { Reason } from '../../base/reasons.js';
-import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import type { IssuedChallenge } from './challenge.js';
@@ -89,19 +88,23 @@ async function nonceToCheck(store: Store, signed: SignedChallenge, lines: Signed
   return latest;
 }
 
-/** The record and its fate marker, read together (one round trip): a used or burnt challenge says so. */
-async function issuedChallenge(store: Store, nonce: string): Promise<IssuedChallenge> {
-  const [raw, fate] = await store.getMany([keys.challenge(nonce), keys.usedChallenge(nonce)]);
-  if (fate === 'burnt') throw burnt();
-  if (fate) throw refuse('challenge_used', 'the challenge was already used; request a new one');
-  if (raw) return JSON.parse(raw) as IssuedChallenge;
-  throw refuse('nonce_unknown', '"nonce" was not issued by Signet');
-}
-
-function assertSameBinding(challenge: IssuedChallenge, signed: SignedChallenge) {
-  if (challenge.binding !== signed.binding) {
-    throw refuse('nonce_other_binding', '"nonce" belongs to another interaction');
-  }
+/**
+ * The record and its fate marker, read together, and in the same step this check counted
+ * against the challenge (one round trip): a used or burnt challenge says so. An attempt is
+ * counted only for a challenge that exists, unused, for this binding, so another interaction
+ * cannot spend its attempts and no counter is made for a nonce never issued; the counter dies
+ * with the record. Counted before the eth_call, so even concurrent attempts cost at most the
+ * limit's calls.
+ */
+async function countedAttempt(store: Store, nonce: string, signed: SignedChallenge, ttlSeconds: number) {
+  const only = { field: 'binding', equals: signed.binding, fallbackSeconds: ttlSeconds };
+  const read = await store.readCountingAttempt(keys.challenge(nonce), keys.usedChallenge(nonce), keys.challengeAttempts(nonce), only);
+  if (read.mark === 'burnt') throw burnt();
+  if (read.mark) throw refuse('challenge_used', 'the challenge was already used; request a new one');
+  if (!read.record) throw refuse('nonce_unknown', '"nonce" was not issued by Signet');
+  const challenge = JSON.parse(read.record) as IssuedChallenge;
+  if (challenge.binding !== signed.binding) throw refuse('nonce_other_binding', '"nonce" belongs to another interaction');
+  return { challenge, attempts: read.attempts };
 }
 
 /** The signed text is the issued one, byte for byte; a different text is parsed to name the field. */
@@ -127,8 +130,6 @@ function assertSignatureShape(signature: string) {
   }
 }
 
-const secondsLeft = (challenge: IssuedChallenge, now: number) => Math.max(1, Math.ceil((challenge.expiresAt - now) / 1000));
-
 /**
  * Ends a challenge in one atomic step: of many concurrent verifications only one sets its fate
  * marker, which expires with the record (its text says "expired" after that).
@@ -143,7 +144,10 @@ export type BeforeUse = (challenge: IssuedChallenge) => Promise<void>;
 export function createChallengeVerifier(
   store: Store,
   client: PublicClient,
-  limits: Pick<RateLimits, 'count'>,
+  /** The signatures checked against one challenge; the one that fails at this count burns it. */
+  attemptsPerChallenge: number,
+  /** A challenge's life: the longest its attempt counter may live. */
+  ttlSeconds: number,
   now: () => number,
   /** The client of the chain a challenge names (a contract wallet is asked on its identity's chain). */
   clientOn: (chainId: number) => PublicClient = () => client,
@@ -154,13 +158,11 @@ export function createChallengeVerifier(
     if (lines) assertMessageNotExpired(lines, now());
     assertSignatureShape(signed.signature);
     const nonce = await nonceToCheck(store, signed, lines);
-    const challenge = await issuedChallenge(store, nonce);
-    assertSameBinding(challenge, signed);
+    const { challenge, attempts } = await countedAttempt(store, nonce, signed, ttlSeconds);
     assertUnchanged(challenge, signed.message);
     assertNotExpired(challenge, now());
-    // Each check of a challenge is counted before the eth_call, so even concurrent attempts
-    // cost at most the limit's calls; the attempt that fails at the limit burns the challenge.
-    const attempt = await limits.count('failedSignaturesPerChallenge', challenge.nonce, secondsLeft(challenge, now()));
+    // The attempt that fails at the limit burns the challenge; one past it is refused unchecked.
+    const attempt = { within: attempts <= attemptsPerChallenge, last: attempts === attemptsPerChallenge };
     if (!attempt.within) {
       await retire(store, challenge, 'burnt');
       throw burnt();

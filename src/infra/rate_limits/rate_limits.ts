@@ -10,7 +10,7 @@ import { keys } from '../store/keys.js';
 import type { RedisStore } from '../store/redis_store.js';
 import type { Store } from '../store/store.js';
 
-/** The classes counted by window; `failedSignaturesPerChallenge` is counted by `count` only. */
+/** The classes counted by window (`failedSignaturesPerChallenge` is counted with its challenge: src/domain/wallet/verify_challenge.ts). */
 export type LimitClass = Exclude<keyof RateLimitSettings, 'failedSignaturesPerChallenge'>;
 
 // What each class counts, in the words of the 429 answer.
@@ -40,9 +40,8 @@ export type RateLimits = {
   check(limit: LimitClass, who: string): Promise<void>;
   /**
    * Counts one attempt of `who` without refusing: `within` up to the limit, `last` at exactly it.
-   * A new counter lives `windowSeconds` when given (a challenge's counter dies with it).
    */
-  count(limit: LimitClass | 'failedSignaturesPerChallenge', who: string, windowSeconds?: number): Promise<{ within: boolean; last: boolean }>;
+  count(limit: LimitClass, who: string): Promise<{ within: boolean; last: boolean }>;
 };
 
 const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
@@ -54,7 +53,7 @@ function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: n
 }
 
 /** Builds one limiter per class on the store's backend. */
-export function createRateLimits(store: Store, settings: RateLimitSettings, challengeTtlSeconds: number): RateLimits {
+export function createRateLimits(store: Store, settings: RateLimitSettings): RateLimits {
   const limiterFor = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const options = { keyPrefix: keys.rateLimitPrefix(name), points, duration };
     // On the store's own client, so the limits fail (503) exactly as fast as the store does.
@@ -64,7 +63,6 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
   for (const name of Object.keys(counted) as LimitClass[]) {
     limiters.set(name, limiterFor(name, settings[name].points, settings[name].seconds));
   }
-  limiters.set('failedSignaturesPerChallenge', limiterFor('failedSignaturesPerChallenge', settings.failedSignaturesPerChallenge, challengeTtlSeconds));
   const limiterOf = (name: string) => limiters.get(name)!;
 
   // On Redis, every counter command runs under the store's guard (src/infra/store/redis_guard.ts: first
@@ -101,9 +99,9 @@ export function createRateLimits(store: Store, settings: RateLimitSettings, chal
       if (current && current.consumedPoints >= settings[limit].points) throw refusal(limit, settings, current.msBeforeNext);
     },
 
-    async count(limit, who, windowSeconds) {
-      const points = limit === 'failedSignaturesPerChallenge' ? settings.failedSignaturesPerChallenge : settings[limit].points;
-      const { consumedPoints } = await run(() => limiterOf(limit).penalty(who, 1, windowSeconds ? { customDuration: windowSeconds } : {}));
+    async count(limit, who) {
+      const { points } = settings[limit];
+      const { consumedPoints } = await run(() => limiterOf(limit).penalty(who, 1));
       return { within: consumedPoints <= points, last: consumedPoints === points };
     },
   };

@@ -29,6 +29,7 @@
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:{challenge:<nonce>}          an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
 // signet:{challenge:<nonce>}:used     "used" or "burnt" (too many wrong signatures), until the challenge would have expired
+// signet:{challenge:<nonce>}:attempts the signatures checked against it, until the challenge would have expired
 // signet:challenge-latest:<binding>   nonce of the latest challenge issued for an interaction, TTL = the challenge's life
 // signet:consent:<grantId>            consent receipt: signed message and signature (JSON), TTL = the grant's life + retention.receiptDays
 // signet:consents:<identity>          set of the grant ids of an identity's receipts
@@ -95,6 +96,7 @@ export const keys = {
   userCode: (userCode: string) => `${PREFIX}oidc:userCode:${userCode}`,
   challenge: (nonce: string) => `${PREFIX}{challenge:${nonce}}`,
   usedChallenge: (nonce: string) => `${PREFIX}{challenge:${nonce}}:used`,
+  challengeAttempts: (nonce: string) => `${PREFIX}{challenge:${nonce}}:attempts`,
   latestChallenge: (binding: string) => `${PREFIX}challenge-latest:${binding}`,
   consent: (grantId: string) => `${PREFIX}consent:${grantId}`,
   consentsOf: (identity: string) => `${PREFIX}consents:${identity.toLowerCase()}`,

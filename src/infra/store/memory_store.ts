@@ -152,6 +152,22 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       entries.set(markKey, { value, expiresAt: record.expiresAt });
       return 'marked';
     },
+    readCountingAttempt: async (recordKey, markKey, counterKey, only) => {
+      const entry = live(recordKey);
+      const [record, mark] = [text(entry), text(live(markKey))];
+      if (!entry || record === undefined || mark !== undefined) return { record, mark, attempts: 0 };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(record);
+      } catch {
+        return { record, attempts: 0 };
+      }
+      if ((parsed as Record<string, unknown> | null)?.[only.field] !== only.equals) return { record, attempts: 0 };
+      const attempts = Number(text(live(counterKey)) ?? 0) + 1;
+      const expiresAt = Number.isFinite(entry.expiresAt) ? entry.expiresAt : expiry(only.fallbackSeconds);
+      entries.set(counterKey, { value: String(attempts), expiresAt });
+      return { record, attempts };
+    },
     closeIndex: async (indexKey, tombstoneKey, ttl) => {
       entries.set(tombstoneKey, { value: '1', expiresAt: expiry(ttl) });
       const entry = live(indexKey);

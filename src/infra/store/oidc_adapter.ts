@@ -236,6 +236,12 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       const payload = JSON.parse(raw) as AdapterPayload;
       if (CONSUMABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
       if (LEADS_TO_GRANT.has(this.model)) readAheadFor(payload);
+      // An Interaction that carries the owner's consent names the Grant the engine's resume reads
+      // next (after deleting the Interaction): the read goes out with that delete, one round trip.
+      if (this.model === 'Interaction') {
+        const grantId = (payload.result as { consent?: { grantId?: unknown } } | undefined)?.consent?.grantId;
+        if (typeof grantId === 'string') readAheadFor({ grantId });
+      }
       return consumed ? { ...payload, consumed: Number(consumed) } : payload;
     }
 

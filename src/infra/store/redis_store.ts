@@ -207,6 +207,22 @@ if keep > 0 and #KEYS > 2 then
 end
 return 'marked'`;
 
+// KEYS: record, mark, counter (one hash tag). ARGV: field, value, fallback ms. The record and
+// its mark; and, for an unmarked record whose JSON field holds the value, one more attempt,
+// the counter expiring with the record to the millisecond.
+const READ_COUNTING_ATTEMPT = `
+local read = redis.call('MGET', KEYS[1], KEYS[2])
+local raw, mark = read[1], read[2]
+if not raw or mark then return {raw, mark, 0} end
+local ok, record = pcall(cjson.decode, raw)
+if not ok or type(record) ~= 'table' or record[ARGV[1]] ~= ARGV[2] then return {raw, false, 0} end
+local attempts = redis.call('INCR', KEYS[3])
+if attempts == 1 then
+  local left = redis.call('PTTL', KEYS[1])
+  redis.call('PEXPIRE', KEYS[3], left > 0 and left or ARGV[3])
+end
+return {raw, false, attempts}`;
+
 // Every member, the past ones too (their records are gone or about to go: deleting is harmless).
 const CLOSE_INDEX = `
 redis.call('SET', KEYS[2], '1', 'EX', ARGV[1])
@@ -276,6 +292,14 @@ type Scripted = Redis & {
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
   markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
   closeIndex(index: string, tombstone: string, ttl: string): Promise<string[]>;
+  readCountingAttempt(
+    record: string,
+    mark: string,
+    counter: string,
+    field: string,
+    value: string,
+    fallbackMs: string,
+  ): Promise<[string | null, string | null, number]>;
   compareAndSet(key: string, next: string, life: string, ...expected: string[]): Promise<[number, string | null]>;
   getViaLookup(lookupKey: string, ...beforeAndAfter: string[]): Promise<(string | null | false)[]>;
 };
@@ -291,6 +315,7 @@ function defineScripts(client: RedisClient): Scripted {
   redis.defineCommand('putRecord', { lua: PUT_RECORD });
   redis.defineCommand('markOnce', { lua: MARK_ONCE });
   redis.defineCommand('closeIndex', { numberOfKeys: 2, lua: CLOSE_INDEX });
+  redis.defineCommand('readCountingAttempt', { numberOfKeys: 3, lua: READ_COUNTING_ATTEMPT });
   redis.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
   redis.defineCommand('getViaLookup', { numberOfKeys: 1, lua: GET_VIA_LOOKUP });
   return redis as Scripted;
@@ -518,6 +543,12 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
             .catch(() => options.onError?.('command'));
         }
         return outcome;
+      }),
+    readCountingAttempt: (recordKey, markKey, counterKey, only) =>
+      guard(async () => {
+        const fallbackMs = String(seconds(only.fallbackSeconds) * 1000);
+        const [record, mark, attempts] = await redis.readCountingAttempt(recordKey, markKey, counterKey, only.field, only.equals, fallbackMs);
+        return { record: record ?? undefined, mark: mark ?? undefined, attempts };
       }),
     closeIndex: (indexKey, tombstoneKey, ttl) => guard(() => replicated('closeIndex', indexKey, tombstoneKey, String(seconds(ttl)))),
     ping: () =>

@@ -67,6 +67,19 @@ export interface Store {
     keep?: { seconds: number; index?: string; bounded?: BoundedIndex },
   ): Promise<'marked' | 'already_marked' | 'missing'>;
   /**
+   * Reads a record and its mark as one read and, when the record exists unmarked and its JSON's
+   * `only.field` equals `only.equals`, counts one more attempt on `counterKey` in the same atomic
+   * step. The counter dies with the record (or after `fallbackSeconds` if the record never
+   * expires), so nothing is counted for a record that does not exist and nothing outlives it.
+   * `attempts` is 0 when nothing was counted.
+   */
+  readCountingAttempt(
+    recordKey: string,
+    markKey: string,
+    counterKey: string,
+    only: { field: string; equals: string; fallbackSeconds: number },
+  ): Promise<{ record?: string; mark?: string; attempts: number }>;
+  /**
    * Closes an index for good, atomically: sets `tombstoneKey` (which putRecord's `unless`
    * honours) for ttlSeconds, deletes the index and returns the members it held.
    */

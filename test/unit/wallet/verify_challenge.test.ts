@@ -32,9 +32,8 @@ function setUp() {
       },
     }),
   });
-  const limits = createRateLimits(store, loadConfig({}).rateLimits, TTL_SECONDS);
   const issue = createChallengeIssuer(store, { issuer: ISSUER, chainId: 1, ttlSeconds: TTL_SECONDS }, () => clock.now);
-  const verify = createChallengeVerifier(store, client, limits, () => clock.now);
+  const verify = createChallengeVerifier(store, client, loadConfig({}).rateLimits.failedSignaturesPerChallenge, TTL_SECONDS, () => clock.now);
   const challenge = (binding = 'interaction:one') =>
     issue({ binding, wallet: wallet.address, identity: null, statement: 'Sign in to Signet.', fields: [], resources: [`eip155:1:${wallet.address}`] });
   return { clock, chainCalls, verify, challenge };
