@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): SignetApp {
   });
   // The engine's DPoP nonces and Signet's routes' are one: one secret, derived once.
   const nonceSecret = dpopNonceSecret(config.cookieKeys);
-  const fields = allFields(claims.topics);
+  const fields = allFields(claims.reads.topics);
   const provider = createProvider({
     ...shared,
     dpopNonceSecret: nonceSecret,
@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): SignetApp {
     ...createWebhooksFeature({ queue: deps.webhooks, config }).routes,
     ...signalRoutes({ ...engine, streams: emitter.streams, guard: parts.urlGuard }),
     ...createLandingFeature({ ...parts, demo: config.demo.enabled }).routes,
-    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.names, clients: parts.clients }) ?? []),
+    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.reads.names, clients: parts.clients }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): SignetApp {
     registry,
     history,
     clients,
-    claims: claims.claims,
+    claims: claims.reads.claims,
     issuer: claims.issuer,
     issuerOn: (chainId) => claims.onChain.get(chainId)?.issuer,
     apiKeys: services.apiKeys,

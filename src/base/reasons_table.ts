@@ -6,8 +6,8 @@ import { statusOfCode } from './error_codes.js';
 import { markedSectionIn, withMarkedSection } from './marked_section.js';
 import { PREVIOUS_REASON_UNTIL, REASONS, REPLACED_REASONS } from './reasons.js';
 
-export const REASONS_START = '<!-- reasons:start (written by npm run docs:reasons from src/base/reasons.ts) -->';
-export const REASONS_END = '<!-- reasons:end -->';
+const REASONS_START = '<!-- reasons:start (written by npm run docs:reasons from src/base/reasons.ts) -->';
+const REASONS_END = '<!-- reasons:end -->';
 
 /** One row per reason, in the catalog's order: the reason, its HTTP status and code, what it means; then the replaced words. */
 export function reasonsTable(): string {
@@ -18,7 +18,7 @@ export function reasonsTable(): string {
 }
 
 /** Then one row per old word a reason replaced, answered with that reason's status and code. */
-export function replacedRows(): string[] {
+function replacedRows(): string[] {
   return Object.entries(REPLACED_REASONS).map(([old, by]) => {
     const { error } = REASONS[by];
     return `| \`${old}\` | ${statusOfCode(error)} | \`${error}\` | Replaced by \`${by}\`: sent as \`previous_reason\` beside it until ${PREVIOUS_REASON_UNTIL}. |`;

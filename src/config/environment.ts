@@ -12,7 +12,7 @@ export const ENV_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /** Settings read from comma-separated lists: an error on one entry names the variable. */
-export const LIST_PATHS: ReadonlySet<string> = new Set(SETTINGS.filter((setting) => setting.parse === 'list').map((setting) => setting.path));
+const LIST_PATHS: ReadonlySet<string> = new Set(SETTINGS.filter((setting) => setting.parse === 'list').map((setting) => setting.path));
 
 function parseText(setting: Setting, text: string, reading: EnvReading): unknown {
   const name = setting.env!;

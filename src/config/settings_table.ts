@@ -5,13 +5,13 @@
 import { markedSectionIn, withMarkedSection } from '../base/marked_section.js';
 import { SETTINGS, type Setting } from './config_settings.js';
 
-export const SETTINGS_START = '<!-- settings:start (written by npm run docs:settings from src/config/config_settings.ts) -->';
-export const SETTINGS_END = '<!-- settings:end -->';
+const SETTINGS_START = '<!-- settings:start (written by npm run docs:settings from src/config/config_settings.ts) -->';
+const SETTINGS_END = '<!-- settings:end -->';
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
 /** The table's default: the declared words, else the value (a number plain, other values as code). */
-export function defaultCell(setting: Setting): string {
+function defaultCell(setting: Setting): string {
   if (setting.defaultText !== undefined) return setting.defaultText;
   if (setting.default === undefined) return 'none';
   if (Array.isArray(setting.default)) return setting.default.join(', ');

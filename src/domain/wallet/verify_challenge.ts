@@ -162,32 +162,29 @@ export function createChallengeVerifier(
     assertUnchanged(challenge, signed.message);
     assertNotExpired(challenge, now());
     // The attempt that fails at the limit burns the challenge; one past it is refused unchecked.
-    const attempt = { within: attempts <= attemptsPerChallenge, last: attempts === attemptsPerChallenge };
-    if (!attempt.within) {
+    if (attempts > attemptsPerChallenge) {
       await retire(store, challenge, 'burnt');
       throw burnt();
     }
+    const last = attempts === attemptsPerChallenge;
     const signer = challenge.chainId === undefined ? client : clientOn(challenge.chainId);
     // An outage (5xx) is not the signer's failure: it does not burn the challenge.
     const burnUnlessOutage = async (refused: unknown): Promise<never> => {
-      if (attempt.last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
+      if (last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
       throw refused;
     };
     // Covers EOAs (recovered locally), EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
     const check = await checkWalletSignature(signer, challenge.wallet, challenge.message, signed.signature as Hex).catch(burnUnlessOutage);
     // A contract wallet's answer is asked beside the caller's live reads, not before them: one
-    // chain round trip less (docs/decisions.md, 48).
-    const liveChecks = check === false ? undefined : beforeUse?.(challenge);
-    // Not swallowed: awaited below for a valid signature (an outage there stays a 503); only a
-    // signature refused first leaves its answer unread, the refusal being the answer.
-    liveChecks?.catch(() => undefined);
-    const valid = typeof check === 'boolean' ? check : await check().catch(burnUnlessOutage);
-    if (!valid) {
-      if (attempt.last) await retire(store, challenge, 'burnt');
+    // chain round trip less (docs/decisions.md, 48). Both settle before either is read.
+    const [signature, live] = await Promise.allSettled([typeof check === 'boolean' ? check : check(), check === false ? undefined : beforeUse?.(challenge)]);
+    if (signature.status === 'rejected') return burnUnlessOutage(signature.reason);
+    if (!signature.value) {
+      if (last) await retire(store, challenge, 'burnt');
       throw refuse('signature_invalid', `the signature was not made by wallet ${challenge.wallet} over the challenge`);
     }
     // A chain outage here leaves the challenge usable: the owner retries, not restarts.
-    await liveChecks;
+    if (live.status === 'rejected') throw live.reason;
     if (!(await retire(store, challenge, 'used'))) {
       throw refuse('challenge_used', 'the challenge was already used; request a new one');
     }

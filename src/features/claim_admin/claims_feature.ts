@@ -1,7 +1,8 @@
 // The claims feature: topics and display names from the settings, and on each chain the chain
 // reader, the off-chain records, the claims service and the verified data it holds, and
 // Signet's own issuer when it has a key; the owners' requests for its claims, and the admin
-// API's routes. The first chain's parts are also given plain (what one chain always had).
+// API's routes. What features read of the first chain's claims is also given as `reads` (what
+// one chain always had).
 // Each chain's parts carry that chain's identity reads and profiles too: together they are what
 // a login, the account, the grants and the owner's data read on a chain.
 import type { Address } from 'viem';
@@ -62,7 +63,7 @@ export function createClaimsFeature({ config, chains, store, identities, now }: 
       : undefined;
     return { ...identity, topics, reader, records, claims, verified, issuer };
   });
-  const { topics, reader, records, claims, verified, issuer } = onChain.first;
+  const { topics, reader, claims, verified, issuer } = onChain.first;
   // Owners ask for Signet's claims only where Signet issues them.
   const claimRequests = issuer ? createClaimRequests(store, now) : undefined;
   const routes = claimsAdminRoutes({
@@ -75,7 +76,7 @@ export function createClaimsFeature({ config, chains, store, identities, now }: 
   });
   // What the login, the account, the owner's data and CIBA read of claims on the first chain.
   const reads = { claims, verified, topics, names, reader, claimRequests };
-  return { routes, topics, names, reader, records, claims, verified, issuer, claimRequests, onChain, reads };
+  return { routes, issuer, onChain, reads };
 }
 
 export type ClaimsFeature = ReturnType<typeof createClaimsFeature>;

@@ -102,7 +102,7 @@ const chainWatches = z
   )
   .meta({ description: "With several chains: each chain's watcher (its state only from the process that follows it); never makes readiness fail" });
 
-export function healthRoutes({
+function healthRoutes({
   store,
   chains,
   readyWithChains = 'any',

@@ -4,57 +4,36 @@
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../../config/client_metadata.js';
 import type { Config } from '../../config/config.js';
-import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
-import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../../domain/clients/fapi_profile.js';
 import type { RegisteredClients } from '../../domain/clients/registered_clients.js';
-import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import { DPOP_ALGS } from '../../domain/dpop/dpop_proof.js';
 import { scopeClaims } from '../../domain/fields/fields.js';
 import { claimsParameterProblem, listsWrapped, purposeProblem } from '../../domain/fields/verified_claims_request.js';
 import { VERIFIED_SCOPE } from '../../domain/fields/verified_fields.js';
-import type { AccessHistory } from '../../domain/history/access_history.js';
-import type { ProfileStore } from '../../domain/profile/profile.js';
-import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { RenderPage } from '../../http/pages.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 import { fapiSigningAlgOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
 import { type Logger, silentLogger } from '../../infra/observability/logger.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
 import { createOidcAdapter } from '../../infra/store/oidc_adapter.js';
 import type { Store } from '../../infra/store/store.js';
-import { createFindAccount } from './account.js';
+import { type AccountDeps, createFindAccount } from './account.js';
 import { reasonEngineErrors } from './engine_error_reasons.js';
 import { explainRefusedFetches } from './engine_fetch_refusals.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
 import { keepSignetErrors } from './engine_signet_errors.js';
 import { identityAssuranceMetadata } from './identity_assurance_metadata.js';
 
-export type ProviderDeps = {
+/** The engine's deps: the account model's (the claims it releases, the history, the refresh check), and its own. */
+export type ProviderDeps = AccountDeps & {
   config: Config;
   /** The DPoP nonce secret every process shares, derived once (app.ts): Signet's routes use the same. */
   dpopNonceSecret: Buffer;
-  chainId: number;
   store: Store;
-  profiles: ProfileStore;
-  receipts: ConsentReceipts;
-  claims: ClaimsService;
-  topics: ClaimTopics;
-  /** The kept claims' verified data, released as `verified_claims` (docs/verified-claims.md). */
-  verified?: VerifiedSources;
-  /** Signet's clock (a request's `max_age` is measured on it). */
-  now?: () => number;
   renderPage: RenderPage;
   /** OpenID CIBA in poll mode, the owner's inbox as the authentication device (src/features/ciba/ciba_settings.ts). */
   ciba: NonNullable<NonNullable<Configuration['features']>['ciba']>;
   /** Where the engine's failures are logged (outages answered 503, the rest 500). */
   logger?: Logger;
-  /** Where releases through the ID token and userinfo are recorded for the owner. */
-  history?: AccessHistory;
-  /** Another chain's profiles, claims and verified data, for its subjects (src/features/oidc/account.ts). */
-  onChain?: Pick<OnChains<{ profiles: ProfileStore; claims: ClaimsService; verified?: VerifiedSources }>, 'get'>;
-  /** The live key check of a refresh (see src/features/consent_end/refresh_key_check.ts). */
-  mayRefresh?: (grantId: string) => Promise<boolean>;
   /** Where the engine's clients live (src/infra/store/client_records.ts), shared with Signet's client registry. */
   clientRecords: ClientRecords;
   /** Signet's checks of a client registered by RFC 7591 and what deleting one does (src/domain/clients/registered_clients.ts). */

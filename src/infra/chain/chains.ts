@@ -128,35 +128,34 @@ export type OnChains<T> = {
   require(chainId: number): T & { chain: Chain };
 };
 
-export function onChains<T>(chains: Chains, build: (chain: Chain) => T): OnChains<T> {
-  const all = chains.all.map((chain) => ({ ...build(chain), chain }));
+/** Each chain's parts, found by id; `require` refuses a chain not served as `served.require` does. */
+function byChain<T>(all: (T & { chain: Chain })[], served: { several: boolean; require(chainId: number): unknown }): OnChains<T> {
   const byId = new Map(all.map((each) => [each.chain.chainId, each]));
   return {
     all,
     first: all[0]!,
-    several: chains.several,
+    several: served.several,
     get: (chainId) => byId.get(chainId),
     require(chainId) {
-      chains.require(chainId);
+      served.require(chainId);
       return byId.get(chainId)!;
     },
   };
 }
 
+export function onChains<T>(chains: Chains, build: (chain: Chain) => T): OnChains<T> {
+  return byChain(
+    chains.all.map((chain) => ({ ...build(chain), chain })),
+    chains,
+  );
+}
+
 /** Parts built once per chain from others built once per chain (each keeps its chain). */
 export function onChainsFrom<T, U>(from: OnChains<T>, build: (each: T & { chain: Chain }) => U): OnChains<U> {
-  const all = from.all.map((each) => ({ ...build(each), chain: each.chain }));
-  const byId = new Map(all.map((each) => [each.chain.chainId, each]));
-  return {
-    all,
-    first: all[0]!,
-    several: from.several,
-    get: (chainId) => byId.get(chainId),
-    require(chainId) {
-      from.require(chainId);
-      return byId.get(chainId)!;
-    },
-  };
+  return byChain(
+    from.all.map((each) => ({ ...build(each), chain: each.chain })),
+    from,
+  );
 }
 
 /** The chain an owner's session, a request or a record names by `chain_id` (absent: the first chain): its parts. */
