@@ -11,6 +11,8 @@
 // BENCH_ONLY=browser_path runs that section alone (a minute or two): it prints its table and
 // targets and writes bench/results/browser-path-*.json, leaving docs/performance.md and
 // latest.json to the whole run. BENCH_BROWSER_LOGINS sets its logins per setting (40).
+// BENCH_ONLY=userinfo runs userinfo on the four servers and the claim resource reads alone
+// (under a minute), printing their rates and CPU: for trying a change to those paths.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -57,7 +59,7 @@ const CLAIM_HOLDERS = 16;
 const CLAIM_TOPIC = 'kyc';
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 /** The sections that can run alone (BENCH_ONLY). */
-const SECTIONS = ['browser_path'] as const;
+const SECTIONS = ['browser_path', 'userinfo'] as const;
 
 async function timeEach(count: number, work: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -209,10 +211,57 @@ async function main() {
     const floorOnce = () => floorLogin(floor.base, CLIENT, SCOPE);
     const bareOnce = () => floorLogin(bare.base, CLIENT, SCOPE);
 
+    type Issued = { access_token: string }[];
+    /** Userinfo on each server (the last 16 access tokens each issued), then claim resource reads. */
+    const measureUserinfo = async (issued: { signet: Issued; floor: Issued; bare: Issued }) => {
+      const last = (list: Issued) => list.slice(-16).map((t) => t.access_token);
+      const [signetAccess, floorAccess, bareAccess] = [last(issued.signet), last(issued.floor), last(issued.bare)];
+      const userinfoSides = {
+        signet: { counters: counters.signet, concurrency: 16, work: (w: number) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
+        floor: { counters: counters.floor, concurrency: 16, work: (w: number) => userinfo(floor.base, floorAccess[w % floorAccess.length]!) },
+        bare: { counters: counters.bare, concurrency: 16, work: (w: number) => userinfo(bare.base, bareAccess[w % bareAccess.length]!) },
+        bareWithMiddleware: {
+          counters: { ...counters.bare, server: bareWithMiddleware },
+          concurrency: 16,
+          work: (w: number) => userinfo(bareWithMiddleware.base, bareAccess[w % bareAccess.length]!),
+        },
+      };
+      // A second of userinfo on each first: the bare engine in Signet's middleware has served
+      // nothing yet, and a cold process (code not yet optimised) spends twice the CPU per request.
+      await runRatesInterleaved(userinfoSides, 2, 2);
+      // Twice the other rates' time, in 1 s slices: the middleware's share is a difference of two of these.
+      const userinfoRates = await runRatesInterleaved(userinfoSides, 2 * RATE_SECONDS, 2 * RATE_SECONDS);
+      log(
+        `userinfo/s (ms CPU each): Signet ${userinfoRates.signet.perSecond} (${userinfoRates.signet.serverCpuMsPerRequest}), floor ${userinfoRates.floor.perSecond} (${userinfoRates.floor.serverCpuMsPerRequest}), bare engine ${userinfoRates.bare.perSecond} (${userinfoRates.bare.serverCpuMsPerRequest}), in Signet's middleware ${userinfoRates.bareWithMiddleware.perSecond} (${userinfoRates.bareWithMiddleware.serverCpuMsPerRequest})`,
+      );
+      // The claim resource, read with the access token of a login that kept the claim: the token,
+      // the consent receipt and the claim's data from Redis, the claim re-checked on the chain.
+      const claimReaders: { path: string; token: string }[] = [];
+      for (const holder of claimHolders) {
+        const login = await signetLogin(signet.base, CLIENT, `${SCOPE} claim:${CLAIM_TOPIC}`, chain.users[holder.index]!.wallet);
+        claimReaders.push({ path: `/identities/${holder.identity}/claims/${holder.claimId}`, token: login.tokens.access_token });
+      }
+      const chainBeforeClaims = proxy.requests();
+      const claimRate = await runRate(counters.signet, 16, RATE_SECONDS, (w) => {
+        const reader = claimReaders[w % claimReaders.length]!;
+        return resourceRead(signet.base, reader.path, reader.token);
+      });
+      const claimReads = { ...claimRate, chainRoundTripsPerRead: round((proxy.requests() - chainBeforeClaims) / claimRate.requests, 2) };
+      log(`claim resource reads/s: Signet ${claimReads.perSecond} (${claimReads.chainRoundTripsPerRead} chain round trips each, ${claimReads.serverCpuMsPerRequest} ms CPU)`);
+      return { userinfoRates, claimReads };
+    };
+
     // Warm both (JIT, connections), then the parts' floors.
-    await runLogins(counters.signet, 0, 4, 40, signetOnce);
-    await runLogins(counters.floor, 0, 4, 40, floorOnce);
-    await runLogins(counters.bare, 0, 4, 40, bareOnce);
+    const warm = {
+      signet: (await runLogins(counters.signet, 0, 4, 40, signetOnce)).tokens,
+      floor: (await runLogins(counters.floor, 0, 4, 40, floorOnce)).tokens,
+      bare: (await runLogins(counters.bare, 0, 4, 40, bareOnce)).tokens,
+    };
+    if (only === 'userinfo') {
+      await measureUserinfo(warm);
+      log('done (docs/performance.md and bench/results are left to the whole run)');
+      return;
+    }
     const message = sampleChallengeText();
     const signature = await chain.users[0]!.wallet.signMessage({ message });
     const reader = createChainClient(proxy.rpcUrl, chain.anvil.chainId);
@@ -330,41 +379,7 @@ async function main() {
     log(`refreshes/s: Signet ${refreshes.signet.perSecond}, floor ${refreshes.floor.perSecond}`);
     // Access tokens issued by the logins above (the refreshes rotated only refresh tokens' grants).
     const signetAccess = tokens.slice(-16).map((t) => t.access_token);
-    const floorAccess = floorTokens.slice(-16).map((t) => t.access_token);
-    const bareAccess = bareTokens.slice(-16).map((t) => t.access_token);
-    const userinfoSides = {
-      signet: { counters: counters.signet, concurrency: 16, work: (w: number) => userinfo(signet.base, signetAccess[w % signetAccess.length]!) },
-      floor: { counters: counters.floor, concurrency: 16, work: (w: number) => userinfo(floor.base, floorAccess[w % floorAccess.length]!) },
-      bare: { counters: counters.bare, concurrency: 16, work: (w: number) => userinfo(bare.base, bareAccess[w % bareAccess.length]!) },
-      bareWithMiddleware: {
-        counters: { ...counters.bare, server: bareWithMiddleware },
-        concurrency: 16,
-        work: (w: number) => userinfo(bareWithMiddleware.base, bareAccess[w % bareAccess.length]!),
-      },
-    };
-    // A second of userinfo on each first: the bare engine in Signet's middleware has served
-    // nothing yet, and a cold process (code not yet optimised) spends twice the CPU per request.
-    await runRatesInterleaved(userinfoSides, 2, 2);
-    // Twice the other rates' time, in 1 s slices: the middleware's share is a difference of two of these.
-    const userinfoRates = await runRatesInterleaved(userinfoSides, 2 * RATE_SECONDS, 2 * RATE_SECONDS);
-    log(
-      `userinfo/s: Signet ${userinfoRates.signet.perSecond}, floor ${userinfoRates.floor.perSecond}, bare engine ${userinfoRates.bare.perSecond} (${userinfoRates.bareWithMiddleware.perSecond} in Signet's middleware)`,
-    );
-    // The claim resource, read with the access token of a login that kept the claim: the token,
-    // the consent receipt and the claim's data from Redis, the claim re-checked on the chain.
-    const claimReaders: { path: string; token: string }[] = [];
-    for (const holder of claimHolders) {
-      const login = await signetLogin(signet.base, CLIENT, `${SCOPE} claim:${CLAIM_TOPIC}`, chain.users[holder.index]!.wallet);
-      claimReaders.push({ path: `/identities/${holder.identity}/claims/${holder.claimId}`, token: login.tokens.access_token });
-    }
-    const chainBeforeClaims = proxy.requests();
-    const claimRate = await runRate(counters.signet, 16, RATE_SECONDS, (w) => {
-      const reader = claimReaders[w % claimReaders.length]!;
-      return resourceRead(signet.base, reader.path, reader.token);
-    });
-    const claimReads = { ...claimRate, chainRoundTripsPerRead: round((proxy.requests() - chainBeforeClaims) / claimRate.requests, 2) };
-    log(`claim resource reads/s: Signet ${claimReads.perSecond} (${claimReads.chainRoundTripsPerRead} chain round trips each)`);
-
+    const { userinfoRates, claimReads } = await measureUserinfo({ signet: tokens, floor: floorTokens, bare: bareTokens });
     proxy.latencyMs = 20;
     const slow: Record<string, { signet: LoginPhase; floor: LoginPhase }> = {};
     const slowSides = { signet: loginSides.signet, floor: loginSides.floor };
