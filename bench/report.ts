@@ -237,7 +237,7 @@ export function writeReport(results: BenchResults) {
     `A claim resource read (\`GET /identities/<identity>/claims/<claimId>\` with the access token of a login that kept`,
     'the claim) finds the token, the consent receipt and the claim\'s data in Redis and re-checks the claim on the',
     `chain, the claim and its issuer's word in one deployless eth_call (${claims.chainRoundTripsPerRead} chain round trips per read). Its reference is Signet's own userinfo`,
-    '(the same token lookup, a profile read and the access history entry, no chain). The bare engine in Signet\'s middleware',
+    '(the same token lookup, the profile read ahead and the access history entry, no chain). The bare engine in Signet\'s middleware',
     'is the bare engine served through Signet\'s HTTP stack and nothing else of Signet\'s (bench/bare_engine.ts), on the bare',
     'engine\'s Redis and tokens: its userinfo costs what the bare engine\'s does plus the middleware alone.',
     '',

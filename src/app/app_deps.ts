@@ -51,6 +51,8 @@ export type AppDeps = {
   dialAddress?: DialAddress;
   /** Tests only: how long a client record is served from memory (default: src/infra/store/client_records.ts). */
   clientCacheMs?: number;
+  /** Tests only: when the access history's waiting releases are written (default: at the end of each turn of the event loop). */
+  historySchedule?: (flush: () => void) => void;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];
   /** Erasure job timing (tests shorten the lease and the sweep). */

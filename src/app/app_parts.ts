@@ -41,6 +41,7 @@ export function createAppParts(deps: {
   /** DNS for the URLs given at run time (default: the system resolver). */
   resolveHost?: ResolveHost;
   clientCacheMs?: number;
+  historySchedule?: (flush: () => void) => void;
 }) {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
@@ -114,6 +115,7 @@ export function createAppParts(deps: {
       clientName: clients.nameOf,
       now,
       onLost: (error) => logger.error('an access history entry was not recorded (the release went ahead)', error),
+      schedule: deps.historySchedule,
     }),
   };
 }

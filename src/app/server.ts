@@ -151,6 +151,8 @@ export async function startServer(config: Config, logger: Logger, options: Serve
         await drain(server, config.ops.shutdownGraceMs);
         await signet.watcher.stop();
         signet.erasures.stop();
+        // The last releases' history entries are written before Redis closes.
+        await signet.history.flushed();
         await webhooks.close();
         await store.close();
         closeEndpoints();

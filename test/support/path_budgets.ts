@@ -26,11 +26,13 @@ export const PATH_BUDGETS = {
     // The engine's: the Interaction read; its delete, with the Grant the Interaction names read
     // ahead (docs/decisions.md, 34); the code written; the Session written.
     resume: budget(4, 21, 0),
-    // The engine's: the failed-authentication counter; the code with its Grant read ahead; the
-    // Session; the code consumed; the two tokens; then the profile read with the history entry.
-    token: budget(7, 49, 0),
-    // The token with its Grant read ahead; the Session; the profile read with the history entry.
-    userinfo: budget(3, 14, 0),
+    // The engine's: the failed-authentication counter; the code, with its Grant and the owner's
+    // profile read ahead; the Session; the code consumed; the two tokens. The ID token's history
+    // entry is written after the answer (its commands count).
+    token: budget(6, 49, 0),
+    // The token; its Grant, Session and the owner's profile read ahead together; the history
+    // entry after the answer.
+    userinfo: budget(2, 14, 0),
   },
   /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
   walletSdkLogin: {
@@ -42,9 +44,9 @@ export const PATH_BUDGETS = {
     // With a claim topic the claims are read fresh: one eth_call, and their history entry after it.
     userinfo: budget(4, 16, 1),
     // The key read live before a refresh (decision 11), and the claims read fresh for the new ID token.
-    refresh: budget(10, 59, 2),
-    // The token, the receipt, the claim's data; the claim read fresh.
-    'claim read': budget(4, 8, 1),
+    refresh: budget(9, 59, 2),
+    // The token, the receipt, the claim's data; the claim read fresh; the history entry after the answer.
+    'claim read': budget(4, 16, 1),
     // The grant token's grant, the profile, the history entry.
     'access-grant read': budget(3, 11, 0),
   },

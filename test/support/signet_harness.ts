@@ -201,6 +201,8 @@ export async function startSignet(
     webhookWorker?: boolean;
     /** How long a client record is served from each process's memory (default: the app's one second). */
     clientCacheMs?: number;
+    /** When the access history's waiting releases are written (AppDeps.historySchedule; default: each turn's end). */
+    historySchedule?: (flush: () => void) => void;
     /** The chain watcher's handlers in process `process` (AppDeps.consentEnds); implies watchChain. */
     chainConsentHandlers?: (process: number) => ChainConsentHandlers;
   } = {},
@@ -367,6 +369,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       resolveHost: options.resolveHost,
       dialAddress: options.dialAddress,
       clientCacheMs: options.clientCacheMs,
+      historySchedule: options.historySchedule,
       extraRoutes: options.extraRoutes,
       erasureSettings: options.erasureSettings,
       beforeErasureStep: options.beforeErasureStep ? (step) => options.beforeErasureStep!(step, index) : undefined,

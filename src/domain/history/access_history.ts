@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../../http/time_cursor.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
-import { FIELDS_MARK, type HistoryLog } from './history_log.js';
+import type { HistoryLog } from './history_log.js';
 
 /** Where the data left: the engine's ID token or userinfo, a resource read, a CIBA login. */
 export const DOORS = ['id_token', 'userinfo', 'profile_resource', 'claim_resource', 'access_grant', 'ciba'] as const;
@@ -45,6 +45,8 @@ export function createAccessHistory(deps: {
   now: () => number;
   /** Told of a record that could not be written (the release itself went ahead). */
   onLost?: (error: unknown) => void;
+  /** When the waiting releases are written: at the end of this turn of the event loop (setImmediate); tests choose. */
+  schedule?: (flush: () => void) => void;
 }) {
   const { log, settings, now } = deps;
   const keepFrom = () => now() - settings.historyDays * DAY_MS;
@@ -66,66 +68,52 @@ export function createAccessHistory(deps: {
 
   const all = async (identity: IdentityKey): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
 
+  // Releases wait here for the end of the event loop's turn, then go to Redis together: one
+  // write for every release of that turn, after their answers have left (decision 2).
+  let waiting: { identity: IdentityKey; release: Release; id: string; at: string; atMs: number }[] = [];
+  const writing = new Set<Promise<void>>();
+  const write = async (batch: typeof waiting) => {
+    try {
+      // The clients' names come from the client registry (cached reads: each request that
+      // released has just read its client).
+      const names = await Promise.all(batch.map((each) => deps.clientName(each.release.client_id)));
+      const entries = batch.map((each, i) => {
+        const entry = entryOf(each.release, each.id, each.at, names[i]!);
+        const grantId = entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined;
+        return { identity: each.identity, json: JSON.stringify(entry), atMs: each.atMs, grantId, at: each.at };
+      });
+      const { lost, untrimmed } = await log.append(entries, bounds());
+      if (lost) deps.onLost?.(new Error(`${lost} of ${entries.length} access history entries were not written (a key of another type)`));
+      if (untrimmed) deps.onLost?.(new Error(`${untrimmed} access history logs were written but not trimmed`));
+    } catch (error) {
+      deps.onLost?.(error);
+    }
+  };
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    if (!batch.length) return;
+    const written = write(batch).finally(() => writing.delete(written));
+    writing.add(written);
+  };
+  const schedule = deps.schedule ?? ((run: () => void) => setImmediate(run));
+
   return {
     /**
-     * Records one release; returns at once (the write is not awaited by the caller's answer).
+     * Records one release; returns at once (the caller's answer never waits for it). It is
+     * written with the other releases of this turn of the event loop, in one write.
      * `identity`: the address of a first-chain identity, the CAIP-10 id of another chain's.
      */
     record(identity: IdentityKey, release: Release): void {
       const atMs = now();
-      const at = new Date(atMs).toISOString();
-      const id = randomBytes(8).toString('base64url');
-      // The client's name comes from the client registry (a cached read: the request that
-      // releases has just read the client), and the write still goes unawaited (decision 2).
-      Promise.resolve(deps.clientName(release.client_id))
-        .then((clientName) => {
-          const entry = entryOf(release, id, at, clientName);
-          return log.append(
-            identity,
-            { json: JSON.stringify(entry), atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at: entry.at },
-            bounds(),
-          );
-        })
-        .catch((error: unknown) => deps.onLost?.(error));
+      if (!waiting.length) schedule(flush);
+      waiting.push({ identity, release, id: randomBytes(8).toString('base64url'), at: new Date(atMs).toISOString(), atMs });
     },
 
-    /**
-     * Whether `recordAfterRead` can send the read and the entry in one round trip (Redis on one
-     * server); otherwise the caller reads, then records.
-     */
-    readsWithRecord: log.appendAfterRead !== undefined,
-
-    /**
-     * Reads `readKey` (a JSON object: the profile) and records one release whose fields are the
-     * `candidates` it holds, in one round trip; answers what the key holds. The entry is written
-     * with the read, atomically: a release answered from this read is recorded, none is lost.
-     * Only where `readsWithRecord`. A failed write is told (onLost) and the read still answered;
-     * a failure of the round trip itself is the read's (the release cannot go ahead).
-     */
-    async recordAfterRead(
-      identity: IdentityKey,
-      readKey: string,
-      release: Omit<Release, 'fields'>,
-      candidates: readonly string[],
-    ): Promise<string | undefined> {
-      if (!log.appendAfterRead) throw new Error('recordAfterRead: this history log reads and records apart');
-      const atMs = now();
-      const at = new Date(atMs).toISOString();
-      // The client's name: the registry's cached read (the request has just read the client).
-      const clientName = await deps.clientName(release.client_id);
-      const { fields: _marked, ...entry } = entryOf({ ...release, fields: [] }, randomBytes(8).toString('base64url'), at, clientName);
-      // The fields go last, as a mark the step fills with the candidates the key holds.
-      const json = `${JSON.stringify(entry).slice(0, -1)},${FIELDS_MARK}`;
-      const { value, lost } = await log.appendAfterRead(
-        identity,
-        readKey,
-        { json, atMs, grantId: entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined, at },
-        candidates,
-        bounds(),
-      );
-      // As with record: a failed write is told, and the release goes ahead (decision 2).
-      if (lost) deps.onLost?.(lost);
-      return value;
+    /** Writes what is waiting now and waits for every write under way (at shutdown, and in tests). */
+    async flushed(): Promise<void> {
+      flush();
+      await Promise.all([...writing]);
     },
 
     /** One page, newest first, of one service's entries when `client_id` is given. */
@@ -143,7 +131,11 @@ export function createAccessHistory(deps: {
     /** Grant id -> when it last released data. */
     lastReads: (identity: IdentityKey) => log.lastReads(identity),
 
-    erase: (identity: IdentityKey) => log.erase(identity),
+    /** The identity's log, and its releases still waiting to be written here (they would bring it back). */
+    erase: async (identity: IdentityKey) => {
+      waiting = waiting.filter((each) => each.identity.toLowerCase() !== identity.toLowerCase());
+      await log.erase(identity);
+    },
   };
 }
 

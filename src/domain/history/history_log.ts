@@ -14,116 +14,93 @@ export type LogBounds = {
   ttlSeconds: number;
 };
 
+/** One entry for an identity's log: a unique JSON string, its time, and the grant it was released under. */
+export type LogEntry = { identity: string; json: string; atMs: number; grantId?: string; at: string };
+
 export type HistoryLog = {
-  /** Adds one entry (a unique JSON string) and trims the log, in one atomic step. */
-  append(identity: string, entry: { json: string; atMs: number; grantId?: string; at: string }, bounds: LogBounds): Promise<void>;
+  /**
+   * Adds entries (of one identity or several) and trims each log touched, in one step per
+   * server. Entries whose log cannot be written (a key of another type) are counted in `lost`,
+   * logs that could not be trimmed in `untrimmed`; the others are written all the same.
+   */
+  append(entries: readonly LogEntry[], bounds: LogBounds): Promise<{ lost: number; untrimmed: number }>;
   /** Every kept entry at or after keepFromMs, newest first. */
   read(identity: string, keepFromMs: number): Promise<string[]>;
   /** Grant id -> ISO time of its last release. */
   lastReads(identity: string): Promise<Record<string, string>>;
   erase(identity: string): Promise<void>;
-  /**
-   * Reads `readKey` (a JSON object) and adds one entry whose `fields` are those of `candidates`
-   * the object holds, in one atomic step and one round trip; answers what `readKey` holds. The
-   * entry's JSON ends with `"fields":"@fields@"}`, which the step fills. Absent where one step
-   * cannot touch both keys (a cluster: another slot) or in memory: read, then append. A write
-   * that fails (the read did not) comes back as `lost`, the read's value with it.
-   */
-  appendAfterRead?(
-    identity: string,
-    readKey: string,
-    entry: { json: string; atMs: number; grantId?: string; at: string },
-    candidates: readonly string[],
-    bounds: LogBounds,
-  ): Promise<{ value: string | undefined; lost?: Error }>;
 };
 
-/** How an entry written by appendAfterRead ends before its fields are filled in. */
-export const FIELDS_MARK = '"fields":"@fields@"}';
-
-// Writes \`entry\` to the log, trims it by age and by count, and keeps the last read of the grant.
-// KEYS: log, last-read hash. ARGV: entry, score, keep-from score, max entries, ttl, grant id ('' none), ISO time.
-const WRITE_ENTRY = `
-redis.call('ZADD', KEYS[1], ARGV[2], entry)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
-local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
-if over > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, over - 1) end
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-if ARGV[6] ~= '' then
-  redis.call('HSET', KEYS[2], ARGV[6], ARGV[7])
-  redis.call('EXPIRE', KEYS[2], ARGV[5])
-end`;
-
+// Adds entries to the logs, then trims each log written by age and by count and renews its
+// life, and keeps each grant's last read. One identity's failure (a key of another type) costs
+// its own entries only.
+// KEYS: each identity's log and last-read hash, in pairs. ARGV: keep-from score, max entries,
+// ttl, then five per entry: its pair (1-based), entry, score, grant id ('' none), ISO time.
+// Answers {entries not written, logs not trimmed}.
 const APPEND = `
-local entry = ARGV[1]
-${WRITE_ENTRY}
-return 1`;
-
-// KEYS: log, last-read hash, the JSON read. ARGV: as APPEND (the entry ending with the fields
-// mark), then the candidate field names. The entry's fields: the candidates the JSON holds.
-const APPEND_AFTER_READ = `
-local raw = redis.call('GET', KEYS[3])
-local held = {}
-if raw then
-  local ok, decoded = pcall(cjson.decode, raw)
-  if ok and type(decoded) == 'table' then
-    for i = 8, #ARGV do
-      if decoded[ARGV[i]] ~= nil and decoded[ARGV[i]] ~= cjson.null then held[#held + 1] = '"' .. ARGV[i] .. '"' end
-    end
+local keepFrom, most, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local added, lastTouched, lost, untrimmed = {}, {}, 0, 0
+local function add(i)
+  local pair = tonumber(ARGV[i]) * 2
+  redis.call('ZADD', KEYS[pair - 1], ARGV[i + 2], ARGV[i + 1])
+  added[pair] = true
+  if ARGV[i + 3] ~= '' then
+    redis.call('HSET', KEYS[pair], ARGV[i + 3], ARGV[i + 4])
+    lastTouched[pair] = true
   end
 end
-local mark = '${FIELDS_MARK}'
-local entry = ARGV[1]
-if string.sub(entry, -#mark) ~= mark then return {raw, 'history entry without its fields mark'} end
-entry = string.sub(entry, 1, #entry - #mark) .. '"fields":[' .. table.concat(held, ',') .. ']}'
--- The read is answered whatever happens to the write: a failed write is reported, never the read's failure.
-local function write()
-${WRITE_ENTRY}
+local function trim(pair)
+  local log = KEYS[pair - 1]
+  redis.call('ZREMRANGEBYSCORE', log, '-inf', '(' .. keepFrom)
+  local over = redis.call('ZCARD', log) - most
+  if over > 0 then redis.call('ZREMRANGEBYRANK', log, 0, over - 1) end
+  redis.call('EXPIRE', log, ttl)
+  if lastTouched[pair] then redis.call('EXPIRE', KEYS[pair], ttl) end
 end
-local written, problem = pcall(write)
-if written then return {raw} end
-return {raw, tostring(problem)}`;
+for i = 4, #ARGV, 5 do
+  if not pcall(add, i) then lost = lost + 1 end
+end
+for pair = 2, #KEYS, 2 do
+  if added[pair] and not pcall(trim, pair) then untrimmed = untrimmed + 1 end
+end
+return {lost, untrimmed}`;
 
 type WithAppend = Redis & {
-  appendHistory(log: string, last: string, ...args: string[]): Promise<number>;
-  appendHistoryAfterRead(log: string, last: string, read: string, ...args: string[]): Promise<[string | null, string?]>;
+  appendHistory(...keysThenArgs: (string | number)[]): Promise<[number, number]>;
 };
+
+/** The script's keys and arguments for entries whose identities all share one server. */
+function appendArgs(entries: readonly LogEntry[], bounds: LogBounds): (string | number)[] {
+  const pairs = new Map<string, number>();
+  const perEntry: string[] = [];
+  for (const entry of entries) {
+    if (!pairs.has(entry.identity)) pairs.set(entry.identity, pairs.size + 1);
+    perEntry.push(String(pairs.get(entry.identity)), entry.json, String(entry.atMs), entry.grantId ?? '', entry.at);
+  }
+  const logKeys = [...pairs.keys()].flatMap((identity) => [keys.history(identity), keys.historyLastRead(identity)]);
+  return [logKeys.length, ...logKeys, String(bounds.keepFromMs), String(bounds.maxEntries), String(Math.max(1, Math.ceil(bounds.ttlSeconds))), ...perEntry];
+}
 
 function redisHistoryLog(store: RedisStore): HistoryLog {
   const redis = store.client as WithAppend;
-  redis.defineCommand('appendHistory', { numberOfKeys: 2, lua: APPEND });
-  redis.defineCommand('appendHistoryAfterRead', { numberOfKeys: 3, lua: APPEND_AFTER_READ });
-  /** The entry's and the bounds' arguments, in the order both scripts' WRITE_ENTRY reads them. */
-  const entryArgs = (entry: Parameters<HistoryLog['append']>[1], bounds: LogBounds) => [
-    entry.json,
-    String(entry.atMs),
-    String(bounds.keepFromMs),
-    String(bounds.maxEntries),
-    String(Math.max(1, Math.ceil(bounds.ttlSeconds))),
-    entry.grantId ?? '',
-    entry.at,
-  ];
-  // A script touches one slot: on a cluster the read key is elsewhere, so no appendAfterRead.
-  const oneSlot = !(store.client instanceof Cluster);
+  // The number of keys goes with each call: a batch names as many identities as it holds.
+  redis.defineCommand('appendHistory', { lua: APPEND });
+  // A script touches one slot: on a cluster each identity's entries are a call of their own (its
+  // logs share a hash tag); on one server the whole batch is one call.
+  const oneServer = !(store.client instanceof Cluster);
+  const byIdentity = (entries: readonly LogEntry[]) => {
+    const groups = new Map<string, LogEntry[]>();
+    for (const entry of entries) groups.set(entry.identity, [...(groups.get(entry.identity) ?? []), entry]);
+    return [...groups.values()];
+  };
   return {
-    ...(oneSlot
-      ? {
-          appendAfterRead: (identity: string, readKey: string, entry: Parameters<HistoryLog['append']>[1], candidates: readonly string[], bounds: LogBounds) =>
-            store.guarded(async () => {
-              const [raw, problem] = await redis.appendHistoryAfterRead(
-                keys.history(identity),
-                keys.historyLastRead(identity),
-                readKey,
-                ...entryArgs(entry, bounds),
-                ...candidates,
-              );
-              return { value: raw ?? undefined, ...(problem ? { lost: new Error(`the history entry was not written: ${problem}`) } : {}) };
-            }),
-        }
-      : {}),
-    append: (identity, entry, bounds) =>
+    append: (entries, bounds) =>
       store.guarded(async () => {
-        await redis.appendHistory(keys.history(identity), keys.historyLastRead(identity), ...entryArgs(entry, bounds));
+        const calls = oneServer ? [entries] : byIdentity(entries);
+        const answers = await Promise.all(calls.map((batch) => redis.appendHistory(...appendArgs(batch, bounds))));
+        const lost = answers.reduce((sum, [notWritten]) => sum + Number(notWritten), 0);
+        const untrimmed = answers.reduce((sum, [, notTrimmed]) => sum + Number(notTrimmed), 0);
+        return { lost, untrimmed };
       }),
     read: (identity, keepFromMs) => store.guarded(() => redis.zrevrangebyscore(keys.history(identity), '+inf', String(keepFromMs))),
     lastReads: (identity) => store.guarded(() => redis.hgetall(keys.historyLastRead(identity))),
@@ -139,16 +116,20 @@ function memoryHistoryLog(store: Store, now: () => number): HistoryLog {
     if (log && log.until <= now()) logs.delete(identity.toLowerCase());
     return log && log.until > now() ? log : undefined;
   };
+  const appendOne = (entry: LogEntry, bounds: LogBounds) => {
+    const log = live(entry.identity) ?? { entries: [], last: {}, until: 0 };
+    log.entries = [...log.entries, { json: entry.json, atMs: entry.atMs }]
+      .filter((kept) => kept.atMs >= bounds.keepFromMs)
+      .sort((a, b) => a.atMs - b.atMs || (a.json < b.json ? -1 : a.json > b.json ? 1 : 0))
+      .slice(-bounds.maxEntries);
+    if (entry.grantId) log.last[entry.grantId] = entry.at;
+    log.until = now() + bounds.ttlSeconds * 1000;
+    logs.set(entry.identity.toLowerCase(), log);
+  };
   return {
-    async append(identity, entry, bounds) {
-      const log = live(identity) ?? { entries: [], last: {}, until: 0 };
-      log.entries = [...log.entries, { json: entry.json, atMs: entry.atMs }]
-        .filter((kept) => kept.atMs >= bounds.keepFromMs)
-        .sort((a, b) => a.atMs - b.atMs || (a.json < b.json ? -1 : a.json > b.json ? 1 : 0))
-        .slice(-bounds.maxEntries);
-      if (entry.grantId) log.last[entry.grantId] = entry.at;
-      log.until = now() + bounds.ttlSeconds * 1000;
-      logs.set(identity.toLowerCase(), log);
+    async append(entries, bounds) {
+      for (const entry of entries) appendOne(entry, bounds);
+      return { lost: 0, untrimmed: 0 };
     },
     async read(identity, keepFromMs) {
       return (live(identity)?.entries ?? [])

@@ -3,6 +3,7 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { keys } from '../../infra/store/keys.js';
+import { createReadAhead } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 
 export const addressSchema = z.object({
@@ -40,27 +41,38 @@ export type ProfileStore = {
    * by the identity's signed-in owner, so the identity is known without asking the chain.
    */
   find(identity: Address): Promise<Profile | undefined>;
-  /** The Redis key the profile is kept under, for a read sent with other work (oidc/account.ts); absent: read with get. */
-  keyOf?(identity: Address): string;
+  /**
+   * Sends the profile's read now, for the `get` that follows shortly (the engine found a token of
+   * this identity: its claims come next); it goes with the other reads of this turn.
+   */
+  readAhead(identity: Address): void;
   set(identity: Address, profile: Profile): Promise<void>;
 };
 
-/** identityKey: how keys name an identity of the profiles' chain (src/infra/chain/chains.ts). */
 /** A profile as stored (JSON, or nothing: an empty profile). */
 export const parseProfile = (raw: string | undefined | null): Profile => (raw ? profileSchema.parse(JSON.parse(raw)) : {});
 
+/** identityKey: how keys name an identity of the profiles' chain (src/infra/chain/chains.ts). */
 export function createProfileStore(store: Store, identityKey: (identity: Address) => string = (identity) => identity): ProfileStore {
+  const keyOf = (identity: Address) => keys.profile(identityKey(identity));
+  const ahead = createReadAhead<string | undefined>();
+  const read = (key: string) => ahead.take(key) ?? store.get(key);
   return {
     async get(identity) {
-      return parseProfile(await store.get(keys.profile(identityKey(identity))));
+      return parseProfile(await read(keyOf(identity)));
     },
     async find(identity) {
-      const raw = await store.get(keys.profile(identityKey(identity)));
+      const raw = await read(keyOf(identity));
       return raw === undefined ? undefined : parseProfile(raw);
     },
-    keyOf: (identity) => keys.profile(identityKey(identity)),
+    readAhead(identity) {
+      const key = keyOf(identity);
+      ahead.send(key, store.get(key));
+    },
     async set(identity, profile) {
-      await store.set(keys.profile(identityKey(identity)), JSON.stringify(profileSchema.parse(profile)));
+      const key = keyOf(identity);
+      ahead.drop(key);
+      await store.set(key, JSON.stringify(profileSchema.parse(profile)));
     },
   };
 }

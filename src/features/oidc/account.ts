@@ -18,7 +18,7 @@ import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../../d
 import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName } from '../../domain/fields/verified_fields.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import { parseSubject } from '../../domain/identity/subject.js';
-import { type Profile, type ProfileStore, parseProfile } from '../../domain/profile/profile.js';
+import type { Profile, ProfileStore } from '../../domain/profile/profile.js';
 import { answerRequest } from '../../domain/verified_claims/verified_claims_answer.js';
 import type { VerifiedClaimsElement } from '../../domain/verified_claims/verified_claims_schema.js';
 import type { VerifiedSource, VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
@@ -57,38 +57,12 @@ function releasedFields(profile: Profile, scopes: Set<string>, requested: unknow
   ).map((field) => field.name);
 }
 
-/** The profile fields the request may release (of its scopes or named, not rejected), whatever the profile holds. */
-function candidateFields(scopes: Set<string>, requested: unknown, rejected: readonly string[]): string[] {
-  const named = requested && typeof requested === 'object' ? Object.keys(requested) : [];
-  return PROFILE_FIELDS.filter((field) => (scopes.has(field.scope) || named.includes(field.name)) && !rejected.includes(field.name)).map((field) => field.name);
-}
-
 /** Where the release is recorded through: its door and the caller's facts (undefined: not recorded). */
 function releaseOf(deps: AccountDeps, ctx: KoaContextWithOIDC, use: string, grantId: string | undefined) {
   const clientId = ctx.oidc?.client?.clientId;
   if (!deps.history || !clientId) return undefined;
   const door = use === 'userinfo' ? 'userinfo' : ctx.oidc.params?.grant_type === CIBA_GRANT ? 'ciba' : 'id_token';
   return { client_id: clientId, grant_id: grantId ?? null, door, client_address: clientAddress(ctx as unknown as Context) } as const;
-}
-
-/**
- * The profile read and the release recorded in one round trip (Redis on one server), when
- * nothing else is released: the entry names the candidate fields the profile holds, which are
- * the fields this answer releases. Undefined: read and record apart.
- */
-async function profileWithRecord(
-  deps: AccountDeps,
-  ctx: KoaContextWithOIDC,
-  identity: Address,
-  historyIdentity: IdentityKey,
-  use: string,
-  grantId: string | undefined,
-  candidates: string[],
-): Promise<Profile | undefined> {
-  const release = releaseOf(deps, ctx, use, grantId);
-  const key = deps.profiles.keyOf?.(identity);
-  if (!release || !key || !deps.history?.readsWithRecord) return undefined;
-  return parseProfile(await deps.history.recordAfterRead(historyIdentity, key, { ...release, claims: [] }, candidates));
 }
 
 function recordRelease(
@@ -197,12 +171,8 @@ export function createFindAccount(first: AccountDeps): FindAccount {
         const grantId = token?.grantId;
         const wantsClaims = topics.size > 0 && grantId !== undefined;
         const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);
-        if (!wantsClaims && !verifiedRequests.length) {
-          // Only the profile is released: read with the release's history entry, one round trip.
-          const profile = await profileWithRecord(deps, ctx, identity, historyIdentity, use, grantId, candidateFields(scopes, requested, rejected ?? []));
-          if (profile) return { sub, ...profile };
-        }
-        // The profile and the receipt are read together: one round trip.
+        // The profile (read ahead when the engine found the token: readProfilesAhead) and the
+        // receipt are read together: one round trip at most.
         const [profile, receipt] = await Promise.all([
           deps.profiles.get(identity),
           wantsClaims || verifiedRequests.length ? deps.receipts.find(grantId!) : undefined,
@@ -225,5 +195,18 @@ export function createFindAccount(first: AccountDeps): FindAccount {
         return answer;
       },
     };
+  };
+}
+
+/**
+ * For the adapter (readAccountAhead): the profile of the account a code or token names, read as
+ * soon as the record is found, in the round trip of its Grant; the claims then take it.
+ */
+export function readProfilesAhead(first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain'>): (accountId: string) => void {
+  return (accountId) => {
+    const subject = parseSubject(accountId);
+    if (!subject) return;
+    const profiles = subject.chainId === first.chainId ? first.profiles : first.onChain?.get(subject.chainId)?.profiles;
+    profiles?.readAhead(subject.identity);
   };
 }

@@ -6,6 +6,7 @@ import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { defaultNumber } from '../../config/config.js';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
+import { createReadAhead } from './read_ahead.js';
 import type { BoundedIndex, Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all.
@@ -41,6 +42,11 @@ export type OidcAdapterOptions = {
   accessTokensPerGrant?: number;
   /** The most live client credentials tokens one client holds (they have no grant): past it, the client's oldest go. */
   clientCredentialsPerClient?: number;
+  /**
+   * Told of the account a code or token names as soon as its record is found, so the account's
+   * own reads (its profile) go out with the Grant's, in the same round trip.
+   */
+  readAccountAhead?: (accountId: string) => void;
   /** The engine's Client model: Signet's client records (src/infra/store/client_records.ts), shared with its registry. */
   clients?: ClientRecords;
   /**
@@ -78,10 +84,8 @@ const epochSeconds = () => Math.floor(Date.now() / 1000);
 // How many records' grants are remembered between the engine's read and its consume.
 const REMEMBERED_GRANTS = 1000;
 
-// Models whose records name the Grant, and perhaps the Session, the engine reads next.
+// Models whose records name the Grant, perhaps the Session, and the account the engine reads next.
 const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
-// A read sent ahead waits this long, at most, for the engine's own find to take it.
-const READ_AHEAD_MS = 250;
 
 export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
   const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
@@ -100,40 +104,24 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     if (grantOfRead.size > REMEMBERED_GRANTS) grantOfRead.delete(grantOfRead.keys().next().value!);
   };
 
-  // A code's or a token's record names the Grant the engine reads next, and its Session when the
-  // token expires with it (read by uid): both reads are sent as soon as the record is found,
-  // together (one round trip, where the engine would make two, one after the other), and the
-  // engine's finds take them. Each is taken once, within READ_AHEAD_MS, by the next find of that
-  // key in this process; a write or delete of the key here drops it. Another process's write in
-  // between is the same race as between two reads one after the other, only shorter.
-  type Read = Promise<{ id: string; values: (string | undefined)[] } | undefined>;
-  const readAhead = new Map<string, { at: number; read: Read }>();
-  const sendAhead = (key: string, read: Read) => {
-    // Nobody may take it (the request fails first): its failure is then nobody's. A find that
-    // takes it awaits `read` itself and still gets the rejection, so an outage stays a 503.
-    read.catch(() => {});
-    readAhead.delete(key);
-    readAhead.set(key, { at: Date.now(), read });
-    if (readAhead.size > REMEMBERED_GRANTS) readAhead.delete(readAhead.keys().next().value!);
-  };
-  const takeAhead = (key: string): Read | undefined => {
-    const ahead = readAhead.get(key);
-    if (!ahead) return undefined;
-    readAhead.delete(key);
-    return Date.now() - ahead.at <= READ_AHEAD_MS ? ahead.read : undefined;
-  };
+  // A code's or a token's record names the Grant the engine reads next, its Session when the
+  // token expires with it (read by uid), and the account whose claims it may release: the reads
+  // are sent as soon as the record is found, together (one round trip, where the engine would
+  // make them one after the other), and the engine's finds take them (src/infra/store/read_ahead.ts).
+  const readAhead = createReadAhead<{ id: string; values: (string | undefined)[] } | undefined>();
   const recordAndMark = (key: string) => [key, keys.consumed(key)];
   const readAheadFor = (payload: AdapterPayload) => {
     if (typeof payload.grantId === 'string') {
       const grantKey = keys.model('Grant', payload.grantId);
-      sendAhead(
+      readAhead.send(
         grantKey,
         store.getMany(recordAndMark(grantKey)).then((values) => ({ id: payload.grantId as string, values })),
       );
     }
+    if (typeof payload.accountId === 'string') options.readAccountAhead?.(payload.accountId);
     if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
       const lookup = keys.uid(payload.sessionUid);
-      sendAhead(
+      readAhead.send(
         lookup,
         store.getViaLookup(lookup, (id) => recordAndMark(keys.model('Session', id))),
       );
@@ -142,7 +130,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
 
   /** Deletes every record of a grant and refuses any record written under it afterwards. */
   const revokeGrant = async (grantId: string) => {
-    readAhead.delete(keys.model('Grant', grantId));
+    readAhead.drop(keys.model('Grant', grantId));
     const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
     // The bounded indexes list only records the closed index listed; the tombstone refuses new members.
     await store.delete(...members, ...members.map((member) => keys.consumed(member)), keys.grantAccessTokens(grantId), keys.grantUsedRefreshTokens(grantId));
@@ -194,8 +182,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       // `find` wrote the mark atomically; it already outlives the acceptance window.
       if (this.model === 'ReplayDetection') return;
       const key = this.key(id);
-      readAhead.delete(key);
-      if (payload.uid) readAhead.delete(keys.uid(payload.uid));
+      readAhead.drop(key);
+      if (payload.uid) readAhead.drop(keys.uid(payload.uid));
       const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
       const aliases = [];
       if (payload.userCode) aliases.push({ key: keys.userCode(payload.userCode), value: id });
@@ -226,7 +214,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         const first = await store.setIfAbsent(key, JSON.stringify({ jti: id }), REPLAY_MARK_SECONDS);
         return first ? undefined : { jti: id };
       }
-      const ahead = takeAhead(key);
+      const ahead = readAhead.take(key);
       const [raw, consumed] = ahead ? ((await ahead)?.values ?? []) : await store.getMany(recordAndMark(key));
       return this.payloadOf(key, raw, consumed);
     }
@@ -247,7 +235,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
 
     /** A record found by a lookup (uid, user code): the lookup, the record and its mark in one read. */
     private async findVia(lookupKey: string): Promise<AdapterPayload | undefined> {
-      const found = await (takeAhead(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordAndMark(this.key(id))));
+      const found = await (readAhead.take(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordAndMark(this.key(id))));
       return found ? this.payloadOf(this.key(found.id), found.values[0], found.values[1]) : undefined;
     }
 
@@ -267,7 +255,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
      */
     async consume(id: string): Promise<void> {
       const key = this.key(id);
-      readAhead.delete(key);
+      readAhead.drop(key);
       const grantId = grantOfRead.get(key);
       grantOfRead.delete(key);
       // A consumed code or refresh token stays only for the reuse window, and leaves its grant
@@ -291,7 +279,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     async destroy(id: string): Promise<void> {
       if (this.model === 'Client') return options.registeredClients ? options.registeredClients.remove(id) : clients.delete(id);
       const key = this.key(id);
-      readAhead.delete(key);
+      readAhead.drop(key);
       const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
       await store.delete(key, keys.consumed(key));
       if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);

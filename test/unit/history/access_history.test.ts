@@ -115,40 +115,64 @@ test('a write Redis refuses is reported, not thrown', async () => {
   await redisStore.delete(keys.history(IDENTITY));
 });
 
-test('on Redis a read and its release are one step: the entry names the candidates the JSON holds', async () => {
-  const clock = { now: Date.now() };
-  const { history, lost } = historyOn(redisStore, clock);
-  await redisStore.delete(keys.history(IDENTITY), keys.historyLastRead(IDENTITY));
-  const profileKey = keys.profile(IDENTITY);
-  await redisStore.set(profileKey, JSON.stringify({ given_name: 'Ada', email: 'ada@example.org', address: {} }));
-  expect(history.readsWithRecord).toBe(true);
-  const { fields: _none, ...rest } = release(1);
-  // A client name with the fields mark in it cannot move where the fields go.
-  const raw = await history.recordAfterRead(IDENTITY, profileKey, { ...rest, client_address: '"fields":"@fields@"}' }, ['email', 'address', 'website']);
-  expect(JSON.parse(raw!)).toEqual({ given_name: 'Ada', email: 'ada@example.org', address: {} });
-  const [entry] = await history.all(IDENTITY);
-  expect(entry).toEqual(
-    expect.objectContaining({
-      client_name: 'name of website',
-      grant_id: 'g1',
-      door: 'userinfo',
-      fields: ['email', 'address'],
-      claims: [],
-      outcome: 'released',
-    }),
-  );
-  expect(entry!.client_address).toBe('"fields":"@fields@"}');
-  expect(await history.lastReads(IDENTITY)).toEqual({ g1: entry!.at });
-  // No profile: an entry with no fields, and nothing read.
-  await redisStore.delete(profileKey);
-  clock.now += 1000;
-  expect(await history.recordAfterRead(IDENTITY, profileKey, rest, ['email'])).toBeUndefined();
-  expect((await history.all(IDENTITY))[0]!.fields).toEqual([]);
-  // A write Redis refuses: the read still answers, the loss is reported.
-  await redisStore.set(profileKey, JSON.stringify({ email: 'ada@example.org' }));
-  await redisStore.delete(keys.historyLastRead(IDENTITY));
-  await redisStore.set(keys.history(IDENTITY), 'a string where the sorted set goes');
-  expect(JSON.parse((await history.recordAfterRead(IDENTITY, profileKey, rest, ['email']))!)).toEqual({ email: 'ada@example.org' });
-  expect(lost).toHaveLength(1);
-  await redisStore.delete(keys.history(IDENTITY), profileKey);
+describe('the releases of one turn of the event loop go in one write', () => {
+  const [first, second, broken] = [
+    '0x00000000000000000000000000000000000000b1',
+    '0x00000000000000000000000000000000000000b2',
+    '0x00000000000000000000000000000000000000b3',
+  ] as const;
+
+  function batchedHistory() {
+    const clock = { now: Date.now() };
+    const log = createHistoryLog(redisStore, () => clock.now);
+    const writes: number[] = [];
+    const scheduled: (() => void)[] = [];
+    const lost: unknown[] = [];
+    const history = createAccessHistory({
+      log: {
+        ...log,
+        append: (entries, bounds) => {
+          writes.push(entries.length);
+          return log.append(entries, bounds);
+        },
+      },
+      settings: { historyDays: 2, historyEntries: 3 },
+      clientName: (id) => `name of ${id}`,
+      now: () => (clock.now += 1),
+      onLost: (error) => lost.push(error),
+      schedule: (flush) => scheduled.push(flush),
+    });
+    return { history, writes, scheduled, lost };
+  }
+
+  beforeEach(async () => {
+    await redisStore.delete(...[first, second, broken].flatMap((identity) => [keys.history(identity), keys.historyLastRead(identity)]));
+  });
+
+  test('nothing is written before the turn ends; then every identity in one write, each log bounded, a broken log losing its own entries alone', async () => {
+    const { history, writes, scheduled, lost } = batchedHistory();
+    await redisStore.set(keys.history(broken), 'a string where the sorted set goes');
+    for (let n = 0; n < 12; n++) history.record([first, second, broken][n % 3]!, release(n, `grant${n % 3}`));
+    // One flush asked for, none run: nothing reached Redis.
+    expect([scheduled.length, writes]).toEqual([1, []]);
+    scheduled[0]!();
+    await history.flushed();
+    expect(writes).toEqual([12]);
+    expect((await history.all(first)).map((entry) => entry.fields[0])).toEqual(['field9', 'field6', 'field3']);
+    expect((await history.all(second)).map((entry) => entry.fields[0])).toEqual(['field10', 'field7', 'field4']);
+    expect(Object.keys(await history.lastReads(first))).toEqual(['grant0']);
+    expect(lost.map(String)).toEqual(['Error: 4 of 12 access history entries were not written (a key of another type)']);
+    for (const key of [keys.history(first), keys.historyLastRead(first)]) expect(await redisStore.client.ttl(key)).toBeGreaterThan(86_400);
+  });
+
+  test('an erasure takes the releases still waiting with it: they never bring the log back', async () => {
+    const { history, writes } = batchedHistory();
+    history.record(first, release(1));
+    history.record(second, release(2));
+    await history.erase(first);
+    await history.flushed();
+    expect(writes).toEqual([1]);
+    expect(await history.all(first)).toEqual([]);
+    expect((await history.all(second)).map((entry) => entry.fields[0])).toEqual(['field2']);
+  });
 });

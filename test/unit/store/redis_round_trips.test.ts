@@ -1,8 +1,11 @@
 // What each adapter step costs on a real redis-server, counted with MONITOR: a find is one
 // MGET (record and consumed mark together), a find by uid one script (the lookup with them), an
 // upsert one script, a consume one script, and scripts go by EVALSHA once loaded; a code's
-// find sends the reads of its Grant and Session that the engine makes next.
+// find sends the reads of its Grant and Session that the engine makes next, and a token's the
+// read of its owner's profile.
 import { Redis } from 'ioredis';
+import type { Address } from 'viem';
+import { createProfileStore } from '../../../src/domain/profile/profile.js';
 import { createOidcAdapter } from '../../../src/infra/store/oidc_adapter.js';
 import { createRedisStore } from '../../../src/infra/store/redis_store.js';
 import type { Store } from '../../../src/infra/store/store.js';
@@ -98,6 +101,30 @@ test("a code's find sends its Grant's and Session's reads at once, and the engin
   await codes.find('c-ahead');
   await grants.upsert('g-ahead', { accountId: 'a', clientId: 'c', changed: true }, 60);
   expect(await grants.find('g-ahead')).toEqual({ accountId: 'a', clientId: 'c', changed: true });
+});
+
+test("an access token's find sends the owner's profile read with its Grant's, and the account model's read takes it", async () => {
+  const profiles = createProfileStore(store);
+  const owner = '0x00000000000000000000000000000000000000c1';
+  const Adapter = createOidcAdapter(store, { readAccountAhead: (accountId) => profiles.readAhead(accountId.split(':')[2] as Address) });
+  const [tokens, grants] = [new Adapter('AccessToken'), new Adapter('Grant')];
+  await profiles.set(owner, { given_name: 'Ada' });
+  await grants.upsert('g-profile', { accountId: `eip155:1:${owner}`, clientId: 'c' }, 60);
+  await tokens.upsert('at-profile', { grantId: 'g-profile', accountId: `eip155:1:${owner}` }, 60);
+  await tokens.upsert('at-warm', { grantId: 'g-profile', accountId: `eip155:1:${owner}` }, 60);
+  await tokens.find('at-warm');
+  await Promise.all([grants.find('g-profile'), profiles.get(owner)]);
+
+  // The token's read, then the Grant's and the profile's together.
+  expect(await commandsOf(() => tokens.find('at-profile'))).toEqual(['mget', 'mget', 'get']);
+  let found: unknown[] = [];
+  expect(await commandsOf(async () => (found = [await grants.find('g-profile'), await profiles.get(owner)]))).toEqual([]);
+  expect(found[1]).toEqual({ given_name: 'Ada' });
+  // Taken once; and a save in this process drops what was read ahead of it.
+  expect(await commandsOf(() => profiles.get(owner))).toEqual(['get']);
+  await tokens.find('at-profile');
+  await profiles.set(owner, { given_name: 'Grace' });
+  expect(await profiles.get(owner)).toEqual({ given_name: 'Grace' });
 });
 
 test('a refresh token consumed after the engine read it: one script cuts its life and re-times its grant index member', async () => {

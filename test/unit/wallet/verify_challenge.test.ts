@@ -9,7 +9,6 @@ import { refuse } from '../../../src/base/errors.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createChallengeIssuer } from '../../../src/domain/wallet/challenge.js';
 import { createChallengeVerifier } from '../../../src/domain/wallet/verify_challenge.js';
-import { createRateLimits } from '../../../src/infra/rate_limits/rate_limits.js';
 import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
 
 const ISSUER = 'https://signet.example';
