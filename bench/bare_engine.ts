@@ -33,6 +33,10 @@ const provider = new Provider(env.ISSUER!, {
   claims: { openid: ['sub'], profile: ['given_name', 'family_name', 'name'], email: ['email', 'email_verified'] },
   scopes: ['openid', 'profile', 'email', 'offline_access'],
   features: { userinfo: { enabled: true }, devInteractions: { enabled: false } },
+  // Refresh tokens as Signet issues them (to every client allowed the grant, rotated at each
+  // use), so that refreshes compare the same work.
+  issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+  rotateRefreshToken: true,
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, Session: 3600 },
   // The same claims for every login, held in memory: the engine's own cost, no store read.

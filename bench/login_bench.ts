@@ -11,6 +11,9 @@
 // BENCH_ONLY=browser_path runs that section alone (a minute or two): it prints its table and
 // targets and writes bench/results/browser-path-*.json, leaving docs/performance.md and
 // latest.json to the whole run. BENCH_BROWSER_LOGINS sets its logins per setting (40).
+// Each path people and services wait on (the browser's login, the wallet SDK's, userinfo, a
+// refresh, a claim resource read, an access-grant read) is also set against the bare engine in
+// the same run (bench/users_paths.ts), and the browser's login is traced for its Redis cost.
 // BENCH_ONLY=userinfo runs userinfo on the four servers and the claim resource reads alone
 // (under a minute), printing their rates and CPU: for trying a change to those paths.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -26,11 +29,13 @@ import { createChainClient } from '../src/infra/chain/chain_client.js';
 import { idFactoryAbi } from '../src/infra/chain/contracts.js';
 import { rpcFetch } from '../src/infra/chain/rpc_fetch.js';
 import { DEPLOYER_KEY } from '../src/infra/local_chain/anvil_accounts.js';
+import { keys } from '../src/infra/store/keys.js';
 import { freePort } from '../test/support/free_port.js';
 import { startRedisCountingProxy } from '../test/support/redis_counting_proxy.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
 import { issueClaims, letIssuerAddClaims } from './bench_claims.js';
+import { browserLogin } from './browser_driver.js';
 import { measureBrowserPath } from './browser_path.js';
 import { profileWhile } from './cpu_profiler.js';
 import { startLatencyProxy } from './latency_proxy.js';
@@ -41,6 +46,7 @@ import { traceRedis } from './redis_trace.js';
 import { type BenchResults, browserPathSection, writeReport } from './report.js';
 import { startServerProcess } from './server_process.js';
 import { median, round } from './stats.js';
+import { measureUsersPaths, withUserinfo } from './users_paths.js';
 
 const IDENTITIES = 200;
 const SCOPE = 'openid profile email';
@@ -188,6 +194,12 @@ async function main() {
     stops.push(() => bareWithMiddleware.stop());
     const signetRedisClient = new Redis(signetRedis.url);
     const floorRedisClient = new Redis(floorRedis.url);
+    // Every owner has saved a profile (as the bare engine's account has its claims), so Signet's
+    // ID tokens, userinfo and access-grant reads release what the engine's do: a name and an email.
+    const profiles = Object.fromEntries(
+      chain.users.map((each, i) => [keys.profile(each.identity), JSON.stringify({ given_name: `Owner ${i}`, email: `owner${i}@signet.bench` })]),
+    );
+    await Promise.all([signetRedisClient.mset(profiles), floorRedisClient.mset(profiles)]);
     const bareRedisClient = new Redis(bareRedis.url);
     stops.push(async () => {
       signetRedisClient.disconnect();
@@ -320,11 +332,15 @@ async function main() {
         const holder = claimHolders[nextHolder++ % claimHolders.length]!;
         return signetLogin(base, CLIENT, `${SCOPE} claim:${CLAIM_TOPIC}`, chain.users[holder.index]!.wallet);
       },
+      browser: (base) => browserLogin(base, CLIENT, SCOPE, nextWallet()),
     });
+    // The engine's own login with the website's userinfo after it: the browser path's counterpart.
+    const engineBrowser = (base: string) => withUserinfo(base, () => floorLogin(base, CLIENT, SCOPE))();
     const floorPaths = await traced('engine floor', join(projectRoot, 'dist-bench', 'bench', 'engine_floor.js'), fixedIdentity, floorRedis.url, {
       page: (base) => floorLogin(base, CLIENT, SCOPE),
+      browser: engineBrowser,
     });
-    const barePaths = await traced('bare engine', bareEntry, fixedIdentity, bareRedis.url, { page: (base) => floorLogin(base, CLIENT, SCOPE) });
+    const barePaths = await traced('bare engine', bareEntry, fixedIdentity, bareRedis.url, { page: (base) => floorLogin(base, CLIENT, SCOPE), browser: engineBrowser });
     const redisTrace = {
       signet: signetPaths.page!,
       walletSdk: signetPaths.walletSdk!,
@@ -332,6 +348,7 @@ async function main() {
       floor: floorPaths.page!,
       bare: barePaths.page!,
       userinfo: { signet: signetPaths.userinfo!, bare: barePaths.userinfo! },
+      browser: { signet: signetPaths.browser!, floor: floorPaths.browser!, bare: barePaths.browser! },
     };
     log(`Redis round trips per login: Signet ${redisTrace.signet.roundTripsPerLogin} (page), ${redisTrace.walletSdk.roundTripsPerLogin} (wallet SDK), ${redisTrace.claimScope.roundTripsPerLogin} (claim scope); floor ${redisTrace.floor.roundTripsPerLogin}, bare engine ${redisTrace.bare.roundTripsPerLogin}`);
     const idle = { signet: await idleRedisRate(signetRedisClient), floor: await idleRedisRate(floorRedisClient), bare: await idleRedisRate(bareRedisClient) };
@@ -354,9 +371,25 @@ async function main() {
       log(`logins c=${concurrency}: Signet ${signetRun.phase.loginsPerSecond}/s p50 ${signetRun.phase.p50Ms} ms, ${signetRun.phase.serverCpuMsPerLogin} ms CPU; floor ${floorRun.phase.loginsPerSecond}/s p50 ${floorRun.phase.p50Ms} ms, ${floorRun.phase.serverCpuMsPerLogin} ms CPU`);
     }
 
+    // Each path people and services wait on, against the bare engine (bench/users_paths.ts).
+    const usersPaths = await measureUsersPaths({
+      signet: { base: signet.base, counters: counters.signet, idleRate: idle.signet },
+      floor: { base: floor.base, counters: counters.floor, idleRate: idle.floor },
+      bare: { base: bare.base, counters: counters.bare, idleRate: idle.bare },
+      client: CLIENT,
+      scope: SCOPE,
+      adminToken: ADMIN_TOKEN,
+      nextUser: () => chain.users[user++ % chain.users.length]!,
+      bareAccess: bareTokens.slice(-16).map((t) => t.access_token),
+      logins: LOGINS[8]!,
+      rateSeconds: RATE_SECONDS,
+      log,
+    });
+
     const refreshChains = (list: typeof tokens) => list.filter((t) => t.refresh_token).slice(0, 16).map((t) => t.refresh_token!);
     const signetChains = refreshChains(tokens);
     const floorChains = refreshChains(floorTokens);
+    const bareChains = refreshChains(bareTokens);
     const refreshes = await runRatesInterleaved(
       {
         signet: {
@@ -373,10 +406,17 @@ async function main() {
             floorChains[w] = (await refresh(floor.base, CLIENT, floorChains[w]!)).refresh_token!;
           },
         },
+        bare: {
+          counters: counters.bare,
+          concurrency: bareChains.length,
+          work: async (w) => {
+            bareChains[w] = (await refresh(bare.base, CLIENT, bareChains[w]!)).refresh_token!;
+          },
+        },
       },
       RATE_SECONDS,
     );
-    log(`refreshes/s: Signet ${refreshes.signet.perSecond}, floor ${refreshes.floor.perSecond}`);
+    log(`refreshes/s: Signet ${refreshes.signet.perSecond}, floor ${refreshes.floor.perSecond}, bare engine ${refreshes.bare.perSecond}`);
     // Access tokens issued by the logins above (the refreshes rotated only refresh tokens' grants).
     const signetAccess = tokens.slice(-16).map((t) => t.access_token);
     const { userinfoRates, claimReads } = await measureUserinfo({ signet: tokens, floor: floorTokens, bare: bareTokens });
@@ -585,6 +625,7 @@ async function main() {
       refreshesPerSecond: refreshes,
       userinfoPerSecond: userinfoRates,
       claimReadsPerSecond: claimReads,
+      usersPaths,
       chainLatency20ms: slow,
       memory: { before: memoryBefore, after: memoryAfter },
       redisTrace,

@@ -28,10 +28,11 @@ function parseMonitorLine(line: string): { source: string; args: string[] } | un
  * MONITOR on a socket of its own, read line by line: a client library in monitor mode can take
  * the first lines that arrive with MONITOR's OK for replies (ioredis's "Command queue state error").
  */
-async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<string[]> {
+async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<{ seen: string[]; inScripts: number }> {
   const target = new URL(url);
   const socket = connect(Number(target.port), target.hostname);
   const seen: string[] = [];
+  let inScripts = 0;
   let pending = '';
   let monitoring = false;
   socket.on('data', (chunk: Buffer) => {
@@ -41,6 +42,7 @@ async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<
     for (const raw of lines) {
       if (raw === '+OK') monitoring = true;
       const parsed = parseMonitorLine(raw);
+      if (parsed?.source === 'lua') inScripts++;
       if (!parsed || parsed.source === 'lua' || !parsed.args.length) continue;
       const { args } = parsed;
       const command = args[0]!.toUpperCase();
@@ -64,10 +66,14 @@ async function monitorWhile(url: string, work: () => Promise<unknown>): Promise<
     await sleep(50);
     socket.destroy();
   }
-  return seen;
+  return { seen, inScripts };
 }
 
-export type RedisTrace = { commandsOfOne: string[]; commandsPerLogin: number; roundTripsPerLogin: number; chainRoundTripsPerLogin: number };
+/**
+ * commandsPerLogin: the commands the server sent; withScriptsPerLogin: those and the commands its
+ * scripts ran inside Redis (each is Redis's work).
+ */
+export type RedisTrace = { commandsOfOne: string[]; commandsPerLogin: number; withScriptsPerLogin: number; roundTripsPerLogin: number; chainRoundTripsPerLogin: number };
 
 /** One login's commands, then `repeats` logins' commands and round trips (Redis and chain) per login. */
 export async function traceRedis(
@@ -77,7 +83,7 @@ export async function traceRedis(
   once: () => Promise<unknown>,
   repeats = 20,
 ): Promise<RedisTrace> {
-  const commandsOfOne = await monitorWhile(url, once);
+  const { seen: commandsOfOne } = await monitorWhile(url, once);
   let elapsed = 0;
   let writes = 0;
   let chainRequests = 0;
@@ -101,9 +107,11 @@ export async function traceRedis(
     idleChain = ((chain.requests() - chain0) * elapsed) / idleMs;
   });
   const perLogin = (count: number) => Math.round((count / repeats) * 10) / 10;
+  const idleShare = elapsed / idleMs;
   return {
     commandsOfOne,
-    commandsPerLogin: perLogin(all.length - (idle.length * elapsed) / idleMs),
+    commandsPerLogin: perLogin(all.seen.length - idle.seen.length * idleShare),
+    withScriptsPerLogin: perLogin(all.seen.length + all.inScripts - (idle.seen.length + idle.inScripts) * idleShare),
     roundTripsPerLogin: perLogin(writes - idleWrites),
     chainRoundTripsPerLogin: perLogin(Math.max(0, chainRequests - idleChain)),
   };

@@ -9,6 +9,7 @@ import type { BrowserPathResults } from './browser_path.js';
 import type { LoginPhase } from './load.js';
 import type { RedisTrace } from './redis_trace.js';
 import { round } from './stats.js';
+import type { UsersPaths } from './users_paths.js';
 import { profileSection, whatStandsInTheWay } from './what_stands_in_the_way.js';
 
 type Rate = { perSecond: number; serverCpuMsPerRequest: number };
@@ -48,14 +49,25 @@ export type BenchResults = {
     rawEthCallCpuMs: number;
   };
   logins: Record<string, Trio<LoginPhase>>;
-  refreshesPerSecond: Pair<Rate>;
+  refreshesPerSecond: Trio<Rate>;
   /** bareWithMiddleware: the bare engine served through Signet's HTTP stack (bench/bare_engine.ts). */
   userinfoPerSecond: Trio<Rate> & { bareWithMiddleware: Rate };
   claimReadsPerSecond: Rate & { chainRoundTripsPerRead: number };
+  /** The paths people and services wait on, each against the bare engine (bench/users_paths.ts). */
+  usersPaths: UsersPaths;
   chainLatency20ms: Record<string, Pair<LoginPhase>>;
   memory: { before: { signetMiB: number; floorMiB: number }; after: { signetMiB: number; floorMiB: number } };
   /** signet is the page path (no `identity`); walletSdk sends `identity`; claimScope asks a claim topic too. */
-  redisTrace: { signet: RedisTrace; walletSdk: RedisTrace; claimScope: RedisTrace; floor: RedisTrace; bare: RedisTrace; userinfo: { signet: RedisTrace; bare: RedisTrace } };
+  redisTrace: {
+    signet: RedisTrace;
+    walletSdk: RedisTrace;
+    claimScope: RedisTrace;
+    floor: RedisTrace;
+    bare: RedisTrace;
+    userinfo: { signet: RedisTrace; bare: RedisTrace };
+    /** The browser's login on Signet; the engine's own login and the website's userinfo on the floor and the bare engine. */
+    browser: Trio<RedisTrace>;
+  };
   workers: { cores: number; logins: { one: LoginPhase; auto: LoginPhase }; userinfoPerSecond: { one: number; auto: number } };
   /** The same logins (page path, c=8) on a Signet with one chain and one with three (CHAINS): each side's median of alternating rounds. */
   severalChains: {
@@ -103,7 +115,11 @@ export function writeReport(results: BenchResults) {
   const userinfoCpuRatio = round(ui.signet.serverCpuMsPerRequest / ui.bare.serverCpuMsPerRequest, 2);
   const middlewareMs = round(ui.bareWithMiddleware.serverCpuMsPerRequest - ui.bare.serverCpuMsPerRequest, 3);
   const middlewareShare = round((100 * middlewareMs) / ui.signet.serverCpuMsPerRequest, 1);
-  const claimReadRatio = round(claims.perSecond / ui.signet.perSecond, 2);
+  // The chain read is allowed for: the reference is a userinfo plus one eth_call, each request
+  // taking a userinfo's time at Signet's measured rate and the CPU of one read through Signet's
+  // chain client (Floors of the parts), one after the other on the server's one thread.
+  const claimReference = round(1 / (1 / ui.signet.perSecond + results.parts.chainReadCpuMs / 1000), 1);
+  const claimReadRatio = round(claims.perSecond / claimReference, 2);
   // The targets of the fast-logins work (docs/performance.md is where they are checked).
   const targets: Target[] = [
     { target: `server CPU per login ≤ ${CPU_LIMIT} × the engine floor’s (c=8)`, value: round(c8.signet.serverCpuMsPerLogin / c8.floor.serverCpuMsPerLogin, 2), limit: CPU_LIMIT, unit: '×' },
@@ -122,7 +138,7 @@ export function writeReport(results: BenchResults) {
     },
     { target: 'Signet’s middleware ≤ 10 % of its userinfo’s CPU', value: middlewareShare, limit: 10, unit: '%' },
   ].map((row) => ({ ...row, met: row.value <= row.limit }));
-  targets.push({ target: 'claim resource reads ≥ 0.7 × Signet’s userinfo rate', value: claimReadRatio, limit: 0.7, unit: '×', met: claimReadRatio >= 0.7 });
+  targets.push({ target: 'claim resource reads ≥ 0.7 × (Signet’s userinfo plus one eth_call)', value: claimReadRatio, limit: 0.7, unit: '×', met: claimReadRatio >= 0.7 });
   targets.push({ target: 'userinfo ≥ 0.9 × the bare engine’s', value: userinfoRatio, limit: 0.9, unit: '×', met: userinfoRatio >= 0.9 });
   targets.push({ target: 'CPU per userinfo ≤ 1.2 × the bare engine’s', value: userinfoCpuRatio, limit: 1.2, unit: '×', met: userinfoCpuRatio <= 1.2 });
   const chains = results.severalChains;
@@ -139,6 +155,7 @@ export function writeReport(results: BenchResults) {
     met: extraRoundTrips <= 0,
   });
   targets.push(...browserPathTargets(results.browserPath));
+  targets.push(...usersPathTargets(results));
   const pathRow = (label: string, t: RedisTrace) => `| ${label} | ${t.chainRoundTripsPerLogin} | ${t.roundTripsPerLogin} | ${t.commandsPerLogin} |`;
   const workers = results.workers;
 
@@ -231,16 +248,20 @@ export function writeReport(results: BenchResults) {
     `| server CPU ms per userinfo, bare engine | ${ui.signet.serverCpuMsPerRequest} | bare ${ui.bare.serverCpuMsPerRequest} | ${userinfoCpuRatio} |`,
     `| userinfo req/s, the bare engine in Signet's middleware | | ${ui.bareWithMiddleware.perSecond} (bare ${ui.bare.perSecond}) | ${round(ui.bareWithMiddleware.perSecond / ui.bare.perSecond, 2)} |`,
     `| server CPU ms per userinfo, the bare engine in Signet's middleware | | ${ui.bareWithMiddleware.serverCpuMsPerRequest} (bare ${ui.bare.serverCpuMsPerRequest}) | +${middlewareMs} ms: ${middlewareShare} % of Signet's userinfo |`,
-    `| claim resource reads/s (concurrency 16, login access token) | ${claims.perSecond} | (Signet's userinfo: ${ui.signet.perSecond}) | ${claimReadRatio} |`,
+    `| claim resource reads/s (concurrency 16, login access token) | ${claims.perSecond} | (Signet's userinfo: ${ui.signet.perSecond}) | ${round(claims.perSecond / ui.signet.perSecond, 2)} |`,
+    `| claim resource reads/s against a userinfo plus one eth_call | ${claims.perSecond} | ${claimReference} | ${claimReadRatio} |`,
     `| server CPU ms per claim read | ${claims.serverCpuMsPerRequest} | | |`,
     '',
     `A claim resource read (\`GET /identities/<identity>/claims/<claimId>\` with the access token of a login that kept`,
     'the claim) finds the token, the consent receipt and the claim\'s data in Redis and re-checks the claim on the',
     `chain, the claim and its issuer's word in one deployless eth_call (${claims.chainRoundTripsPerRead} chain round trips per read). Its reference is Signet's own userinfo`,
-    '(the same token lookup, the profile read ahead and the access history entry, no chain). The bare engine in Signet\'s middleware',
+    '(the same token lookup, the profile read ahead and the access history entry, no chain) with the chain read allowed for:',
+    `a userinfo's time at Signet's rate (1 / ${ui.signet.perSecond} s) plus the CPU of one eth_call through Signet's chain client (${results.parts.chainReadCpuMs} ms,`,
+    `Floors of the parts), one after the other: ${claimReference} reads/s. The bare engine in Signet's middleware`,
     'is the bare engine served through Signet\'s HTTP stack and nothing else of Signet\'s (bench/bare_engine.ts), on the bare',
     'engine\'s Redis and tokens: its userinfo costs what the bare engine\'s does plus the middleware alone.',
     '',
+    ...usersPathsSection(results),
     '## Workers',
     '',
     `\`WORKERS=auto\` (production's default: one process per core, ${workers.cores} here) against \`WORKERS=1\`, on the same Redis and chain, in`,
@@ -417,6 +438,65 @@ export function browserPathSection(results: BrowserPathResults): string[] {
     '| target | this run | limit | met |',
     '|---|---|---|---|',
     ...browserPathTargets(results).map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
+    '',
+  ];
+}
+
+/** Server CPU per browser login allowed, as a multiple of the engine floor's login with its userinfo (c=8). */
+const BROWSER_CPU_LIMIT = 1.3;
+
+function usersPathTargets(results: BenchResults): Target[] {
+  const { browser } = results.redisTrace;
+  const { logins } = results.usersPaths;
+  const cpuRatio = round(logins.browser.serverCpuMsPerLogin / logins.floor.serverCpuMsPerLogin, 2);
+  return [
+    { target: "Redis round trips per browser login ≤ 25 (writes, the history's after the answers included)", value: browser.signet.roundTripsPerLogin, limit: 25, unit: '' },
+    { target: 'Redis commands per browser login ≤ 90 (those inside scripts included)', value: browser.signet.withScriptsPerLogin, limit: 90, unit: '' },
+    { target: `server CPU per browser login ≤ ${BROWSER_CPU_LIMIT} × the engine floor’s login and userinfo (c=8)`, value: cpuRatio, limit: BROWSER_CPU_LIMIT, unit: '×' },
+  ].map((row) => ({ ...row, met: row.value <= row.limit }));
+}
+
+/** Each path people and services wait on, Signet against the engine floor and the bare engine, from one run. */
+function usersPathsSection(results: BenchResults): string[] {
+  const { logins, accessGrantReads, concurrency } = results.usersPaths;
+  const { browser } = results.redisTrace;
+  const refreshes = results.refreshesPerSecond;
+  const ui = results.userinfoPerSecond;
+  const claims = results.claimReadsPerSecond;
+  const ratio = (a: number, b: number) => round(a / b, 2);
+  const loginRow = (label: string, phase: LoginPhase) =>
+    `| ${label} | ${phase.loginsPerSecond}/s, p50 ${phase.p50Ms} ms, ${phase.serverCpuMsPerLogin} ms CPU | ${logins.floor.loginsPerSecond}/s, ${logins.floor.serverCpuMsPerLogin} ms CPU | ${logins.bare.loginsPerSecond}/s, ${logins.bare.serverCpuMsPerLogin} ms CPU | ${ratio(phase.serverCpuMsPerLogin, logins.floor.serverCpuMsPerLogin)} × / ${ratio(phase.serverCpuMsPerLogin, logins.bare.serverCpuMsPerLogin)} × |`;
+  const rateRow = (label: string, signet: Rate, floor: Rate | undefined, bare: Rate) =>
+    `| ${label} | ${signet.perSecond}/s, ${signet.serverCpuMsPerRequest} ms CPU | ${floor ? `${floor.perSecond}/s, ${floor.serverCpuMsPerRequest} ms CPU` : ''} | ${bare.perSecond}/s, ${bare.serverCpuMsPerRequest} ms CPU | ${floor ? `${ratio(signet.serverCpuMsPerRequest, floor.serverCpuMsPerRequest)} × / ` : ''}${ratio(signet.serverCpuMsPerRequest, bare.serverCpuMsPerRequest)} × |`;
+  const traceRow = (label: string, t: RedisTrace) => `| ${label} | ${t.roundTripsPerLogin} | ${t.commandsPerLogin} | ${t.withScriptsPerLogin} | ${t.chainRoundTripsPerLogin} |`;
+  return [
+    "## The users' paths against the bare engine",
+    '',
+    `Each path in alternating slices on the three servers (logins at c=${concurrency}, reads at c=16). The browser's login is`,
+    "the page's (bench/browser_driver.ts: consent page and its files, challenge, signature, resume, token, userinfo); the",
+    "wallet SDK's names the identity (bench/oidc_driver.ts) and is followed by the website's userinfo; the engine floor's and",
+    "the bare engine's login is the engine's own (the interaction finished at once) with the same userinfo after it. An",
+    "access-grant read (`GET /identities/<identity>/profile` with a persistent grant's token) is compared with the bare",
+    "engine's userinfo, the same kind of answer. CPU ratios: Signet over the floor / over the bare engine.",
+    '',
+    '| path | Signet | engine floor | bare engine | CPU ratio |',
+    '|---|---|---|---|---|',
+    loginRow("browser's login", logins.browser),
+    loginRow("wallet SDK's login", logins.walletSdk),
+    rateRow('userinfo', ui.signet, ui.floor, ui.bare),
+    rateRow('refresh (16 rotating chains)', refreshes.signet, refreshes.floor, refreshes.bare),
+    `| claim resource read | ${claims.perSecond}/s, ${claims.serverCpuMsPerRequest} ms CPU, ${claims.chainRoundTripsPerRead} eth_call | | | (a userinfo plus one eth_call is its reference: Tokens) |`,
+    rateRow("access-grant read (bare engine: its userinfo)", accessGrantReads.signet, undefined, accessGrantReads.bareUserinfo),
+    '',
+    "Per browser login, traced as in \"Which path\" (20 logins on a process of each server behind a counting proxy; on the floor",
+    "and the bare engine their own login and the userinfo): Redis round trips are writes (the access history's entries, written",
+    'after the answers, among them), commands those the server sent and those with the ones its scripts ran inside Redis.',
+    '',
+    '| server | Redis round trips | Redis commands sent | with those inside scripts | chain round trips |',
+    '|---|---|---|---|---|',
+    traceRow("Signet, the browser's login", browser.signet),
+    traceRow('engine floor, login and userinfo', browser.floor),
+    traceRow('bare engine, login and userinfo', browser.bare),
     '',
   ];
 }
