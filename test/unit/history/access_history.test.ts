@@ -9,6 +9,7 @@ import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
 import { createRedisStore, type RedisStore } from '../../../src/infra/store/redis_store.js';
 import type { Store } from '../../../src/infra/store/store.js';
 import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
+import { clusterBackend, redisBackend } from '../../support/store_backends.js';
 import { waitUntil } from '../../support/wait_until.js';
 
 const IDENTITY = '0x00000000000000000000000000000000000000aa';
@@ -115,7 +116,13 @@ test('a write Redis refuses is reported, not thrown', async () => {
   await redisStore.delete(keys.history(IDENTITY));
 });
 
-describe('the releases of one turn of the event loop go in one write', () => {
+describe.each([
+  ['redis', redisBackend],
+  ['redis cluster (one write per identity: its keys share a slot, different identities do not)', clusterBackend],
+] as const)('the releases of one turn of the event loop go in one write (%s)', (_kind, makeBackend) => {
+  const backend = makeBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
   const [first, second, broken] = [
     '0x00000000000000000000000000000000000000b1',
     '0x00000000000000000000000000000000000000b2',
@@ -124,7 +131,7 @@ describe('the releases of one turn of the event loop go in one write', () => {
 
   function batchedHistory() {
     const clock = { now: Date.now() };
-    const log = createHistoryLog(redisStore, () => clock.now);
+    const log = createHistoryLog(backend.store, () => clock.now);
     const writes: number[] = [];
     const scheduled: (() => void)[] = [];
     const lost: unknown[] = [];
@@ -145,24 +152,23 @@ describe('the releases of one turn of the event loop go in one write', () => {
     return { history, writes, scheduled, lost };
   }
 
-  beforeEach(async () => {
-    await redisStore.delete(...[first, second, broken].flatMap((identity) => [keys.history(identity), keys.historyLastRead(identity)]));
-  });
+  beforeEach(() => backend.reset());
 
   test('nothing is written before the turn ends; then every identity in one write, each log bounded, a broken log losing its own entries alone', async () => {
     const { history, writes, scheduled, lost } = batchedHistory();
-    await redisStore.set(keys.history(broken), 'a string where the sorted set goes');
+    await backend.store.set(keys.history(broken), 'a string where the sorted set goes');
     for (let n = 0; n < 12; n++) history.record([first, second, broken][n % 3]!, release(n, `grant${n % 3}`));
     // One flush asked for, none run: nothing reached Redis.
     expect([scheduled.length, writes]).toEqual([1, []]);
     scheduled[0]!();
     await history.flushed();
+    // One call to the log; on a cluster it sends one script per identity.
     expect(writes).toEqual([12]);
     expect((await history.all(first)).map((entry) => entry.fields[0])).toEqual(['field9', 'field6', 'field3']);
     expect((await history.all(second)).map((entry) => entry.fields[0])).toEqual(['field10', 'field7', 'field4']);
     expect(Object.keys(await history.lastReads(first))).toEqual(['grant0']);
     expect(lost.map(String)).toEqual(['Error: 4 of 12 access history entries were not written (a key of another type)']);
-    for (const key of [keys.history(first), keys.historyLastRead(first)]) expect(await redisStore.client.ttl(key)).toBeGreaterThan(86_400);
+    for (const key of [keys.history(first), keys.historyLastRead(first)]) expect(await (backend.store as RedisStore).client.ttl(key)).toBeGreaterThan(86_400);
   });
 
   test('an erasure takes the releases still waiting with it: they never bring the log back', async () => {
