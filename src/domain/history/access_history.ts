@@ -1,7 +1,8 @@
 // The owner's access history: every release of their data (and every refused attempt by a
 // service holding one of their grants), who, when, what, through which door, by which grant,
-// from which address. Recording never delays nor fails the release: it is sent without waiting
-// for Redis, and a failure is only logged and counted.
+// from which address. Recording never delays nor fails the release: it is written after the
+// answer, with the other releases of the same turn of the event loop, and a failure is only
+// logged.
 import { randomBytes } from 'node:crypto';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../../http/time_cursor.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
