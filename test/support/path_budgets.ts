@@ -41,12 +41,15 @@ export const PATH_BUDGETS = {
   },
   /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
   reads: {
-    // With a claim topic the claims are read fresh: one eth_call, and their history entry after it.
-    userinfo: budget(4, 16, 1),
-    // The key read live before a refresh (decision 11), and the claims read fresh for the new ID token.
-    refresh: budget(9, 59, 2),
-    // The token, the receipt, the claim's data; the claim read fresh; the history entry after the answer.
-    'claim read': budget(4, 16, 1),
+    // With a claim topic the claims are read fresh: one eth_call (the consent receipt naming them
+    // read ahead with the token's Grant), and their history entry after the answer.
+    userinfo: budget(3, 16, 1),
+    // The key read live before a refresh (decision 11; the receipt naming the wallet read ahead with
+    // the refresh token's Grant), and the claims read fresh for the new ID token.
+    refresh: budget(8, 59, 2),
+    // The token; its receipt read ahead with its Grant; the claim's data; the claim read fresh; the
+    // history entry after the answer.
+    'claim read': budget(3, 16, 1),
     // The grant token's grant, the profile, the history entry.
     'access-grant read': budget(3, 11, 0),
   },

@@ -6,6 +6,7 @@
 import type { Address } from 'viem';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
+import { createReadAhead } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 
@@ -29,6 +30,8 @@ export type ConsentReceipt = {
 export type ConsentReceipts = {
   save(receipt: ConsentReceipt, ttlSeconds: number): Promise<void>;
   find(grantId: string): Promise<ConsentReceipt | undefined>;
+  /** Sends the receipt's read now, for the `find` that follows shortly (the engine found a token of its grant). */
+  readAhead(grantId: string): void;
   /** The receipts of an identity; of another chain than the first, given its chain_id. */
   listFor(identity: Address, chainId?: number): Promise<ConsentReceipt[]>;
   /** The grant ids of a client's receipts: its login grants, live or ended. */
@@ -38,12 +41,19 @@ export type ConsentReceipts = {
 };
 
 export function createConsentReceipts(store: Store): ConsentReceipts {
+  const ahead = createReadAhead<string | undefined>();
   const find = async (grantId: string) => {
-    const raw = await store.get(keys.consent(grantId));
+    const key = keys.consent(grantId);
+    const raw = await (ahead.take(key) ?? store.get(key));
     return raw ? (JSON.parse(raw) as ConsentReceipt) : undefined;
   };
   return {
+    readAhead(grantId) {
+      const key = keys.consent(grantId);
+      ahead.send(key, store.get(key));
+    },
     async save(receipt, ttl) {
+      ahead.drop(keys.consent(receipt.grant_id));
       // Sent together, one round trip (keys of different cluster slots, so no script). An
       // index entry whose receipt did not land is skipped by listFor.
       await Promise.all([

@@ -25,6 +25,7 @@ import type { VerifiedSource, VerifiedSources } from '../../domain/verified_clai
 import { clientAddress } from '../../http/client_address.js';
 import type { OnChains } from '../../infra/chain/chains.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
+import type { OidcAdapterOptions } from '../../infra/store/oidc_adapter.js';
 
 export type AccountDeps = {
   chainId: number;
@@ -171,7 +172,7 @@ export function createFindAccount(first: AccountDeps): FindAccount {
         const grantId = token?.grantId;
         const wantsClaims = topics.size > 0 && grantId !== undefined;
         const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);
-        // The profile (read ahead when the engine found the token: readProfilesAhead) and the
+        // The profile (read ahead when the engine found the token: readAccountAhead) and the
         // receipt are read together: one round trip at most.
         const [profile, receipt] = await Promise.all([
           deps.profiles.get(identity),
@@ -199,14 +200,23 @@ export function createFindAccount(first: AccountDeps): FindAccount {
 }
 
 /**
- * For the adapter (readAccountAhead): the profile of the account a code or token names, read as
- * soon as the record is found, in the round trip of its Grant; the claims then take it.
+ * For the adapter (readAccountAhead): what the claims and checks of a code or token read next,
+ * read as soon as its record is found, in the round trip of its Grant: the owner's profile, and
+ * the grant's consent receipt where it will be read (a refresh checks the signing wallet's key
+ * by it; claim topics and verified claims are answered from it).
  */
-export function readProfilesAhead(first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain'>): (accountId: string) => void {
-  return (accountId) => {
+export function readAccountAhead(
+  first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain' | 'receipts' | 'topics'>,
+): NonNullable<OidcAdapterOptions['readAccountAhead']> {
+  const receiptScopes = new Set([VERIFIED_SCOPE, ...first.topics.all.map((topic) => first.topics.scopeOf(topic))]);
+  return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);
     if (!subject) return;
+    // A subject of a chain not served: the engine finds no account, nothing is read.
     const profiles = subject.chainId === first.chainId ? first.profiles : first.onChain?.get(subject.chainId)?.profiles;
-    profiles?.readAhead(subject.identity);
+    if (!profiles) return;
+    profiles.readAhead(subject.identity);
+    const readsReceipt = model === 'RefreshToken' || (scope ?? '').split(' ').some((each) => receiptScopes.has(each));
+    if (grantId && readsReceipt) first.receipts.readAhead(grantId);
   };
 }

@@ -16,7 +16,7 @@ import { type Logger, silentLogger } from '../../infra/observability/logger.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
 import { createOidcAdapter } from '../../infra/store/oidc_adapter.js';
 import type { Store } from '../../infra/store/store.js';
-import { type AccountDeps, createFindAccount, readProfilesAhead } from './account.js';
+import { type AccountDeps, createFindAccount, readAccountAhead } from './account.js';
 import { reasonEngineErrors } from './engine_error_reasons.js';
 import { explainRefusedFetches } from './engine_fetch_refusals.js';
 import { answerEngineOutages, answerOutage, outageIn } from './engine_outages.js';
@@ -63,8 +63,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       clientCredentialsPerClient: config.tokenLimits.clientCredentialsPerClient,
       clients: deps.clientRecords,
       registeredClients: deps.registeredClients,
-      // The profile the claims release goes out with the token's Grant read.
-      readAccountAhead: readProfilesAhead(deps),
+      // What the claims and checks of a code or token read next goes out with its Grant's read.
+      readAccountAhead: readAccountAhead(deps),
     }),
     // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/domain/clients/fapi_profile.ts).
     extraClientMetadata: {

@@ -43,10 +43,11 @@ export type OidcAdapterOptions = {
   /** The most live client credentials tokens one client holds (they have no grant): past it, the client's oldest go. */
   clientCredentialsPerClient?: number;
   /**
-   * Told of the account a code or token names as soon as its record is found, so the account's
-   * own reads (its profile) go out with the Grant's, in the same round trip.
+   * Told of the account a code or token names (and its model, grant and scope) as soon as its
+   * record is found, so the reads its claims or checks make next (the owner's profile, the
+   * grant's consent receipt) go out with the Grant's, in the same round trip.
    */
-  readAccountAhead?: (accountId: string) => void;
+  readAccountAhead?: (record: { model: string; accountId: string; grantId?: string; scope?: string }) => void;
   /** The engine's Client model: Signet's client records (src/infra/store/client_records.ts), shared with its registry. */
   clients?: ClientRecords;
   /**
@@ -110,7 +111,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   // make them one after the other), and the engine's finds take them (src/infra/store/read_ahead.ts).
   const readAhead = createReadAhead<{ id: string; values: (string | undefined)[] } | undefined>();
   const recordAndMark = (key: string) => [key, keys.consumed(key)];
-  const readAheadFor = (payload: AdapterPayload) => {
+  const readAheadFor = (model: string, payload: AdapterPayload) => {
     if (typeof payload.grantId === 'string') {
       const grantKey = keys.model('Grant', payload.grantId);
       readAhead.send(
@@ -118,7 +119,15 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         store.getMany(recordAndMark(grantKey)).then((values) => ({ id: payload.grantId as string, values })),
       );
     }
-    if (typeof payload.accountId === 'string') options.readAccountAhead?.(payload.accountId);
+    if (typeof payload.accountId === 'string') {
+      const { accountId, grantId, scope } = payload;
+      options.readAccountAhead?.({
+        model,
+        accountId,
+        grantId: typeof grantId === 'string' ? grantId : undefined,
+        scope: typeof scope === 'string' ? scope : undefined,
+      });
+    }
     if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
       const lookup = keys.uid(payload.sessionUid);
       readAhead.send(
@@ -223,12 +232,12 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
       if (CONSUMABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
-      if (LEADS_TO_GRANT.has(this.model)) readAheadFor(payload);
+      if (LEADS_TO_GRANT.has(this.model)) readAheadFor(this.model, payload);
       // An Interaction that carries the owner's consent names the Grant the engine's resume reads
       // next (after deleting the Interaction): the read goes out with that delete, one round trip.
       if (this.model === 'Interaction') {
         const grantId = (payload.result as { consent?: { grantId?: unknown } } | undefined)?.consent?.grantId;
-        if (typeof grantId === 'string') readAheadFor({ grantId });
+        if (typeof grantId === 'string') readAheadFor(this.model, { grantId });
       }
       return consumed ? { ...payload, consumed: Number(consumed) } : payload;
     }

@@ -5,6 +5,7 @@
 // read of its owner's profile.
 import { Redis } from 'ioredis';
 import type { Address } from 'viem';
+import { type ConsentReceipt, createConsentReceipts } from '../../../src/domain/consent/consent_receipts.js';
 import { createProfileStore } from '../../../src/domain/profile/profile.js';
 import { createOidcAdapter } from '../../../src/infra/store/oidc_adapter.js';
 import { createRedisStore } from '../../../src/infra/store/redis_store.js';
@@ -106,7 +107,7 @@ test("a code's find sends its Grant's and Session's reads at once, and the engin
 test("an access token's find sends the owner's profile read with its Grant's, and the account model's read takes it", async () => {
   const profiles = createProfileStore(store);
   const owner = '0x00000000000000000000000000000000000000c1';
-  const Adapter = createOidcAdapter(store, { readAccountAhead: (accountId) => profiles.readAhead(accountId.split(':')[2] as Address) });
+  const Adapter = createOidcAdapter(store, { readAccountAhead: ({ accountId }) => profiles.readAhead(accountId.split(':')[2] as Address) });
   const [tokens, grants] = [new Adapter('AccessToken'), new Adapter('Grant')];
   await profiles.set(owner, { given_name: 'Ada' });
   await grants.upsert('g-profile', { accountId: `eip155:1:${owner}`, clientId: 'c' }, 60);
@@ -125,6 +126,30 @@ test("an access token's find sends the owner's profile read with its Grant's, an
   await tokens.find('at-profile');
   await profiles.set(owner, { given_name: 'Grace' });
   expect(await profiles.get(owner)).toEqual({ given_name: 'Grace' });
+});
+
+test('a consent receipt read ahead is taken by the next find, once; its save drops it', async () => {
+  const receipts = createConsentReceipts(store);
+  const receipt: ConsentReceipt = {
+    grant_id: 'g-receipt',
+    client_id: 'c',
+    identity: '0x00000000000000000000000000000000000000c2',
+    wallet: '0x00000000000000000000000000000000000000c3',
+    fields: [],
+    claims: [],
+    message: 'm',
+    signature: 's',
+    signed_at: 'now',
+  };
+  await receipts.save({ ...receipt }, 60);
+  expect(await commandsOf(async () => receipts.readAhead('g-receipt'))).toEqual(['get']);
+  let found: unknown;
+  expect(await commandsOf(async () => (found = await receipts.find('g-receipt')))).toEqual([]);
+  expect(found).toEqual(receipt);
+  expect(await commandsOf(() => receipts.find('g-receipt'))).toEqual(['get']);
+  receipts.readAhead('g-receipt');
+  await receipts.save({ ...receipt, message: 'kept longer' }, 120);
+  expect(await receipts.find('g-receipt')).toMatchObject({ message: 'kept longer' });
 });
 
 test('a refresh token consumed after the engine read it: one script cuts its life and re-times its grant index member', async () => {
