@@ -1,6 +1,6 @@
 // The oidc-provider adapter for every engine model, written once over the Store interface so
 // the Redis and the memory backends behave the same (one contract test suite covers both).
-// Round trips: find is one read (record and consumed mark together), a find by uid or user code
+// Round trips: find is one read (the record, with its consumed mark where its model is single use), a find by uid or user code
 // one too (the lookup with them), upsert one atomic write, consume one atomic decision.
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { defaultNumber } from '../../config/config.js';
@@ -17,6 +17,9 @@ const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', '
 // without a cut every refresh would leave one record, and one grant index member, for the
 // token's whole life (a day and more).
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+// Every model the engine consumes (single use without a grant to revoke among them): only their
+// records can carry a consumed mark, so only their re-saves clear one.
+const MARKED = new Set([...CONSUMABLE, 'PushedAuthorizationRequest', 'PreAuthorizedCode']);
 
 /** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
 export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
@@ -110,13 +113,14 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   // are sent as soon as the record is found, together (one round trip, where the engine would
   // make them one after the other), and the engine's finds take them (src/infra/store/read_ahead.ts).
   const readAhead = createReadAhead<{ id: string; values: (string | undefined)[] } | undefined>();
-  const recordAndMark = (key: string) => [key, keys.consumed(key)];
+  // A record, and its consumed mark where its model has one: the two are read together.
+  const recordKeys = (model: string, key: string) => (MARKED.has(model) ? [key, keys.consumed(key)] : [key]);
   const readAheadFor = (model: string, payload: AdapterPayload) => {
     if (typeof payload.grantId === 'string') {
       const grantKey = keys.model('Grant', payload.grantId);
       readAhead.send(
         grantKey,
-        store.getMany(recordAndMark(grantKey)).then((values) => ({ id: payload.grantId as string, values })),
+        store.getMany(recordKeys('Grant', grantKey)).then((values) => ({ id: payload.grantId as string, values })),
       );
     }
     if (typeof payload.accountId === 'string') {
@@ -132,7 +136,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       const lookup = keys.uid(payload.sessionUid);
       readAhead.send(
         lookup,
-        store.getViaLookup(lookup, (id) => recordAndMark(keys.model('Session', id))),
+        store.getViaLookup(lookup, (id) => recordKeys('Session', keys.model('Session', id))),
       );
     }
   };
@@ -205,7 +209,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         ttlSeconds: expiresIn > 0 ? expiresIn : undefined,
         unless: grantId ? keys.revokedGrant(grantId) : undefined,
         // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
-        clear: [keys.consumed(key)],
+        clear: MARKED.has(this.model) ? [keys.consumed(key)] : [],
         aliases,
         indexes: this.indexesOf(payload, grantId),
         bounded: this.boundOf(payload, grantId),
@@ -224,7 +228,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         return first ? undefined : { jti: id };
       }
       const ahead = readAhead.take(key);
-      const [raw, consumed] = ahead ? ((await ahead)?.values ?? []) : await store.getMany(recordAndMark(key));
+      const [raw, consumed] = ahead ? ((await ahead)?.values ?? []) : await store.getMany(recordKeys(this.model, key));
       return this.payloadOf(key, raw, consumed);
     }
 
@@ -244,7 +248,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
 
     /** A record found by a lookup (uid, user code): the lookup, the record and its mark in one read. */
     private async findVia(lookupKey: string): Promise<AdapterPayload | undefined> {
-      const found = await (readAhead.take(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordAndMark(this.key(id))));
+      const found = await (readAhead.take(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordKeys(this.model, this.key(id))));
       return found ? this.payloadOf(this.key(found.id), found.values[0], found.values[1]) : undefined;
     }
 

@@ -160,11 +160,12 @@ for i = 1, aliases do
   end
   at = at + 1
 end
-local now = clock_ms()
-local joined = {}
-for i = 1, indexes do add_to_index(KEYS[at], KEYS[1], ttl, now); joined[i] = KEYS[at]; at = at + 1 end
 local bound_at = 7 + aliases
 local at_most = tonumber(ARGV[bound_at] or '0')
+-- The server's clock only where an index scores the record.
+local now = (indexes > 0 or at_most > 0) and clock_ms() or 0
+local joined = {}
+for i = 1, indexes do add_to_index(KEYS[at], KEYS[1], ttl, now); joined[i] = KEYS[at]; at = at + 1 end
 if at_most > 0 then
   local marks = {}
   for i = bound_at + 1, #ARGV do marks[#marks + 1] = ARGV[i] end
