@@ -52,8 +52,8 @@ end
 local function trim(pair)
   local log = KEYS[pair - 1]
   redis.call('ZREMRANGEBYSCORE', log, '-inf', '(' .. keepFrom)
-  local over = redis.call('ZCARD', log) - most
-  if over > 0 then redis.call('ZREMRANGEBYRANK', log, 0, over - 1) end
+  -- All but the newest \`most\` (nothing when it holds fewer).
+  redis.call('ZREMRANGEBYRANK', log, 0, -most - 1)
   redis.call('EXPIRE', log, ttl)
   if lastTouched[pair] then redis.call('EXPIRE', KEYS[pair], ttl) end
 end
