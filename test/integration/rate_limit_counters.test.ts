@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { SignetError } from '../../src/base/errors.js';
 import type { RateLimitSettings } from '../../src/config/config.js';
 import { createRateLimits, type RateLimits } from '../../src/infra/rate_limits/rate_limits.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { createRedisStore } from '../../src/infra/store/redis_store.js';
 import { STORE_DOWN_REFUSAL_MS } from '../support/bounds.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
@@ -129,6 +130,38 @@ describe('on one redis-server', () => {
     await caughtUp();
     return seen.filter((command) => command !== 'ping');
   }
+
+  test("a counter's window starts at its first count and later counts do not move it; its script runs two commands", async () => {
+    const local = createRedisStore(server.url);
+    const limits = createRateLimits(local, SETTINGS);
+    const count = () => limits.consume('signaturesPerAddress', '192.0.2.77');
+    const key = `${keys.rateLimitPrefix('signaturesPerAddress')}:192.0.2.77`;
+    const window = SETTINGS.signaturesPerAddress.seconds * 1000;
+    const inScripts: string[] = [];
+    const listen = (_time: string, args: string[], source: string) => {
+      if (source === 'lua') inScripts.push(args[0]!.toLowerCase());
+    };
+    monitor.on('monitor', listen);
+    try {
+      await commandsOf(count);
+      const first = await admin.pttl(key);
+      expect(first).toBeGreaterThan(window - 1000);
+      expect(first).toBeLessThanOrEqual(window);
+      await admin.pexpire(key, 5_000);
+      await commandsOf(count);
+      expect(await admin.get(key)).toBe('2');
+      // The second count kept the window's end.
+      expect(await admin.pttl(key)).toBeLessThanOrEqual(5_000);
+      // A counter left without a life (none should be) gets the window's.
+      await admin.persist(key);
+      await commandsOf(count);
+      expect(await admin.pttl(key)).toBeGreaterThan(window - 1000);
+      expect(inScripts).toEqual(['incrby', 'expire', 'incrby', 'pttl', 'incrby', 'pttl', 'expire']);
+    } finally {
+      monitor.off('monitor', listen);
+      await local.close();
+    }
+  });
 
   test('one script per counter, a check in one transaction, and Redis down fails closed within the bound', async () => {
     store = createRedisStore(server.url);

@@ -18,11 +18,11 @@ export const PATH_BUDGETS = {
     // The Interaction read.
     'consent page': budget(1, 1, 0),
     // The Interaction; both rate counters together; the challenge written. One eth_call: the wallet's identity.
-    challenge: budget(3, 12, 1),
+    challenge: budget(3, 10, 1),
     // The Interaction; the counters; the challenge and its fate read with its attempt counted; its retire;
     // the watchlist entry, the Grant and the receipt with its indexes together; the Interaction's result.
     // One eth_call: the key read live.
-    signature: budget(6, 40, 1),
+    signature: budget(6, 38, 1),
     // The engine's: the Interaction read; its delete, with the Grant the Interaction names read
     // ahead (docs/decisions.md, 34); the code written; the Session written.
     resume: budget(4, 20, 0),
@@ -36,8 +36,8 @@ export const PATH_BUDGETS = {
   },
   /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
   walletSdkLogin: {
-    challenge: budget(3, 12, 1),
-    signature: budget(6, 40, 1),
+    challenge: budget(3, 10, 1),
+    signature: budget(6, 38, 1),
   },
   /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
   reads: {

@@ -46,6 +46,22 @@ export type RateLimits = {
 
 const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
 
+// The library's count (its customIncrTtlLuaScript option), two commands where its own takes three:
+// the count, then the window's start on the first count of a window (the counter's life), else
+// the window's time left. KEYS: counter. ARGV: points, window seconds. Answers {count, ms left}.
+const COUNT = `
+local consumed = redis.call('incrby', KEYS[1], ARGV[1])
+if consumed == tonumber(ARGV[1]) then
+  redis.call('expire', KEYS[1], ARGV[2])
+  return {consumed, 1000 * ARGV[2]}
+end
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * ARGV[2]
+end
+return {consumed, ttl}`;
+
 function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: number): SignetError {
   const { points, seconds } = settings[limit];
   const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
@@ -57,7 +73,7 @@ export function createRateLimits(store: Store, settings: RateLimitSettings): Rat
   const limiterFor = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const options = { keyPrefix: keys.rateLimitPrefix(name), points, duration };
     // On the store's own client, so the limits fail (503) exactly as fast as the store does.
-    return isRedis(store) ? new RateLimiterRedis({ ...options, storeClient: store.client }) : new RateLimiterMemory(options);
+    return isRedis(store) ? new RateLimiterRedis({ ...options, storeClient: store.client, customIncrTtlLuaScript: COUNT }) : new RateLimiterMemory(options);
   };
   const limiters = new Map<string, RateLimiterAbstract>();
   for (const name of Object.keys(counted) as LimitClass[]) {
