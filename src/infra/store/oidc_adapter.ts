@@ -1,7 +1,8 @@
 // The oidc-provider adapter for every engine model, written once over the Store interface so
 // the Redis and the memory backends behave the same (one contract test suite covers both).
-// Round trips: find is one read (the record, with its consumed mark where its model is single use), a find by uid or user code
-// one too (the lookup with them), upsert one atomic write, consume one atomic decision.
+// Round trips: find is one read (the record, with its consumed mark where its model is single
+// use), a find by uid or user code one too (the lookup with them), upsert one atomic write,
+// consume one atomic decision.
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { defaultNumber } from '../../config/config.js';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
