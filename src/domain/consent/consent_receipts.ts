@@ -6,7 +6,7 @@
 import type { Address } from 'viem';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
-import { createReadAhead } from '../../infra/store/read_ahead.js';
+import { createGetsAhead } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 
@@ -41,19 +41,15 @@ export type ConsentReceipts = {
 };
 
 export function createConsentReceipts(store: Store): ConsentReceipts {
-  const ahead = createReadAhead<string | undefined>();
+  const reads = createGetsAhead(store);
   const find = async (grantId: string) => {
-    const key = keys.consent(grantId);
-    const raw = await (ahead.take(key) ?? store.get(key));
+    const raw = await reads.get(keys.consent(grantId));
     return raw ? (JSON.parse(raw) as ConsentReceipt) : undefined;
   };
   return {
-    readAhead(grantId) {
-      const key = keys.consent(grantId);
-      ahead.send(key, store.get(key));
-    },
+    readAhead: (grantId) => reads.send(keys.consent(grantId)),
     async save(receipt, ttl) {
-      ahead.drop(keys.consent(receipt.grant_id));
+      reads.drop(keys.consent(receipt.grant_id));
       // Sent together, one round trip (keys of different cluster slots, so no script). An
       // index entry whose receipt did not land is skipped by listFor.
       await Promise.all([

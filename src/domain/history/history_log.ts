@@ -90,7 +90,11 @@ function redisHistoryLog(store: RedisStore): HistoryLog {
   const oneServer = !(store.client instanceof Cluster);
   const byIdentity = (entries: readonly LogEntry[]) => {
     const groups = new Map<string, LogEntry[]>();
-    for (const entry of entries) groups.set(entry.identity, [...(groups.get(entry.identity) ?? []), entry]);
+    for (const entry of entries) {
+      const group = groups.get(entry.identity);
+      if (group) group.push(entry);
+      else groups.set(entry.identity, [entry]);
+    }
     return [...groups.values()];
   };
   return {

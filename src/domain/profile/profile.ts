@@ -3,7 +3,7 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { keys } from '../../infra/store/keys.js';
-import { createReadAhead } from '../../infra/store/read_ahead.js';
+import { createGetsAhead } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 
 export const addressSchema = z.object({
@@ -55,23 +55,19 @@ export const parseProfile = (raw: string | undefined | null): Profile => (raw ? 
 /** identityKey: how keys name an identity of the profiles' chain (src/infra/chain/chains.ts). */
 export function createProfileStore(store: Store, identityKey: (identity: Address) => string = (identity) => identity): ProfileStore {
   const keyOf = (identity: Address) => keys.profile(identityKey(identity));
-  const ahead = createReadAhead<string | undefined>();
-  const read = (key: string) => ahead.take(key) ?? store.get(key);
+  const reads = createGetsAhead(store);
   return {
     async get(identity) {
-      return parseProfile(await read(keyOf(identity)));
+      return parseProfile(await reads.get(keyOf(identity)));
     },
     async find(identity) {
-      const raw = await read(keyOf(identity));
+      const raw = await reads.get(keyOf(identity));
       return raw === undefined ? undefined : parseProfile(raw);
     },
-    readAhead(identity) {
-      const key = keyOf(identity);
-      ahead.send(key, store.get(key));
-    },
+    readAhead: (identity) => reads.send(keyOf(identity)),
     async set(identity, profile) {
       const key = keyOf(identity);
-      ahead.drop(key);
+      reads.drop(key);
       await store.set(key, JSON.stringify(profileSchema.parse(profile)));
     },
   };

@@ -6,6 +6,8 @@
 // process drops it. Another process's write in between is the same race as between two reads
 // one after the other, only shorter.
 
+import type { Store } from './store.js';
+
 /** How long a read sent ahead waits, at most, for its reader. */
 export const READ_AHEAD_MS = 250;
 /** The most reads waiting at once: the oldest go first. */
@@ -40,5 +42,15 @@ export function createReadAhead<T>(now: () => number = Date.now): ReadAhead<T> {
     drop(key) {
       waiting.delete(key);
     },
+  };
+}
+
+/** A store's plain reads (`get`) that can be sent ahead: `send` sends one, `get` takes it or reads. */
+export function createGetsAhead(store: Pick<Store, 'get'>) {
+  const ahead = createReadAhead<string | undefined>();
+  return {
+    send: (key: string) => ahead.send(key, store.get(key)),
+    get: (key: string) => ahead.take(key) ?? store.get(key),
+    drop: (key: string) => ahead.drop(key),
   };
 }
