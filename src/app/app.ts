@@ -1,4 +1,4 @@
-import { createDpopNonces, dpopNonceSecret } from '../domain/dpop/dpop_nonces.js';
+import { createDpopNonces, credentialNonceSecret, dpopNonceSecret } from '../domain/dpop/dpop_nonces.js';
 import { createDpopCheck } from '../domain/dpop/dpop_proof.js';
 import { allFields } from '../domain/fields/fields.js';
 import { createAccountFeature } from '../features/account/account_feature.js';
@@ -7,6 +7,7 @@ import { cibaFeature } from '../features/ciba/ciba_settings.js';
 import { createClaimsFeature } from '../features/claim_admin/claims_feature.js';
 import { createClientAdminFeature } from '../features/client_admin/client_admin_feature.js';
 import { createChainWatching, createLoginEnds } from '../features/consent_end/consent_end_feature.js';
+import { createCredentialsFeature } from '../features/credentials/credentials_feature.js';
 import { createAccessGrantStore } from '../features/grants/access_grant_store.js';
 import { createGrantHolders } from '../features/grants/grant_holders.js';
 import { createAccessGrantParts, createGrantsFeature } from '../features/grants/grants_feature.js';
@@ -60,6 +61,13 @@ export function createApp(deps: AppDeps): SignetApp {
   // The engine's DPoP nonces and Signet's routes' are one: one secret, derived once.
   const nonceSecret = dpopNonceSecret(config.cookieKeys);
   const fields = allFields(claims.reads.topics);
+  // Credentials for owners' wallets: their issuance is the engine's to call, so it comes first.
+  // The proofs' nonces have a secret of their own, derived like the DPoP one.
+  const credentials = createCredentialsFeature({
+    ...shared,
+    watchlists: parts.watchlists,
+    nonceSecret: credentialNonceSecret(config.cookieKeys),
+  });
   const provider = createProvider({
     ...shared,
     dpopNonceSecret: nonceSecret,
@@ -67,21 +75,30 @@ export function createApp(deps: AppDeps): SignetApp {
     mayRefresh: loginEnds.mayRefresh,
     registeredClients: clientAdmin.registered,
     fetch: clientAdmin.engineFetch,
+    credentials: credentials.engine,
   });
   // Signet's routes check DPoP proofs as the engine does, with its nonces and its replay record.
   const engine = { ...shared, provider, checkDpop: createDpopCheck({ provider, nonces: createDpopNonces(nonceSecret) }) };
   const clientsWithEngine = clientAdmin.withEngine(provider);
-  const interaction = createInteractionFeature(engine);
+  const interaction = createInteractionFeature({ ...engine, credentialFields: credentials.fields });
   const grants = createGrantsFeature({ ...engine, services, access, revokeLoginGrant: loginEnds.endLoginGrantById('owner_revoked') });
   const account = createAccountFeature({ ...engine, grants, serviceName: services.serviceName });
   const ownerData = createOwnerDataFeature({
     ...engine,
+    credentials: credentials.revocation,
     grants,
     revokeLoginGrant: loginEnds.endLoginGrantById('erasure'),
     erasureSettings: deps.erasureSettings,
     beforeErasureStep: deps.beforeErasureStep,
   });
-  const watching = createChainWatching({ ...engine, access, endLoginGrant: loginEnds.endLoginGrant, consentEnds: deps.consentEnds, metrics: deps.metrics });
+  const watching = createChainWatching({
+    ...engine,
+    access,
+    endLoginGrant: loginEnds.endLoginGrant,
+    consentEnds: deps.consentEnds,
+    credentials: credentials.revocation,
+    metrics: deps.metrics,
+  });
   const ciba = createCibaFeature({ ...engine, completeConsent: interaction.completeConsent, fields });
   const routes: AnyRoute[] = [
     ...createHealthFeature({ ...parts, watching }).routes,
@@ -92,6 +109,7 @@ export function createApp(deps: AppDeps): SignetApp {
     ...ownerData.routes,
     ...grants.routes,
     ...ciba.routes,
+    ...credentials.withEngine(provider).routes,
     ...claims.routes,
     ...services.routes,
     ...clientsWithEngine.routes,

@@ -165,6 +165,8 @@ const accountReasons = {
   last_management_key: { error: 'conflict', meaning: 'The last MANAGEMENT key cannot be removed: the identity would be lost.' },
   consent_not_found: { error: 'not_found', meaning: 'No consent receipt with this id for the signed-in identity.' },
   erasure_not_found: { error: 'not_found', meaning: 'No erasure job with this id (or its state is no longer kept).' },
+  credential_not_found: { error: 'not_found', meaning: 'No credential with this id was issued to the signed-in identity (or it has expired).' },
+  credential_type_unknown: { error: 'invalid_request', meaning: 'Signet issues no credential of this configuration id (see the credential issuer metadata).' },
 } satisfies Record<string, ReasonEntry>;
 
 /** The login's consent interaction and CIBA decisions. */

@@ -439,6 +439,29 @@ export const SETTINGS: readonly Setting[] = [
     default: 10000,
     meaning: 'on SIGTERM, how long requests in flight may finish before their connections are cut',
   },
+  {
+    env: 'CREDENTIAL_AGE_THRESHOLDS',
+    variableNamed: '`credentials` groups what Signet issues to wallets in the code; the variable names the thresholds',
+    path: 'credentials.ageThresholds',
+    parse: 'list',
+    default: [18, 21],
+    meaning:
+      'the ages an age credential proves yes or no (`age_equal_or_over`), comma separated, 1 to 150; 18 and 21 are always among them ([credentials](credentials.md))',
+  },
+  {
+    env: 'CREDENTIAL_LIFETIME_DAYS',
+    variableNamed: '`credentials` groups what Signet issues to wallets in the code; the variable says what it bounds',
+    path: 'credentials.lifetimeDays',
+    parse: 'number',
+    default: 90,
+    meaning:
+      'the longest a credential Signet issues lives (1 to 366 days); its claim’s expiry and, for age proofs, the next birthday that changes one end it sooner ([credentials](credentials.md))',
+  },
+  {
+    path: 'credentials.offerSeconds',
+    default: 600,
+    meaning: 'how long a credential offer’s pre-authorized code and its transaction code wait for the wallet (60 to 3600 seconds)',
+  },
   { path: 'challengeTtlSeconds', default: 300, meaning: 'life of a wallet challenge (30 to 300)' },
   {
     path: 'chainCacheSeconds',

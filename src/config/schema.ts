@@ -217,6 +217,14 @@ export const configSchema = z.object({
       clientCredentialsPerClient: z.coerce.number().int().min(1).max(1000).default(defaultNumber('tokenLimits.clientCredentialsPerClient')),
     })
     .prefault({}),
+  /** What Signet issues to owners' wallets (OpenID4VCI, SD-JWT VC): docs/credentials.md. */
+  credentials: z
+    .object({
+      ageThresholds: z.array(z.coerce.number().int().min(1).max(150)).default(defaultNumbers('credentials.ageThresholds')),
+      lifetimeDays: z.coerce.number().min(1).max(366).default(defaultNumber('credentials.lifetimeDays')),
+      offerSeconds: z.coerce.number().int().min(60).max(3600).default(defaultNumber('credentials.offerSeconds')),
+    })
+    .prefault({}),
   clients: z.array(clientSchema),
   jwks: z.object({ keys: z.array(jwkSchema).min(1) }).optional(),
   cookieKeys: z.array(z.string().min(16, 'each key needs at least 16 characters')).min(1),

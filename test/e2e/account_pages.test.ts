@@ -496,7 +496,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await check('profile');
   // By keyboard from the top: the tabs, then each field in order, then Save.
   const focused: string[] = [];
-  for (let i = 0; i < 18; i++) {
+  for (let i = 0; i < 19; i++) {
     await page.keyboard.press('Tab');
     focused.push(
       await page.evaluate(() => {
@@ -511,6 +511,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
     'a:Wallets',
     'a:Claims',
     'a:Accesses',
+    'a:Credentials',
     'a:Your data',
     'button:Sign out',
     ...['given_name', 'family_name', 'email', 'phone_number', 'street_address', 'locality', 'region', 'postal_code', 'country', 'website'].map(
@@ -538,6 +539,8 @@ test('accessibility: no serious or critical axe violation on any account page, a
   expect(await page.locator('tbody tr').count()).toBe(1);
   for (const summary of await page.locator('summary').all()) await summary.click();
   await check('accesses');
+  await openTab(page, 'Credentials', '/account/wallet-credentials', 'Credentials in your wallet');
+  await check('credentials');
   await openTab(page, 'Your data', '/account/data');
   await check('your data');
 
@@ -551,18 +554,35 @@ test('accessibility: no serious or critical axe violation on any account page, a
     'wallets',
     'claims',
     'accesses',
+    'credentials',
     'your data',
   ]);
 
   // Readable on a phone: at 375 px wide no page scrolls sideways.
   await page.setViewportSize({ width: 375, height: 800 });
   const overflow: Record<string, number> = {};
-  for (const path of ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data']) {
+  for (const path of [
+    '/account',
+    '/account/profile',
+    '/account/wallets',
+    '/account/claims',
+    '/account/accesses',
+    '/account/wallet-credentials',
+    '/account/data',
+  ]) {
     await page.goto(`${h.issuer}${path}`);
     overflow[path] = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   }
   await screenshot(page, 'account-accesses-phone');
-  expect(overflow).toEqual({ '/account': 0, '/account/profile': 0, '/account/wallets': 0, '/account/claims': 0, '/account/accesses': 0, '/account/data': 0 });
+  expect(overflow).toEqual({
+    '/account': 0,
+    '/account/profile': 0,
+    '/account/wallets': 0,
+    '/account/claims': 0,
+    '/account/accesses': 0,
+    '/account/wallet-credentials': 0,
+    '/account/data': 0,
+  });
   expect(problemLines(problems)).toEqual([refused('400 (Bad Request)', '/account/profile')]);
 }, 60_000);
 

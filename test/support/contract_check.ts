@@ -21,6 +21,9 @@ const ENGINE_PATHS = [
   /^\/backchannel$/i,
   /^\/request$/i,
   /^\/reg(\/|$)/i,
+  // OpenID4VCI: the nonce and credential endpoints (described by the credential issuer metadata).
+  /^\/challenge$/i,
+  /^\/credential$/i,
 ];
 
 export type ContractCheck = { middleware: Middleware; violations: string[] };

@@ -39,6 +39,8 @@ export type ConsentCompletionDeps = {
   receipts: ConsentReceipts;
   /** How long the receipt is kept: the Grant's life and the proof period after it. */
   receiptSeconds: number;
+  /** Signet as credential issuer: the resource credential scopes are granted on. */
+  credentialIssuer?: string;
   /** The chain watcher follows the identity while the Grant lives (grantSeconds). */
   watch?: { watchlists: Watchlists; grantSeconds: number };
   now: () => number;
@@ -55,6 +57,7 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
       requested: consent.requested,
       kept: consent.fields,
       verified: consent.verified ?? [],
+      credentialIssuer: deps.credentialIssuer,
     });
     const grantId = grant.grantId;
     // The watchlist entry, the Grant and its receipt are sent together (one round trip). The

@@ -8,18 +8,31 @@ import { VERIFIED_CLAIMS, type VerifiedPick, verifiedFieldName } from '../fields
 /** The engine's Grant of what the owner kept, with its id, not yet saved. */
 export function consentGrant(
   provider: Provider,
-  request: { accountId: string; clientId: string; scope: string; requested: RequestedField[]; kept: string[]; verified?: VerifiedPick[] },
+  request: {
+    accountId: string;
+    clientId: string;
+    scope: string;
+    requested: RequestedField[];
+    kept: string[];
+    verified?: VerifiedPick[];
+    /** Where credential scopes are granted: Signet as credential issuer (a resource, not an OIDC scope). */
+    credentialIssuer?: string;
+  },
 ): { grantId: string; save(): Promise<string> } {
   const keptVerified = (request.verified ?? []).flatMap((pick) => pick.claims.map(verifiedFieldName));
   const kept = new Set([...request.kept, ...keptVerified]);
   const fieldScopes = new Set(request.requested.map((field) => field.scope));
-  const keptScopes = new Set(request.requested.filter((field) => kept.has(field.name)).map((field) => field.scope));
+  const isCredential = (field: RequestedField) => field.kind === 'credential';
+  const keptScopes = new Set(request.requested.filter((field) => kept.has(field.name) && !isCredential(field)).map((field) => field.scope));
+  const keptCredentials = request.requested.filter((field) => kept.has(field.name) && isCredential(field)).map((field) => field.scope);
   // Scopes that carry no field (openid, offline_access) pass through as requested.
   const otherScopes = request.scope.split(' ').filter((scope) => scope && !fieldScopes.has(scope));
 
   const grant = new provider.Grant({ accountId: request.accountId, clientId: request.clientId });
   grant.addOIDCScope([...otherScopes, ...keptScopes].join(' '));
-  const droppedScopes = [...fieldScopes].filter((scope) => !keptScopes.has(scope));
+  // A credential is granted on the credential endpoint's resource (its tokens are for it alone).
+  if (keptCredentials.length && request.credentialIssuer) grant.addResourceScope(request.credentialIssuer, keptCredentials.join(' '));
+  const droppedScopes = [...fieldScopes].filter((scope) => !keptScopes.has(scope) && !keptCredentials.includes(scope));
   if (droppedScopes.length) grant.rejectOIDCScope(droppedScopes.join(' '));
   // Profile fields are OIDC claims of their own; claim topics travel as scopes only.
   const profile = request.requested.filter((field) => field.kind === 'profile');

@@ -12,6 +12,11 @@ export function dpopNonceSecret(cookieKeys: readonly string[]): Buffer {
   return Buffer.from(hkdfSync('sha256', cookieKeys[0]!, 'signet', 'dpop nonce secret', 32));
 }
 
+/** The secret of the credential proofs' nonces (OpenID4VCI's c_nonce, the engine's), derived the same way under another label. */
+export function credentialNonceSecret(cookieKeys: readonly string[]): Buffer {
+  return Buffer.from(hkdfSync('sha256', cookieKeys[0]!, 'signet', 'credential proof nonce secret', 32));
+}
+
 function stepBytes(step: number): Buffer {
   const bytes = Buffer.alloc(8);
   bytes.writeBigUInt64BE(BigInt(step));

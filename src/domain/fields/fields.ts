@@ -11,7 +11,15 @@ export type TopicWords = {
   scopeOf(topic: { name: string; description: string }): string;
 };
 
-export type FieldDefinition = { name: string; scope: string; label: string; description: string; kind: 'profile' | 'claim' | 'verified' };
+export type FieldDefinition = {
+  name: string;
+  scope: string;
+  label: string;
+  description: string;
+  kind: 'profile' | 'claim' | 'verified' | 'credential';
+  /** A credential's: the URI the signed text names for it (its type, `vct`). */
+  resource?: string;
+};
 
 /** How each profile field is shared and worded; `satisfies` keeps it to the profile schema's keys, every one of them. */
 const PROFILE_FIELD_WORDS = {
@@ -105,7 +113,7 @@ export function requestedFields(fields: readonly FieldDefinition[], scope: strin
   return fields
     .filter(
       (field) =>
-        (field.kind === 'claim' && scopes.has(field.scope)) ||
+        ((field.kind === 'claim' || field.kind === 'credential') && scopes.has(field.scope)) ||
         (field.kind === 'profile' && (scopes.has(field.scope) || named.has(field.name))) ||
         (field.kind === 'verified' && named.has(field.name)),
     )

@@ -8,8 +8,8 @@ import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../../http/time
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
 import type { HistoryLog } from './history_log.js';
 
-/** Where the data left: the engine's ID token or userinfo, a resource read, a CIBA login. */
-export const DOORS = ['id_token', 'userinfo', 'profile_resource', 'claim_resource', 'access_grant', 'ciba'] as const;
+/** Where the data left: the engine's ID token or userinfo, a resource read, a CIBA login, a credential issued to the owner's wallet. */
+export const DOORS = ['id_token', 'userinfo', 'profile_resource', 'claim_resource', 'access_grant', 'ciba', 'credential'] as const;
 export type Door = (typeof DOORS)[number];
 
 export type HistoryEntry = {

@@ -6,6 +6,7 @@ import { type Address, type Hex, keccak256, type PublicClient } from 'viem';
 import type { ClaimReader } from '../../domain/claims/claim_reader.js';
 import type { ConsentReceipt } from '../../domain/consent/consent_receipts.js';
 import type { Signals } from '../../domain/consent/consent_signal.js';
+import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import type { ClaimEvent, ClaimRevokedEvent, KeyEvent } from '../../domain/watch/chain_events.js';
 import type { ChainConsentHandlers } from '../../domain/watch/consent_handlers.js';
 import { chainUnavailable, isContractRefusal } from '../../infra/chain/chain_errors.js';
@@ -29,6 +30,8 @@ export type ChainConsentEndDeps = {
   /** The identities with live grants (the watchlist): where a revoked claim may have gone. */
   watchedIdentities(): Promise<Address[]>;
   signals: Signals;
+  /** The credentials issued from claims (src/domain/credentials/): ended with their claim. */
+  credentials?: Pick<CredentialRevocation, 'revokeOfClaim' | 'claimsOf'>;
   now: () => number;
 };
 
@@ -64,6 +67,8 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
 
   const claimEnded = async (event: Pick<ClaimEvent, 'identity' | 'claimId' | 'topic' | 'issuer'>, change: 'removed' | 'changed' | 'revoked') => {
     deps.reader.forget(event.identity);
+    // A credential made from the claim stops standing: its status bit says so to every verifier.
+    await deps.credentials?.revokeOfClaim(named(event.identity), event.claimId, `claim_${change}`);
     const clients = await clientsGiven(event.identity, event.claimId);
     if (!clients.length) return;
     await deps.signals.emit({
@@ -112,6 +117,7 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
       for (const identity of await deps.watchedIdentities()) {
         const [receipts, grants] = await Promise.all([deps.receipts.listFor(identity), deps.accessGrantsOf(identity)]);
         const given = new Set<string>(receipts.flatMap((receipt) => receipt.claims.map((id) => id.toLowerCase())));
+        for (const claimId of (await deps.credentials?.claimsOf(named(identity))) ?? []) given.add(claimId);
         for (const grant of grants) {
           const match = /\/claims\/(0x[0-9a-fA-F]{64})$/.exec(grant.resource);
           if (match) given.add(match[1]!.toLowerCase());

@@ -15,7 +15,7 @@ import type { Logger } from '../../infra/observability/logger.js';
 import type { Metrics } from '../../infra/observability/metrics.js';
 import type { Store } from '../../infra/store/store.js';
 import type { AccessGrantParts } from '../grants/grants_feature.js';
-import { createChainConsentEnds } from './chain_consent_ends.js';
+import { type ChainConsentEndDeps, createChainConsentEnds } from './chain_consent_ends.js';
 import { createLoginGrantEnd } from './login_grant_end.js';
 import { createLoginSessionSid } from './login_session_sid.js';
 import { createRefreshKeyCheck } from './refresh_key_check.js';
@@ -73,6 +73,8 @@ export type ChainWatchingDeps = {
   endLoginGrant: LoginEnds['endLoginGrant'];
   watchlists: Watchlists;
   signals: Signals;
+  /** The credentials issued from claims, ended with their claim. */
+  credentials?: ChainConsentEndDeps['credentials'];
   /** What the first chain's events do instead of Signet's own (tests). */
   consentEnds?: ChainConsentHandlers;
   metrics?: Metrics;
@@ -96,6 +98,7 @@ export function createChainWatching(deps: ChainWatchingDeps) {
       revokeAccessGrant: (grant) => deps.access.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
       watchedIdentities: () => deps.watchlists(on.chain.chainId).identities(),
       signals: deps.signals,
+      credentials: deps.credentials,
       now: deps.now,
     });
   };

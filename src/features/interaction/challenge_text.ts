@@ -19,6 +19,7 @@ export function loginStatement(clientName: string, fields: RequestedField[], cla
   const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';
   const shared = [
     ...fields.filter((field) => field.kind === 'profile').map((field) => field.label),
+    ...fields.filter((field) => field.kind === 'credential').map((field) => field.label),
     ...claims.map((claim) => `${claim.topic_name} claim by ${claim.issuer}`),
     ...verified.map(verifiedWords),
   ];
@@ -42,6 +43,7 @@ export function loginResources(
     subjectOf(chainId, identity),
     ...fields.filter((field) => field.kind === 'profile').map((field) => `${issuer}/identities/${identity}/profile#${field.name}`),
     ...claims.map((claim) => `${issuer}/identities/${identity}/claims/${claim.claim_id}`),
+    ...fields.flatMap((field) => (field.kind === 'credential' && field.resource ? [field.resource] : [])),
     ...verified.map((share) => `${issuer}/identities/${identity}/claims/${share.claim.claim_id}#/verified_claims/claims/${share.name}`),
   ];
 }

@@ -8,6 +8,7 @@ import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import { createConsentCompletion } from '../../domain/consent/complete_consent.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { FieldDefinition } from '../../domain/fields/fields.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
@@ -35,6 +36,8 @@ export type InteractionFeatureDeps = {
   names: DisplayNames;
   /** The identities the chain watcher follows: a login's identity joins for its Grant's life. */
   watchlists?: Watchlists;
+  /** The credentials a wallet may ask for through a login (src/domain/credentials/), and their resource. */
+  credentialFields?: readonly FieldDefinition[];
   now: () => number;
 };
 
@@ -46,6 +49,7 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
     receipts: deps.receipts,
     receiptSeconds: grantSeconds + retentionSeconds(deps.config.retention.receiptDays),
     watch: deps.watchlists && { watchlists: deps.watchlists, grantSeconds },
+    credentialIssuer: deps.credentialFields?.length ? deps.issuer : undefined,
     now: deps.now,
   });
   const routes = interactionRoutes({ ...deps, completeConsent });

@@ -10,7 +10,7 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { CompleteConsent } from '../../domain/consent/complete_consent.js';
-import { loginFields, type RequestedField, requestedFields } from '../../domain/fields/fields.js';
+import { type FieldDefinition, loginFields, type RequestedField, requestedFields } from '../../domain/fields/fields.js';
 import { parseClaimsParameter, verifiedRequestsOf } from '../../domain/fields/verified_claims_request.js';
 import { verifiedClaimLabel, verifiedFieldName } from '../../domain/fields/verified_fields.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../../domain/identity/identity_registry.js';
@@ -41,6 +41,8 @@ export type InteractionRoutesDeps = {
   demoWallet: boolean;
   /** Issuer, topic and trust framework names the page shows instead of addresses and codes. */
   names: DisplayNames;
+  /** The credentials a wallet may ask for (their scopes), beside the login's fields. */
+  credentialFields?: readonly FieldDefinition[];
   now: () => number;
 };
 
@@ -51,7 +53,7 @@ const binding = (uid: string) => `interaction:${uid}`;
 
 export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   const { provider } = deps;
-  const known = loginFields(deps.topics);
+  const known = [...loginFields(deps.topics), ...(deps.credentialFields ?? [])];
   const auth = interactionCookie(provider);
 
   const requestedOf = (details: Interaction): RequestedField[] =>

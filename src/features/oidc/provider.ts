@@ -40,7 +40,25 @@ export type ProviderDeps = AccountDeps & {
   registeredClients?: RegisteredClients;
   /** How the engine fetches a client's jwks_uri and sector_identifier_uri: through Signet's URL guard (src/infra/outbound/guarded_fetch.ts). */
   fetch: NonNullable<Configuration['fetch']>;
+  /**
+   * Credentials for owners' wallets (OpenID4VCI, src/features/credentials/): the engine's feature
+   * with Signet's issuance, the scopes the credential endpoint's tokens carry, and how long an offer waits.
+   */
+  credentials?: {
+    openid4vci: NonNullable<NonNullable<Configuration['features']>['openid4vci']>;
+    scopes: readonly string[];
+    /**
+     * The audience of the credential endpoint's tokens: from the issuer, not from a request's
+     * host, so that every process behind the issuer takes the tokens every other one issued.
+     */
+    audience: string;
+    offerSeconds: number;
+    /** The engine's clients with the wallets' own in front (src/features/credentials/wallet_client.ts). */
+    clients: ClientRecords;
+  };
 };
+
+const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, renderPage } = deps;
@@ -61,7 +79,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       // A grant's live access tokens, and a client's own, are bounded (docs/data.md).
       accessTokensPerGrant: config.tokenLimits.accessTokensPerGrant,
       clientCredentialsPerClient: config.tokenLimits.clientCredentialsPerClient,
-      clients: deps.clientRecords,
+      clients: deps.credentials?.clients ?? deps.clientRecords,
       registeredClients: deps.registeredClients,
       // What the claims and checks of a code or token read next goes out with its Grant's read.
       readAccountAhead: readAccountAhead(deps),
@@ -159,7 +177,35 @@ export function createProvider(deps: ProviderDeps): Provider {
         initialAccessToken: config.clientRegistration === 'initial_access_token' ? (config.registrationAccessToken ?? false) : false,
       },
       registrationManagement: { enabled: config.clientRegistration !== 'off', rotateRegistrationAccessToken: true },
-    },
+      ...(deps.credentials
+        ? {
+            openid4vci: deps.credentials.openid4vci,
+            // The credential endpoint takes tokens whose audience it is: a wallet's token names
+            // Signet (the credential issuer) as its resource, and carries the credential scopes.
+            resourceIndicators: {
+              enabled: true,
+              // A request for a credential (its scope, or the offer's grant) is for the credential endpoint.
+              defaultResource: async (ctx) => {
+                const asked = String(ctx.oidc.params?.scope ?? '').split(' ');
+                const forCredential = ctx.oidc.params?.grant_type === PRE_AUTHORIZED || asked.some((scope) => deps.credentials!.scopes.includes(scope));
+                return forCredential ? config.issuer : undefined;
+              },
+              useGrantedResource: async () => true,
+              getResourceServerInfo: async (_ctx, resource) => {
+                if (resource !== config.issuer) throw new errors.InvalidTarget();
+                return {
+                  scope: deps.credentials!.scopes.join(' '),
+                  audience: deps.credentials!.audience,
+                  accessTokenFormat: 'opaque',
+                  accessTokenTTL: config.ttl.accessToken,
+                };
+              },
+            },
+          }
+        : {}),
+      // The engine's types expect rich authorization requests beside OpenID4VCI; Signet grants
+      // credentials by scope alone (decision 53), without `authorization_details`.
+    } as NonNullable<Configuration['features']>,
     // A login grant is the owner's signed consent: it gets a refresh token, rotated on use.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Rotated on use, except for FAPI 2.0 clients: the profile asks servers not to rotate, their
@@ -177,6 +223,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       Interaction: config.ttl.interaction,
       // A CIBA request waits this long for the owner in the inbox.
       BackchannelAuthenticationRequest: 600,
+      // A credential offer waits this long for the wallet.
+      PreAuthorizedCode: deps.credentials?.offerSeconds ?? 600,
     },
     renderError: async (ctx: KoaContextWithOIDC, out, error) => {
       const outage = outageIn(error);

@@ -36,6 +36,8 @@ export type ErasureStepDeps = {
   /** The owner's requests to Signet's claim issuer, deleted (none when Signet issues no claims). */
   removeClaimRequests?: (identity: IdentityKey) => Promise<void>;
   history: AccessHistory;
+  /** The credentials issued to the owner's wallets: each revoked (its status bit set), their records forgotten. */
+  eraseCredentials?: (identity: IdentityKey) => Promise<unknown>;
   /** Stops following the identity on chain: nothing of it is left to end. */
   unwatch(identity: IdentityKey): Promise<void>;
   /** How long receipts are kept as proof once the identity is erased. */
@@ -105,6 +107,7 @@ export function erasureSteps(deps: ErasureStepDeps): Record<ErasureStep, (target
         ),
         deps.removeClaimRequests?.(identity),
         deps.history.erase(identity),
+        deps.eraseCredentials?.(identity),
         deps.unwatch(identity),
       ]);
     },

@@ -13,6 +13,7 @@ import type { ClaimRecords } from '../../domain/claims/claim_records.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
@@ -60,6 +61,8 @@ export type OwnerDataDeps = {
   claimRequests?: ClaimRequests;
   backchannel: BackchannelInbox;
   history: AccessHistory;
+  /** The credentials issued to the owner's wallets, revoked and forgotten by an erasure (src/domain/credentials/). */
+  credentials?: Pick<CredentialRevocation, 'eraseAll'>;
   watchlists: Watchlists;
   renderPage: RenderPage;
   names: DisplayNames;
@@ -186,6 +189,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
           }
         : undefined,
       history: deps.history,
+      eraseCredentials: deps.credentials && ((identity) => deps.credentials!.eraseAll(identity)),
       // Each chain's watcher stops following that chain's identity (the same address elsewhere is another).
       unwatch: async (named) => {
         const { identity, chainId } = targetOf(named);

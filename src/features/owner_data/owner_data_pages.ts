@@ -28,6 +28,7 @@ const DOOR_WORDS: Record<Door, string> = {
   claim_resource: 'claim read',
   access_grant: 'access grant',
   ciba: 'login from another device',
+  credential: 'credential to your wallet',
 };
 
 const PAGE_SIZE = 50;

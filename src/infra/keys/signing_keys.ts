@@ -66,3 +66,18 @@ export function fapiSigningAlgOf(jwks: SigningJwks): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The key Signet signs credentials and their status lists with: the first ES256 key (P-256),
+ * the one algorithm every wallet and verifier of SD-JWT VCs accepts. Undefined: none configured.
+ */
+export function credentialKeyOf(jwks: SigningJwks): (SigningJwk & { kid: string }) | undefined {
+  const jwk = jwks.keys.find((each) => each.kty === 'EC' && algorithmOf(each) === 'ES256' && each.d !== undefined);
+  return jwk && { ...jwk, kid: kidOf(jwk)! };
+}
+
+/** The public half of a signing key, as published. */
+export function publicJwkOf(jwk: SigningJwk): SigningJwk {
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...publicPart } = jwk as SigningJwk & Record<string, unknown>;
+  return publicPart as SigningJwk;
+}

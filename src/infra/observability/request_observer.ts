@@ -18,6 +18,8 @@ const ENGINE_ROUTES: [RegExp, string][] = [
   [/^\/jwks$/, '/jwks'],
   [/^\/session\/end(\/[^/]+)?$/, '/session/end'],
   [/^\/backchannel$/, '/backchannel'],
+  [/^\/challenge$/, '/challenge'],
+  [/^\/credential$/, '/credential'],
   [/^\/(healthz|readyz|openapi\.json)$/, ''],
 ];
 

@@ -81,6 +81,12 @@
 // signet:client-logins:<clientId>     set of the grant ids of a client's consent receipts (its login grants)
 // signet:registration-token:<id>      an RFC 7592 registration access token (the engine's RegistrationAccessToken, JSON)
 // signet:registration-tokens:<client> set of the keys of a client's registration access tokens
+// signet:credential:<id>              a credential Signet issued (JSON): whose, of which claim, its status slot and dates, TTL = its expiry
+// signet:credentials:<identity>       set of the ids of an identity's credentials, each listed until its expiry
+// signet:status-slot:<list>:<index>   the credential holding a slot of a status list, TTL = its expiry
+// signet:status-revoked:<list>        set of the revoked slots of a status list, each listed until its credential's expiry
+// signet:proof-nonce:<nonce>          a credential proof's nonce, used once, until the nonce would have expired
+// signet:tx-code-attempts:<code hash> set of the wrong transaction codes tried on a credential offer, until the offer ends
 
 const PREFIX = 'signet:';
 
@@ -149,4 +155,10 @@ export const keys = {
   clientLogins: (clientId: string) => `${PREFIX}client-logins:${clientId}`,
   registrationToken: (id: string) => `${PREFIX}registration-token:${id}`,
   registrationTokensOf: (clientId: string) => `${PREFIX}registration-tokens:${clientId}`,
+  credential: (id: string) => `${PREFIX}credential:${id}`,
+  credentialsOf: (identity: string) => `${PREFIX}credentials:${identity.toLowerCase()}`,
+  statusSlot: (list: number, index: number) => `${PREFIX}status-slot:${list}:${index}`,
+  revokedSlots: (list: number) => `${PREFIX}status-revoked:${list}`,
+  proofNonce: (nonce: string) => `${PREFIX}proof-nonce:${nonce}`,
+  txCodeAttempts: (codeHash: string) => `${PREFIX}tx-code-attempts:${codeHash}`,
 };

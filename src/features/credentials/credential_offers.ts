@@ -1,0 +1,67 @@
+// A credential offer for the owner's wallet (OpenID4VCI 1.0, by value): a grant of the engine
+// for the wallets' client with the credential's scope on Signet as resource, a pre-authorized
+// code of that grant with a six-digit transaction code, the `openid-credential-offer://` link
+// and its QR code. The transaction code goes to the owner's page only, never into the link, so
+// a link seen over a shoulder or on a shared screen is not enough to redeem it.
+import { randomInt } from 'node:crypto';
+import type Provider from 'oidc-provider';
+import QRCode from 'qrcode';
+import { refuse } from '../../base/errors.js';
+import type { CredentialType } from '../../domain/credentials/credential_types.js';
+import { subjectOf } from '../../domain/identity/subject.js';
+import type { IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import { PRE_AUTHORIZED_GRANT, WALLET_CLIENT_ID } from './wallet_client.js';
+
+export type CredentialOffer = {
+  credential_configuration_id: string;
+  credential_offer_uri: string;
+  qr_svg: string;
+  tx_code: string;
+  expires_at: string;
+};
+
+export type CredentialOffers = { make(session: IdentitySession, configurationId: string): Promise<CredentialOffer> };
+
+export function createCredentialOffers(deps: {
+  provider: Provider;
+  issuer: string;
+  /** The first chain's id: an owner session without `chain_id` is on it. */
+  chainId: number;
+  types: readonly CredentialType[];
+  offerSeconds: number;
+  now: () => number;
+}): CredentialOffers {
+  const byId = new Map(deps.types.map((type) => [type.id, type]));
+  return {
+    async make(session, configurationId) {
+      const type = byId.get(configurationId);
+      if (!type) throw refuse('credential_type_unknown', `no credential is offered as "${configurationId}"`);
+      const accountId = subjectOf(session.chain_id ?? deps.chainId, session.identity);
+      const client = await deps.provider.Client.find(WALLET_CLIENT_ID);
+      const grant = new deps.provider.Grant({ accountId, clientId: WALLET_CLIENT_ID });
+      grant.addResourceScope(deps.issuer, type.scope);
+      const grantId = await grant.save();
+      const txCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      // The engine's model takes the client object and the transaction code its types do not list.
+      const code = await new deps.provider.PreAuthorizedCode({ client, accountId, grantId, scope: type.scope, resource: deps.issuer, txCode } as never).save();
+      const offer = {
+        credential_issuer: deps.issuer,
+        credential_configuration_ids: [type.id],
+        grants: {
+          [PRE_AUTHORIZED_GRANT]: {
+            'pre-authorized_code': code,
+            tx_code: { input_mode: 'numeric', length: 6, description: 'The code shown on your Signet account page' },
+          },
+        },
+      };
+      const link = `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(offer))}`;
+      return {
+        credential_configuration_id: type.id,
+        credential_offer_uri: link,
+        qr_svg: await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+        tx_code: txCode,
+        expires_at: new Date(deps.now() + deps.offerSeconds * 1000).toISOString(),
+      };
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// The account's page of credentials: offer one to a wallet (the QR code, the link and the
+// transaction code, shown once, on this answer only), the credentials issued with their state,
+// and revoking one. Plain forms: the page works without scripts.
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { CredentialRecord, CredentialRecords } from '../../domain/credentials/credential_records.js';
+import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
+import type { CredentialType } from '../../domain/credentials/credential_types.js';
+import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import type { Authenticator } from '../../http/authenticators.js';
+import type { RenderPage } from '../../http/pages.js';
+import { type AnyRoute, route } from '../../http/route.js';
+import { identityKeyOf } from '../../infra/chain/identity_key.js';
+import type { CredentialOffer, CredentialOffers } from './credential_offers.js';
+
+const TAG = 'Pages';
+export const CREDENTIALS_PAGE = '/account/wallet-credentials';
+
+const CAUSE_WORDS: Record<string, string> = {
+  owner_revoked: 'you revoked it',
+  claim_removed: 'its claim was removed from your identity',
+  claim_changed: 'its claim changed',
+  claim_revoked: 'its issuer revoked the claim',
+  erasure: 'your data was erased',
+};
+
+export function credentialPages(deps: {
+  sessions: AccountSessions;
+  renderPage: RenderPage;
+  /** The first chain's id: an owner session without `chain_id` is on it. */
+  chainId: number;
+  demoWallet: boolean;
+  types: readonly CredentialType[];
+  /** Undefined: Signet issues no credentials here (no ES256 key). */
+  issuing?: { offers: CredentialOffers; records: CredentialRecords; revocation: CredentialRevocation };
+}): AnyRoute[] {
+  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
+  const nameOf = (id: string) => deps.types.find((type) => type.id === id)?.name ?? id;
+  const toSignIn = (ctx: Context) => {
+    ctx.redirect(ctx.method === 'GET' ? `/account?next=${encodeURIComponent(ctx.path)}` : '/account');
+    return {};
+  };
+  const show = async (ctx: Context, session: IdentitySession, data: { offer?: CredentialOffer; notice?: string }) => {
+    const entries: CredentialRecord[] = deps.issuing ? await deps.issuing.records.listOf(identityKeyOf(session.identity, session.chain_id)) : [];
+    deps.renderPage(ctx, 'account/credentials', {
+      title: 'Credentials in your wallet',
+      identity: session.identity,
+      wallet: session.wallet,
+      chainId: session.chain_id ?? deps.chainId,
+      demoWallet: deps.demoWallet,
+      issuing: Boolean(deps.issuing),
+      types: deps.types,
+      credentials: entries.map((entry) => ({
+        ...entry,
+        name: nameOf(entry.configuration),
+        stateWords: entry.revoked ? `revoked: ${CAUSE_WORDS[entry.revoked.cause] ?? entry.revoked.cause}` : 'valid',
+      })),
+      offer: data.offer && { ...data.offer, name: nameOf(data.offer.credential_configuration_id) },
+      notice: data.notice,
+    });
+    return {};
+  };
+
+  return [
+    route({
+      method: 'get',
+      path: CREDENTIALS_PAGE,
+      summary: 'The credentials page: offers for a wallet, the credentials issued',
+      tag: TAG,
+      auth: visitor,
+      query: z.object({ done: z.string().optional().catch(undefined) }),
+      responses: { 200: { description: 'The page' } },
+      undocumented: true,
+      handle: async ({ ctx, query, caller }) =>
+        caller
+          ? show(ctx, caller, { notice: query.done === 'revoked' ? 'The credential is revoked: verifiers checking its status see it.' : undefined })
+          : toSignIn(ctx),
+    }),
+
+    route({
+      method: 'post',
+      path: `${CREDENTIALS_PAGE}/offers`,
+      summary: 'Make an offer for a wallet (the form of the credentials page)',
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      body: z.object({ credential_configuration_id: z.string({ error: 'choose a credential' }).max(100) }),
+      responses: { 200: { description: 'The page with the offer' } },
+      refusals: ['credential_type_unknown'],
+      undocumented: true,
+      async handle({ ctx, body, caller }) {
+        if (!caller) return toSignIn(ctx);
+        if (!deps.issuing) return show(ctx, caller, {});
+        ctx.set('cache-control', 'no-store');
+        return show(ctx, caller, { offer: await deps.issuing.offers.make(caller, body.credential_configuration_id) });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: `${CREDENTIALS_PAGE}/{id}/revoke`,
+      summary: 'Revoke a credential (the form of the credentials page)',
+      tag: TAG,
+      auth: visitor,
+      bodyLimit: 'form',
+      params: z.strictObject({ id: z.string().min(1).max(64) }),
+      responses: { 302: { description: 'Revoked: back to the credentials page' } },
+      refusals: ['credential_not_found'],
+      undocumented: true,
+      async handle({ ctx, params, caller }) {
+        if (!caller) return toSignIn(ctx);
+        await deps.issuing?.revocation.revoke(identityKeyOf(caller.identity, caller.chain_id), params.id, 'owner_revoked');
+        ctx.redirect(`${CREDENTIALS_PAGE}?done=revoked`);
+        return {};
+      },
+    }),
+  ];
+}

@@ -1,0 +1,125 @@
+// Credentials the owner keeps in their own wallet (OpenID4VCI 1.0, SD-JWT VC): built in two
+// halves around the engine. Before it: the issuance the engine's feature calls, the wallets'
+// client, the token check of offers. After it: the routes, which make offers with the engine's
+// models. Nothing is issued without an ES256 key (the one algorithm every wallet accepts).
+import type Provider from 'oidc-provider';
+import type { Config } from '../../config/config.js';
+import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
+import { createCredentialRecords } from '../../domain/credentials/credential_records.js';
+import { createCredentialRevocation } from '../../domain/credentials/credential_revocation.js';
+import { credentialFields, credentialTypes } from '../../domain/credentials/credential_types.js';
+import { createSdJwtVcSigner } from '../../domain/credentials/sd_jwt_vc.js';
+import { createStatusLists } from '../../domain/credentials/status_lists.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
+import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
+import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
+import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
+import type { Watchlists } from '../../domain/watch/watchlist.js';
+import type { RenderPage } from '../../http/pages.js';
+import type { OnChains } from '../../infra/chain/chains.js';
+import { algorithmOf, credentialKeyOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
+import type { ClientRecords } from '../../infra/store/client_records.js';
+import type { Store } from '../../infra/store/store.js';
+import { openid4vciFeature } from './credential_issuance.js';
+import { createCredentialOffers } from './credential_offers.js';
+import { credentialPages } from './credential_pages.js';
+import { credentialRoutes } from './credential_routes.js';
+import { offerTokenCheck } from './offer_token_check.js';
+import { withWalletClient } from './wallet_client.js';
+
+export type CredentialsDeps = {
+  config: Config;
+  store: Store;
+  chainId: number;
+  topics: ClaimTopics;
+  onChain: Pick<OnChains<{ verified?: VerifiedSources }>, 'get'>;
+  clientRecords: ClientRecords;
+  watchlists: Watchlists;
+  history: AccessHistory;
+  sessionCallers: SessionCallers;
+  sessions: AccountSessions;
+  renderPage: RenderPage;
+  demoWallet: boolean;
+  nonceSecret: Buffer;
+  now: () => number;
+};
+
+export function createCredentialsFeature(deps: CredentialsDeps) {
+  const { config, store, now } = deps;
+  const jwks = signingKeysOf(config);
+  const key = credentialKeyOf(jwks);
+  const thresholds = [...new Set([18, 21, ...config.credentials.ageThresholds])].sort((a, b) => a - b);
+  const verifiedTopics = deps.topics.verifiedTopics.flatMap((topic) => deps.topics.byNumber(topic)?.name ?? []);
+  const types = credentialTypes(config.issuer, verifiedTopics);
+  const records = createCredentialRecords(store, now);
+  const statusLists = createStatusLists(store, now);
+  const revocation = createCredentialRevocation({ records, statusLists });
+  const statusUri = (list: number) => `${config.issuer}/credentials/status/${list}`;
+  // The engine's credential endpoint, named from the issuer: its tokens' audience in every process.
+  const credentialEndpoint = `${config.issuer}/credential`;
+  // The wallets' client signs nothing; its ID token algorithm is any the engine has a key for.
+  const idTokenAlg = algorithmOf(jwks.keys[0]!) ?? 'RS256';
+  const engine = key && {
+    openid4vci: openid4vciFeature({
+      store,
+      issuer: config.issuer,
+      credentialEndpoint,
+      nonceSecret: deps.nonceSecret,
+      types,
+      thresholds,
+      lifetimeDays: config.credentials.lifetimeDays,
+      topics: deps.topics,
+      onChain: deps.onChain,
+      signer: createSdJwtVcSigner({ issuer: config.issuer, key }),
+      statusLists,
+      statusUri,
+      records,
+      watchlists: deps.watchlists,
+      history: deps.history,
+      now,
+    }),
+    scopes: types.map((type) => type.scope),
+    audience: credentialEndpoint,
+    offerSeconds: config.credentials.offerSeconds,
+    clients: withWalletClient(deps.clientRecords, idTokenAlg),
+  };
+  return {
+    /** What the engine is built with (createProvider's `credentials`); undefined without an ES256 key. */
+    engine,
+    /** The consent page's fields of the credentials a wallet may ask for in a login (none without a key). */
+    fields: key ? credentialFields(types, thresholds) : [],
+    revocation,
+    /** Once the engine exists: its token check of offers, and the routes. */
+    withEngine(provider: Provider) {
+      const pageDeps = { sessions: deps.sessions, renderPage: deps.renderPage, chainId: deps.chainId, demoWallet: deps.demoWallet, types };
+      if (!key) return { routes: credentialPages(pageDeps) };
+      provider.use(offerTokenCheck({ provider, store, offerSeconds: config.credentials.offerSeconds }));
+      const offers = createCredentialOffers({
+        provider,
+        issuer: config.issuer,
+        chainId: deps.chainId,
+        types,
+        offerSeconds: config.credentials.offerSeconds,
+        now,
+      });
+      return {
+        routes: [
+          ...credentialPages({ ...pageDeps, issuing: { offers, records, revocation } }),
+          ...credentialRoutes({
+            issuer: config.issuer,
+            offers,
+            types,
+            thresholds,
+            key,
+            statusLists,
+            statusUri,
+            records,
+            revocation,
+            callers: deps.sessionCallers,
+            now,
+          }),
+        ],
+      };
+    },
+  };
+}

@@ -1,0 +1,391 @@
+// Credentials the owner keeps, end to end on real parts: anvil with the ONCHAINID contracts, real
+// Redis, Signet's account API for the offer, an independent wallet written with
+// @openid4vc/openid4vci (offer, token with tx_code and DPoP, nonce, JWT proof, credential), and a
+// verifier written with the SD-JWT library (signature, `vct`, `cnf`, disclosures, key binding,
+// status through the IETF status list). An owner with a KYC claim gets an age credential,
+// presents "18 or over" to a verifier that learns nothing else, and when the issuer revokes the
+// claim on chain the verifier sees the credential revoked.
+import { createHash, createPrivateKey, sign as nodeSign, randomBytes } from 'node:crypto';
+import type { Jwk } from '@openid4vc/oauth2';
+import { Openid4vciClient } from '@openid4vc/openid4vci';
+import { setGlobalConfig } from '@openid4vc/utils';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
+import type { Address, Hex } from 'viem';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { signInToAccount } from '../support/account_sign_in.js';
+import { credentialIssuerSettings, WALLET_APP } from '../support/credential_issuer_settings.js';
+import { authorizationCodeWallet, callbacks, hasher, receive, statusOf, verifier, type WalletKey, walletKey } from '../support/credential_wallet.js';
+import { followToCallback, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
+import { assertOpenid4vci } from '../support/openid4vci_schema.js';
+import { type Harness, startSignet } from '../support/signet_harness.js';
+import { UserAgent } from '../support/user_agent.js';
+import { waitUntil } from '../support/wait_until.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-credentials-tests';
+type Json = Record<string, unknown>;
+
+let h: Harness;
+
+beforeAll(async () => {
+  // Wallets speak https; the test issuer is http on loopback.
+  setGlobalConfig({ allowInsecureUrls: true });
+  h = await startSignet({
+    // A second Signet process on the same Redis: what must happen once happens once across both.
+    peers: 1,
+    watchChain: true,
+    clients: [WALLET_APP],
+    configure: (chain) => credentialIssuerSettings(chain, ADMIN_TOKEN),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await h.close();
+});
+
+const verified = (birthdate: string) => ({
+  verification: { trust_framework: 'de_aml', time: '2026-10-01T10:00:00Z', verification_process: 'acme-4711' },
+  claims: { given_name: 'Erika', family_name: 'Mustermann', birthdate, nationalities: ['DE'] },
+});
+
+async function admin(path: string, body: unknown) {
+  const response = await fetch(`${h.issuer}/admin${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Json };
+}
+
+/** An owner with an identity holding a KYC claim whose verified data has this date of birth. */
+async function ownerWithKyc(account: number, birthdate: string) {
+  const owner = h.chain.accounts[account]!;
+  const identity: Address = await h.chain.createIdentityFor(owner.address);
+  await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const issued = await admin('/claims', { identity, topic: 'kyc', data: { level: 'enhanced', verified_claims: verified(birthdate) } });
+  expect(issued.status).toBe(201);
+  const { agent } = await signInToAccount(h.issuer, owner);
+  return { owner, identity, agent, claimId: issued.json.claim_id as Hex };
+}
+
+async function offer(agent: Awaited<ReturnType<typeof signInToAccount>>['agent'], configuration: string) {
+  const offered = await agent.postJson(`${h.issuer}/account/credential-offers`, { credential_configuration_id: configuration });
+  expect(offered.status).toBe(201);
+  return offered.json as { credential_offer_uri: string; tx_code: string; qr_svg: string; expires_at: string };
+}
+
+test('an owner with a KYC claim gets an age credential into a wallet, proves "18 or over" alone, and a revocation on chain reaches the verifier', async () => {
+  const { agent, claimId, identity } = await ownerWithKyc(1, '1990-05-17');
+  const offered = await offer(agent, 'age');
+  expect(offered.credential_offer_uri).toMatch(/^openid-credential-offer:\/\/\?credential_offer=/);
+  expect(offered.qr_svg).toMatch(/^<svg/);
+  expect(offered.tx_code).toMatch(/^\d{6}$/);
+  expect(offered.credential_offer_uri).not.toContain(offered.tx_code);
+
+  const { response, holderKey } = await receive(offered.credential_offer_uri, offered.tx_code);
+  const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
+
+  // The issuer-signed JWT: Signet as issuer, the age type, the wallet's key, nothing that names the owner.
+  const issuerJwt = credential.split('~')[0]!;
+  const payload = decodeJwt(issuerJwt) as Json;
+  expect(payload).toMatchObject({
+    iss: h.issuer,
+    vct: `${h.issuer}/credentials/types/age`,
+    cnf: { jwk: { kty: 'EC', crv: 'P-256', x: holderKey.publicJwk.x } },
+  });
+  expect(payload.sub).toBeUndefined();
+  expect(JSON.stringify(payload).toLowerCase()).not.toContain(identity.toLowerCase().slice(2));
+  for (const leak of ['1990', 'birthdate', 'Erika', 'Mustermann']) expect(Buffer.from(credential).toString()).not.toContain(leak);
+  expect((payload.exp as number) % 86_400).toBe(0);
+
+  const verifierLib = await verifier(h.issuer);
+  const whole = await verifierLib.verify(credential);
+  expect(whole.header?.typ).toBe('dc+sd-jwt');
+  expect(whole.payload.age_equal_or_over).toEqual({ '18': true, '21': true });
+  expect(await statusOf(h.issuer, credential)).toBe(0);
+
+  // The holder presents "18 or over" alone, bound to its key and the verifier's nonce.
+  const holderPrivate = createPrivateKey({ key: holderKey.privateJwk as never, format: 'jwk' });
+  const holder = new SDJwtVcInstance({
+    hasher,
+    hashAlg: 'sha-256',
+    kbSigner: (data: string) => nodeSign('sha256', Buffer.from(data), { key: holderPrivate, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
+    kbSignAlg: 'ES256',
+  });
+  const nonce = randomBytes(16).toString('base64url');
+  const presentation = await holder.present(credential, { age_equal_or_over: { '18': true } } as never, {
+    kb: { payload: { iat: Math.floor(Date.now() / 1000), aud: 'https://verifier.example', nonce } },
+  });
+  expect(presentation.split('~').length).toBe(3);
+  const seen = await verifierLib.verify(presentation, { keyBindingNonce: nonce, requiredClaimKeys: ['age_equal_or_over.18'] } as never);
+  expect(seen.payload.age_equal_or_over).toEqual({ '18': true });
+  expect(seen.kb?.payload.aud).toBe('https://verifier.example');
+
+  // The owner sees it; the access history recorded the issuance.
+  const listed = await agent.getJson(`${h.issuer}/account/credentials`);
+  expect(listed.json.credentials).toEqual([expect.objectContaining({ credential_configuration_id: 'age', claim_id: claimId.toLowerCase(), state: 'valid' })]);
+  await h.signet.history.flushed();
+  const history = await agent.getJson(`${h.issuer}/account/history`);
+  expect(JSON.stringify(history.json)).toContain('"door":"credential"');
+
+  // The issuer revokes the claim on chain: the watcher sets the status bit.
+  expect((await admin('/claims/revocations', { identity, claim_id: claimId })).status).toBe(200);
+  const mined = Date.now();
+  await waitUntil('the credential is revoked in its status list', async () => (await statusOf(h.issuer, credential)) === 1, 20_000);
+  console.info(`credential revoked in its status list ${Date.now() - mined} ms after the claim's revocation was mined`);
+  await expect(verifierLib.verify(presentation, { keyBindingNonce: nonce } as never)).rejects.toThrow(/revoked|status/i);
+  const after = await agent.getJson(`${h.issuer}/account/credentials`);
+  expect(after.json.credentials).toEqual([expect.objectContaining({ state: 'revoked', revoked: expect.objectContaining({ cause: 'claim_revoked' }) })]);
+}, 60_000);
+
+test('a wrong tx_code is refused without using the offer up; a proof nonce serves once', async () => {
+  const { agent } = await ownerWithKyc(2, '2001-01-01');
+  const offered = await offer(agent, 'age');
+  const code = (JSON.parse(decodeURIComponent(offered.credential_offer_uri.split('credential_offer=')[1]!)) as Json).grants as Json;
+  const preAuthorized = (code['urn:ietf:params:oauth:grant-type:pre-authorized_code'] as Json)['pre-authorized_code'] as string;
+  const wrong = offered.tx_code === '000000' ? '000001' : '000000';
+  const refused = await fetch(`${h.issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': preAuthorized, tx_code: wrong }),
+  });
+  expect(refused.status).toBe(400);
+  expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
+
+  // The right code still works, and the same proof (the same nonce) cannot be used again.
+  const { response, again } = await receive(offered.credential_offer_uri, offered.tx_code);
+  expect(response.credentialResponse.credentials).toHaveLength(1);
+  await expect(again()).rejects.toThrow();
+  const replay = await again().catch((error: { response?: Response; message: string }) => error);
+  expect(JSON.stringify(replay, Object.getOwnPropertyNames(replay))).toContain('invalid_nonce');
+}, 60_000);
+
+test('the metadata names each credential; the type metadata and status list are served to anyone', async () => {
+  const metadata = (await (await fetch(`${h.issuer}/.well-known/openid-credential-issuer`)).json()) as Json;
+  expect(metadata).toMatchObject({ credential_issuer: h.issuer, credential_endpoint: `${h.issuer}/credential`, nonce_endpoint: expect.any(String) });
+  const configurations = metadata.credential_configurations_supported as Record<string, Json>;
+  expect(Object.keys(configurations).sort()).toEqual(['age', 'verified_kyc']);
+  expect(configurations.age).toMatchObject({ format: 'dc+sd-jwt', vct: `${h.issuer}/credentials/types/age`, cryptographic_binding_methods_supported: ['jwk'] });
+  const type = await fetch(`${h.issuer}/credentials/types/age`);
+  expect(type.status).toBe(200);
+  expect(await type.json()).toMatchObject({
+    vct: `${h.issuer}/credentials/types/age`,
+    claims: expect.arrayContaining([expect.objectContaining({ path: ['age_equal_or_over', '18'], sd: 'always' })]),
+  });
+  expect((await fetch(`${h.issuer}/credentials/types/none`)).status).toBe(400);
+});
+
+test('a wallet asks through the authorization code flow: the owner signs a text naming the credential and what it carries, and the receipt keeps it', async () => {
+  const { owner, agent: account } = await ownerWithKyc(3, '2010-03-04');
+  const redirectUri = WALLET_APP.redirect_uris[0]!;
+  const wallet = await authorizationCodeWallet(h.issuer, WALLET_APP.client_id, redirectUri, 'age');
+  const browser = new UserAgent();
+  const started = await browser.fetch(wallet.authorizationRequestUrl);
+  expect(started.status).toBe(303);
+  const interactionUrl = new URL(started.headers.get('location')!, h.issuer).href;
+  const login = { agent: browser, interactionUrl, config: { serverMetadata: () => ({ issuer: h.issuer }) } } as unknown as LoginStart;
+
+  // The consent page's JSON twin lists the credential as a field; the signed text names it and what it carries.
+  const view = await browser.getJson(interactionUrl);
+  expect(view.json.fields).toEqual([expect.objectContaining({ name: 'credential:age', scope: 'credential:age', required: false })]);
+  const signed = await signChallenge(login, owner);
+  expect(signed.message).toContain('age proofs credential for your wallet (18 or over, 21 or over)');
+  expect(signed.message).toContain(`- ${h.issuer}/credentials/types/age`);
+  const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
+  expect(answer.status).toBe(200);
+  const callback = await followToCallback(login, answer.json.redirect_to as string);
+  const code = callback.searchParams.get('code')!;
+
+  const { tokenType, credential } = await wallet.redeem(code);
+  expect(tokenType).toBe('DPoP');
+  const verifiedCredential = await (await verifier(h.issuer)).verify(credential);
+  // Born 2010-03-04: under 18 on the test's day, and the credential ends when that answer would change.
+  expect(verifiedCredential.payload.age_equal_or_over).toEqual({ '18': false, '21': false });
+  expect(verifiedCredential.payload.exp).toBeLessThanOrEqual(Date.parse('2028-03-04T00:00:00Z') / 1000);
+
+  // The receipt keeps what was signed; the owner sees the credential, issued to the wallet app.
+  const consents = await account.getJson(`${h.issuer}/account/consents`);
+  expect(JSON.stringify(consents.json)).toContain('credential:age');
+  const listed = await account.getJson(`${h.issuer}/account/credentials`);
+  expect(listed.json.credentials).toEqual([expect.objectContaining({ credential_configuration_id: 'age', state: 'valid' })]);
+}, 60_000);
+
+/** A wallet's access token for an offer, through the library (DPoP-bound to `dpopKey`). */
+async function walletToken(offerUri: string, txCode: string, dpopKey = walletKey()) {
+  const client = new Openid4vciClient({ callbacks: callbacks([dpopKey]) });
+  const credentialOffer = await client.resolveCredentialOffer(offerUri);
+  assertOpenid4vci('credential_offer', credentialOffer);
+  const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
+  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+    credentialOffer,
+    issuerMetadata,
+    txCode,
+    dpop: { signer: { method: 'jwk', alg: 'ES256', publicJwk: dpopKey.publicJwk as Jwk } },
+  });
+  return { accessToken: accessTokenResponse.access_token, dpopKey };
+}
+
+/** A JWT proof of `key` for Signet (OpenID4VCI §8.2.1.1), with this nonce; `signWith` signs it instead (a forged proof). */
+async function proofOf(key: WalletKey, nonce: string, signWith: WalletKey = key) {
+  return new SignJWT({ nonce, aud: h.issuer })
+    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: key.publicJwk })
+    .setIssuedAt()
+    .sign(await importJWK(signWith.privateJwk, 'ES256'));
+}
+
+const freshNonce = async (base = h.issuer) => {
+  const answer = await fetch(`${base}/challenge`, { method: 'POST' });
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('cache-control')).toBe('no-store');
+  const body = await answer.json();
+  assertOpenid4vci('nonce_response', body);
+  return (body as { c_nonce: string }).c_nonce;
+};
+
+/** A credential request as a wallet sends it (RFC 9449: a fresh DPoP proof each time), to `base` (a process). */
+async function credentialRequest(base: string, token: { accessToken: string; dpopKey: WalletKey }, body: unknown, options: { query?: boolean } = {}) {
+  const ath = createHash('sha256').update(token.accessToken).digest('base64url');
+  const dpop = await new SignJWT({ htm: 'POST', htu: `${base}/credential`, ath, jti: randomBytes(12).toString('base64url') })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: token.dpopKey.publicJwk })
+    .setIssuedAt()
+    .sign(await importJWK(token.dpopKey.privateJwk, 'ES256'));
+  const url = options.query ? `${base}/credential?access_token=${encodeURIComponent(token.accessToken)}` : `${base}/credential`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', dpop };
+  if (!options.query) headers.authorization = `DPoP ${token.accessToken}`;
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = (await response.json()) as Json;
+  assertOpenid4vci(response.status === 200 ? 'credential_response' : 'credential_error', json);
+  return { status: response.status, json };
+}
+
+test('the failure paths of the test plans: each refused with its error, and nothing issued', async () => {
+  const { agent } = await ownerWithKyc(6, '1975-07-07');
+  const offered = await offer(agent, 'age');
+  const token = await walletToken(offered.credential_offer_uri, offered.tx_code);
+  const holder = walletKey();
+  const refusals = [
+    ['a nonce Signet never gave', { credential_configuration_id: 'age', proofs: { jwt: [await proofOf(holder, 'made-up-nonce')] } }, 400, 'invalid_nonce'],
+    [
+      'a proof signed by another key than its own',
+      { credential_configuration_id: 'age', proofs: { jwt: [await proofOf(holder, await freshNonce(), walletKey())] } },
+      400,
+      'invalid_proof',
+    ],
+    [
+      'an unknown credential configuration',
+      { credential_configuration_id: 'passport', proofs: { jwt: [await proofOf(holder, await freshNonce())] } },
+      400,
+      'unknown_credential_configuration',
+    ],
+    ['no proof', { credential_configuration_id: 'age' }, 400, 'invalid_proof'],
+    [
+      'a configuration the token was not granted',
+      { credential_configuration_id: 'verified_kyc', proofs: { jwt: [await proofOf(holder, await freshNonce())] } },
+      400,
+      'credential_request_denied',
+    ],
+  ] as const;
+  for (const [what, body, status, error] of refusals) {
+    const answer = await credentialRequest(h.issuer, token, body);
+    expect({ what, status: answer.status, error: answer.json.error }).toEqual({ what, status, error });
+  }
+  // The token in the query (RFC 6750 §2.3) is not accepted: only the DPoP header scheme.
+  const inQuery = await credentialRequest(
+    h.issuer,
+    token,
+    { credential_configuration_id: 'age', proofs: { jwt: [await proofOf(holder, await freshNonce())] } },
+    { query: true },
+  );
+  expect(inQuery.status).toBe(400);
+  expect(inQuery.json.error).toBe('invalid_request');
+  expect((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials).toEqual([]);
+  // An owner without verified data gets no credential of it.
+  const plain = h.chain.accounts[7]!;
+  await h.chain.createIdentityFor(plain.address);
+  const { agent: plainAgent } = await signInToAccount(h.issuer, plain);
+  const plainOffer = await offer(plainAgent, 'age');
+  const plainToken = await walletToken(plainOffer.credential_offer_uri, plainOffer.tx_code);
+  const denied = await credentialRequest(h.issuer, plainToken, {
+    credential_configuration_id: 'age',
+    proofs: { jwt: [await proofOf(holder, await freshNonce())] },
+  });
+  expect(denied).toMatchObject({ status: 400, json: { error: 'credential_request_denied' } });
+}, 60_000);
+
+test('one proof sent to two Signet processes at once is accepted by one; a batch gets one unlinkable credential per key', async () => {
+  const { agent } = await ownerWithKyc(8, '1988-08-08');
+  const offered = await offer(agent, 'age');
+  const token = await walletToken(offered.credential_offer_uri, offered.tx_code);
+  const holder = walletKey();
+  const proof = await proofOf(holder, await freshNonce(h.peers[0]!.url));
+  const body = { credential_configuration_id: 'age', proofs: { jwt: [proof] } };
+  const answers = await Promise.all([credentialRequest(h.issuer, token, body), credentialRequest(h.peers[0]!.url, token, body)]);
+  expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+  expect(answers.find((answer) => answer.status === 400)!.json.error).toBe('invalid_nonce');
+
+  // A batch: three keys, three credentials, nothing in common a verifier could link them by but the day.
+  const keys = [walletKey(), walletKey(), walletKey()];
+  const nonce = await freshNonce();
+  const batch = await credentialRequest(h.issuer, token, {
+    credential_configuration_id: 'age',
+    proofs: { jwt: await Promise.all(keys.map((key) => proofOf(key, nonce))) },
+  });
+  expect(batch.status).toBe(200);
+  const credentials = (batch.json.credentials as { credential: string }[]).map((each) => each.credential);
+  expect(credentials).toHaveLength(3);
+  const payloads = credentials.map((credential) => decodeJwt(credential.split('~')[0]!) as Json);
+  for (const payload of payloads) assertOpenid4vci('sd_jwt_vc_payload', payload);
+  expect(payloads.map((payload) => (payload.cnf as { jwk: { x: string } }).jwk.x)).toEqual(keys.map((key) => key.publicJwk.x));
+  expect(new Set(payloads.map((payload) => (payload.status as { status_list: { idx: number } }).status_list.idx)).size).toBe(3);
+  expect(new Set(payloads.map((payload) => `${payload.iat}/${payload.exp}`)).size).toBe(1);
+  const disclosures = credentials.flatMap((credential) => credential.split('~').slice(1, -1));
+  expect(new Set(disclosures).size).toBe(disclosures.length);
+  const digests = payloads.flatMap((payload) => (payload.age_equal_or_over as { _sd: string[] })._sd);
+  expect(new Set(digests).size).toBe(digests.length);
+}, 60_000);
+
+test('the issuer metadata, type metadata and status list token are what the specifications define', async () => {
+  const metadata = (await (await fetch(`${h.issuer}/.well-known/openid-credential-issuer`)).json()) as Json;
+  assertOpenid4vci('issuer_metadata', metadata);
+  expect(metadata.batch_credential_issuance).toEqual({ batch_size: 10 });
+  for (const configuration of Object.values(metadata.credential_configurations_supported as Record<string, { vct: string }>)) {
+    const type = await fetch(configuration.vct);
+    expect(type.status).toBe(200);
+    assertOpenid4vci('type_metadata', await type.json());
+  }
+  const token = await (await fetch(`${h.issuer}/credentials/status/0`)).text();
+  assertOpenid4vci('status_list_header', decodeProtectedHeader(token));
+  assertOpenid4vci('status_list_payload', decodeJwt(token));
+  expect(decodeJwt(token)).toMatchObject({ sub: `${h.issuer}/credentials/status/0`, iss: h.issuer, ttl: 300 });
+  expect((await fetch(`${h.issuer}/credentials/status/1001`)).status).toBe(400);
+});
+
+test("the owner's erasure revokes every credential before it forgets them", async () => {
+  const { owner, agent } = await ownerWithKyc(0, '1970-01-01');
+  const offered = await offer(agent, 'verified_kyc');
+  const { response } = await receive(offered.credential_offer_uri, offered.tx_code);
+  const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
+  // The verified data's credential: each claim a disclosure, as the issuer verified it.
+  expect((await (await verifier(h.issuer)).verify(credential)).payload).toMatchObject({
+    vct: `${h.issuer}/credentials/types/verified_kyc`,
+    given_name: 'Erika',
+    family_name: 'Mustermann',
+    birthdate: '1970-01-01',
+    nationalities: ['DE'],
+  });
+  expect(await statusOf(h.issuer, credential)).toBe(0);
+
+  const challenge = await agent.postJson(`${h.issuer}/account/erasure/challenge`, {});
+  expect(challenge.status).toBe(200);
+  const message = challenge.json.challenge as string;
+  const accepted = await agent.postJson(`${h.issuer}/account/erasure`, { signature: await owner.signMessage({ message }), message });
+  expect(accepted.status).toBe(202);
+  await waitUntil('the erasure is done', async () => {
+    const state = await agent.getJson(`${h.issuer}/account/erasures/${accepted.json.id}`);
+    return state.json.status === 'done';
+  });
+  expect(await statusOf(h.issuer, credential)).toBe(1);
+  const again = await signInToAccount(h.issuer, owner);
+  expect((await again.agent.getJson(`${h.issuer}/account/credentials`)).json.credentials).toEqual([]);
+}, 60_000);
