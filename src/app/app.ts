@@ -67,6 +67,7 @@ export function createApp(deps: AppDeps): SignetApp {
     ...shared,
     watchlists: parts.watchlists,
     nonceSecret: credentialNonceSecret(config.cookieKeys),
+    revokeGrant: logins.revoke,
   });
   const provider = createProvider({
     ...shared,
@@ -85,7 +86,7 @@ export function createApp(deps: AppDeps): SignetApp {
   const account = createAccountFeature({ ...engine, grants, serviceName: services.serviceName });
   const ownerData = createOwnerDataFeature({
     ...engine,
-    credentials: credentials.revocation,
+    credentials,
     grants,
     revokeLoginGrant: loginEnds.endLoginGrantById('erasure'),
     erasureSettings: deps.erasureSettings,

@@ -166,6 +166,7 @@ const accountReasons = {
   consent_not_found: { error: 'not_found', meaning: 'No consent receipt with this id for the signed-in identity.' },
   erasure_not_found: { error: 'not_found', meaning: 'No erasure job with this id (or its state is no longer kept).' },
   credential_not_found: { error: 'not_found', meaning: 'No credential with this id was issued to the signed-in identity (or it has expired).' },
+  credential_offer_not_found: { error: 'not_found', meaning: 'No credential offer at this address: it was never made, or its 10 minutes have passed.' },
   credential_type_unknown: { error: 'invalid_request', meaning: 'Signet issues no credential of this configuration id (see the credential issuer metadata).' },
 } satisfies Record<string, ReasonEntry>;
 

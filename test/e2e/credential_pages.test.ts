@@ -100,7 +100,9 @@ test('the owner gets an offer on the credentials page, a wallet redeems it with 
   await page.getByRole('heading', { level: 2, name: 'Scan with your wallet: Age proofs' }).waitFor();
   expect(await page.getByRole('img', { name: 'QR code of the credential offer' }).locator('svg').count()).toBe(1);
   const link = (await page.getByRole('link', { name: 'Open in your wallet' }).getAttribute('href'))!;
-  expect(link).toMatch(/^openid-credential-offer:\/\/\?credential_offer=/);
+  expect(link).toMatch(
+    new RegExp(`^openid-credential-offer://\\?credential_offer_uri=${encodeURIComponent(`${h.issuer}/credential-offers/`)}[A-Za-z0-9_-]{32}$`),
+  );
   const txCode = (await page.locator('#tx-code').textContent())!;
   expect(txCode).toMatch(/^\d{6}$/);
   expect(link).not.toContain(txCode);

@@ -6,16 +6,22 @@
 // presents "18 or over" to a verifier that learns nothing else, and when the issuer revokes the
 // claim on chain the verifier sees the credential revoked.
 import { createHash, createPrivateKey, sign as nodeSign, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Jwk } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { setGlobalConfig } from '@openid4vc/utils';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import type { Address, Hex } from 'viem';
-import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { projectRoot } from '../../src/base/project_root.js';
+import { send } from '../../src/infra/chain/chain_writes.js';
+import { identityAbi, KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { credentialIssuerSettings, WALLET_APP } from '../support/credential_issuer_settings.js';
+import { CHAIN_END_MS } from '../support/bounds.js';
+import { BEARER_WALLET_APP, credentialIssuerSettings, WALLET_APP } from '../support/credential_issuer_settings.js';
 import { authorizationCodeWallet, callbacks, hasher, receive, statusOf, verifier, type WalletKey, walletKey } from '../support/credential_wallet.js';
 import { followToCallback, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
 import { assertOpenid4vci } from '../support/openid4vci_schema.js';
@@ -35,7 +41,7 @@ beforeAll(async () => {
     // A second Signet process on the same Redis: what must happen once happens once across both.
     peers: 1,
     watchChain: true,
-    clients: [WALLET_APP],
+    clients: [WALLET_APP, BEARER_WALLET_APP],
     configure: (chain) => credentialIssuerSettings(chain, ADMIN_TOKEN),
   });
 }, 60_000);
@@ -58,6 +64,19 @@ async function admin(path: string, body: unknown) {
   return { status: response.status, json: (await response.json()) as Json };
 }
 
+/** The verifier snippet of docs/credentials.md, taken from the page as it is and run as a module. */
+async function docsVerifier(): Promise<{
+  isEighteenOrOver(input: { issuer: string; presentation: string; nonce: string; audience: string }): Promise<boolean>;
+}> {
+  const page = readFileSync(join(projectRoot, 'docs', 'credentials.md'), 'utf8');
+  const snippet = /```js\n(\/\/ verify_age\.mjs[\s\S]*?)```/.exec(page)![1]!;
+  // Beside the project's node_modules, so that its imports resolve as they would in a verifier's project.
+  const file = join(projectRoot, 'test-output', 'verify_age.mjs');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, snippet);
+  return import(pathToFileURL(file).href);
+}
+
 /** An owner with an identity holding a KYC claim whose verified data has this date of birth. */
 async function ownerWithKyc(account: number, birthdate: string) {
   const owner = h.chain.accounts[account]!;
@@ -72,18 +91,22 @@ async function ownerWithKyc(account: number, birthdate: string) {
 async function offer(agent: Awaited<ReturnType<typeof signInToAccount>>['agent'], configuration: string) {
   const offered = await agent.postJson(`${h.issuer}/account/credential-offers`, { credential_configuration_id: configuration });
   expect(offered.status).toBe(201);
-  return offered.json as { credential_offer_uri: string; tx_code: string; qr_svg: string; expires_at: string };
+  return offered.json as { link: string; credential_offer_uri: string; tx_code: string; qr_svg: string; expires_at: string };
 }
 
 test('an owner with a KYC claim gets an age credential into a wallet, proves "18 or over" alone, and a revocation on chain reaches the verifier', async () => {
   const { agent, claimId, identity } = await ownerWithKyc(1, '1990-05-17');
   const offered = await offer(agent, 'age');
-  expect(offered.credential_offer_uri).toMatch(/^openid-credential-offer:\/\/\?credential_offer=/);
+  expect(offered.link).toBe(`openid-credential-offer://?credential_offer_uri=${encodeURIComponent(offered.credential_offer_uri)}`);
+  const offerRead = await fetch(offered.credential_offer_uri);
+  expect(offerRead.headers.get('cache-control')).toBe('no-store');
+  assertOpenid4vci('credential_offer', await offerRead.json());
+  expect((await fetch(`${h.issuer}/credential-offers/unknown-offer`)).status).toBe(404);
   expect(offered.qr_svg).toMatch(/^<svg/);
   expect(offered.tx_code).toMatch(/^\d{6}$/);
-  expect(offered.credential_offer_uri).not.toContain(offered.tx_code);
+  expect(offered.link).not.toContain(offered.tx_code);
 
-  const { response, holderKey } = await receive(offered.credential_offer_uri, offered.tx_code);
+  const { response, holderKey } = await receive(offered.link, offered.tx_code);
   const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
 
   // The issuer-signed JWT: Signet as issuer, the age type, the wallet's key, nothing that names the owner.
@@ -119,6 +142,10 @@ test('an owner with a KYC claim gets an age credential into a wallet, proves "18
   });
   expect(presentation.split('~').length).toBe(3);
   const seen = await verifierLib.verify(presentation, { keyBindingNonce: nonce, requiredClaimKeys: ['age_equal_or_over.18'] } as never);
+  // The verifier of docs/credentials.md, as it is there, says yes too.
+  const { isEighteenOrOver } = await docsVerifier();
+  expect(await isEighteenOrOver({ issuer: h.issuer, presentation, nonce, audience: 'https://verifier.example' })).toBe(true);
+  await expect(isEighteenOrOver({ issuer: h.issuer, presentation, nonce, audience: 'https://another.example' })).rejects.toThrow('not presented to us, now');
   expect(seen.payload.age_equal_or_over).toEqual({ '18': true });
   expect(seen.kb?.payload.aud).toBe('https://verifier.example');
 
@@ -132,9 +159,11 @@ test('an owner with a KYC claim gets an age credential into a wallet, proves "18
   // The issuer revokes the claim on chain: the watcher sets the status bit.
   expect((await admin('/claims/revocations', { identity, claim_id: claimId })).status).toBe(200);
   const mined = Date.now();
-  await waitUntil('the credential is revoked in its status list', async () => (await statusOf(h.issuer, credential)) === 1, 20_000);
+  await waitUntil('the credential is revoked in its status list', async () => (await statusOf(h.issuer, credential)) === 1, CHAIN_END_MS + 5000);
   console.info(`credential revoked in its status list ${Date.now() - mined} ms after the claim's revocation was mined`);
+  expect(Date.now() - mined).toBeLessThanOrEqual(CHAIN_END_MS);
   await expect(verifierLib.verify(presentation, { keyBindingNonce: nonce } as never)).rejects.toThrow(/revoked|status/i);
+  await expect(isEighteenOrOver({ issuer: h.issuer, presentation, nonce, audience: 'https://verifier.example' })).rejects.toThrow(/revoked|status/i);
   const after = await agent.getJson(`${h.issuer}/account/credentials`);
   expect(after.json.credentials).toEqual([expect.objectContaining({ state: 'revoked', revoked: expect.objectContaining({ cause: 'claim_revoked' }) })]);
 }, 60_000);
@@ -142,7 +171,7 @@ test('an owner with a KYC claim gets an age credential into a wallet, proves "18
 test('a wrong tx_code is refused without using the offer up; a proof nonce serves once', async () => {
   const { agent } = await ownerWithKyc(2, '2001-01-01');
   const offered = await offer(agent, 'age');
-  const code = (JSON.parse(decodeURIComponent(offered.credential_offer_uri.split('credential_offer=')[1]!)) as Json).grants as Json;
+  const code = ((await (await fetch(offered.credential_offer_uri)).json()) as Json).grants as Json;
   const preAuthorized = (code['urn:ietf:params:oauth:grant-type:pre-authorized_code'] as Json)['pre-authorized_code'] as string;
   const wrong = offered.tx_code === '000000' ? '000001' : '000000';
   const refused = await fetch(`${h.issuer}/token`, {
@@ -154,7 +183,7 @@ test('a wrong tx_code is refused without using the offer up; a proof nonce serve
   expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
 
   // The right code still works, and the same proof (the same nonce) cannot be used again.
-  const { response, again } = await receive(offered.credential_offer_uri, offered.tx_code);
+  const { response, again } = await receive(offered.link, offered.tx_code);
   expect(response.credentialResponse.credentials).toHaveLength(1);
   await expect(again()).rejects.toThrow();
   const replay = await again().catch((error: { response?: Response; message: string }) => error);
@@ -262,7 +291,7 @@ async function credentialRequest(base: string, token: { accessToken: string; dpo
 test('the failure paths of the test plans: each refused with its error, and nothing issued', async () => {
   const { agent } = await ownerWithKyc(6, '1975-07-07');
   const offered = await offer(agent, 'age');
-  const token = await walletToken(offered.credential_offer_uri, offered.tx_code);
+  const token = await walletToken(offered.link, offered.tx_code);
   const holder = walletKey();
   const refusals = [
     ['a nonce Signet never gave', { credential_configuration_id: 'age', proofs: { jwt: [await proofOf(holder, 'made-up-nonce')] } }, 400, 'invalid_nonce'],
@@ -305,7 +334,7 @@ test('the failure paths of the test plans: each refused with its error, and noth
   await h.chain.createIdentityFor(plain.address);
   const { agent: plainAgent } = await signInToAccount(h.issuer, plain);
   const plainOffer = await offer(plainAgent, 'age');
-  const plainToken = await walletToken(plainOffer.credential_offer_uri, plainOffer.tx_code);
+  const plainToken = await walletToken(plainOffer.link, plainOffer.tx_code);
   const denied = await credentialRequest(h.issuer, plainToken, {
     credential_configuration_id: 'age',
     proofs: { jwt: [await proofOf(holder, await freshNonce())] },
@@ -316,7 +345,7 @@ test('the failure paths of the test plans: each refused with its error, and noth
 test('one proof sent to two Signet processes at once is accepted by one; a batch gets one unlinkable credential per key', async () => {
   const { agent } = await ownerWithKyc(8, '1988-08-08');
   const offered = await offer(agent, 'age');
-  const token = await walletToken(offered.credential_offer_uri, offered.tx_code);
+  const token = await walletToken(offered.link, offered.tx_code);
   const holder = walletKey();
   const proof = await proofOf(holder, await freshNonce(h.peers[0]!.url));
   const body = { credential_configuration_id: 'age', proofs: { jwt: [proof] } };
@@ -364,7 +393,7 @@ test('the issuer metadata, type metadata and status list token are what the spec
 test("the owner's erasure revokes every credential before it forgets them", async () => {
   const { owner, agent } = await ownerWithKyc(0, '1970-01-01');
   const offered = await offer(agent, 'verified_kyc');
-  const { response } = await receive(offered.credential_offer_uri, offered.tx_code);
+  const { response } = await receive(offered.link, offered.tx_code);
   const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
   // The verified data's credential: each claim a disclosure, as the issuer verified it.
   expect((await (await verifier(h.issuer)).verify(credential)).payload).toMatchObject({
@@ -388,4 +417,34 @@ test("the owner's erasure revokes every credential before it forgets them", asyn
   expect(await statusOf(h.issuer, credential)).toBe(1);
   const again = await signInToAccount(h.issuer, owner);
   expect((await again.agent.getJson(`${h.issuer}/account/credentials`)).json.credentials).toEqual([]);
+}, 60_000);
+
+test('a bearer access token, from a wallet registered without DPoP, gets no credential', async () => {
+  const { owner } = await ownerWithKyc(4, '1991-04-04');
+  const redirectUri = BEARER_WALLET_APP.redirect_uris[0]!;
+  const wallet = await authorizationCodeWallet(h.issuer, BEARER_WALLET_APP.client_id, redirectUri, 'age', { bearer: true });
+  const browser = new UserAgent();
+  const started = await browser.fetch(wallet.authorizationRequestUrl);
+  const interactionUrl = new URL(started.headers.get('location')!, h.issuer).href;
+  const login = { agent: browser, interactionUrl, config: { serverMetadata: () => ({ issuer: h.issuer }) } } as unknown as LoginStart;
+  const signed = await signChallenge(login, owner);
+  const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
+  const code = (await followToCallback(login, answer.json.redirect_to as string)).searchParams.get('code')!;
+  // The token is issued (a bearer one: the client is registered so), the credential is not.
+  const refused = await wallet.redeem(code).catch((error: { message: string }) => error);
+  expect('message' in refused ? refused.message : refused).toMatch(/^Error retrieving credentials from .*"error": "invalid_token"/s);
+}, 60_000);
+
+test('the owner removing the claim on chain ends the credentials made from it, within the watcher’s bound', async () => {
+  const { owner, identity, agent, claimId } = await ownerWithKyc(5, '1960-06-06');
+  const offered = await offer(agent, 'verified_kyc');
+  const { response } = await receive(offered.link, offered.tx_code);
+  const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
+  expect(await statusOf(h.issuer, credential)).toBe(0);
+  await send(h.chain.as(owner), { address: identity, abi: identityAbi, functionName: 'removeClaim', args: [claimId] });
+  const mined = Date.now();
+  await waitUntil('the credential is revoked in its status list', async () => (await statusOf(h.issuer, credential)) === 1, CHAIN_END_MS + 5000);
+  expect(Date.now() - mined).toBeLessThanOrEqual(CHAIN_END_MS);
+  const listed = await agent.getJson(`${h.issuer}/account/credentials`);
+  expect(listed.json.credentials).toEqual([expect.objectContaining({ state: 'revoked', revoked: expect.objectContaining({ cause: 'claim_removed' }) })]);
 }, 60_000);

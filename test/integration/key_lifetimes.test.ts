@@ -3,8 +3,10 @@
 // identity creation, claims issued, revoked and removed), then every key in Redis must match
 // one row of the table in docs/data.md, and have a TTL unless its row says it is kept "Until"
 // an action. The lifetime rules themselves are checked to the second.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setGlobalConfig } from '@openid4vc/utils';
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
@@ -17,6 +19,8 @@ import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { credentialIssuerSettings } from '../support/credential_issuer_settings.js';
+import { receive } from '../support/credential_wallet.js';
 import { discover, logIn, startLogin } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
@@ -67,8 +71,10 @@ beforeAll(async () => {
           { name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' },
           { name: 'accredited', topic: ACCREDITED, description: 'Your accredited investor status' },
         ],
-        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc', 'accredited'] }],
+        // KYC claims hold verified data, so credentials are made from them.
+        trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc', 'accredited'], trustFrameworks: { kyc: 'de_aml' } }],
       },
+      jwks: credentialIssuerSettings(chain, ADMIN_TOKEN).jwks,
       claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
       identityDeployerKey: DEPLOYER_KEY,
       adminToken: ADMIN_TOKEN,
@@ -106,8 +112,11 @@ async function api(method: string, path: string, options: { key?: string; token?
   return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, any> };
 }
 
-async function issueClaim(identity: Address, topic: 'kyc' | 'accredited') {
-  const issued = await api('POST', '/admin/claims', { admin: true, body: { identity, topic, data: { level: 'basic' } } });
+/** A claim Signet issues; `verified`: with verified data (a date of birth), which credentials are made from. */
+async function issueClaim(identity: Address, topic: 'kyc' | 'accredited', verified = false) {
+  const verifiedClaims = { verification: { trust_framework: 'de_aml', time: '2026-10-01T10:00:00Z' }, claims: { birthdate: '1990-01-01' } };
+  const data = verified ? { level: 'basic', verified_claims: verifiedClaims } : { level: 'basic' };
+  const issued = await api('POST', '/admin/claims', { admin: true, body: { identity, topic, data } });
   expect(issued.status).toBe(201);
   return issued.json as { claim_id: Hex; added: boolean; claim: { topic: number; signature: Hex; data: Hex; uri: string } };
 }
@@ -158,7 +167,7 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
   const apiKey = (await h.signet.apiKeys.create('analytics', 'key lifetimes')).key;
 
   // Claims Signet issues, one of them revoked through Signet.
-  await issueClaim(identity, 'kyc');
+  await issueClaim(identity, 'kyc', true);
   const accredited = await issueClaim(identity, 'accredited');
   expect((await api('POST', '/admin/claims/revocations', { admin: true, body: { identity, claim_id: accredited.claim_id } })).status).toBe(200);
 
@@ -221,6 +230,26 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
   expect((await fresh.agent.postJson(`${h.issuer}/account/identity`, {})).status).toBeLessThan(300);
   await waitUntil('the fresh identity is deployed', async () => (await fresh.agent.getJson(`${h.issuer}/account/identity`)).json.status === 'deployed', 20_000);
 
+  // A credential for the owner's wallet: an offer tried once with a wrong code, then redeemed; then revoked.
+  setGlobalConfig({ allowInsecureUrls: true });
+  const offered = await agent.postJson(`${h.issuer}/account/credential-offers`, { credential_configuration_id: 'age' });
+  expect(offered.status).toBe(201);
+  const link = offered.json.link as string;
+  const preAuthorized = (await (await fetch(offered.json.credential_offer_uri as string)).json()) as Record<string, Record<string, Record<string, string>>>;
+  const wrongCode = await fetch(`${h.issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
+      'pre-authorized_code': preAuthorized.grants!['urn:ietf:params:oauth:grant-type:pre-authorized_code']!['pre-authorized_code']!,
+      tx_code: offered.json.tx_code === '000000' ? '000001' : '000000',
+    }),
+  });
+  expect(wrongCode.status).toBe(400);
+  await receive(link, offered.json.tx_code as string);
+  const [issuedCredential] = (await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as { id: string }[];
+  expect((await agent.postJson(`${h.issuer}/account/credentials/${issuedCredential!.id}/revocation`, {})).status).toBe(200);
+
   const { uncovered, ambiguous, withoutEnd, seen } = await checkKeys();
   expect(uncovered).toEqual([]);
   expect(ambiguous).toEqual([]);
@@ -269,6 +298,14 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
     'signet:client-logins:<clientId>',
     'signet:registration-token:<id>',
     'signet:registration-tokens:<clientId>',
+    'signet:credential-offer:<id>',
+    'signet:credential-grants:<identity>',
+    'signet:credential:<id>',
+    'signet:credentials:<identity>',
+    'signet:status-slot:<list>:<index>',
+    'signet:status-revoked:<list>',
+    'signet:proof-nonce:<hash>',
+    'signet:tx-code-attempts:<hash>',
   ];
   expect(reached.filter((pattern) => !seen.has(pattern))).toEqual([]);
 }, 60_000);

@@ -35,3 +35,6 @@ export const WALLET_APP: ClientConfig = {
   token_endpoint_auth_method: 'none',
   dpop_bound_access_tokens: true,
 };
+
+/** A wallet registered without DPoP: its tokens are bearer tokens, which the credential endpoint refuses. */
+export const BEARER_WALLET_APP: ClientConfig = { ...WALLET_APP, client_id: 'bearer-wallet-app', client_name: 'Bearer Wallet', dpop_bound_access_tokens: false };

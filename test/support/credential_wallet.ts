@@ -122,14 +122,21 @@ export async function statusOf(issuer: string, credential: string): Promise<numb
  * code flow (the scope `credential:<id>`, PKCE, DPoP): the URL the owner's browser opens, then
  * the redemption of the code the browser brings back.
  */
-export async function authorizationCodeWallet(issuer: string, clientId: string, redirectUri: string, configurationId: string) {
+export async function authorizationCodeWallet(
+  issuer: string,
+  clientId: string,
+  redirectUri: string,
+  configurationId: string,
+  options: { bearer?: boolean } = {},
+) {
   const dpopKey = walletKey();
   const holderKey = walletKey();
   const client = new Openid4vciClient({ callbacks: { ...callbacks([dpopKey, holderKey]), clientAuthentication: clientAuthenticationNone({ clientId }) } });
   const issuerMetadata = await client.resolveIssuerMetadata(issuer);
   // A wallet-initiated request: the offer the wallet makes itself, for the authorization code grant.
   const credentialOffer = { credential_issuer: issuer, credential_configuration_ids: [configurationId], grants: { authorization_code: {} } };
-  const dpop = { signer: { method: 'jwk' as const, alg: 'ES256', publicJwk: dpopKey.publicJwk as Jwk } };
+  // A bearer wallet sends no DPoP proof: its tokens are bearer tokens.
+  const dpop = options.bearer ? undefined : { signer: { method: 'jwk' as const, alg: 'ES256', publicJwk: dpopKey.publicJwk as Jwk } };
   const { authorizationRequestUrl, pkce } = await client.createAuthorizationRequestUrlFromOffer({
     credentialOffer,
     issuerMetadata,

@@ -118,6 +118,12 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
     // Several proofs in one request get as many credentials, one per key: a wallet presents
     // each once, so no two verifiers see the same credential (OpenID4VCI's batch issuance).
     metadata: { display: [{ name: 'Signet', locale: 'en' }], batch_credential_issuance: { batch_size: BATCH_SIZE } },
+    // Credentials go to a wallet that proves its key at every call: a bearer token, which a
+    // copy of it would serve as well, is refused whoever the client is.
+    credentialConfigurationPolicy(_ctx, { accessToken }) {
+      if (!accessToken.jkt) throw new errors.InvalidToken('the credential endpoint takes DPoP-bound access tokens only');
+      return true;
+    },
     credentialConfigurationsSupported: Object.fromEntries(deps.types.map((type) => [type.id, configurationOf(type, deps.thresholds)])),
     async issueCredential(ctx, { credentialConfigurationId, proofs, client, account, grant }) {
       const type = byId.get(credentialConfigurationId)!;

@@ -42,7 +42,8 @@ const offerBody = z.strictObject({
 });
 const offer = z.object({
   credential_configuration_id: z.string(),
-  credential_offer_uri: z.string().meta({ description: 'The `openid-credential-offer://` link, the offer by value' }),
+  link: z.string().meta({ description: 'The `openid-credential-offer://` link a wallet opens or scans' }),
+  credential_offer_uri: z.string().meta({ description: 'Where the wallet reads the offer (the link names it): JSON, for the offer’s life' }),
   qr_svg: z.string().meta({ description: 'The link as a QR code (SVG) for a wallet on another device' }),
   tx_code: z.string().meta({ description: 'The transaction code the wallet asks for: show it to the owner, never put it in the link' }),
   expires_at: z.string(),
@@ -118,6 +119,22 @@ export function credentialRoutes(deps: CredentialRoutesDeps): AnyRoute[] {
         const revoked = await deps.revocation.revoke(identityKeyOf(caller.identity, caller.chain_id), params.id, 'owner_revoked');
         if (!revoked) throw refuse('credential_not_found', 'no such credential for the signed-in identity');
         return { body: viewOf(revoked) };
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/credential-offers/{id}',
+      summary: 'A credential offer, read by the wallet its link was given to (OpenID4VCI `credential_offer_uri`)',
+      tag: TAG,
+      auth: anyone,
+      params: idParams,
+      responses: { 200: { description: 'The offer', schema: z.record(z.string(), z.unknown()) } },
+      refusals: ['credential_offer_not_found'],
+      async handle({ params }) {
+        const found = await deps.offers.find(params.id);
+        if (!found) throw refuse('credential_offer_not_found', 'no credential offer here: ask the owner for a new one');
+        return { body: found };
       },
     }),
 

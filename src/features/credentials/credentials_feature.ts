@@ -19,13 +19,14 @@ import type { RenderPage } from '../../http/pages.js';
 import type { OnChains } from '../../infra/chain/chains.js';
 import { algorithmOf, credentialKeyOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
+import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import { openid4vciFeature } from './credential_issuance.js';
 import { createCredentialOffers } from './credential_offers.js';
 import { credentialPages } from './credential_pages.js';
 import { credentialRoutes } from './credential_routes.js';
 import { offerTokenCheck } from './offer_token_check.js';
-import { withWalletClient } from './wallet_client.js';
+import { WALLET_CLIENT_ID, withWalletClient } from './wallet_client.js';
 
 export type CredentialsDeps = {
   config: Config;
@@ -41,6 +42,8 @@ export type CredentialsDeps = {
   renderPage: RenderPage;
   demoWallet: boolean;
   nonceSecret: Buffer;
+  /** Ends one of the engine's grants and everything issued under it (an erasure ends the offers' grants). */
+  revokeGrant: (grantId: string) => Promise<void>;
   now: () => number;
 };
 
@@ -54,6 +57,8 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
   const records = createCredentialRecords(store, now);
   const statusLists = createStatusLists(store, now);
   const revocation = createCredentialRevocation({ records, statusLists });
+  // An offer's grant lives while its code waits and its token works, not a login grant's weeks.
+  const offerGrantSeconds = config.credentials.offerSeconds + config.ttl.accessToken;
   const statusUri = (list: number) => `${config.issuer}/credentials/status/${list}`;
   // The engine's credential endpoint, named from the issuer: its tokens' audience in every process.
   const credentialEndpoint = `${config.issuer}/credential`;
@@ -80,6 +85,8 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
     }),
     scopes: types.map((type) => type.scope),
     audience: credentialEndpoint,
+    walletClientId: WALLET_CLIENT_ID,
+    offerGrantSeconds,
     offerSeconds: config.credentials.offerSeconds,
     clients: withWalletClient(deps.clientRecords, idTokenAlg),
   };
@@ -89,6 +96,17 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
     /** The consent page's fields of the credentials a wallet may ask for in a login (none without a key). */
     fields: key ? credentialFields(types, thresholds) : [],
     revocation,
+    /**
+     * What an erasure does to credentials: each revoked (its status bit set) and its record
+     * forgotten, and the engine's grants of the identity's offers ended with their tokens.
+     */
+    async eraseAll(identity: string) {
+      const erased = await revocation.eraseAll(identity);
+      const offerGrants = keys.credentialGrantsOf(identity);
+      for (const grantId of await store.indexMembers(offerGrants)) await deps.revokeGrant(grantId);
+      await store.delete(offerGrants);
+      return erased;
+    },
     /** Once the engine exists: its token check of offers, and the routes. */
     withEngine(provider: Provider) {
       const pageDeps = { sessions: deps.sessions, renderPage: deps.renderPage, chainId: deps.chainId, demoWallet: deps.demoWallet, types };
@@ -96,10 +114,12 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
       provider.use(offerTokenCheck({ provider, store, offerSeconds: config.credentials.offerSeconds }));
       const offers = createCredentialOffers({
         provider,
+        store,
         issuer: config.issuer,
         chainId: deps.chainId,
         types,
         offerSeconds: config.credentials.offerSeconds,
+        grantSeconds: offerGrantSeconds,
         now,
       });
       return {

@@ -53,6 +53,9 @@ export type ProviderDeps = AccountDeps & {
      */
     audience: string;
     offerSeconds: number;
+    /** The wallets' client, whose grants (credential offers) live `offerGrantSeconds`, not a login's. */
+    walletClientId: string;
+    offerGrantSeconds: number;
     /** The engine's clients with the wallets' own in front (src/features/credentials/wallet_client.ts). */
     clients: ClientRecords;
   };
@@ -218,7 +221,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       IdToken: config.ttl.idToken,
       RefreshToken: config.ttl.refreshToken,
       ClientCredentials: config.ttl.accessToken,
-      Grant: config.ttl.grant,
+      Grant: (_ctx, grant) => (deps.credentials && grant.clientId === deps.credentials.walletClientId ? deps.credentials.offerGrantSeconds : config.ttl.grant),
       Session: config.ttl.session,
       Interaction: config.ttl.interaction,
       // A CIBA request waits this long for the owner in the inbox.

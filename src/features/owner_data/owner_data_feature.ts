@@ -13,7 +13,6 @@ import type { ClaimRecords } from '../../domain/claims/claim_records.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
-import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
@@ -61,8 +60,8 @@ export type OwnerDataDeps = {
   claimRequests?: ClaimRequests;
   backchannel: BackchannelInbox;
   history: AccessHistory;
-  /** The credentials issued to the owner's wallets, revoked and forgotten by an erasure (src/domain/credentials/). */
-  credentials?: Pick<CredentialRevocation, 'eraseAll'>;
+  /** The credentials issued to the owner's wallets and the grants of its offers, revoked and forgotten by an erasure (src/features/credentials/). */
+  credentials?: { eraseAll(identity: string): Promise<unknown> };
   watchlists: Watchlists;
   renderPage: RenderPage;
   names: DisplayNames;

@@ -81,6 +81,8 @@
 // signet:client-logins:<clientId>     set of the grant ids of a client's consent receipts (its login grants)
 // signet:registration-token:<id>      an RFC 7592 registration access token (the engine's RegistrationAccessToken, JSON)
 // signet:registration-tokens:<client> set of the keys of a client's registration access tokens
+// signet:credential-offer:<id>        a credential offer (JSON) a wallet reads by its link, TTL = the offer's life
+// signet:credential-grants:<identity> set of the engine's grants made for an identity's credential offers, each while it lives
 // signet:credential:<id>              a credential Signet issued (JSON): whose, of which claim, its status slot and dates, TTL = its expiry
 // signet:credentials:<identity>       set of the ids of an identity's credentials, each listed until its expiry
 // signet:status-slot:<list>:<index>   the credential holding a slot of a status list, TTL = its expiry
@@ -155,6 +157,8 @@ export const keys = {
   clientLogins: (clientId: string) => `${PREFIX}client-logins:${clientId}`,
   registrationToken: (id: string) => `${PREFIX}registration-token:${id}`,
   registrationTokensOf: (clientId: string) => `${PREFIX}registration-tokens:${clientId}`,
+  credentialOffer: (id: string) => `${PREFIX}credential-offer:${id}`,
+  credentialGrantsOf: (identity: string) => `${PREFIX}credential-grants:${identity.toLowerCase()}`,
   credential: (id: string) => `${PREFIX}credential:${id}`,
   credentialsOf: (identity: string) => `${PREFIX}credentials:${identity.toLowerCase()}`,
   statusSlot: (list: number, index: number) => `${PREFIX}status-slot:${list}:${index}`,

@@ -11,16 +11,16 @@ import { createReadAhead } from './read_ahead.js';
 import type { BoundedIndex, Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all.
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'Grant']);
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode', 'Grant']);
 
 // Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
 // a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so
 // without a cut every refresh would leave one record, and one grant index member, for the
 // token's whole life (a day and more).
-const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
 // Every model the engine consumes (single use without a grant to revoke among them): only their
 // records can carry a consumed mark, so only their re-saves clear one.
-const MARKED = new Set([...CONSUMABLE, 'PushedAuthorizationRequest', 'PreAuthorizedCode']);
+const MARKED = new Set([...CONSUMABLE, 'PushedAuthorizationRequest']);
 
 /** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
 export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
