@@ -78,11 +78,12 @@ async function docsVerifier(): Promise<{
 }
 
 /** An owner with an identity holding a KYC claim whose verified data has this date of birth. */
-async function ownerWithKyc(account: number, birthdate: string) {
+async function ownerWithKyc(account: number, birthdate: string, claimExpiresAt?: string) {
   const owner = h.chain.accounts[account]!;
   const identity: Address = await h.chain.createIdentityFor(owner.address);
   await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
-  const issued = await admin('/claims', { identity, topic: 'kyc', data: { level: 'enhanced', verified_claims: verified(birthdate) } });
+  const data = { level: 'enhanced', verified_claims: verified(birthdate) };
+  const issued = await admin('/claims', { identity, topic: 'kyc', data, ...(claimExpiresAt ? { expires_at: claimExpiresAt } : {}) });
   expect(issued.status).toBe(201);
   const { agent } = await signInToAccount(h.issuer, owner);
   return { owner, identity, agent, claimId: issued.json.claim_id as Hex };
@@ -391,10 +392,17 @@ test('the issuer metadata, type metadata and status list token are what the spec
 });
 
 test("the owner's erasure revokes every credential before it forgets them", async () => {
-  const { owner, agent } = await ownerWithKyc(0, '1970-01-01');
+  // The claim ends in 30 days: so does the credential (its day).
+  const claimEnds = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const { owner, agent } = await ownerWithKyc(0, '1970-01-01', claimEnds);
   const offered = await offer(agent, 'verified_kyc');
   const { response } = await receive(offered.link, offered.tx_code);
   const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
+  const exp = decodeJwt(credential.split('~')[0]!).exp!;
+  expect(exp).toBeLessThanOrEqual(Date.parse(claimEnds) / 1000);
+  expect(exp).toBeGreaterThan(Date.parse(claimEnds) / 1000 - 86_400);
+  // One disclosure per verified claim.
+  expect(credential.split('~').slice(1, -1)).toHaveLength(4);
   // The verified data's credential: each claim a disclosure, as the issuer verified it.
   expect((await (await verifier(h.issuer)).verify(credential)).payload).toMatchObject({
     vct: `${h.issuer}/credentials/types/verified_kyc`,
