@@ -80,8 +80,12 @@ async function docsVerifier(): Promise<{
 /** An owner with an identity holding a KYC claim whose verified data has this date of birth. */
 async function ownerWithKyc(account: number, birthdate: string, claimExpiresAt?: string) {
   const owner = h.chain.accounts[account]!;
-  const identity: Address = await h.chain.createIdentityFor(owner.address);
-  await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  // A wallet of an earlier test keeps its identity; its new claim replaces the one it held.
+  let identity = await h.signet.registry.identityOf(owner.address);
+  if (!identity) {
+    identity = await h.chain.createIdentityFor(owner.address);
+    await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  }
   const data = { level: 'enhanced', verified_claims: verified(birthdate) };
   const issued = await admin('/claims', { identity, topic: 'kyc', data, ...(claimExpiresAt ? { expires_at: claimExpiresAt } : {}) });
   expect(issued.status).toBe(201);
@@ -273,13 +277,18 @@ const freshNonce = async (base = h.issuer) => {
   return (body as { c_nonce: string }).c_nonce;
 };
 
+/** A DPoP proof of `key` for a POST to `url` (RFC 9449), bound to `accessToken` when given. */
+async function dpopProof(key: WalletKey, url: string, accessToken?: string) {
+  const ath = accessToken === undefined ? {} : { ath: createHash('sha256').update(accessToken).digest('base64url') };
+  return new SignJWT({ htm: 'POST', htu: url, ...ath, jti: randomBytes(12).toString('base64url') })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.publicJwk })
+    .setIssuedAt()
+    .sign(await importJWK(key.privateJwk, 'ES256'));
+}
+
 /** A credential request as a wallet sends it (RFC 9449: a fresh DPoP proof each time), to `base` (a process). */
 async function credentialRequest(base: string, token: { accessToken: string; dpopKey: WalletKey }, body: unknown, options: { query?: boolean } = {}) {
-  const ath = createHash('sha256').update(token.accessToken).digest('base64url');
-  const dpop = await new SignJWT({ htm: 'POST', htu: `${base}/credential`, ath, jti: randomBytes(12).toString('base64url') })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: token.dpopKey.publicJwk })
-    .setIssuedAt()
-    .sign(await importJWK(token.dpopKey.privateJwk, 'ES256'));
+  const dpop = await dpopProof(token.dpopKey, `${base}/credential`, token.accessToken);
   const url = options.query ? `${base}/credential?access_token=${encodeURIComponent(token.accessToken)}` : `${base}/credential`;
   const headers: Record<string, string> = { 'content-type': 'application/json', dpop };
   if (!options.query) headers.authorization = `DPoP ${token.accessToken}`;
@@ -455,4 +464,40 @@ test('the owner removing the claim on chain ends the credentials made from it, w
   expect(Date.now() - mined).toBeLessThanOrEqual(CHAIN_END_MS);
   const listed = await agent.getJson(`${h.issuer}/account/credentials`);
   expect(listed.json.credentials).toEqual([expect.objectContaining({ state: 'revoked', revoked: expect.objectContaining({ cause: 'claim_removed' }) })]);
+}, 60_000);
+
+test('an offer redeemed by 10 requests at once, on two processes, issues nothing twice: the replay revokes its grant', async () => {
+  const { agent } = await ownerWithKyc(1, '1992-02-02');
+  const before = ((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as unknown[]).length;
+  const offered = await offer(agent, 'age');
+  const grants = ((await (await fetch(offered.credential_offer_uri)).json()) as Json).grants as Record<string, Record<string, string>>;
+  const code = grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']!['pre-authorized_code']!;
+  const key = walletKey();
+  const redeem = async (base: string) => {
+    const response = await fetch(`${base}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await dpopProof(key, `${base}/token`) },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code, tx_code: offered.tx_code }),
+    });
+    return { status: response.status, json: (await response.json()) as Json };
+  };
+  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => redeem(i % 2 ? h.peers[0]!.url : h.issuer)));
+  // A code redeemed twice is taken as stolen: its grant is revoked. Of requests at once, at most
+  // one got a token before that, and that token no longer works; every other one is refused.
+  const winners = answers.filter((answer) => answer.status === 200);
+  expect(winners.length).toBeLessThanOrEqual(1);
+  expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.json.error])).toEqual(
+    Array(10 - winners.length).fill([400, 'invalid_grant']),
+  );
+  for (const winner of winners) {
+    const token = { accessToken: winner.json.access_token as string, dpopKey: key };
+    const refused = await credentialRequest(h.issuer, token, {
+      credential_configuration_id: 'age',
+      proofs: { jwt: [await proofOf(walletKey(), await freshNonce())] },
+    });
+    expect(refused).toMatchObject({ status: 401, json: { error: 'invalid_token' } });
+  }
+  // Used: the offer gives nothing more, even with the right code, and no credential was issued.
+  expect(await redeem(h.issuer)).toMatchObject({ status: 400, json: { error: 'invalid_grant' } });
+  expect((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials).toHaveLength(before);
 }, 60_000);
