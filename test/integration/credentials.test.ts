@@ -14,7 +14,7 @@ import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { setGlobalConfig } from '@openid4vc/utils';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
-import type { Address, Hex } from 'viem';
+import type { Hex } from 'viem';
 import { projectRoot } from '../../src/base/project_root.js';
 import { send } from '../../src/infra/chain/chain_writes.js';
 import { identityAbi, KeyPurpose } from '../../src/infra/chain/contracts.js';
