@@ -41,6 +41,8 @@ beforeAll(async () => {
     // A second Signet process on the same Redis: what must happen once happens once across both.
     peers: 1,
     watchChain: true,
+    // Signet reads the chain through a proxy the tests can cut.
+    chainProxy: true,
     clients: [WALLET_APP, BEARER_WALLET_APP],
     configure: (chain) => credentialIssuerSettings(chain, ADMIN_TOKEN),
   });
@@ -501,3 +503,36 @@ test('an offer redeemed by 10 requests at once, on two processes, issues nothing
   expect(await redeem(h.issuer)).toMatchObject({ status: 400, json: { error: 'invalid_grant' } });
   expect((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials).toHaveLength(before);
 }, 60_000);
+
+test('the chain down: the credential request is a 503 chain_unavailable, fast, and spends nothing; the same proof works once it is back', async () => {
+  const { agent } = await ownerWithKyc(2, '1985-05-05');
+  const before = ((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as unknown[]).length;
+  const offered = await offer(agent, 'age');
+  const token = await walletToken(offered.link, offered.tx_code);
+  const body = { credential_configuration_id: 'age', proofs: { jwt: [await proofOf(walletKey(), await freshNonce())] } };
+  await h.chainProxy!.set('refuse');
+  try {
+    const started = performance.now();
+    const down = await fetchCredential(token, body);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(down).toMatchObject({ status: 503, json: { error: 'temporarily_unavailable', reason: 'chain_unavailable' } });
+  } finally {
+    await h.chainProxy!.set('pass');
+  }
+  expect(((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as unknown[]).length).toBe(before);
+  expect((await fetchCredential(token, body)).status).toBe(200);
+}, 60_000);
+
+/** A credential request whose answer is not checked against the specification's errors (an outage is Signet's own answer). */
+async function fetchCredential(token: { accessToken: string; dpopKey: WalletKey }, body: unknown) {
+  const response = await fetch(`${h.issuer}/credential`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `DPoP ${token.accessToken}`,
+      dpop: await dpopProof(token.dpopKey, `${h.issuer}/credential`, token.accessToken),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Json };
+}

@@ -131,7 +131,8 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
       const on = subject && deps.onChain.get(subject.chainId);
       if (!subject || !on?.verified) throw new errors.CredentialRequestDenied('this identity’s chain is not served');
       const jwts = (proofs as { jwt?: string[] } | undefined)?.jwt ?? [];
-      for (const proof of jwts) await nonceOnce(proof);
+      // The chain first: an outage (503 chain_unavailable) spends no nonce, and the wallet
+      // asks again with the same proof.
       const found = madeFrom(type, await on.verified.of(subject.identity), deps);
       if (!found) throw new errors.CredentialRequestDenied('the identity holds no verified data this credential is made from');
       const { source, made } = found;
@@ -140,6 +141,7 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
       if (Math.floor(made.expiresAt / DAY_MS) <= Math.floor(now / DAY_MS)) {
         throw new errors.CredentialRequestDenied('the verified data this credential is made from ends today');
       }
+      for (const proof of jwts) await nonceOnce(proof);
       const identityKey = on.chain.identityKey(subject.identity);
       const credentials: { credential: string }[] = [];
       for (const proof of jwts) {
