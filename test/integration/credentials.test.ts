@@ -197,6 +197,32 @@ test('a wrong tx_code is refused without using the offer up; a proof nonce serve
   expect(JSON.stringify(replay, Object.getOwnPropertyNames(replay))).toContain('invalid_nonce');
 }, 60_000);
 
+test('guessing the transaction code: five wrong ones leave the offer standing, the sixth ends it', async () => {
+  const { agent } = await ownerWithKyc(2, '2002-02-02');
+  const offered = await offer(agent, 'age');
+  const grants = ((await (await fetch(offered.credential_offer_uri)).json()) as Json).grants as Record<string, Record<string, string>>;
+  const code = grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']!['pre-authorized_code']!;
+  const key = walletKey();
+  const tryCode = async (txCode: string) => {
+    const response = await fetch(`${h.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await dpopProof(key, `${h.issuer}/token`) },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code, tx_code: txCode }),
+    });
+    return { status: response.status, json: (await response.json()) as Json };
+  };
+  const wrong = ['000000', '111111', '222222', '333333', '444444', '555555', '666666'].filter((guess) => guess !== offered.tx_code).slice(0, 6);
+  for (const guess of wrong.slice(0, 5)) {
+    expect(await tryCode(guess)).toEqual({
+      status: 400,
+      json: { error: 'invalid_grant', error_description: 'invalid tx_code provided; the offer still stands', reason: 'invalid_grant' },
+    });
+  }
+  // The sixth reaches the engine, which uses the code up and revokes its grant: the right code no longer helps.
+  expect(await tryCode(wrong[5]!)).toMatchObject({ status: 400, json: { error: 'invalid_grant' } });
+  expect(await tryCode(offered.tx_code)).toMatchObject({ status: 400, json: { error: 'invalid_grant' } });
+}, 60_000);
+
 test('the metadata names each credential; the type metadata and status list are served to anyone', async () => {
   const metadata = (await (await fetch(`${h.issuer}/.well-known/openid-credential-issuer`)).json()) as Json;
   expect(metadata).toMatchObject({ credential_issuer: h.issuer, credential_endpoint: `${h.issuer}/credential`, nonce_endpoint: expect.any(String) });
@@ -536,3 +562,21 @@ async function fetchCredential(token: { accessToken: string; dpopKey: WalletKey 
   });
   return { status: response.status, json: (await response.json()) as Json };
 }
+
+test('a resource other than Signet is refused at the authorization endpoint with invalid_target', async () => {
+  const url = new URL(`${h.issuer}/auth`);
+  url.search = new URLSearchParams({
+    client_id: WALLET_APP.client_id,
+    redirect_uri: WALLET_APP.redirect_uris[0]!,
+    response_type: 'code',
+    scope: 'credential:age',
+    resource: 'https://other.example/api',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    state: 'state-1',
+  }).toString();
+  const answer = await new UserAgent().fetch(url);
+  const location = new URL(answer.headers.get('location')!);
+  expect(location.origin + location.pathname).toBe(WALLET_APP.redirect_uris[0]);
+  expect(location.searchParams.get('error')).toBe('invalid_target');
+});

@@ -23,8 +23,6 @@ export type StatusLists = {
   revoke(slot: StatusSlot, expiresAt: number): Promise<void>;
   /** The list's bits as the status list's `lst`: zlib-compressed, base64url. */
   encoded(list: number): Promise<string>;
-  /** Whether a slot's bit is set. */
-  isRevoked(slot: StatusSlot): Promise<boolean>;
 };
 
 const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
@@ -39,7 +37,6 @@ export function statusBytes(revoked: Iterable<number>, size = STATUS_LIST_SIZE):
 }
 
 export function createStatusLists(store: Store, now: () => number, draw: (size: number) => number = randomInt): StatusLists {
-  const revokedOf = async (list: number) => (await store.indexMembers(keys.revokedSlots(list))).map(Number);
   return {
     async take(credentialId, expiresAt) {
       const ttl = secondsUntil(expiresAt, now());
@@ -54,10 +51,8 @@ export function createStatusLists(store: Store, now: () => number, draw: (size: 
       await store.addToIndex(keys.revokedSlots(slot.list), String(slot.index), secondsUntil(expiresAt, now()));
     },
     async encoded(list) {
-      return Buffer.from(deflateSync(statusBytes(await revokedOf(list)))).toString('base64url');
-    },
-    async isRevoked(slot) {
-      return (await revokedOf(slot.list)).includes(slot.index);
+      const revoked = (await store.indexMembers(keys.revokedSlots(list))).map(Number);
+      return Buffer.from(deflateSync(statusBytes(revoked))).toString('base64url');
     },
   };
 }

@@ -1,7 +1,8 @@
 // What Signet does when the chain says consent no longer stands, event by event (the chain
 // watcher's handlers; each is safe to run twice, as a watcher that died re-reads its range):
 // a wallet's key removed ends every grant that wallet signed for the identity; a claim removed,
-// changed or revoked by its issuer is told to every client that was given it.
+// changed or revoked by its issuer ends the credentials made from it and is told to every
+// client that was given it.
 import { type Address, type Hex, keccak256, type PublicClient } from 'viem';
 import type { ClaimReader } from '../../domain/claims/claim_reader.js';
 import type { ConsentReceipt } from '../../domain/consent/consent_receipts.js';
