@@ -426,6 +426,13 @@ test('the issuer metadata, type metadata and status list token are what the spec
   assertOpenid4vci('status_list_payload', decodeJwt(token));
   expect(decodeJwt(token)).toMatchObject({ sub: `${h.issuer}/credentials/status/0`, iss: h.issuer, ttl: 300 });
   expect((await fetch(`${h.issuer}/credentials/status/1001`)).status).toBe(400);
+  // The authorization server's metadata: the offer's grant, taken without a client_id.
+  const server = (await (await fetch(`${h.issuer}/.well-known/oauth-authorization-server`)).json()) as Json;
+  expect(server).toMatchObject({
+    'pre-authorized_grant_anonymous_access_supported': true,
+    dpop_signing_alg_values_supported: expect.arrayContaining(['ES256']),
+  });
+  expect(server.grant_types_supported).toContain('urn:ietf:params:oauth:grant-type:pre-authorized_code');
 });
 
 test("the owner's erasure revokes every credential before it forgets them", async () => {

@@ -114,7 +114,11 @@ export function createProvider(deps: ProviderDeps): Provider {
     // `verified_claims`: a verified name, date of birth and nationality (docs/verified-claims.md).
     scopes: ['openid', 'offline_access', 'ssf', ...deps.topics.all.map((topic) => deps.topics.scopeOf(topic)), VERIFIED_SCOPE],
     // OpenID Connect for Identity Assurance: what Signet releases in verified_claims.
-    discovery: identityAssuranceMetadata(deps.topics),
+    discovery: {
+      ...identityAssuranceMetadata(deps.topics),
+      // OpenID4VCI: a wallet redeems an offer without a client_id (the wallets' client stands in).
+      ...(deps.credentials ? { 'pre-authorized_grant_anonymous_access_supported': true } : {}),
+    },
     // The drafts' `purpose` parameter: why the website asks, shown to the owner as it is.
     extraParams: {
       purpose(_ctx, value) {
