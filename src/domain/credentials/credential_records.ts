@@ -30,8 +30,8 @@ export type CredentialRecords = {
   get(id: string): Promise<CredentialRecord | undefined>;
   /** The identity's credentials still within their lives, newest first. */
   listOf(identity: string): Promise<CredentialRecord[]>;
-  /** Marks a credential revoked (the first cause stays); undefined when there is no such credential. */
-  markRevoked(id: string, cause: RevocationCause): Promise<CredentialRecord | undefined>;
+  /** Marks a credential, as read, revoked (the first cause stays). */
+  markRevoked(entry: CredentialRecord, cause: RevocationCause): Promise<CredentialRecord>;
   /** The credentials made from one claim of the identity. */
   ofClaim(identity: string, claimId: Hex): Promise<CredentialRecord[]>;
   /** Forgets every record of the identity (its erasure). */
@@ -41,16 +41,16 @@ export type CredentialRecords = {
 const secondsUntil = (iso: string, now: number) => Math.max(1, Math.ceil((Date.parse(iso) - now) / 1000));
 
 export function createCredentialRecords(store: Store, now: () => number): CredentialRecords {
-  const get = async (id: string) => {
-    const raw = await store.get(keys.credential(id));
+  const parse = (raw: string | undefined) => {
     if (raw === undefined) return undefined;
     const parsed = record.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : undefined;
   };
+  const get = async (id: string) => parse(await store.get(keys.credential(id)));
   const put = (entry: CredentialRecord) => store.set(keys.credential(entry.id), JSON.stringify(entry), secondsUntil(entry.expires_at, now()));
   const listOf = async (identity: string) => {
     const ids = await store.indexMembers(keys.credentialsOf(identity));
-    const found = await Promise.all(ids.map(get));
+    const found = ids.length ? (await store.getMany(ids.map(keys.credential))).map(parse) : [];
     return found.filter((entry): entry is CredentialRecord => entry !== undefined).sort((a, b) => b.issued_at.localeCompare(a.issued_at));
   };
   return {
@@ -60,9 +60,8 @@ export function createCredentialRecords(store: Store, now: () => number): Creden
     },
     get,
     listOf,
-    async markRevoked(id, cause) {
-      const entry = await get(id);
-      if (!entry || entry.revoked) return entry;
+    async markRevoked(entry, cause) {
+      if (entry.revoked) return entry;
       const revoked = { ...entry, revoked: { at: new Date(now()).toISOString(), cause } };
       await put(revoked);
       return revoked;

@@ -22,7 +22,7 @@ export function createCredentialRevocation(deps: { records: CredentialRecords; s
   const end = async (entry: CredentialRecord, cause: RevocationCause) => {
     // The bit first: a crash between the two leaves a revoked credential the page still shows standing, never the reverse.
     await statusLists.revoke(entry.status, Date.parse(entry.expires_at));
-    return records.markRevoked(entry.id, cause);
+    return records.markRevoked(entry, cause);
   };
   return {
     async revoke(identity, id, cause) {

@@ -12,6 +12,7 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../../domain/profile/profile.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
@@ -113,18 +114,11 @@ const FIELD_MESSAGES: Record<string, string> = {
 const word = z.string().optional().catch(undefined);
 
 export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
-  /** The signed-in owner, if any: the pages send everyone else to the sign-in page, not an error. */
-  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
+  const { visitor } = sessionCallers(deps.sessions);
   /** The session's chain's parts. */
   const on = (session: IdentitySession) => chainNamedBy(deps.onChain, session);
   /** Signet's issuer takes requests for claims on the session's chain when it issues there. */
   const requestsClaims = (session: IdentitySession) => Boolean(deps.claimRequests) && on(session).issuesClaims;
-
-  /** To the sign-in page, and back to the page asked for once signed in (GET pages only: a form post is not replayed). */
-  const toSignIn = (ctx: Context) => {
-    ctx.redirect(ctx.method === 'GET' ? `/account?next=${encodeURIComponent(ctx.path)}` : '/account');
-    return {};
-  };
 
   const page = (ctx: Context, view: string, title: string, session: IdentitySession, data: Record<string, unknown>) => {
     deps.renderPage(ctx, `account/${view}`, {

@@ -7,13 +7,13 @@ import type { CredentialRecord, CredentialRecords } from '../../domain/credentia
 import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import type { CredentialType } from '../../domain/credentials/credential_types.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
-import type { Authenticator } from '../../http/authenticators.js';
+import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { CredentialOffer, CredentialOffers } from './credential_offers.js';
 
-const TAG = 'Pages';
+const TAG = 'Account pages';
 export const CREDENTIALS_PAGE = '/account/wallet-credentials';
 
 const CAUSE_WORDS: Record<string, string> = {
@@ -34,12 +34,8 @@ export function credentialPages(deps: {
   /** Undefined: Signet issues no credentials here (no ES256 key). */
   issuing?: { offers: CredentialOffers; records: CredentialRecords; revocation: CredentialRevocation };
 }): AnyRoute[] {
-  const visitor: Authenticator<IdentitySession | undefined> = { kind: 'owner_session', refusals: [], authenticate: (ctx) => deps.sessions.find(ctx) };
+  const { visitor } = sessionCallers(deps.sessions);
   const nameOf = (id: string) => deps.types.find((type) => type.id === id)?.name ?? id;
-  const toSignIn = (ctx: Context) => {
-    ctx.redirect(ctx.method === 'GET' ? `/account?next=${encodeURIComponent(ctx.path)}` : '/account');
-    return {};
-  };
   const show = async (ctx: Context, session: IdentitySession, data: { offer?: CredentialOffer; notice?: string }) => {
     const entries: CredentialRecord[] = deps.issuing ? await deps.issuing.records.listOf(identityKeyOf(session.identity, session.chain_id)) : [];
     deps.renderPage(ctx, 'account/credentials', {

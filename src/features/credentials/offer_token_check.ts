@@ -4,9 +4,10 @@
 // a new offer. Here a request without client_id is the wallet's client's, and a wrong tx_code is
 // answered invalid_grant with the code left as it was, five times per offer; the sixth wrong
 // one goes to the engine, which then ends the code (a six-digit code cannot be guessed in five).
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
+import { sameSecret } from '../../http/authenticators.js';
 import { BODY_LIMITS, readRawBody } from '../../http/body.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
@@ -15,16 +16,13 @@ import { PRE_AUTHORIZED_GRANT, WALLET_CLIENT_ID } from './wallet_client.js';
 /** Wrong transaction codes an offer survives. */
 export const TX_CODE_ATTEMPTS = 5;
 
-const same = (a: string, b: string) => {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 export function offerTokenCheck(deps: { provider: Provider; store: Store; offerSeconds: number }): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/token' || !ctx.is('application/x-www-form-urlencoded')) return next();
     const req = ctx.req as { body?: Buffer };
     req.body ??= await readRawBody(ctx, BODY_LIMITS.engine.bytes);
+    // Every other token request (a website's code or refresh) goes on unparsed.
+    if (!req.body.includes('pre-authorized_code')) return next();
     const form = new URLSearchParams(req.body.toString('utf8'));
     if (form.get('grant_type') !== PRE_AUTHORIZED_GRANT) return next();
     if (!form.get('client_id') && !ctx.get('authorization')) {
@@ -35,7 +33,7 @@ export function offerTokenCheck(deps: { provider: Provider; store: Store; offerS
     const given = form.get('tx_code');
     if (!value || given === null) return next();
     const code = await deps.provider.PreAuthorizedCode.find(value);
-    if (!code?.txCode || same(code.txCode, given)) return next();
+    if (!code?.txCode || sameSecret(given, code.txCode)) return next();
     const attempts = keys.txCodeAttempts(createHash('sha256').update(value).digest('base64url'));
     if (!(await deps.store.addToIndexWithin(attempts, randomUUID(), deps.offerSeconds, TX_CODE_ATTEMPTS))) return next();
     ctx.status = 400;

@@ -1,11 +1,8 @@
-// The owner's data page (server-rendered, kept out of /openapi.json): who read the data, the
-// download of everything, and the erasure, whose wallet signature the page script asks for.
-import type { Context } from 'koa';
 import { z } from 'zod';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { AccessHistory, Door, HistoryEntry } from '../../domain/history/access_history.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
-import type { Authenticator } from '../../http/authenticators.js';
+import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
@@ -35,11 +32,7 @@ const PAGE_SIZE = 50;
 const word = z.string().max(512).optional().catch(undefined);
 
 export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
-  const visitor: Authenticator<Awaited<ReturnType<AccountSessions['find']>>> = {
-    kind: 'owner_session',
-    refusals: [],
-    authenticate: (ctx: Context) => deps.sessions.find(ctx),
-  };
+  const { visitor } = sessionCallers(deps.sessions);
   const whatWords = (entry: HistoryEntry) => {
     const parts = [...entry.fields.map((field) => deps.names.field(field)), ...entry.claims.map(() => 'a claim')];
     return parts.length ? parts.join(', ') : 'nothing';
@@ -56,10 +49,7 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
       responses: { 200: { description: 'The page' } },
       undocumented: true,
       async handle({ ctx, query, caller: session }) {
-        if (!session) {
-          ctx.redirect('/account?next=%2Faccount%2Fdata');
-          return {};
-        }
+        if (!session) return toSignIn(ctx);
         const client = query.client || undefined;
         // Another chain's history is kept under its CAIP-10 id.
         const { chain, issuer } = chainNamedBy(deps.onChain, session);
