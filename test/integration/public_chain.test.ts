@@ -7,6 +7,7 @@
 // website's session within the bound; an event a reorganisation removes before it settles ends
 // nothing; a 429's Retry-After keeps the watcher away; falling behind is said once. Real Redis,
 // anvil (anvil_reorg), openid-client; the endpoints' URLs carry an API key that must never show.
+import { setGlobalConfig } from '@openid4vc/utils';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { getAddress, type LocalAccount } from 'viem';
@@ -16,8 +17,11 @@ import { identityAbi, KeyPurpose, keyOf } from '../../src/infra/chain/contracts.
 import { addKey, removeKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { createLogger } from '../../src/infra/observability/logger.js';
 import { createMetrics } from '../../src/infra/observability/metrics.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { CHAIN_END_MS } from '../support/bounds.js';
 import { contractWalletInitCode } from '../support/contract_wallet.js';
+import { credentialIssuerSettings } from '../support/credential_issuer_settings.js';
+import { receive, statusOf } from '../support/credential_wallet.js';
 import { captureLogs } from '../support/log_capture.js';
 import { logIn, signChallenge, startLogin, submitSignature } from '../support/login_driver.js';
 import { FAKE_API_KEY, type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
@@ -30,6 +34,7 @@ const MAX_LOG_BLOCKS = 10;
 const CONFIRMATIONS = 3;
 const POLL_MS = 500;
 const LAG_WARN_SECONDS = 30;
+const ADMIN_TOKEN = 'admin-token-for-the-public-chain-tests';
 
 const SHOP = (logoutUri: string): ClientConfig => ({
   client_id: 'shop',
@@ -66,7 +71,9 @@ beforeAll(async () => {
       ];
     },
     watchChain: true,
-    configure: () => ({
+    configure: (chain) => ({
+      // Credentials too: an ES256 key, the kyc topic with verified data, Signet issuing it.
+      ...credentialIssuerSettings(chain, ADMIN_TOKEN),
       webhooks: { allowPrivate: true },
       chainWatch: { enabled: true, pollMs: POLL_MS, confirmations: CONFIRMATIONS, maxBlockRange: 2000, leaseSeconds: 10, lagWarnSeconds: LAG_WARN_SECONDS },
       chainTimeouts: { requestMs: 1500, callMs: 5000, probeMs: 200 },
@@ -207,6 +214,44 @@ test('through a provider that takes 10 blocks per eth_getLogs, a key removed on 
   });
   expect(Math.max(...spans)).toBeLessThanOrEqual(MAX_LOG_BLOCKS);
   expect((await readyz()).chain_endpoints?.[0]?.endpoints).toContainEqual(expect.objectContaining({ label: 'provider-a', log_block_range: MAX_LOG_BLOCKS }));
+}, 60_000);
+
+test('through the same providers, a credential is issued from the chain and its claim revoked there reaches the status list within the bound', async () => {
+  setGlobalConfig({ allowInsecureUrls: true });
+  const owner = h.chain.accounts[6]!;
+  const identity = await h.chain.createIdentityFor(owner.address);
+  await addKey(h.chain.as(owner), identity, h.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const verified = { verification: { trust_framework: 'de_aml', time: '2026-10-01T10:00:00Z' }, claims: { birthdate: '1990-01-01' } };
+  const admin = { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` };
+  const issued = await fetch(`${h.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ identity, topic: 'kyc', data: { verified_claims: verified } }),
+  });
+  expect(issued.status).toBe(201);
+  const claimId = ((await issued.json()) as { claim_id: string }).claim_id;
+  const { agent } = await signInToAccount(h.issuer, owner);
+  const offered = await agent.postJson(`${h.issuer}/account/credential-offers`, { credential_configuration_id: 'age' });
+  expect(offered.status).toBe(201);
+  const calls = ethCalls();
+  const { response } = await receive(offered.json.link as string, offered.json.tx_code as string);
+  const credential = (response.credentialResponse.credentials as { credential: string }[])[0]!.credential;
+  console.info(`public chain: a credential's issuance asked the chain ${ethCalls() - calls} eth_call(s) (no Multicall3, 100 ms per request)`);
+  expect(ethCalls() - calls).toBeLessThanOrEqual(2);
+  expect(await statusOf(h.issuer, credential)).toBe(0);
+
+  await mine(45);
+  const revoked = await fetch(`${h.issuer}/admin/claims/revocations`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ identity, claim_id: claimId }),
+  });
+  expect(revoked.status).toBe(200);
+  await mine(CONFIRMATIONS);
+  const settled = Date.now();
+  await waitUntil('the credential is revoked in its status list', async () => (await statusOf(h.issuer, credential)) === 1, CHAIN_END_MS + 5000);
+  console.info(`public chain: claim revoked, settled after ${CONFIRMATIONS} blocks → credential revoked in its status list ${Date.now() - settled} ms`);
+  expect(Date.now() - settled).toBeLessThanOrEqual(CHAIN_END_MS);
 }, 60_000);
 
 test('an event that a reorganisation removes before it settles ends nothing', async () => {
