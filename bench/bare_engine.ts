@@ -52,7 +52,7 @@ function withSignetMiddleware() {
     provider,
     routes: [],
     limits: createRateLimits(store, config.rateLimits),
-    renderPage: createPageRenderer(join(projectRoot, 'views')),
+    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public')),
     logger: createLogger({ level: config.ops.logLevel }),
     metrics: createMetrics(),
   });

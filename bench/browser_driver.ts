@@ -37,12 +37,12 @@ const unescapeHtml = (text: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-/** The files the page loads (stylesheet, icon, scripts), in the order the HTML names them. */
+/** The files the page loads (stylesheet, icon, scripts), in the order the HTML names them; a data: URL is no request. */
 export function pageFiles(html: string): string[] {
   const files = [...html.matchAll(/<link\b[^>]*\bhref="([^"]+)"[^>]*>|<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)].map((match) =>
     unescapeHtml(match[1] ?? match[2]!),
   );
-  return [...new Set(files)];
+  return [...new Set(files)].filter((file) => !file.startsWith('data:'));
 }
 
 /**
@@ -110,19 +110,22 @@ export async function browserLogin(base: string, client: BenchClient, scope: str
   expectStatus('authorize', authorized, 303);
   const interactionUrl = authorized.location!;
 
-  // The consent page, then the files it loads (in parallel, as a browser fetches them).
+  // The consent page, then the files it loads, if any (in parallel, as a browser fetches them).
   const page = await step('consent page', () => browser.send(interactionUrl, { headers: NAVIGATION }));
   expectStatus('consent page', page, 200);
   if (!page.text.includes('id="consent"')) throw new Error(`the consent page is not the consent page: ${page.text.slice(0, 300)}`);
+  // The consent page carries its scripts and stylesheet itself: any other file it names is loaded here.
   const files = pageFiles(page.text);
-  await step('page files', () =>
-    Promise.all(
-      files.map(async (file) => {
-        const answer = await browser.send(file, { headers: { accept: '*/*' } });
-        expectStatus(`page file ${file}`, answer, 200);
-      }),
-    ),
-  );
+  if (files.length) {
+    await step('page files', () =>
+      Promise.all(
+        files.map(async (file) => {
+          const answer = await browser.send(file, { headers: { accept: '*/*' } });
+          expectStatus(`page file ${file}`, answer, 200);
+        }),
+      ),
+    );
+  }
   const uid = /data-uid="([^"]+)"/.exec(page.text)?.[1];
   if (!uid) throw new Error('the consent page names no interaction');
   const interaction = `/interaction/${unescapeHtml(uid)}`;

@@ -77,7 +77,7 @@ export function createAppParts(deps: {
     issuer: config.issuer,
     chainId: chain.chainId,
     logger,
-    renderPage: createPageRenderer(join(projectRoot, 'views')),
+    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public')),
     demoWallet: deps.demoWallet ?? false,
     profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),

@@ -1,13 +1,30 @@
 // Server-rendered pages: ejs templates from views/, compiled once, rendered with the
-// request's CSP nonce.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// request's CSP nonce. A page may carry public/'s files in itself (`pageFiles`): the consent
+// page does, so a browser that has never seen Signet shows it without a second round of requests.
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import ejs from 'ejs';
 import type { Context } from 'koa';
 
 export type RenderPage = (ctx: Context, view: string, data: Record<string, unknown>) => void;
 
-export function createPageRenderer(viewsDir: string): RenderPage {
+/** public/'s scripts and stylesheet as text, by file name, and its icon as a data: URL. */
+export type PageFiles = Record<string, string>;
+
+function readPageFiles(publicDir: string): PageFiles {
+  const files: PageFiles = {};
+  for (const name of readdirSync(publicDir)) {
+    const text = readFileSync(join(publicDir, name), 'utf8');
+    if (extname(name) === '.svg') files[name] = `data:image/svg+xml;base64,${Buffer.from(text).toString('base64')}`;
+    // Inside <script> or <style>, a closing tag in the text would end the element early.
+    else if (/<\/(script|style)/i.test(text)) throw new Error(`public/${name} holds a closing tag and cannot be carried in a page`);
+    else files[name] = text;
+  }
+  return files;
+}
+
+export function createPageRenderer(viewsDir: string, publicDir: string): RenderPage {
+  const pageFiles = readPageFiles(publicDir);
   const compiled = new Map<string, ejs.TemplateFunction>();
   const template = (view: string) => {
     let fn = compiled.get(view);
@@ -20,6 +37,6 @@ export function createPageRenderer(viewsDir: string): RenderPage {
   };
   return (ctx, view, data) => {
     ctx.type = 'html';
-    ctx.body = template(view)({ cspNonce: ctx.state.cspNonce, ...data });
+    ctx.body = template(view)({ cspNonce: ctx.state.cspNonce, pageFiles, ...data });
   };
 }

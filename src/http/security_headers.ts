@@ -1,5 +1,6 @@
 // Security headers on every response. The CSP allows scripts and styles from Signet's own
-// origin (plus a per-request nonce on pages), never inline code without it, and no framing at all.
+// origin (plus a per-request nonce on pages, which the consent page's own scripts and styles
+// carry), never inline code without it, and no framing at all.
 import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
 
@@ -7,7 +8,7 @@ const policy = (nonce?: string) =>
   [
     "default-src 'none'",
     nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
-    "style-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
     "img-src 'self' data: https:",
     "connect-src 'self'",
     "base-uri 'none'",

@@ -402,11 +402,15 @@ describe('the interaction itself', () => {
     const page = await login.agent.fetch(login.interactionUrl, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy')!;
-    expect(csp).toMatch(/^default-src 'none'; script-src 'self' 'nonce-[A-Za-z0-9+/=]+'; style-src 'self'; /);
+    expect(csp).toMatch(/^default-src 'none'; script-src 'self' 'nonce-[A-Za-z0-9+/=]+'; style-src 'self' 'nonce-[A-Za-z0-9+/=]+'; /);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     const html = await page.text();
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // The page carries its own scripts and stylesheet: each under this answer's nonce, none without it.
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)![1]!;
+    const inline = [...html.matchAll(/<(script|style)(?![^>]*\bsrc=)([^>]*)>/g)];
+    expect(inline.length).toBeGreaterThanOrEqual(4);
+    for (const [, , attributes] of inline) expect(attributes).toBe(` nonce="${nonce}"`);
     expect(html).not.toMatch(/\son[a-z]+="/);
   });
 });

@@ -121,6 +121,7 @@ describe.each([
   }, 60_000);
 
   afterAll(async () => {
+    if (process.env.BUDGET_TRACE) console.info(`costs ${JSON.stringify(costs)}`);
     c.watching.disconnect();
     c.monitor.disconnect();
     c.marks.disconnect();

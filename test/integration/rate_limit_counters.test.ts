@@ -131,7 +131,7 @@ describe('on one redis-server', () => {
     return seen.filter((command) => command !== 'ping');
   }
 
-  test("a counter's window starts at its first count and later counts do not move it; its script runs two commands", async () => {
+  test("a counter's window starts at its first count and later counts do not move it; its script runs at most two commands", async () => {
     const local = createRedisStore(server.url);
     const limits = createRateLimits(local, SETTINGS);
     const count = () => limits.consume('signaturesPerAddress', '192.0.2.77');
@@ -152,18 +152,23 @@ describe('on one redis-server', () => {
       expect(await admin.get(key)).toBe('2');
       // The second count kept the window's end.
       expect(await admin.pttl(key)).toBeLessThanOrEqual(5_000);
-      // A counter left without a life (none should be) gets the window's.
+      // Within the limit a count reads no time left: the count alone.
+      expect(inScripts).toEqual(['incrby', 'expire', 'incrby']);
+      // A counter left without a life (none should be) gets the window's once it passes the
+      // limit, where its time left is read: a refusal that would otherwise never end.
       await admin.persist(key);
-      await commandsOf(count);
+      await admin.set(key, String(SETTINGS.signaturesPerAddress.points));
+      const refused = await count().catch((error: unknown) => error);
+      expect({ status: (refused as SignetError).status, reason: (refused as SignetError).reason }).toEqual({ status: 429, reason: 'rate_limited' });
       expect(await admin.pttl(key)).toBeGreaterThan(window - 1000);
-      expect(inScripts).toEqual(['incrby', 'expire', 'incrby', 'pttl', 'incrby', 'pttl', 'expire']);
+      expect(inScripts).toEqual(['incrby', 'expire', 'incrby', 'incrby', 'pttl', 'expire']);
     } finally {
       monitor.off('monitor', listen);
       await local.close();
     }
   });
 
-  test('one script per counter, a check in one transaction, and Redis down fails closed within the bound', async () => {
+  test('one script per counter, a check in one GET (the time left read only when over), and Redis down fails closed within the bound', async () => {
     store = createRedisStore(server.url);
     const limits = createRateLimits(store, SETTINGS);
     const both = () =>
@@ -175,7 +180,11 @@ describe('on one redis-server', () => {
     await both();
     await limits.check('tokenFailuresPerClient', 'c@192.0.2.9');
     expect(await commandsOf(both)).toEqual(['evalsha', 'evalsha']);
-    expect(await commandsOf(() => limits.check('tokenFailuresPerClient', 'c@192.0.2.9'))).toEqual(['multi', 'get', 'pttl', 'exec']);
+    expect(await commandsOf(() => limits.check('tokenFailuresPerClient', 'c@192.0.2.9'))).toEqual(['get']);
+    await limits.count('tokenFailuresPerClient', 'c@192.0.2.9');
+    await limits.count('tokenFailuresPerClient', 'c@192.0.2.9');
+    const over = await commandsOf(() => limits.check('tokenFailuresPerClient', 'c@192.0.2.9').catch((error: unknown) => error));
+    expect(over).toEqual(['get', 'multi', 'get', 'pttl', 'exec']);
 
     monitor.disconnect();
     await admin.quit();

@@ -13,31 +13,31 @@ const budget = (redisRoundTrips: number, redisCommands: number, chainRoundTrips:
 export const PATH_BUDGETS = {
   /** A person's browser: the website's authorization request to userinfo (scope openid profile email). */
   browserLogin: {
-    // The engine's Interaction written.
-    authorize: budget(1, 2, 0),
+    // The engine's Interaction written (one SET).
+    authorize: budget(1, 1, 0),
     // The Interaction read.
     'consent page': budget(1, 1, 0),
     // The Interaction; both rate counters together; the challenge written. One eth_call: the wallet's identity.
-    challenge: budget(3, 10, 1),
+    challenge: budget(3, 9, 1),
     // The Interaction; the counters; the challenge and its fate read with its attempt counted; its retire;
-    // the watchlist entry, the Grant and the receipt with its indexes together; the Interaction's result.
-    // One eth_call: the key read live.
-    signature: budget(6, 38, 1),
+    // the watchlist entry, the Grant and the receipt with its indexes together (the three index
+    // joins in one script); the Interaction's result. One eth_call: the key read live.
+    signature: budget(6, 31, 1),
     // The engine's: the Interaction read; its delete, with the Grant the Interaction names read
     // ahead (docs/decisions.md, 34); the code written; the Session written.
-    resume: budget(4, 20, 0),
+    resume: budget(4, 18, 0),
     // The engine's: the failed-authentication counter; the code, with its Grant and the owner's
     // profile read ahead; the Session; the code consumed; the two tokens. The ID token's history
     // entry is written after the answer (its commands count).
-    token: budget(6, 47, 0),
+    token: budget(6, 37, 0),
     // The token; its Grant, Session and the owner's profile read ahead together; the history
     // entry after the answer.
     userinfo: budget(2, 13, 0),
   },
   /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
   walletSdkLogin: {
-    challenge: budget(3, 10, 1),
-    signature: budget(6, 38, 1),
+    challenge: budget(3, 9, 1),
+    signature: budget(6, 31, 1),
   },
   /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
   reads: {
@@ -46,7 +46,7 @@ export const PATH_BUDGETS = {
     userinfo: budget(3, 15, 1),
     // The key read live before a refresh (decision 11; the receipt naming the wallet read ahead with
     // the refresh token's Grant), and the claims read fresh for the new ID token.
-    refresh: budget(8, 57, 2),
+    refresh: budget(8, 51, 2),
     // The token; its receipt read ahead with its Grant; the claim's data; the claim read fresh; the
     // history entry after the answer.
     'claim read': budget(3, 15, 1),

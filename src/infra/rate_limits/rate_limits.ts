@@ -46,15 +46,19 @@ export type RateLimits = {
 
 const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
 
-// The library's count (its customIncrTtlLuaScript option), two commands where its own takes three:
-// the count, then the window's start on the first count of a window (the counter's life), else
-// the window's time left. KEYS: counter. ARGV: points, window seconds. Answers {count, ms left}.
+// The library's count (its customIncrTtlLuaScript option, one script for every class), at most
+// two commands where the library's takes three: the count, then the window's start on the first
+// count of a window (the counter's life); past the class's limit, the window's time left (for
+// Retry-After), which a count within it does not need. KEYS: counter. ARGV: points, window
+// seconds, the class's limit (the library passes it). Answers {count, ms left}: within the limit,
+// the whole window, a time nothing reads.
 const COUNT = `
 local consumed = redis.call('incrby', KEYS[1], ARGV[1])
 if consumed == tonumber(ARGV[1]) then
   redis.call('expire', KEYS[1], ARGV[2])
   return {consumed, 1000 * ARGV[2]}
 end
+if consumed <= tonumber(ARGV[3]) then return {consumed, 1000 * ARGV[2]} end
 local ttl = redis.call('pttl', KEYS[1])
 if ttl == -1 then
   redis.call('expire', KEYS[1], ARGV[2])
@@ -111,7 +115,14 @@ export function createRateLimits(store: Store, settings: RateLimitSettings): Rat
     },
 
     async check(limit, who) {
-      const current = await run(() => limiterOf(limit).get(who));
+      const limiter = limiterOf(limit);
+      // Within the limit (nearly always) the count alone answers: one GET of the library's own
+      // key. Its time left, for Retry-After, is read only when over.
+      if (isRedis(store)) {
+        const consumed = Number((await run(() => store.client.get(limiter.getKey(who)))) ?? 0);
+        if (consumed < settings[limit].points) return;
+      }
+      const current = await run(() => limiter.get(who));
       if (current && current.consumedPoints >= settings[limit].points) throw refusal(limit, settings, current.msBeforeNext);
     },
 

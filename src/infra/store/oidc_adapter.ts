@@ -19,8 +19,12 @@ const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', '
 // token's whole life (a day and more).
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
 // Every model the engine consumes (single use without a grant to revoke among them): only their
-// records can carry a consumed mark, so only their re-saves clear one.
+// records can carry a consumed mark.
 const MARKED = new Set([...CONSUMABLE, 'PushedAuthorizationRequest']);
+// Of those, the ones the engine saves again under the same id (a device code or a CIBA request
+// when the owner answers): only their saves clear a mark. The others are saved once, under a new
+// random id, which no mark can name yet.
+const RESAVED = new Set(['DeviceCode', 'BackchannelAuthenticationRequest']);
 
 /** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
 export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
@@ -210,7 +214,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
         ttlSeconds: expiresIn > 0 ? expiresIn : undefined,
         unless: grantId ? keys.revokedGrant(grantId) : undefined,
         // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
-        clear: MARKED.has(this.model) ? [keys.consumed(key)] : [],
+        clear: RESAVED.has(this.model) ? [keys.consumed(key)] : [],
         aliases,
         indexes: this.indexesOf(payload, grantId),
         bounded: this.boundOf(payload, grantId),

@@ -59,15 +59,27 @@ local function expire_with_last(key)
     redis.call('PEXPIREAT', key, last[2])
   end
 end
+-- What a join reads first, its index's time left, tells it what a new member needs: no index yet
+-- (-2, so nothing to drop), one listing a member until removed (-1, so it stays), or the score of
+-- its latest member (its expiry always is that score: every other write sets it by
+-- expire_with_last). A member listed again may come earlier, perhaps the latest: then the index's
+-- expiry is read again from its members.
 local function add_to_index(key, member, ttl, now, only_later)
-  drop_past(key, now)
-  local score = ttl == 0 and '+inf' or ms(now + ttl * 1000)
+  local left = redis.call('PTTL', key)
+  if left ~= -2 then drop_past(key, now) end
+  local until_ms = now + ttl * 1000
+  local score = ttl == 0 and '+inf' or ms(until_ms)
   if only_later then
     redis.call('ZADD', key, 'GT', score, member)
-  else
-    redis.call('ZADD', key, score, member)
+  elseif redis.call('ZADD', key, score, member) == 0 then
+    expire_with_last(key)
+    return
   end
-  expire_with_last(key)
+  if ttl == 0 then
+    if left >= 0 then redis.call('PERSIST', key) end
+  elseif left == -2 or (left >= 0 and until_ms > now + left) then
+    redis.call('PEXPIREAT', key, score)
+  end
 end
 local function retime_member(key, member, keep_ms, now)
   drop_past(key, now)
@@ -107,6 +119,16 @@ end`;
 // ARGV: member, ttl (0: until removed), '1' to only ever move the member's time later (GT).
 const ADD_TO_INDEX = `${INDEX_LUA}
 add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms(), ARGV[3] == '1')
+return 1`;
+
+// On one server, the joins asked in one turn of the event loop, on one clock reading. KEYS: the
+// indexes. ARGV: per index its member, ttl and only-later flag, as ADD_TO_INDEX takes them.
+const ADD_TO_INDEXES = `${INDEX_LUA}
+local now = clock_ms()
+for i, key in ipairs(KEYS) do
+  local at = (i - 1) * 3
+  add_to_index(key, ARGV[at + 1], tonumber(ARGV[at + 2]), now, ARGV[at + 3] == '1')
+end
 return 1`;
 
 // ARGV: member, ttl (0: until removed), the most other members the index may list.
@@ -180,7 +202,7 @@ return 1`;
 // (optional). ARGV: value, keep ms (0: the record keeps its life; else the mark that takes
 // effect cuts the record's life to it, and re-times the record's member of the index), and
 // with the bounded index its bound and the evicted records' mark suffixes…: a record still
-// listed in the index then joins it for the keep.
+// listed in the index then joins it for what is left of its life.
 const MARK_ONCE = `${INDEX_LUA}
 local left = redis.call('PTTL', KEYS[1])
 if left == -2 then return 'missing' end
@@ -194,14 +216,21 @@ else
   marked = redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', left)
 end
 if not marked then return 'already_marked' end
-if cut then redis.call('PEXPIRE', KEYS[1], left) end
+-- Uncut, the record keeps its life and its member its time: the index is left alone.
+local now
+if cut then
+  redis.call('PEXPIRE', KEYS[1], left)
+  if #KEYS > 2 then
+    now = clock_ms()
+    retime_member(KEYS[3], KEYS[1], left, now)
+  end
+end
 if keep > 0 and #KEYS > 2 then
-  local now = clock_ms()
-  retime_member(KEYS[3], KEYS[1], keep, now)
   if #KEYS > 3 and redis.call('ZSCORE', KEYS[3], KEYS[1]) then
+    now = now or clock_ms()
     local marks = {}
     for i = 4, #ARGV do marks[#marks + 1] = ARGV[i] end
-    local evicted = add_within_bound(KEYS[4], KEYS[1], keep / 1000, now, tonumber(ARGV[3]))
+    local evicted = add_within_bound(KEYS[4], KEYS[1], left / 1000, now, tonumber(ARGV[3]))
     remove_from_all({KEYS[3]}, evicted)
     delete_records(evicted, marks)
   end
@@ -286,6 +315,7 @@ const ID_PLACEHOLDER = '\u0000id\u0000';
 type Scripted = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<[number, ...string[]]>;
   addToIndex(key: string, member: string, ttl: string, onlyLater?: string): Promise<number>;
+  addToIndexes(numberOfKeys: number, ...args: string[]): Promise<number>;
   addToIndexWithin(key: string, member: string, ttl: string, max: string): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
@@ -309,6 +339,7 @@ function defineScripts(client: RedisClient): Scripted {
   const redis = client as Redis;
   redis.defineCommand('addToIndexesUnless', { lua: ADD_TO_INDEXES_UNLESS });
   redis.defineCommand('addToIndex', { numberOfKeys: 1, lua: ADD_TO_INDEX });
+  redis.defineCommand('addToIndexes', { lua: ADD_TO_INDEXES });
   redis.defineCommand('addToIndexWithin', { numberOfKeys: 1, lua: ADD_TO_INDEX_WITHIN });
   redis.defineCommand('indexMembersLive', { numberOfKeys: 1, lua: INDEX_MEMBERS });
   redis.defineCommand('removeFromIndex', { numberOfKeys: 1, lua: REMOVE_FROM_INDEX });
@@ -425,6 +456,39 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     return true;
   };
 
+  /**
+   * On one server, the index joins asked in the same turn of the event loop (a consent's
+   * watchlist entry and its indexes, say) go as one script: one clock reading, one EVALSHA. Each
+   * join keeps its own meaning; they succeed or fail together. Sent on the next tick, the script
+   * still leaves with the turn's other commands (the client pipelines a tick's commands).
+   */
+  let joins: { keys: string[]; args: string[]; waiting: { resolve: () => void; reject: (error: unknown) => void }[] } | undefined;
+  const joinInTurn = (key: string, args: readonly [string, string, string]) =>
+    new Promise<void>((resolve, reject) => {
+      if (!joins) {
+        const batch = { keys: [] as string[], args: [] as string[], waiting: [] as { resolve: () => void; reject: (error: unknown) => void }[] };
+        joins = batch;
+        process.nextTick(() => {
+          joins = undefined;
+          const sent =
+            batch.keys.length === 1
+              ? redis.addToIndex(batch.keys[0]!, ...(batch.args as [string, string, string]))
+              : redis.addToIndexes(batch.keys.length, ...batch.keys, ...batch.args);
+          sent.then(
+            () => {
+              for (const each of batch.waiting) each.resolve();
+            },
+            (error: unknown) => {
+              for (const each of batch.waiting) each.reject(error);
+            },
+          );
+        });
+      }
+      joins.keys.push(key);
+      joins.args.push(...args);
+      joins.waiting.push({ resolve, reject });
+    });
+
   return {
     kind: 'redis',
     guarded: guard,
@@ -455,7 +519,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       }),
     addToIndex: (key, member, ttl, options) =>
       guard(async () => {
-        await redis.addToIndex(key, member, String(ttl > 0 ? seconds(ttl) : 0), options?.onlyLater ? '1' : '0');
+        const args = [member, String(ttl > 0 ? seconds(ttl) : 0), options?.onlyLater ? '1' : '0'] as const;
+        if (sharded) await redis.addToIndex(key, ...args);
+        else await joinInTurn(key, args);
       }),
     addToIndexWithin: (key, member, ttl, max) =>
       guard(async () => (await redis.addToIndexWithin(key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 1),
@@ -506,6 +572,12 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         const clear = write.clear ?? [];
         const aliases = write.aliases ?? [];
         const indexes = write.indexes ?? [];
+        // A record alone (an Interaction, a Grant) is one SET: no script, nothing to keep together.
+        if (!write.unless && !clear.length && !aliases.length && !indexes.length && !write.bounded) {
+          const ttl = ttlArg(write);
+          await (ttl === '0' ? redis.set(write.key, write.value) : redis.set(write.key, write.value, 'EX', Number(ttl)));
+          return true;
+        }
         const bounded = write.bounded ? [write.bounded.key] : [];
         const keys = [write.key, write.unless ?? write.key, ...clear, ...aliases.map((alias) => alias.key), ...indexes, ...bounded];
         const args = [

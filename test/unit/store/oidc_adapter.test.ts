@@ -249,12 +249,13 @@ describe.each([
       });
     });
 
+    // The engine saves a device code again when its owner answers; a code or a token it saves once, under a new id.
     test('a re-saved record starts unconsumed', async () => {
-      const codes = new Adapter('AuthorizationCode');
-      await codes.upsert('code-3', { jti: 'code-3' }, 600);
-      await codes.consume('code-3');
-      await codes.upsert('code-3', { jti: 'code-3', scope: 'openid' }, 600);
-      expect(await codes.find('code-3')).toEqual({ jti: 'code-3', scope: 'openid' });
+      const codes = new Adapter('DeviceCode');
+      await codes.upsert('device-3', { jti: 'device-3' }, 600);
+      await codes.consume('device-3');
+      await codes.upsert('device-3', { jti: 'device-3', scope: 'openid' }, 600);
+      expect(await codes.find('device-3')).toEqual({ jti: 'device-3', scope: 'openid' });
     });
   });
 
