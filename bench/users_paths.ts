@@ -1,5 +1,5 @@
 // The paths people and services wait on, each against the bare engine in the same run, in
-// alternating slices: a person's browser login (consent page and its files, challenge,
+// alternating slices: a person's browser login (consent page, challenge,
 // signature, resume, token, userinfo: browser_driver.ts) and a wallet SDK's login (the identity
 // named), against the engine floor's and the bare engine's own login with the same userinfo
 // after it (what the engine and the store cost by themselves); and a service's access-grant

@@ -241,7 +241,7 @@ function browserCpuAccount(results: BenchResults, target: Target): string[] {
   return [
     `- **Server CPU per browser login, ${target.value} × the engine floor's login and userinfo (${target.met ? 'met' : 'not met'}: ≤ 1.3).** ${browser.serverCpuMsPerLogin} ms`,
     `  against ${floor.serverCpuMsPerLogin} ms at c=8 (The users' paths): ${over} ms over, ${inTenths(over)} tenths of the floor where 3 are allowed. Per tenth (${round(tenth, 2)} ms):`,
-    `  - the consent page and its files (the browser's login less the wallet SDK's): ${page} ms, ${inTenths(page)} tenths;`,
+    `  - the consent page (the browser's login less the wallet SDK's): ${page} ms, ${inTenths(page)} tenths;`,
     `  - the wallet's challenge and signature in place of the engine's interaction (the wallet SDK's login less the floor's): ${wallet} ms,`,
     `    ${inTenths(wallet)} tenths, of which its ${walletSdk.chainRoundTripsPerLogin} live chain reads ${chain} ms (${inTenths(chain)} tenths) and the signature's recovery ${recovery} ms`,
     `    (${inTenths(recovery)} tenths), measured apart (Floors of the parts); the rest, ${rest} ms (${inTenths(rest)} tenths), is one more HTTP request, the`,
