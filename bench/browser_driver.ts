@@ -110,11 +110,11 @@ export async function browserLogin(base: string, client: BenchClient, scope: str
   expectStatus('authorize', authorized, 303);
   const interactionUrl = authorized.location!;
 
-  // The consent page, then the files it loads, if any (in parallel, as a browser fetches them).
+  // The consent page, then the files it loads, if any.
   const page = await step('consent page', () => browser.send(interactionUrl, { headers: NAVIGATION }));
   expectStatus('consent page', page, 200);
   if (!page.text.includes('id="consent"')) throw new Error(`the consent page is not the consent page: ${page.text.slice(0, 300)}`);
-  // The consent page carries its scripts and stylesheet itself: any other file it names is loaded here.
+  // It carries its scripts and stylesheet itself; any other file it names, a browser loads in parallel.
   const files = pageFiles(page.text);
   if (files.length) {
     await step('page files', () =>

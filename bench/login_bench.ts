@@ -5,7 +5,7 @@
 // refreshes and userinfo from this process; writes bench/results/*.json and
 // docs/performance.md. Last, a second Signet process is profiled (CPU) over logins alone at
 // concurrency 8; BENCH_CPU_PROFILE=0 skips that. The browser's path of a login (consent page,
-// page files, challenge, signature, redirects, token, userinfo: bench/browser_driver.ts) is
+// challenge, signature, redirects, token, userinfo: bench/browser_driver.ts) is
 // measured on two more Signet processes behind a provider-like proxy, with and without
 // Multicall3, at 0, 20 and 100 ms per RPC request (bench/browser_path.ts).
 // BENCH_ONLY=browser_path runs that section alone (a minute or two): it prints its table and
