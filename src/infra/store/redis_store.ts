@@ -116,13 +116,9 @@ local function delete_records(records, marks)
   end
 end`;
 
-// ARGV: member, ttl (0: until removed), '1' to only ever move the member's time later (GT).
-const ADD_TO_INDEX = `${INDEX_LUA}
-add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), clock_ms(), ARGV[3] == '1')
-return 1`;
-
-// On one server, the joins asked in one turn of the event loop, on one clock reading. KEYS: the
-// indexes. ARGV: per index its member, ttl and only-later flag, as ADD_TO_INDEX takes them.
+// Index joins on one clock reading: one, or on one server those asked in one turn of the event
+// loop. KEYS: the indexes. ARGV: per index its member, its ttl (0: until removed) and '1' to only
+// ever move the member's time later (GT).
 const ADD_TO_INDEXES = `${INDEX_LUA}
 local now = clock_ms()
 for i, key in ipairs(KEYS) do
@@ -314,7 +310,6 @@ const ID_PLACEHOLDER = '\u0000id\u0000';
 // The command API of a server client and of a cluster client is the same; one type serves both.
 type Scripted = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<[number, ...string[]]>;
-  addToIndex(key: string, member: string, ttl: string, onlyLater?: string): Promise<number>;
   addToIndexes(numberOfKeys: number, ...args: string[]): Promise<number>;
   addToIndexWithin(key: string, member: string, ttl: string, max: string): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
@@ -338,7 +333,6 @@ type Scripted = Redis & {
 function defineScripts(client: RedisClient): Scripted {
   const redis = client as Redis;
   redis.defineCommand('addToIndexesUnless', { lua: ADD_TO_INDEXES_UNLESS });
-  redis.defineCommand('addToIndex', { numberOfKeys: 1, lua: ADD_TO_INDEX });
   redis.defineCommand('addToIndexes', { lua: ADD_TO_INDEXES });
   redis.defineCommand('addToIndexWithin', { numberOfKeys: 1, lua: ADD_TO_INDEX_WITHIN });
   redis.defineCommand('indexMembersLive', { numberOfKeys: 1, lua: INDEX_MEMBERS });
@@ -435,7 +429,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     try {
       if (write.unless || bounded) {
         [joined, ...evicted] = await redis.addToIndexesUnless(together.length, ...together, write.key, ttl, write.unless ? '1' : '0', ...boundArgs(bounded));
-      } else await Promise.all(indexes.map((index) => redis.addToIndex(index, write.key, ttl)));
+      } else await Promise.all(indexes.map((index) => redis.addToIndexes(1, index, write.key, ttl, '0')));
     } catch (error) {
       // The grant's master failed: the request fails, and the record, which no client has
       // seen, is removed if its own master still answers (else it expires unused).
@@ -462,19 +456,16 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
    * join keeps its own meaning; they succeed or fail together. Sent on the next tick, the script
    * still leaves with the turn's other commands (the client pipelines a tick's commands).
    */
-  let joins: { keys: string[]; args: string[]; waiting: { resolve: () => void; reject: (error: unknown) => void }[] } | undefined;
+  type Joins = { keys: string[]; args: string[]; waiting: { resolve: () => void; reject: (error: unknown) => void }[] };
+  let joins: Joins | undefined;
   const joinInTurn = (key: string, args: readonly [string, string, string]) =>
     new Promise<void>((resolve, reject) => {
       if (!joins) {
-        const batch = { keys: [] as string[], args: [] as string[], waiting: [] as { resolve: () => void; reject: (error: unknown) => void }[] };
+        const batch: Joins = { keys: [], args: [], waiting: [] };
         joins = batch;
         process.nextTick(() => {
           joins = undefined;
-          const sent =
-            batch.keys.length === 1
-              ? redis.addToIndex(batch.keys[0]!, ...(batch.args as [string, string, string]))
-              : redis.addToIndexes(batch.keys.length, ...batch.keys, ...batch.args);
-          sent.then(
+          redis.addToIndexes(batch.keys.length, ...batch.keys, ...batch.args).then(
             () => {
               for (const each of batch.waiting) each.resolve();
             },
@@ -520,7 +511,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     addToIndex: (key, member, ttl, options) =>
       guard(async () => {
         const args = [member, String(ttl > 0 ? seconds(ttl) : 0), options?.onlyLater ? '1' : '0'] as const;
-        if (sharded) await redis.addToIndex(key, ...args);
+        if (sharded) await redis.addToIndexes(1, key, ...args);
         else await joinInTurn(key, args);
       }),
     addToIndexWithin: (key, member, ttl, max) =>
