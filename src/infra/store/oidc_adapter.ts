@@ -11,7 +11,12 @@ import { createReadAhead } from './read_ahead.js';
 import type { BoundedIndex, Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all.
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode', 'Grant']);
+const GRANTABLE = new Set(['AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode', 'Grant']);
+// An authorization code is not listed with its grant's records, nor checked against the grant's
+// revocation when written: the engine redeems a code only once it has found the code's Grant,
+// which revocation deletes (and the tokens a redemption then writes are refused under the
+// revoked grant), and a code lives a minute. Listing it cost six Redis commands per login
+// (docs/decisions.md, 55).
 
 // Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
 // a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so
@@ -240,7 +245,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     private payloadOf(key: string, raw: string | undefined, consumed: string | undefined): AdapterPayload | undefined {
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
-      if (CONSUMABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
+      if (CONSUMABLE.has(this.model) && GRANTABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
       if (LEADS_TO_GRANT.has(this.model)) readAheadFor(this.model, payload);
       // An Interaction that carries the owner's consent names the Grant the engine's resume reads
       // next (after deleting the Interaction): the read goes out with that delete, one round trip.

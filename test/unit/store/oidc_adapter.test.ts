@@ -188,8 +188,9 @@ describe.each([
             }),
           ),
       );
-      // The loser revoked the grant: its records and the grant are gone, and none can be written under it.
-      expect(await codes.find('code-2')).toBe(undefined);
+      // The loser revoked the grant: its tokens and the grant are gone, and none can be written
+      // under it. The code stays out its minute, consumed: the engine redeems none without its Grant.
+      expect(await codes.find('code-2')).toEqual({ jti: 'code-2', grantId: 'g-2', consumed: first });
       expect(await tokens.find('at-2')).toBe(undefined);
       expect(await grants.find('g-2')).toBe(undefined);
       await tokens.upsert('at-late', { jti: 'at-late', grantId: 'g-2' }, 600);
@@ -286,26 +287,31 @@ describe.each([
   });
 
   describe('revokeByGrantId', () => {
-    test('deletes every record of the grant across models, and only those', async () => {
+    test('deletes every token of the grant across models, and only those', async () => {
       const accessTokens = new Adapter('AccessToken');
       const refreshTokens = new Adapter('RefreshToken');
+      const deviceCodes = new Adapter('DeviceCode');
       const codes = new Adapter('AuthorizationCode');
       await accessTokens.upsert('at-g1', { grantId: 'g1' }, 600);
       await refreshTokens.upsert('rt-g1', { grantId: 'g1' }, 6000);
+      await deviceCodes.upsert('dc-g1', { grantId: 'g1' }, 600);
+      await deviceCodes.consume('dc-g1');
       await codes.upsert('code-g1', { grantId: 'g1' }, 60);
-      await codes.consume('code-g1');
       await accessTokens.upsert('at-g2', { grantId: 'g2' }, 600);
 
+      // An authorization code is not listed: the engine redeems it only through its Grant, which
+      // revocation deletes, and it lives a minute.
       expect((await backend.store.indexMembers(keys.grantIndex('g1'))).sort()).toEqual(
-        [keys.model('AccessToken', 'at-g1'), keys.model('AuthorizationCode', 'code-g1'), keys.model('RefreshToken', 'rt-g1')].sort(),
+        [keys.model('AccessToken', 'at-g1'), keys.model('DeviceCode', 'dc-g1'), keys.model('RefreshToken', 'rt-g1')].sort(),
       );
 
       await accessTokens.revokeByGrantId('g1');
 
       expect(await accessTokens.find('at-g1')).toBe(undefined);
       expect(await refreshTokens.find('rt-g1')).toBe(undefined);
-      expect(await codes.find('code-g1')).toBe(undefined);
-      expect(await backend.store.get(keys.consumed(keys.model('AuthorizationCode', 'code-g1')))).toBe(undefined);
+      expect(await deviceCodes.find('dc-g1')).toBe(undefined);
+      expect(await backend.store.get(keys.consumed(keys.model('DeviceCode', 'dc-g1')))).toBe(undefined);
+      expect(await codes.find('code-g1')).toEqual({ grantId: 'g1' });
       expect(await backend.store.ttl(keys.grantIndex('g1'))).toBe(undefined);
       expect(await backend.store.indexMembers(keys.grantIndex('g1'))).toEqual([]);
 
