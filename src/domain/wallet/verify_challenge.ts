@@ -131,11 +131,13 @@ function assertSignatureShape(signature: string) {
 }
 
 /**
- * Ends a challenge in one atomic step: of many concurrent verifications only one sets its fate
- * marker, which expires with the record (its text says "expired" after that).
+ * Ends a challenge in one atomic step (one SET NX): of many concurrent verifications only one
+ * sets its fate marker. The marker lives a challenge's whole life from now, so it outlives the
+ * record, whatever is left of it (reading the record's time left would cost a script and a
+ * command more); its expiry was checked just before, on the challenge's own time.
  */
-async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt'): Promise<boolean> {
-  return (await store.markOnce(keys.challenge(challenge.nonce), keys.usedChallenge(challenge.nonce), fate)) === 'marked';
+async function retire(store: Store, challenge: IssuedChallenge, fate: 'used' | 'burnt', ttlSeconds: number): Promise<boolean> {
+  return store.setIfAbsent(keys.usedChallenge(challenge.nonce), fate, ttlSeconds);
 }
 
 /** The caller's own checks of a challenge (live chain reads), run before its nonce is spent. */
@@ -163,14 +165,14 @@ export function createChallengeVerifier(
     assertNotExpired(challenge, now());
     // The attempt that fails at the limit burns the challenge; one past it is refused unchecked.
     if (attempts > attemptsPerChallenge) {
-      await retire(store, challenge, 'burnt');
+      await retire(store, challenge, 'burnt', ttlSeconds);
       throw burnt();
     }
     const last = attempts === attemptsPerChallenge;
     const signer = challenge.chainId === undefined ? client : clientOn(challenge.chainId);
     // An outage (5xx) is not the signer's failure: it does not burn the challenge.
     const burnUnlessOutage = async (refused: unknown): Promise<never> => {
-      if (last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt');
+      if (last && !(refused instanceof SignetError && refused.status >= 500)) await retire(store, challenge, 'burnt', ttlSeconds);
       throw refused;
     };
     // Covers EOAs (recovered locally), EIP-1271 contract wallets and EIP-6492 wallets not yet deployed.
@@ -180,12 +182,12 @@ export function createChallengeVerifier(
     const [signature, live] = await Promise.allSettled([typeof check === 'boolean' ? check : check(), check === false ? undefined : beforeUse?.(challenge)]);
     if (signature.status === 'rejected') return burnUnlessOutage(signature.reason);
     if (!signature.value) {
-      if (last) await retire(store, challenge, 'burnt');
+      if (last) await retire(store, challenge, 'burnt', ttlSeconds);
       throw refuse('signature_invalid', `the signature was not made by wallet ${challenge.wallet} over the challenge`);
     }
     // A chain outage here leaves the challenge usable: the owner retries, not restarts.
     if (live.status === 'rejected') throw live.reason;
-    if (!(await retire(store, challenge, 'used'))) {
+    if (!(await retire(store, challenge, 'used', ttlSeconds))) {
       throw refuse('challenge_used', 'the challenge was already used; request a new one');
     }
     return challenge;

@@ -28,7 +28,7 @@
 // signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:{challenge:<nonce>}          an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
-// signet:{challenge:<nonce>}:used     "used" or "burnt" (too many wrong signatures), until the challenge would have expired
+// signet:{challenge:<nonce>}:used     "used" or "burnt" (too many wrong signatures), a challenge's life from then (past the challenge's)
 // signet:{challenge:<nonce>}:attempts the signatures checked against it, until the challenge would have expired
 // signet:challenge-latest:<binding>   nonce of the latest challenge issued for an interaction, TTL = the challenge's life
 // signet:consent:<grantId>            consent receipt: signed message and signature (JSON), TTL = the grant's life + retention.receiptDays
