@@ -358,10 +358,12 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
     const row = dataTable().find((candidate) => candidate.matches.test(key))!;
     naming.push(`${row.pattern === 'signet:oidc:{<Model>:<id>}' ? key.replace(/:[^:}]+\}$/, ':<id>}') : row.pattern}${pttl > 0 ? '' : ' (no TTL)'}`);
   }
-  // Kept as proof with their end; the challenges signed to sign in and to erase; and the CIBA
+  // Kept as proof with their end; the challenges signed to sign in and to erase; the login's
+  // authorization code, refused once its Grant is gone, until its 60 s life ends; and the CIBA
   // request the erasure denied, until its 600 s life ends, so that the waiting client hears it.
   expect([...new Set(naming)].sort()).toEqual(
     [
+      'signet:oidc:{AuthorizationCode:<id>}',
       'signet:consent:<grantId>',
       'signet:consents:<identity>',
       'signet:{access-grant:<id>}',

@@ -253,12 +253,18 @@ describe('erasure', () => {
     // Its state says nothing about whose it was.
     expect(JSON.stringify(state)).not.toContain(identity.slice(2).toLowerCase());
 
-    // What is left naming the identity: receipts and ended grants, each with its end, and the
-    // challenges signed for the erasure and the sign-in, which expire within minutes.
+    // What is left naming the identity: receipts and ended grants, each with its end, the
+    // challenges signed for the erasure and the sign-in, which expire within minutes, and the
+    // login's authorization code, refused once its Grant is gone, until its minute ends.
     const left = await keysNaming(identity);
-    const kinds = Object.keys(left).map((key) => key.replace(/0x[0-9a-fA-F]{40}/gi, '<identity>').replace(/[0-9a-zA-Z_-]{16,}/g, '<id>'));
+    const kinds = Object.keys(left).map((key) =>
+      key.startsWith('signet:oidc:{AuthorizationCode:')
+        ? 'signet:oidc:{AuthorizationCode:<id>}'
+        : key.replace(/0x[0-9a-fA-F]{40}/gi, '<identity>').replace(/[0-9a-zA-Z_-]{16,}/g, '<id>'),
+    );
     expect(new Set(kinds)).toEqual(
       new Set([
+        'signet:oidc:{AuthorizationCode:<id>}',
         'signet:consent:<id>',
         'signet:consents:<identity>',
         'signet:{access-grant:<id>}',
@@ -267,7 +273,7 @@ describe('erasure', () => {
       ]),
     );
     for (const [key, ttl] of Object.entries(left)) {
-      const bound = key.startsWith('signet:{challenge:') ? 300 : 30 * 86400;
+      const bound = key.startsWith('signet:oidc:{AuthorizationCode:') ? 60 : key.startsWith('signet:{challenge:') ? 300 : 30 * 86400;
       expect([key, ttl > 0 && ttl <= bound]).toEqual([key, true]);
     }
 

@@ -140,7 +140,12 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         const { on, identity } = targetOf(named);
         const index = keys.engineSessionsOf(subjectOf(on.chain.chainId, identity));
         const sessions = await store.indexMembers(index);
-        await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), index);
+        // Each with the copy of it its uid key holds (src/infra/store/oidc_adapter.ts).
+        const uids = (await store.getMany(sessions)).flatMap((raw) => {
+          const uid = raw ? (JSON.parse(raw) as { uid?: unknown }).uid : undefined;
+          return typeof uid === 'string' ? [keys.uid(uid)] : [];
+        });
+        await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), ...uids, index);
       },
       pendingBackchannel: (named) => {
         const { identity, chainId } = targetOf(named);

@@ -25,7 +25,7 @@
 // signet:oidc:{grant:<grantId>}:access-tokens       set of the grant's live access tokens, at most tokenLimits.accessTokensPerGrant (the oldest go)
 // signet:oidc:{grant:<grantId>}:used-refresh-tokens set of the grant's consumed refresh tokens kept for reuse detection, at most as many
 // signet:oidc:client-credentials:<clientId>        set of a client's live client credentials tokens, at most tokenLimits.clientCredentialsPerClient
-// signet:oidc:uid:<uid>               id of the Session or Interaction with that uid
+// signet:oidc:uid:<uid>               copy of the Session with that uid, or id of the Interaction with it
 // signet:oidc:userCode:<code>         id of the DeviceCode with that user code
 // signet:{challenge:<nonce>}          an issued, not yet used wallet challenge (JSON), TTL = the challenge's life
 // signet:{challenge:<nonce>}:used     "used" or "burnt" (too many wrong signatures), a challenge's life from then (past the challenge's)

@@ -95,8 +95,26 @@ const REFUSALS: Record<string, () => Error> = {
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
-// How many records' grants are remembered between the engine's read and its consume.
-const REMEMBERED_GRANTS = 1000;
+// How many records' grants (or sessions' uids) are remembered between the engine's read and its next step.
+const REMEMBERED = 1000;
+
+/** What the engine's read of a record told, kept for its next step on that record in the same request (bounded: the oldest go). */
+function rememberedOfRead() {
+  const of = new Map<string, string>();
+  return {
+    remember(key: string, value: string) {
+      of.delete(key);
+      of.set(key, value);
+      if (of.size > REMEMBERED) of.delete(of.keys().next().value!);
+    },
+    /** Once: the value is forgotten as it is taken. */
+    take(key: string): string | undefined {
+      const value = of.get(key);
+      of.delete(key);
+      return value;
+    },
+  };
+}
 
 // Models whose records name the Grant, perhaps the Session, and the account the engine reads next.
 const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
@@ -110,13 +128,11 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   const clients = options.clients ?? createClientRecords(store);
   // The engine reads a single-use record (find), then consumes it by id alone, in the same
   // request of the same process. The grant read here names the index whose member the consume
-  // re-times, with no read of its own (no round trip added to a refresh). Bounded: the oldest go.
-  const grantOfRead = new Map<string, string>();
-  const rememberGrant = (key: string, grantId: string) => {
-    grantOfRead.delete(key);
-    grantOfRead.set(key, grantId);
-    if (grantOfRead.size > REMEMBERED_GRANTS) grantOfRead.delete(grantOfRead.keys().next().value!);
-  };
+  // re-times, with no read of its own (no round trip added to a refresh).
+  const grantOfRead = rememberedOfRead();
+  // The engine reads a login session by its cookie before it destroys it (a logout, a login that
+  // gives it a new id): its uid, read here, names the copy the destroy deletes with it.
+  const uidOfRead = rememberedOfRead();
 
   // A code's or a token's record names the Grant the engine reads next, its Session when the
   // token expires with it (read by uid), and the account whose claims it may release: the reads
@@ -144,11 +160,20 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     }
     if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
       const lookup = keys.uid(payload.sessionUid);
-      readAhead.send(
-        lookup,
-        store.getViaLookup(lookup, (id) => recordKeys('Session', keys.model('Session', id))),
-      );
+      readAhead.send(lookup, sessionByUid(lookup));
     }
+  };
+
+  // A login session is found by its uid (a token that expires with it, every use) through a copy
+  // of its record kept at its uid key, written and deleted with the record: one GET, where a
+  // pointer to its id took a script and two reads (docs/decisions.md, 55). A pointer written
+  // before the copies (a plain id) is still followed.
+  const sessionByUid = async (lookupKey: string) => {
+    const [held] = await store.getMany([lookupKey]);
+    if (held === undefined || held.startsWith('{')) {
+      return held === undefined ? undefined : { id: String((JSON.parse(held) as AdapterPayload).jti), values: [held] };
+    }
+    return store.getViaLookup(lookupKey, (id) => [keys.model('Session', id)]);
   };
 
   /** Deletes every record of a grant and refuses any record written under it afterwards. */
@@ -210,12 +235,14 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
       const aliases = [];
       if (payload.userCode) aliases.push({ key: keys.userCode(payload.userCode), value: id });
-      if (payload.uid) aliases.push({ key: keys.uid(payload.uid), value: id });
+      const value = JSON.stringify(payload);
+      // A login session's uid key holds a copy of it; another model's, its id.
+      if (payload.uid) aliases.push({ key: keys.uid(payload.uid), value: this.model === 'Session' ? value : id });
       // A record of a revoked grant is not written: the tokens a request was still issuing when
       // the grant was revoked never exist, so they cannot be used.
       await store.putRecord({
         key,
-        value: JSON.stringify(payload),
+        value,
         ttlSeconds: expiresIn > 0 ? expiresIn : undefined,
         unless: grantId ? keys.revokedGrant(grantId) : undefined,
         // A re-saved record starts unconsumed (the engine re-saves, never re-consumes).
@@ -239,13 +266,15 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       }
       const ahead = readAhead.take(key);
       const [raw, consumed] = ahead ? ((await ahead)?.values ?? []) : await store.getMany(recordKeys(this.model, key));
-      return this.payloadOf(key, raw, consumed);
+      const payload = this.payloadOf(key, raw, consumed);
+      if (this.model === 'Session' && typeof payload?.uid === 'string') uidOfRead.remember(key, payload.uid);
+      return payload;
     }
 
     private payloadOf(key: string, raw: string | undefined, consumed: string | undefined): AdapterPayload | undefined {
       if (!raw) return undefined;
       const payload = JSON.parse(raw) as AdapterPayload;
-      if (CONSUMABLE.has(this.model) && GRANTABLE.has(this.model) && payload.grantId && !consumed) rememberGrant(key, payload.grantId);
+      if (CONSUMABLE.has(this.model) && GRANTABLE.has(this.model) && payload.grantId && !consumed) grantOfRead.remember(key, payload.grantId);
       if (LEADS_TO_GRANT.has(this.model)) readAheadFor(this.model, payload);
       // An Interaction that carries the owner's consent names the Grant the engine's resume reads
       // next (after deleting the Interaction): the read goes out with that delete, one round trip.
@@ -258,7 +287,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
 
     /** A record found by a lookup (uid, user code): the lookup, the record and its mark in one read. */
     private async findVia(lookupKey: string): Promise<AdapterPayload | undefined> {
-      const found = await (readAhead.take(lookupKey) ?? store.getViaLookup(lookupKey, (id) => recordKeys(this.model, this.key(id))));
+      const read = this.model === 'Session' ? () => sessionByUid(lookupKey) : () => store.getViaLookup(lookupKey, (id) => recordKeys(this.model, this.key(id)));
+      const found = await (readAhead.take(lookupKey) ?? read());
       return found ? this.payloadOf(this.key(found.id), found.values[0], found.values[1]) : undefined;
     }
 
@@ -279,8 +309,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     async consume(id: string): Promise<void> {
       const key = this.key(id);
       readAhead.drop(key);
-      const grantId = grantOfRead.get(key);
-      grantOfRead.delete(key);
+      const grantId = grantOfRead.take(key);
       // A consumed code or refresh token stays only for the reuse window, and leaves its grant
       // index with it (when the engine's read named the grant; else at its own expiry). The
       // grant keeps its latest consumed refresh tokens only, as many as its live access tokens:
@@ -304,7 +333,9 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       const key = this.key(id);
       readAhead.drop(key);
       const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
-      await store.delete(key, keys.consumed(key));
+      // A login session takes its copy at its uid with it (the uid its read in this request told, else read now).
+      const uid = this.model === 'Session' ? (uidOfRead.take(key) ?? (await this.find(id))?.uid) : undefined;
+      await store.delete(key, keys.consumed(key), ...(typeof uid === 'string' ? [keys.uid(uid)] : []));
       if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
     }
 

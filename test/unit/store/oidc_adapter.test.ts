@@ -114,15 +114,40 @@ describe.each([
       await interactions.upsert('interaction-id', interaction, 600);
       expect(await sessions.findByUid('session-uid')).toEqual(session);
       expect(await interactions.findByUid('interaction-uid')).toEqual(interaction);
-      expect(await backend.store.get(keys.uid('session-uid'))).toBe('session-id');
+      // A login session's uid key holds a copy of it (one read by uid); an interaction's, its id.
+      expect(await backend.store.get(keys.uid('session-uid'))).toBe(JSON.stringify(session));
+      expect(await backend.store.ttl(keys.uid('session-uid'))).toBe(await backend.store.ttl(keys.model('Session', 'session-id')));
+      expect(await backend.store.get(keys.uid('interaction-uid'))).toBe('interaction-id');
       expect(await sessions.findByUid('unknown-uid')).toBe(undefined);
     });
 
-    test('findByUid follows a destroyed record to undefined', async () => {
+    test('a destroyed session is not found by its uid: its copy goes with it, whether the request read it first or not', async () => {
       const sessions = new Adapter('Session');
       await sessions.upsert('session-id', { uid: 'session-uid' }, 600);
       await sessions.destroy('session-id');
       expect(await sessions.findByUid('session-uid')).toBe(undefined);
+      expect(await backend.store.get(keys.uid('session-uid'))).toBe(undefined);
+      await sessions.upsert('read-first', { uid: 'read-uid' }, 600);
+      expect(await sessions.find('read-first')).toEqual({ uid: 'read-uid' });
+      await sessions.destroy('read-first');
+      expect(await sessions.findByUid('read-uid')).toBe(undefined);
+      expect(await backend.store.get(keys.uid('read-uid'))).toBe(undefined);
+    });
+
+    test('a session given a new id (the old destroyed, then the new saved, as the engine does) is found by its uid', async () => {
+      const sessions = new Adapter('Session');
+      await sessions.upsert('old-id', { jti: 'old-id', uid: 'kept-uid', accountId: 'a' }, 600);
+      await sessions.find('old-id');
+      await sessions.destroy('old-id');
+      await sessions.upsert('new-id', { jti: 'new-id', uid: 'kept-uid', accountId: 'a' }, 600);
+      expect(await sessions.findByUid('kept-uid')).toEqual({ jti: 'new-id', uid: 'kept-uid', accountId: 'a' });
+    });
+
+    test('a uid key holding a session id (as written before the copies) is still followed', async () => {
+      const sessions = new Adapter('Session');
+      await sessions.upsert('session-id', { uid: 'older-uid', accountId: 'a' }, 600);
+      await backend.store.set(keys.uid('older-uid'), 'session-id', 600);
+      expect(await sessions.findByUid('older-uid')).toEqual({ uid: 'older-uid', accountId: 'a' });
     });
 
     test('findByUserCode finds a DeviceCode by its user code', async () => {

@@ -63,16 +63,16 @@ test('upsert, find and consume cost one command each; scripts run by EVALSHA onc
   expect(await commandsOf(() => codes.find('c-1'))).toEqual(['mget', 'mget']);
 });
 
-test('a find by uid is one script: the lookup, the record and its consumed mark read together', async () => {
+test("a login session's find by uid is one read: the copy its uid key holds", async () => {
   const sessions = new (createOidcAdapter(store))('Session');
   await sessions.upsert('s-warm', { uid: 'uid-warm', accountId: 'a' }, 60);
   await sessions.findByUid('uid-warm');
   await sessions.upsert('s-1', { uid: 'uid-1', accountId: 'a' }, 60);
 
   let found: unknown;
-  expect(await commandsOf(async () => (found = await sessions.findByUid('uid-1')))).toEqual(['evalsha']);
+  expect(await commandsOf(async () => (found = await sessions.findByUid('uid-1')))).toEqual(['mget']);
   expect(found).toEqual({ uid: 'uid-1', accountId: 'a' });
-  expect(await commandsOf(async () => (found = await sessions.findByUid('uid-unknown')))).toEqual(['evalsha']);
+  expect(await commandsOf(async () => (found = await sessions.findByUid('uid-unknown')))).toEqual(['mget']);
   expect(found).toBe(undefined);
 });
 
@@ -88,7 +88,7 @@ test("a code's find sends its Grant's and Session's reads at once, and the engin
   await Promise.all([grants.find('g-ahead'), sessions.findByUid('uid-ahead')]);
 
   // The code's read, then both reads sent together (one write: the connection auto-pipelines them).
-  expect(await commandsOf(() => codes.find('c-ahead'))).toEqual(['mget', 'mget', 'evalsha']);
+  expect(await commandsOf(() => codes.find('c-ahead'))).toEqual(['mget', 'mget', 'mget']);
   let found: unknown[] = [];
   expect(await commandsOf(async () => (found = [await sessions.findByUid('uid-ahead'), await grants.find('g-ahead')]))).toEqual([]);
   expect(found).toEqual([
