@@ -79,9 +79,7 @@ export function createAccessHistory(deps: {
       // released has just read its client).
       const names = await Promise.all(batch.map((each) => deps.clientName(each.release.client_id)));
       const entries = batch.map((each, i) => {
-        const entry = entryOf(each.release, each.id, each.at, names[i]!);
-        const grantId = entry.outcome === 'released' ? (entry.grant_id ?? undefined) : undefined;
-        return { identity: each.identity, json: JSON.stringify(entry), atMs: each.atMs, grantId, at: each.at };
+        return { identity: each.identity, json: JSON.stringify(entryOf(each.release, each.id, each.at, names[i]!)), atMs: each.atMs };
       });
       const { lost, untrimmed } = await log.append(entries, bounds());
       if (lost) deps.onLost?.(new Error(`${lost} of ${entries.length} access history entries were not written (a key of another type)`));
@@ -129,8 +127,19 @@ export function createAccessHistory(deps: {
 
     all,
 
-    /** Grant id -> when it last released data. */
-    lastReads: (identity: IdentityKey) => log.lastReads(identity),
+    /**
+     * Grant id -> when it last released data, as the kept history tells (a grant with no release
+     * among the entries kept, by age and by count, has none): read from the log, so that the log
+     * is all a release writes, and nothing about a read outlives the history's own bounds.
+     */
+    lastReads: async (identity: IdentityKey): Promise<Record<string, string>> => {
+      const last: Record<string, string> = {};
+      // Newest first: the first release of each grant is its last.
+      for (const entry of await all(identity)) {
+        if (entry.outcome === 'released' && entry.grant_id && !(entry.grant_id in last)) last[entry.grant_id] = entry.at;
+      }
+      return last;
+    },
 
     /** The identity's log, and its releases still waiting to be written here (they would bring it back). */
     erase: async (identity: IdentityKey) => {

@@ -1,6 +1,6 @@
 // Where an identity's access history lives: a time-ordered log per identity, bounded by age
-// and by count, with a "last read" time per grant beside it. On Redis a sorted set (score =
-// epoch ms) and a hash under one hash tag, written by one script; in memory for the demo.
+// and by count. On Redis a sorted set (score = epoch ms) written by one script; in memory for the
+// demo. Each grant's last read is read from the log (src/domain/history/access_history.ts).
 import { Cluster, type Redis } from 'ioredis';
 import { keys } from '../../infra/store/keys.js';
 import type { RedisStore } from '../../infra/store/redis_store.js';
@@ -14,8 +14,8 @@ export type LogBounds = {
   ttlSeconds: number;
 };
 
-/** One entry for an identity's log: a unique JSON string, its time, and the grant it was released under. */
-export type LogEntry = { identity: string; json: string; atMs: number; grantId?: string; at: string };
+/** One entry for an identity's log: a unique JSON string and its time. */
+export type LogEntry = { identity: string; json: string; atMs: number };
 
 export type HistoryLog = {
   /**
@@ -26,42 +26,32 @@ export type HistoryLog = {
   append(entries: readonly LogEntry[], bounds: LogBounds): Promise<{ lost: number; untrimmed: number }>;
   /** Every kept entry at or after keepFromMs, newest first. */
   read(identity: string, keepFromMs: number): Promise<string[]>;
-  /** Grant id -> ISO time of its last release. */
-  lastReads(identity: string): Promise<Record<string, string>>;
   erase(identity: string): Promise<void>;
 };
 
 // Adds entries to the logs, then trims each log written by age and by count and renews its
-// life, and keeps each grant's last read. One identity's failure (a key of another type) costs
-// its own entries only.
-// KEYS: each identity's log and last-read hash, in pairs. ARGV: keep-from score, max entries,
-// ttl, then five per entry: its pair (1-based), entry, score, grant id ('' none), ISO time.
-// Answers {entries not written, logs not trimmed}.
+// life. One identity's failure (a key of another type) costs its own entries only.
+// KEYS: each identity's log. ARGV: keep-from score, max entries, ttl, then three per entry: its
+// log (1-based), entry, score. Answers {entries not written, logs not trimmed}.
 const APPEND = `
 local keepFrom, most, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local added, lastTouched, lost, untrimmed = {}, {}, 0, 0
+local added, lost, untrimmed = {}, 0, 0
 local function add(i)
-  local pair = tonumber(ARGV[i]) * 2
-  redis.call('ZADD', KEYS[pair - 1], ARGV[i + 2], ARGV[i + 1])
-  added[pair] = true
-  if ARGV[i + 3] ~= '' then
-    redis.call('HSET', KEYS[pair], ARGV[i + 3], ARGV[i + 4])
-    lastTouched[pair] = true
-  end
+  local log = tonumber(ARGV[i])
+  redis.call('ZADD', KEYS[log], ARGV[i + 2], ARGV[i + 1])
+  added[log] = true
 end
-local function trim(pair)
-  local log = KEYS[pair - 1]
-  redis.call('ZREMRANGEBYSCORE', log, '-inf', '(' .. keepFrom)
+local function trim(log)
+  redis.call('ZREMRANGEBYSCORE', KEYS[log], '-inf', '(' .. keepFrom)
   -- All but the newest \`most\` (nothing when it holds fewer).
-  redis.call('ZREMRANGEBYRANK', log, 0, -most - 1)
-  redis.call('EXPIRE', log, ttl)
-  if lastTouched[pair] then redis.call('EXPIRE', KEYS[pair], ttl) end
+  redis.call('ZREMRANGEBYRANK', KEYS[log], 0, -most - 1)
+  redis.call('EXPIRE', KEYS[log], ttl)
 end
-for i = 4, #ARGV, 5 do
+for i = 4, #ARGV, 3 do
   if not pcall(add, i) then lost = lost + 1 end
 end
-for pair = 2, #KEYS, 2 do
-  if added[pair] and not pcall(trim, pair) then untrimmed = untrimmed + 1 end
+for log = 1, #KEYS do
+  if added[log] and not pcall(trim, log) then untrimmed = untrimmed + 1 end
 end
 return {lost, untrimmed}`;
 
@@ -71,13 +61,13 @@ type WithAppend = Redis & {
 
 /** The script's keys and arguments for entries whose identities all share one server. */
 function appendArgs(entries: readonly LogEntry[], bounds: LogBounds): (string | number)[] {
-  const pairs = new Map<string, number>();
+  const logs = new Map<string, number>();
   const perEntry: string[] = [];
   for (const entry of entries) {
-    if (!pairs.has(entry.identity)) pairs.set(entry.identity, pairs.size + 1);
-    perEntry.push(String(pairs.get(entry.identity)), entry.json, String(entry.atMs), entry.grantId ?? '', entry.at);
+    if (!logs.has(entry.identity)) logs.set(entry.identity, logs.size + 1);
+    perEntry.push(String(logs.get(entry.identity)), entry.json, String(entry.atMs));
   }
-  const logKeys = [...pairs.keys()].flatMap((identity) => [keys.history(identity), keys.historyLastRead(identity)]);
+  const logKeys = [...logs.keys()].map((identity) => keys.history(identity));
   return [logKeys.length, ...logKeys, String(bounds.keepFromMs), String(bounds.maxEntries), String(Math.max(1, Math.ceil(bounds.ttlSeconds))), ...perEntry];
 }
 
@@ -107,13 +97,13 @@ function redisHistoryLog(store: RedisStore): HistoryLog {
         return { lost, untrimmed };
       }),
     read: (identity, keepFromMs) => store.guarded(() => redis.zrevrangebyscore(keys.history(identity), '+inf', String(keepFromMs))),
-    lastReads: (identity) => store.guarded(() => redis.hgetall(keys.historyLastRead(identity))),
+    // With the last-read hash an earlier version kept beside the log, until it expires.
     erase: async (identity) => store.delete(keys.history(identity), keys.historyLastRead(identity)),
   };
 }
 
 function memoryHistoryLog(store: Store, now: () => number): HistoryLog {
-  type Log = { entries: { json: string; atMs: number }[]; last: Record<string, string>; until: number };
+  type Log = { entries: { json: string; atMs: number }[]; until: number };
   const logs = new Map<string, Log>();
   const live = (identity: string) => {
     const log = logs.get(identity.toLowerCase());
@@ -121,12 +111,11 @@ function memoryHistoryLog(store: Store, now: () => number): HistoryLog {
     return log && log.until > now() ? log : undefined;
   };
   const appendOne = (entry: LogEntry, bounds: LogBounds) => {
-    const log = live(entry.identity) ?? { entries: [], last: {}, until: 0 };
+    const log = live(entry.identity) ?? { entries: [], until: 0 };
     log.entries = [...log.entries, { json: entry.json, atMs: entry.atMs }]
       .filter((kept) => kept.atMs >= bounds.keepFromMs)
       .sort((a, b) => a.atMs - b.atMs || (a.json < b.json ? -1 : a.json > b.json ? 1 : 0))
       .slice(-bounds.maxEntries);
-    if (entry.grantId) log.last[entry.grantId] = entry.at;
     log.until = now() + bounds.ttlSeconds * 1000;
     logs.set(entry.identity.toLowerCase(), log);
   };
@@ -140,9 +129,6 @@ function memoryHistoryLog(store: Store, now: () => number): HistoryLog {
         .filter((entry) => entry.atMs >= keepFromMs)
         .reverse()
         .map((entry) => entry.json);
-    },
-    async lastReads(identity) {
-      return { ...(live(identity)?.last ?? {}) };
     },
     async erase(identity) {
       logs.delete(identity.toLowerCase());

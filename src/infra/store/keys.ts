@@ -59,7 +59,7 @@
 // signet:backchannel:<authReqId>      a CIBA request waiting for the owner (JSON)
 // signet:backchannel-of:<identity>    set of the CIBA request ids of an identity
 // signet:{history:<identity>}         sorted set of the identity's access history entries (JSON), score = epoch ms
-// signet:{history:<identity>}:last    hash: grant id -> ISO time of its last release (same slot: written together)
+// signet:{history:<identity>}:last    hash: grant id -> ISO time of its last release, written by earlier versions (erasure deletes it)
 // signet:account-sessions:<identity>  set of the ids of the identity's open account sessions
 // signet:erasure:<id>                 an owner's erasure job (JSON): identity, status, steps done
 // signet:erasure-lease:<id>           held by the process running an erasure job, short TTL
