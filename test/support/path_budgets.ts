@@ -19,38 +19,40 @@ export const PATH_BUDGETS = {
     'consent page': budget(1, 1, 0),
     // The Interaction; both rate counters together; the challenge written. One eth_call: the wallet's identity.
     challenge: budget(3, 9, 1),
-    // The Interaction; the counters; the challenge and its fate read with its attempt counted; its retire;
-    // the watchlist entry, the Grant and the receipt with its indexes together (the three index
-    // joins in one script); the Interaction's result. One eth_call: the key read live.
-    signature: budget(6, 31, 1),
+    // The Interaction; the counters; the challenge and its fate read with its attempt counted; its
+    // retire (one SET NX); the watchlist entry, the Grant and the receipt with its indexes together
+    // (the three index joins in one script); the Interaction's result. One eth_call: the key read live.
+    signature: budget(6, 29, 1),
     // The engine's: the Interaction read; its delete, with the Grant the Interaction names read
-    // ahead (docs/decisions.md, 34); the code written; the Session written.
-    resume: budget(4, 18, 0),
-    // The engine's: the failed-authentication counter; the code, with its Grant and the owner's
-    // profile read ahead; the Session; the code consumed; the two tokens. The ID token's history
-    // entry is written after the answer (its commands count).
-    token: budget(6, 37, 0),
+    // ahead (docs/decisions.md, 34); the code written (one SET: not listed, decision 55); the
+    // Session written with its copy at its uid.
+    resume: budget(4, 12, 0),
+    // The engine's: the failed-authentication counter; the code, with its Grant, the Session (its
+    // copy at its uid) and the owner's profile read ahead; the code consumed; the two tokens (the
+    // access token listed in its grant's bounded index alone). The ID token's history entry is
+    // written after the answer (its commands count).
+    token: budget(6, 28, 0),
     // The token; its Grant, Session and the owner's profile read ahead together; the history
     // entry after the answer.
-    userinfo: budget(2, 13, 0),
+    userinfo: budget(2, 9, 0),
   },
   /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
   walletSdkLogin: {
     challenge: budget(3, 9, 1),
-    signature: budget(6, 31, 1),
+    signature: budget(6, 29, 1),
   },
   /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
   reads: {
     // With a claim topic the claims are read fresh: one eth_call (the consent receipt naming them
     // read ahead with the token's Grant), and their history entry after the answer.
-    userinfo: budget(3, 15, 1),
+    userinfo: budget(3, 11, 1),
     // The key read live before a refresh (decision 11; the receipt naming the wallet read ahead with
     // the refresh token's Grant), and the claims read fresh for the new ID token.
-    refresh: budget(8, 51, 2),
+    refresh: budget(8, 44, 2),
     // The token; its receipt read ahead with its Grant; the claim's data; the claim read fresh; the
     // history entry after the answer.
-    'claim read': budget(3, 15, 1),
+    'claim read': budget(3, 11, 1),
     // The grant token's grant, the profile, the history entry.
-    'access-grant read': budget(3, 11, 0),
+    'access-grant read': budget(3, 9, 0),
   },
 } satisfies Record<string, Record<string, Budget>>;

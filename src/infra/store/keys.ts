@@ -20,7 +20,7 @@
 //
 // signet:oidc:{<Model>:<id>}            engine model payload (JSON), TTL = the model's expiry
 // signet:oidc:{<Model>:<id>}:consumed   epoch seconds when consumed (codes, refresh tokens); the record is then kept only the reuse window
-// signet:oidc:{grant:<grantId>}:records set of the model keys issued under one grant, each listed as long as its record lives
+// signet:oidc:{grant:<grantId>}:records set of the model keys issued under one grant (not its access tokens nor its code), each listed as long as its record lives
 // signet:oidc:{grant:<grantId>}:revoked tombstone of a revoked grant: no record is written under it (1 h)
 // signet:oidc:{grant:<grantId>}:access-tokens       set of the grant's live access tokens, at most tokenLimits.accessTokensPerGrant (the oldest go)
 // signet:oidc:{grant:<grantId>}:used-refresh-tokens set of the grant's consumed refresh tokens kept for reuse detection, at most as many

@@ -168,11 +168,15 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       entries.set(counterKey, { value: String(attempts), expiresAt });
       return { record, attempts };
     },
-    closeIndex: async (indexKey, tombstoneKey, ttl) => {
+    closeIndexes: async (indexKeys, tombstoneKey, ttl) => {
       entries.set(tombstoneKey, { value: '1', expiresAt: expiry(ttl) });
-      const entry = live(indexKey);
-      entries.delete(indexKey);
-      return entry && entry.value instanceof Map ? [...entry.value.keys()] : [];
+      const members = new Set<string>();
+      for (const indexKey of indexKeys) {
+        const entry = live(indexKey);
+        entries.delete(indexKey);
+        if (entry && entry.value instanceof Map) for (const member of entry.value.keys()) members.add(member);
+      }
+      return [...members];
     },
     ping: async () => {},
     close: async () => {

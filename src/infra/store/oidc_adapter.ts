@@ -179,9 +179,11 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   /** Deletes every record of a grant and refuses any record written under it afterwards. */
   const revokeGrant = async (grantId: string) => {
     readAhead.drop(keys.model('Grant', grantId));
-    const members = await store.closeIndex(keys.grantIndex(grantId), keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
-    // The bounded indexes list only records the closed index listed; the tombstone refuses new members.
-    await store.delete(...members, ...members.map((member) => keys.consumed(member)), keys.grantAccessTokens(grantId), keys.grantUsedRefreshTokens(grantId));
+    // The grant's records, its access tokens (listed in their bounded index alone) and its kept
+    // consumed refresh tokens (listed in both); the tombstone refuses new members.
+    const indexes = [keys.grantIndex(grantId), keys.grantAccessTokens(grantId), keys.grantUsedRefreshTokens(grantId)];
+    const members = await store.closeIndexes(indexes, keys.revokedGrant(grantId), REVOKED_GRANT_MEMORY_SECONDS);
+    await store.delete(...members, ...members.map((member) => keys.consumed(member)));
   };
 
   return class OidcAdapter implements Adapter {
@@ -210,6 +212,9 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
 
     /** The record indexes this model's records join. */
     private indexesOf(payload: AdapterPayload, grantId: string | undefined): string[] {
+      // An access token is listed in its grant's bounded index alone (boundOf), which the
+      // grant's revocation closes with the records index: one join per token, not two.
+      if (grantId && this.model === 'AccessToken') return [];
       if (grantId) return [keys.grantIndex(grantId)];
       // A login session is found by its subject too, so that an erasure can end it.
       if (this.model === 'Session' && payload.accountId) return [keys.engineSessionsOf(payload.accountId)];

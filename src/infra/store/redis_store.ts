@@ -249,11 +249,20 @@ if attempts == 1 then
 end
 return {raw, false, attempts}`;
 
-// Every member, the past ones too (their records are gone or about to go: deleting is harmless).
-const CLOSE_INDEX = `
-redis.call('SET', KEYS[2], '1', 'EX', ARGV[1])
-local members = redis.call('ZRANGE', KEYS[1], 0, -1)
-redis.call('DEL', KEYS[1])
+// KEYS: the tombstone, then the indexes. Every member of each, once, the past ones too (their
+// records are gone or about to go: deleting is harmless).
+const CLOSE_INDEXES = `
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1])
+local members, seen = {}, {}
+for i = 2, #KEYS do
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+    if not seen[member] then
+      seen[member] = true
+      members[#members + 1] = member
+    end
+  end
+  redis.call('DEL', KEYS[i])
+end
 return members`;
 
 // GET, and SET when the value is one of the expected ones: keeping the TTL (ARGV[2] '-'), with
@@ -317,7 +326,7 @@ type Scripted = Redis & {
   retimeMember(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
   markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
-  closeIndex(index: string, tombstone: string, ttl: string): Promise<string[]>;
+  closeIndexes(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   readCountingAttempt(
     record: string,
     mark: string,
@@ -340,7 +349,7 @@ function defineScripts(client: RedisClient): Scripted {
   redis.defineCommand('retimeMember', { lua: RETIME_MEMBER });
   redis.defineCommand('putRecord', { lua: PUT_RECORD });
   redis.defineCommand('markOnce', { lua: MARK_ONCE });
-  redis.defineCommand('closeIndex', { numberOfKeys: 2, lua: CLOSE_INDEX });
+  redis.defineCommand('closeIndexes', { lua: CLOSE_INDEXES });
   redis.defineCommand('readCountingAttempt', { numberOfKeys: 3, lua: READ_COUNTING_ATTEMPT });
   redis.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
   redis.defineCommand('getViaLookup', { numberOfKeys: 1, lua: GET_VIA_LOOKUP });
@@ -614,7 +623,11 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         const [record, mark, attempts] = await redis.readCountingAttempt(recordKey, markKey, counterKey, only.field, only.equals, fallbackMs);
         return { record: record ?? undefined, mark: mark ?? undefined, attempts };
       }),
-    closeIndex: (indexKey, tombstoneKey, ttl) => guard(() => replicated('closeIndex', indexKey, tombstoneKey, String(seconds(ttl)))),
+    closeIndexes: (indexKeys, tombstoneKey, ttl) => {
+      const all = [tombstoneKey, ...indexKeys];
+      if (sharded && bySlot(all).length > 1) throw new Error(`closeIndexes: ${all.join(', ')} must share one hash tag`);
+      return guard(() => replicated('closeIndexes', all.length, ...all, String(seconds(ttl))));
+    },
     ping: () =>
       guard(async () => {
         await redis.ping();

@@ -80,10 +80,11 @@ export interface Store {
     only: { field: string; equals: string; fallbackSeconds: number },
   ): Promise<{ record?: string; mark?: string; attempts: number }>;
   /**
-   * Closes an index for good, atomically: sets `tombstoneKey` (which putRecord's `unless`
-   * honours) for ttlSeconds, deletes the index and returns the members it held.
+   * Closes indexes for good, atomically: sets `tombstoneKey` (which putRecord's `unless`
+   * honours) for ttlSeconds, deletes the indexes and returns the members they held (each once).
+   * The indexes share the tombstone's hash tag.
    */
-  closeIndex(indexKey: string, tombstoneKey: string, ttlSeconds: number): Promise<string[]>;
+  closeIndexes(indexKeys: readonly string[], tombstoneKey: string, ttlSeconds: number): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -325,10 +325,12 @@ describe.each([
       await accessTokens.upsert('at-g2', { grantId: 'g2' }, 600);
 
       // An authorization code is not listed: the engine redeems it only through its Grant, which
-      // revocation deletes, and it lives a minute.
+      // revocation deletes, and it lives a minute. An access token is listed in the grant's
+      // bounded index of access tokens alone, which the revocation closes too.
       expect((await backend.store.indexMembers(keys.grantIndex('g1'))).sort()).toEqual(
-        [keys.model('AccessToken', 'at-g1'), keys.model('DeviceCode', 'dc-g1'), keys.model('RefreshToken', 'rt-g1')].sort(),
+        [keys.model('DeviceCode', 'dc-g1'), keys.model('RefreshToken', 'rt-g1')].sort(),
       );
+      expect(await backend.store.indexMembers(keys.grantAccessTokens('g1'))).toEqual([keys.model('AccessToken', 'at-g1')]);
 
       await accessTokens.revokeByGrantId('g1');
 
@@ -339,9 +341,10 @@ describe.each([
       expect(await codes.find('code-g1')).toEqual({ grantId: 'g1' });
       expect(await backend.store.ttl(keys.grantIndex('g1'))).toBe(undefined);
       expect(await backend.store.indexMembers(keys.grantIndex('g1'))).toEqual([]);
+      expect(await backend.store.ttl(keys.grantAccessTokens('g1'))).toBe(undefined);
 
       expect(await accessTokens.find('at-g2')).toEqual({ grantId: 'g2' });
-      expect(await backend.store.indexMembers(keys.grantIndex('g2'))).toEqual([keys.model('AccessToken', 'at-g2')]);
+      expect(await backend.store.indexMembers(keys.grantAccessTokens('g2'))).toEqual([keys.model('AccessToken', 'at-g2')]);
     });
 
     test('revoking an unknown grant does nothing', async () => {
@@ -353,7 +356,7 @@ describe.each([
 
     test('the grant index lives as long as its longest-lived record: a shorter one does not shorten it, a longer one raises it', async () => {
       const index = keys.grantIndex('G');
-      await new Adapter('AccessToken').upsert('at-G', { grantId: 'G' }, 1000);
+      await new Adapter('DeviceCode').upsert('dc-G', { grantId: 'G' }, 1000);
       await new Adapter('RefreshToken').upsert('rt-G', { grantId: 'G' }, 10);
       const kept = await backend.store.ttl(index);
       expect(typeof kept).toBe('number');
@@ -366,7 +369,7 @@ describe.each([
       expect(raised).toBeGreaterThanOrEqual(4990);
       expect(raised).toBeLessThanOrEqual(5000);
       expect((await backend.store.indexMembers(index)).sort()).toEqual(
-        [keys.model('AccessToken', 'at-G'), keys.model('Grant', 'G'), keys.model('RefreshToken', 'rt-G')].sort(),
+        [keys.model('DeviceCode', 'dc-G'), keys.model('Grant', 'G'), keys.model('RefreshToken', 'rt-G')].sort(),
       );
     });
 
@@ -429,13 +432,15 @@ describe.each([
       await new Windowed('RefreshToken').upsert('rt-0', { grantId: 'G-rot' }, 600);
       for (let i = 0; i < 30; i++) await rotate(Windowed, 'G-rot', `rt-${i}`, `rt-${i + 1}`, 2);
       // Within the window: the grant, the live refresh token, and of the rotations still inside it
-      // the latest 3 access tokens and consumed refresh tokens (the grant's bound): 8 on a quick
-      // host, fewer on one so slow that rotations have left the window already. Every member
-      // listed still lives.
+      // the latest 3 consumed refresh tokens (the grant's bound): 5 on a quick host, fewer on one
+      // so slow that rotations have left the window already; and the latest 3 access tokens in
+      // their own index. Every member listed still lives.
       const members = await backend.store.indexMembers(index);
-      expect(members.length).toBeLessThanOrEqual(8);
-      expect(members.length).toBeGreaterThanOrEqual(4);
-      for (const member of members) expect(await backend.store.get(member)).toEqual(expect.any(String));
+      expect(members.length).toBeLessThanOrEqual(5);
+      expect(members.length).toBeGreaterThanOrEqual(2);
+      const accessTokens = await backend.store.indexMembers(keys.grantAccessTokens('G-rot'));
+      expect(accessTokens.length).toBeLessThanOrEqual(3);
+      for (const member of [...members, ...accessTokens]) expect(await backend.store.get(member)).toEqual(expect.any(String));
       // A cluster re-times a consumed token's member one second after its record's end (see redis_store.ts).
       await backend.expire('the window has passed: the index lists the grant and the live refresh token only', 3.1, async () => {
         return (await backend.store.indexMembers(index)).length === 2;
@@ -445,8 +450,9 @@ describe.each([
       expect((await backend.store.indexMembers(index)).sort()).toEqual([keys.model('Grant', 'G-rot'), keys.model('RefreshToken', 'rt-30')].sort());
       await rotate(Windowed, 'G-rot', 'rt-30', 'rt-31', 1);
       expect((await backend.store.indexMembers(index)).sort()).toEqual(
-        [keys.model('Grant', 'G-rot'), keys.model('RefreshToken', 'rt-31'), keys.model('AccessToken', 'at-rt-31'), keys.model('RefreshToken', 'rt-30')].sort(),
+        [keys.model('Grant', 'G-rot'), keys.model('RefreshToken', 'rt-31'), keys.model('RefreshToken', 'rt-30')].sort(),
       );
+      expect(await backend.store.indexMembers(keys.grantAccessTokens('G-rot'))).toEqual([keys.model('AccessToken', 'at-rt-31')]);
       const left = await backend.store.ttl(index);
       expect(left).toBeGreaterThanOrEqual(595);
       expect(left).toBeLessThanOrEqual(600);
@@ -455,6 +461,7 @@ describe.each([
       expect(await new Windowed('RefreshToken').find('rt-31')).toBe(undefined);
       expect(await new Windowed('AccessToken').find('at-rt-31')).toBe(undefined);
       expect(await backend.store.ttl(index)).toBe(undefined);
+      expect(await backend.store.ttl(keys.grantAccessTokens('G-rot'))).toBe(undefined);
     });
 
     test('a consumed code keeps its own shorter life; a consume without the engine read still cuts the record', async () => {
@@ -490,7 +497,8 @@ describe.each([
       }
       const live = ids.slice(3).map((id) => keys.model('AccessToken', id));
       expect(sorted(await backend.store.indexMembers(keys.grantAccessTokens('G-b')))).toEqual(sorted(live));
-      expect(sorted(await backend.store.indexMembers(keys.grantIndex('G-b')))).toEqual(sorted(live));
+      // Listed there alone: the grant's records index holds none of them.
+      expect(await backend.store.indexMembers(keys.grantIndex('G-b'))).toEqual([]);
       expect(await tokens.find('at-z')).toBe(undefined);
       expect(await tokens.find('at-u')).toEqual({ jti: 'at-u', grantId: 'G-b' });
       // Another grant's tokens are counted apart, and revocation still deletes every live one.
@@ -517,7 +525,6 @@ describe.each([
       expect(kept).toHaveLength(3);
       const listed = kept.map((id) => keys.model('AccessToken', id));
       expect(sorted(await backend.store.indexMembers(keys.grantAccessTokens('G-par')))).toEqual(sorted(listed));
-      expect(sorted(await backend.store.indexMembers(keys.grantIndex('G-par')))).toEqual(sorted(listed));
     });
 
     test('an expired access token is not counted: it leaves room without evicting a live one', async () => {
