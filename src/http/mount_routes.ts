@@ -90,3 +90,22 @@ export function mountRoutes(routes: readonly AnyRoute[], limits: Pick<RateLimits
   for (const route of routes) router[route.method](koaPath(route.path), handlerOf(route, limits));
   return router;
 }
+
+/** A path's first segment as the router compares it (case-insensitively): `/account/x` → `account`. */
+const firstSegment = (path: string) => (path.split('/')[1] ?? '').toLowerCase();
+
+/**
+ * The route table as one middleware (its routes, then 405 for a known path), consulted only for
+ * paths whose first segment one of its routes starts with: the engine's endpoints (userinfo,
+ * token, …), which websites call at machine speed, skip matching every route. With a route that
+ * starts with a parameter, every path is consulted.
+ */
+export function routeTable(routes: readonly AnyRoute[], limits: Pick<RateLimits, 'consumeAll'>): Middleware {
+  const router = mountRoutes(routes, limits);
+  // The router's own context type adds what it sets on the way in (params, router).
+  const [match, methods] = [router.routes() as unknown as Middleware, router.allowedMethods() as unknown as Middleware];
+  const starts = new Set(routes.map((route) => firstSegment(koaPath(route.path))));
+  const everyPath = [...starts].some((start) => start.startsWith(':'));
+  return (ctx, next) => (everyPath || starts.has(firstSegment(ctx.path)) ? match(ctx, () => methods(ctx, next)) : next());
+}
+

@@ -108,13 +108,13 @@ test('WAIT with the replica up: a redemption and a revocation are answered once 
   // holds the write, not how fast a loaded host's replica acknowledges it.
   const { store, Adapter } = waitingAdapter(5000);
   try {
-    const codes = new Adapter('AuthorizationCode');
-    await codes.upsert('wait-code', { grantId: 'wait-grant', kind: 'AuthorizationCode' }, 60);
+    const refreshTokens = new Adapter('RefreshToken');
+    await refreshTokens.upsert('wait-token', { grantId: 'wait-grant', kind: 'RefreshToken' }, 60);
     // Each resolves only if WAIT counted the replica within its bound: a WAIT not met is the
     // store's 503 (the cluster test shows that side), so answering is the proof, not a timer.
-    await codes.consume('wait-code');
-    await codes.revokeByGrantId('wait-grant');
-    expect(await codes.find('wait-code')).toBe(undefined);
+    await refreshTokens.consume('wait-token');
+    await refreshTokens.revokeByGrantId('wait-grant');
+    expect(await refreshTokens.find('wait-token')).toBe(undefined);
     expect(await store.get(keys.revokedGrant('wait-grant'))).toBe('1');
   } finally {
     await store.close();
