@@ -10,13 +10,13 @@ import { keys } from './keys.js';
 import { createReadAhead } from './read_ahead.js';
 import type { BoundedIndex, Store } from './store.js';
 
-// Models whose records belong to a grant: revoking the grant deletes them all.
-const GRANTABLE = new Set(['AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode', 'Grant']);
-// An authorization code is not listed with its grant's records, nor checked against the grant's
-// revocation when written: the engine redeems a code only once it has found the code's Grant,
-// which revocation deletes (and the tokens a redemption then writes are refused under the
+// Models whose records belong to a grant: revoking the grant deletes them all. Not an
+// authorization code, which is neither listed with its grant's records nor checked against the
+// grant's revocation when written: the engine redeems a code only once it has found the code's
+// Grant, which revocation deletes (and the tokens a redemption then writes are refused under the
 // revoked grant), and a code lives a minute. Listing it cost six Redis commands per login
 // (docs/decisions.md, 55).
+const GRANTABLE = new Set(['AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode', 'Grant']);
 
 // Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
 // a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so
@@ -339,7 +339,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       readAhead.drop(key);
       const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
       // A login session takes its copy at its uid with it (the uid its read in this request told, else read now).
-      const uid = this.model === 'Session' ? (uidOfRead.take(key) ?? (await this.find(id))?.uid) : undefined;
+      const uid = this.model === 'Session' ? (uidOfRead.take(key) ?? this.payloadOf(key, (await store.getMany([key]))[0], undefined)?.uid) : undefined;
       await store.delete(key, keys.consumed(key), ...(typeof uid === 'string' ? [keys.uid(uid)] : []));
       if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
     }
