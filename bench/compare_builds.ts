@@ -58,7 +58,9 @@ async function main() {
     const profiles = Object.fromEntries(chain.users.map((user, i) => [keys.profile(user.identity), JSON.stringify({ given_name: `Owner ${i}`, email: `owner${i}@signet.bench` })]));
     const clients = [new Redis(thisRedis.url), new Redis(otherRedis.url)];
     await Promise.all(clients.map((client) => client.mset(profiles)));
-    stops.push(async () => clients.forEach((client) => client.disconnect()));
+    stops.push(async () => {
+      for (const client of clients) client.disconnect();
+    });
     const sides = { this: { server: current, redis: clients[0]! }, other: { server: previous, redis: clients[1]! } };
     const tokens: Record<keyof typeof sides, string[]> = { this: [], other: [] };
     for (const name of ['this', 'other'] as const) {

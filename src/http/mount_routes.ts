@@ -110,4 +110,3 @@ export function routeTable(routes: readonly AnyRoute[], limits: Pick<RateLimits,
   // The router stays reachable, as on the router's own middleware (the route coverage test walks it).
   return Object.assign(table, { router });
 }
-

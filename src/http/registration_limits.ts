@@ -9,8 +9,10 @@ import { clientAddress } from './client_address.js';
 const REGISTRATION = /^\/reg\/?$/i;
 
 export function registrationLimits(limits: Pick<RateLimits, 'consume'>): Middleware {
-  return async (ctx, next) => {
-    if (ctx.method === 'POST' && REGISTRATION.test(ctx.path)) await limits.consume('registrationsPerAddress', clientAddress(ctx));
-    return next();
+  const counted: Middleware = async (ctx, next) => {
+    await limits.consume('registrationsPerAddress', clientAddress(ctx));
+    await next();
   };
+  // Every other request passes without an async step of its own.
+  return (ctx, next) => (ctx.method === 'POST' && REGISTRATION.test(ctx.path) ? counted(ctx, next) : next());
 }
