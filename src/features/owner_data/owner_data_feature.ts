@@ -74,6 +74,16 @@ export type OwnerDataDeps = {
 
 const DAY_SECONDS = 86_400;
 
+/** A login session record's uid; none for a record that is not one (a corrupt key must not stop the erasure). */
+function uidOf(raw: string | undefined): string | undefined {
+  try {
+    const uid = raw ? (JSON.parse(raw) as { uid?: unknown }).uid : undefined;
+    return typeof uid === 'string' ? uid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createOwnerDataFeature(deps: OwnerDataDeps) {
   const { store, topics } = deps;
   const ownerWebhooks = createOwnerWebhooks(store);
@@ -142,8 +152,8 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         const sessions = await store.indexMembers(index);
         // Each with the copy of it its uid key holds (src/infra/store/oidc_adapter.ts).
         const uids = (await store.getMany(sessions)).flatMap((raw) => {
-          const uid = raw ? (JSON.parse(raw) as { uid?: unknown }).uid : undefined;
-          return typeof uid === 'string' ? [keys.uid(uid)] : [];
+          const uid = uidOf(raw);
+          return uid ? [keys.uid(uid)] : [];
         });
         await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), ...uids, index);
       },
