@@ -8,20 +8,19 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { projectRoot } from '../src/base/project_root.js';
-import { keys } from '../src/infra/store/keys.js';
 import { freePort } from '../test/support/free_port.js';
 import { startRedisServer } from '../test/support/redis_server.js';
 import { startBenchChain } from './bench_chain.js';
 import { startLatencyProxy } from './latency_proxy.js';
 import { runLogins, runRatesInterleaved } from './load.js';
 import { type BenchClient, signetLogin, userinfo } from './oidc_driver.js';
+import { benchServerEnv, ownerProfiles } from './server_env.js';
 import { startServerProcess } from './server_process.js';
 import { round } from './stats.js';
 
 const SECONDS = Number(process.env.BENCH_COMPARE_SECONDS ?? 24);
 const IDENTITIES = 40;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
-const plenty = { points: 10_000_000, seconds: 60 };
 
 async function main() {
   const other = process.argv[2];
@@ -33,21 +32,7 @@ async function main() {
     const proxy = await startLatencyProxy(chain.anvil.rpcUrl);
     stops.push(() => proxy.close());
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const env = (port: number, redisUrl: string): Record<string, string> => ({
-      NODE_ENV: 'production',
-      WORKERS: '1',
-      PORT: String(port),
-      ISSUER: 'https://signet.bench',
-      TRUST_PROXY: '1',
-      REDIS_URL: redisUrl,
-      CHAIN_RPC_URL: proxy.rpcUrl,
-      CHAIN_ID: String(chain.anvil.chainId),
-      IDENTITY_FACTORY: chain.suite.identityFactory,
-      COOKIE_KEYS: randomBytes(24).toString('hex'),
-      JWKS: JSON.stringify({ keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'bench', use: 'sig', alg: 'RS256' }] }),
-      CLIENTS: JSON.stringify([{ ...CLIENT, client_name: 'Bench site', redirect_uris: [CLIENT.redirect_uri], redirect_uri: undefined }]),
-      RATE_LIMITS: JSON.stringify({ challengesPerAddress: plenty, challengesPerInteraction: plenty, signaturesPerAddress: plenty, signaturesPerInteraction: plenty, tokenFailuresPerClient: plenty }),
-    });
+    const env = benchServerEnv({ rpcUrl: proxy.rpcUrl, chain, client: CLIENT, privateKey });
     const [thisPort, otherPort] = [await freePort(), await freePort()];
     const [current, previous] = await Promise.all([
       startServerProcess('this build', [resolve(projectRoot, 'dist', 'app', 'main.js')], env(thisPort, thisRedis.url), thisPort),
@@ -55,7 +40,7 @@ async function main() {
     ]);
     stops.push(() => current.stop(), () => previous.stop());
     // Every owner has a profile, so both release a name and an email.
-    const profiles = Object.fromEntries(chain.users.map((user, i) => [keys.profile(user.identity), JSON.stringify({ given_name: `Owner ${i}`, email: `owner${i}@signet.bench` })]));
+    const profiles = ownerProfiles(chain);
     const clients = [new Redis(thisRedis.url), new Redis(otherRedis.url)];
     await Promise.all(clients.map((client) => client.mset(profiles)));
     stops.push(async () => {

@@ -29,7 +29,6 @@ import { createChainClient } from '../src/infra/chain/chain_client.js';
 import { idFactoryAbi } from '../src/infra/chain/contracts.js';
 import { rpcFetch } from '../src/infra/chain/rpc_fetch.js';
 import { DEPLOYER_KEY } from '../src/infra/local_chain/anvil_accounts.js';
-import { keys } from '../src/infra/store/keys.js';
 import { freePort } from '../test/support/free_port.js';
 import { startRedisCountingProxy } from '../test/support/redis_counting_proxy.js';
 import { startRedisServer } from '../test/support/redis_server.js';
@@ -44,6 +43,7 @@ import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, useri
 import { summarizeProfile } from './profile_summary.js';
 import { traceRedis } from './redis_trace.js';
 import { type BenchResults, browserPathSection, writeReport } from './report.js';
+import { benchServerEnv, ownerProfiles } from './server_env.js';
 import { startServerProcess } from './server_process.js';
 import { median, round } from './stats.js';
 import { measureUsersPaths, withUserinfo } from './users_paths.js';
@@ -59,7 +59,6 @@ const CHAIN_ROUNDS = 15;
 const CHAIN_ROUND_LOGINS = 160;
 const CLIENT: BenchClient = { client_id: 'bench', client_secret: randomBytes(16).toString('hex'), redirect_uri: 'https://rp.bench/callback' };
 
-const plenty = { points: 10_000_000, seconds: 60 };
 // Identities holding a claim issued by Signet, read as a claim resource after their logins.
 const CLAIM_HOLDERS = 16;
 const CLAIM_TOPIC = 'kyc';
@@ -114,31 +113,13 @@ async function main() {
     stops.push(() => proxy.close());
 
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const serverEnv = benchServerEnv({ rpcUrl: proxy.rpcUrl, chain, client: CLIENT, privateKey });
     const env = (port: number, redisUrl: string): Record<string, string> => ({
-      NODE_ENV: 'production',
-      // One process each, so /proc gives a server's whole CPU; the workers' gain is measured apart.
-      WORKERS: '1',
-      PORT: String(port),
-      ISSUER: 'https://signet.bench',
-      TRUST_PROXY: '1',
-      REDIS_URL: redisUrl,
-      CHAIN_RPC_URL: proxy.rpcUrl,
-      CHAIN_ID: String(chain.anvil.chainId),
-      IDENTITY_FACTORY: chain.suite.identityFactory,
-      COOKIE_KEYS: randomBytes(24).toString('hex'),
-      JWKS: JSON.stringify({ keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'bench', use: 'sig', alg: 'RS256' }] }),
-      CLIENTS: JSON.stringify([{ ...CLIENT, client_name: 'Bench site', redirect_uris: [CLIENT.redirect_uri], redirect_uri: undefined }]),
+      ...serverEnv(port, redisUrl),
       ADMIN_TOKEN,
       SIGNET_ISSUER_ADDRESS: chain.suite.claimIssuer,
       SIGNET_ISSUER_KEY: DEPLOYER_KEY,
       TRUSTED_ISSUERS: JSON.stringify([{ address: chain.suite.claimIssuer, topics: [CLAIM_TOPIC] }]),
-      RATE_LIMITS: JSON.stringify({
-        challengesPerAddress: plenty,
-        challengesPerInteraction: plenty,
-        signaturesPerAddress: plenty,
-        signaturesPerInteraction: plenty,
-        tokenFailuresPerClient: plenty,
-      }),
     });
     let browserUser = 0;
     const browserPath = () =>
@@ -196,9 +177,7 @@ async function main() {
     const floorRedisClient = new Redis(floorRedis.url);
     // Every owner has saved a profile (as the bare engine's account has its claims), so Signet's
     // ID tokens, userinfo and access-grant reads release what the engine's do: a name and an email.
-    const profiles = Object.fromEntries(
-      chain.users.map((each, i) => [keys.profile(each.identity), JSON.stringify({ given_name: `Owner ${i}`, email: `owner${i}@signet.bench` })]),
-    );
+    const profiles = ownerProfiles(chain);
     await Promise.all([signetRedisClient.mset(profiles), floorRedisClient.mset(profiles)]);
     const bareRedisClient = new Redis(bareRedis.url);
     stops.push(async () => {
