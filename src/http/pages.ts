@@ -1,10 +1,11 @@
 // Server-rendered pages: ejs templates from views/, compiled once, rendered with the
 // request's CSP nonce. A page may carry public/'s files in itself (`pageFiles`): the consent
 // page does, so a browser that has never seen Signet shows it without a second round of requests.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import ejs from 'ejs';
 import type { Context } from 'koa';
+import { publicFiles } from './public_files.js';
 
 export type RenderPage = (ctx: Context, view: string, data: Record<string, unknown>) => void;
 
@@ -13,8 +14,8 @@ export type PageFiles = Record<string, string>;
 
 function readPageFiles(publicDir: string): PageFiles {
   const files: PageFiles = {};
-  for (const name of readdirSync(publicDir)) {
-    const text = readFileSync(join(publicDir, name), 'utf8');
+  for (const { name, body } of publicFiles(publicDir)) {
+    const text = body.toString('utf8');
     if (extname(name) === '.svg') files[name] = `data:image/svg+xml;base64,${Buffer.from(text).toString('base64')}`;
     // Inside <script> or <style>, a closing tag in the text would end the element early.
     else if (/<\/(script|style)/i.test(text)) throw new Error(`public/${name} holds a closing tag and cannot be carried in a page`);

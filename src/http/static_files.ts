@@ -1,15 +1,15 @@
-// Serves the few files in public/ (scripts and the stylesheet) from memory, at /static/.
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+// Serves the few files in public/ (scripts and the stylesheet) from memory, at /static/ (read once: public_files.ts).
+import { extname } from 'node:path';
 import type { Middleware } from 'koa';
+import { publicFiles } from './public_files.js';
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
 export function staticFiles(publicDir: string): Middleware {
   const files = new Map<string, { body: Buffer; type: string }>();
-  for (const name of readdirSync(publicDir)) {
+  for (const { name, body } of publicFiles(publicDir)) {
     const type = TYPES[extname(name)];
-    if (type) files.set(`/static/${name}`, { body: readFileSync(join(publicDir, name)), type });
+    if (type) files.set(`/static/${name}`, { body, type });
   }
   return (ctx, next) => {
     const file = ctx.method === 'GET' ? files.get(ctx.path) : undefined;
