@@ -1,3 +1,5 @@
+// The owner's data page (server-rendered, kept out of /openapi.json): who read the data, the
+// download of everything, and the erasure, whose wallet signature the page script asks for.
 import { z } from 'zod';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { AccessHistory, Door, HistoryEntry } from '../../domain/history/access_history.js';
