@@ -115,7 +115,12 @@ test('two workers share the port, a dead worker is replaced, metrics are summed,
 
   // SIGTERM: every process drains and exits 0.
   const exited = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)));
+  const outputEnded = new Promise((resolve) => primary.stdout!.once('end', resolve));
   primary.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect([workers[1]!, replacement].filter(alive)).toEqual([]);
+  // The logs are written in blocks: each process's last line, logged as it exits, is written all the same.
+  await outputEnded;
+  const stopped = lines.filter((line) => line.msg === 'stopped').map((line) => line.pid);
+  expect(stopped.sort()).toEqual([primary.pid!, workers[1]!, replacement].sort());
 }, 240_000);

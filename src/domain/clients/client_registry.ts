@@ -29,12 +29,12 @@ export function createClientRegistry(records: ClientRecords, configuredIds: Iter
     list: records.list,
     isConfigured,
     async nameOf(clientId) {
-      const client = await records.find(clientId);
+      const client = await records.look(clientId);
       if (!client) return DELETED_CLIENT_NAME;
       return typeof client.client_name === 'string' && client.client_name ? client.client_name : clientId;
     },
     async webhookOf(clientId) {
-      const client = await records.find(clientId);
+      const client = await records.look(clientId);
       if (typeof client?.webhook_url !== 'string' || typeof client.webhook_secret !== 'string') return undefined;
       // The operator wrote CLIENTS' URLs: trusted, so they may point at an internal service. A
       // client added at run time is checked for a public address at each delivery, as owners' are.

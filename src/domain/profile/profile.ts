@@ -49,8 +49,28 @@ export type ProfileStore = {
   set(identity: Address, profile: Profile): Promise<void>;
 };
 
+// Userinfo and the ID token read the profile at every request, and it changes rarely: the
+// checked answers for the texts read last are kept (the text is the key, so a changed profile
+// is parsed anew). Bounded; each answer is frozen, as it is handed to every reader.
+const PARSED_KEPT = 2048;
+const parsed = new Map<string, Readonly<Profile>>();
+
+function deepFreeze(profile: Profile): Readonly<Profile> {
+  if (profile.address) Object.freeze(profile.address);
+  return Object.freeze(profile);
+}
+
 /** A profile as stored (JSON, or nothing: an empty profile). */
-export const parseProfile = (raw: string | undefined | null): Profile => (raw ? profileSchema.parse(JSON.parse(raw)) : {});
+export function parseProfile(raw: string | undefined | null): Readonly<Profile> {
+  if (!raw) return {};
+  let profile = parsed.get(raw);
+  if (!profile) {
+    profile = deepFreeze(profileSchema.parse(JSON.parse(raw)));
+    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+    parsed.set(raw, profile);
+  }
+  return profile;
+}
 
 /** identityKey: how keys name an identity of the profiles' chain (src/infra/chain/chains.ts). */
 export function createProfileStore(store: Store, identityKey: (identity: Address) => string = (identity) => identity): ProfileStore {

@@ -25,5 +25,10 @@ export function walletClientRecord(idTokenAlg: string): ClientRecord {
 /** The client records with the wallet's client in front of them. */
 export function withWalletClient(records: ClientRecords, idTokenAlg: string): ClientRecords {
   const wallet = walletClientRecord(idTokenAlg);
-  return { ...records, find: (clientId) => (clientId === WALLET_CLIENT_ID ? Promise.resolve({ ...wallet }) : records.find(clientId)) };
+  const shared = Object.freeze({ ...wallet });
+  return {
+    ...records,
+    find: (clientId) => (clientId === WALLET_CLIENT_ID ? Promise.resolve({ ...wallet }) : records.find(clientId)),
+    look: (clientId) => (clientId === WALLET_CLIENT_ID ? Promise.resolve(shared) : records.look(clientId)),
+  };
 }

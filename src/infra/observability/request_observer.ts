@@ -41,32 +41,37 @@ export function observeRequests(logger: Logger, metrics?: Metrics): Middleware {
     const requestId = requestIdFrom(ctx.get('x-request-id') || undefined);
     ctx.set('X-Request-Id', requestId);
     ctx.state.requestId = requestId;
-    return requestContext.run({ request_id: requestId }, async () => {
-      const started = process.hrtime.bigint();
-      try {
-        await next();
-      } finally {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const route = routeOf(ctx);
-        const status = ctx.status;
-        const reason = (ctx.body as { reason?: unknown } | undefined)?.reason;
-        const line = { method: ctx.method, route, status, duration_ms: Math.round(seconds * 1000 * 10) / 10 };
-        if (status >= 500) logger.error('request', { ...line, ...(typeof reason === 'string' ? { reason } : {}) });
-        else if (PROBES.has(route) && status < 400) logger.debug('request', line);
-        else logger.info('request', line);
-        if (metrics) {
-          metrics.httpRequests.inc({ method: ctx.method, route, status: String(status) });
-          metrics.httpDuration.observe({ method: ctx.method, route }, seconds);
-          if (status === 429) metrics.rateLimitHits.inc({ route });
-          if (route === SIGNATURE_ROUTE && ctx.method === 'POST') {
-            metrics.loginOutcomes.inc(
-              status === 200
-                ? { outcome: 'success', reason: 'none' }
-                : { outcome: 'failure', reason: typeof reason === 'string' ? reason : String((ctx.body as { error?: unknown })?.error ?? status) },
-            );
+    // The Koa context holds the request's: the engine's store then holds the same object (request_context.ts).
+    return requestContext.run(
+      { request_id: requestId },
+      async () => {
+        const started = process.hrtime.bigint();
+        try {
+          await next();
+        } finally {
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          const route = routeOf(ctx);
+          const status = ctx.status;
+          const reason = (ctx.body as { reason?: unknown } | undefined)?.reason;
+          const line = { method: ctx.method, route, status, duration_ms: Math.round(seconds * 1000 * 10) / 10 };
+          if (status >= 500) logger.error('request', { ...line, ...(typeof reason === 'string' ? { reason } : {}) });
+          else if (PROBES.has(route) && status < 400) logger.debug('request', line);
+          else logger.info('request', line);
+          if (metrics) {
+            metrics.httpRequests.inc({ method: ctx.method, route, status: String(status) });
+            metrics.httpDuration.observe({ method: ctx.method, route }, seconds);
+            if (status === 429) metrics.rateLimitHits.inc({ route });
+            if (route === SIGNATURE_ROUTE && ctx.method === 'POST') {
+              metrics.loginOutcomes.inc(
+                status === 200
+                  ? { outcome: 'success', reason: 'none' }
+                  : { outcome: 'failure', reason: typeof reason === 'string' ? reason : String((ctx.body as { error?: unknown })?.error ?? status) },
+              );
+            }
           }
         }
-      }
-    });
+      },
+      ctx,
+    );
   };
 }

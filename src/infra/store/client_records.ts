@@ -11,7 +11,10 @@ import type { Store } from './store.js';
 export type ClientRecord = { client_id: string; [field: string]: unknown };
 
 export type ClientRecords = {
+  /** The client's record, a copy of its own for the caller to build from (the engine does). */
   find(clientId: string): Promise<ClientRecord | undefined>;
+  /** The client's record for a reader that only looks (its name, its webhook): shared and frozen, parsed once per read from Redis. */
+  look(clientId: string): Promise<Readonly<ClientRecord> | undefined>;
   /** Every client, in no set order. */
   list(): Promise<ClientRecord[]>;
   /** Up to `limit` clients by client_id, after `after` when given; `next`: the id the next page starts after, when others follow. Reads only the page's records. */
@@ -31,17 +34,26 @@ export const CLIENT_CACHE_MS = 1000;
 const CACHED_CLIENTS = 1000;
 
 export function createClientRecords(store: Store, options: { cacheMs?: number } = {}): ClientRecords {
-  // The JSON, not the object: each reader gets its own copy to build from.
-  const cache = new LRUCache<string, string>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
+  // The JSON, from which `find` gives each caller its own copy to build from, and one frozen
+  // copy that `look` shares (the access history names the client of every release).
+  const cache = new LRUCache<string, { raw: string; shared: Readonly<ClientRecord> }>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
   const parse = (raw: string | undefined) => (raw ? (JSON.parse(raw) as ClientRecord) : undefined);
+  const cached = async (clientId: string) => {
+    const held = cache.get(clientId);
+    if (held) return held;
+    const raw = await store.get(keys.client(clientId));
+    if (!raw) return undefined;
+    const entry = { raw, shared: Object.freeze(JSON.parse(raw) as ClientRecord) };
+    cache.set(clientId, entry);
+    return entry;
+  };
 
   return {
     async find(clientId) {
-      const cached = cache.get(clientId);
-      if (cached) return parse(cached);
-      const raw = await store.get(keys.client(clientId));
-      if (raw) cache.set(clientId, raw);
-      return parse(raw);
+      return parse((await cached(clientId))?.raw);
+    },
+    async look(clientId) {
+      return (await cached(clientId))?.shared;
     },
     async list() {
       const ids = await store.indexMembers(keys.clients());
