@@ -77,9 +77,7 @@ export function createProfileStore(store: Store, identityKey: (identity: Address
   const keyOf = (identity: Address) => keys.profile(identityKey(identity));
   const reads = createGetsAhead(store);
   return {
-    async get(identity) {
-      return parseProfile(await reads.get(keyOf(identity)));
-    },
+    get: (identity) => reads.get(keyOf(identity)).then(parseProfile),
     async find(identity) {
       const raw = await reads.get(keyOf(identity));
       return raw === undefined ? undefined : parseProfile(raw);

@@ -174,18 +174,22 @@ export function createFindAccount(first: AccountDeps): FindAccount {
         const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);
         // The profile (read ahead when the engine found the token: readAccountAhead) and the
         // receipt are read together: one round trip at most.
-        const [profile, receipt] = await Promise.all([
-          deps.profiles.get(identity),
-          wantsClaims || verifiedRequests.length ? deps.receipts.find(grantId!) : undefined,
-        ]);
+        const readsReceipt = wantsClaims || verifiedRequests.length > 0;
+        const [profile, receipt] = readsReceipt
+          ? await Promise.all([deps.profiles.get(identity), deps.receipts.find(grantId!)])
+          : [await deps.profiles.get(identity)];
         const fields = releasedFields(profile, scopes, requested, rejected ?? []);
         const answer: Record<string, unknown> & { sub: string } = { sub, ...profile };
         const picks = verifiedRequests.length ? (receipt?.verified ?? []) : [];
-        // The onchain claims and the verified ones are read side by side.
-        const [shared, sources] = await Promise.all([
-          wantsClaims ? sharedClaims(deps, identity, (receipt?.claims ?? []) as `0x${string}`[]) : [],
-          verifiedSourcesOf(deps, identity, picks),
-        ]);
+        // The onchain claims and the verified ones are read side by side (a login that kept
+        // neither, most of them, reads no more).
+        const [shared, sources] =
+          wantsClaims || picks.length
+            ? await Promise.all([
+                wantsClaims ? sharedClaims(deps, identity, (receipt?.claims ?? []) as `0x${string}`[]) : [],
+                verifiedSourcesOf(deps, identity, picks),
+              ])
+            : [[], []];
         const released = shared.filter((claim) => topics.has(claim.topic));
         if (wantsClaims) answer[ONCHAIN_CLAIMS] = released;
         const verified = answerVerified(verifiedRequests, sources, picks, (deps.now ?? Date.now)());

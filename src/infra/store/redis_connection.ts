@@ -120,7 +120,10 @@ export function createRedisClient(connection: RedisConnection | string, tuning: 
  * Waits for the client's first connection, at most `ms`. Without an offline queue a command
  * sent before it would fail; later outages fail fast, as they should.
  */
-export function firstConnection(client: RedisClient): (ms: number) => Promise<void> {
+export function firstConnection(client: RedisClient): {
+  (ms: number): Promise<void> /** Whether it has come: then there is nothing to wait for. */;
+  done(): boolean;
+} {
   let connected = client.status === 'ready';
   const ready = new Promise<void>((resolve) => {
     if (connected) return resolve();
@@ -129,12 +132,13 @@ export function firstConnection(client: RedisClient): (ms: number) => Promise<vo
       resolve();
     });
   });
-  return async (ms) => {
+  const wait = async (ms: number) => {
     if (connected) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([ready, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
   };
+  return Object.assign(wait, { done: () => connected });
 }
 
 /**

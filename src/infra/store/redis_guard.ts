@@ -7,14 +7,15 @@ import { firstConnection, type RedisClient } from './redis_connection.js';
 /**
  * Fails `work` if it has not settled `ms` after it started. When the timer fires the verdict
  * waits one more turn of the event loop: after a stretch of busy CPU the timer runs before the
- * socket is read, and a reply that did arrive in time must not count as an outage.
+ * socket is read, and a reply that did arrive in time must not count as an outage. A failure is
+ * passed through `failed` (what the caller makes of it) on its way out.
  */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+function withDeadline<T>(work: Promise<T>, ms: number, failed: (error: unknown) => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const timer = setTimeout(() => {
       setImmediate(() => {
-        if (!settled) reject(new Error(`Redis did not answer within ${ms} ms`));
+        if (!settled) reject(failed(new Error(`Redis did not answer within ${ms} ms`)));
       });
     }, ms);
     work.then(
@@ -26,7 +27,7 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
       (error: unknown) => {
         settled = true;
         clearTimeout(timer);
-        reject(error);
+        reject(failed(error));
       },
     );
   });
@@ -74,15 +75,26 @@ export type RedisGuard = <T>(work: () => Promise<T>) => Promise<T>;
 export function redisGuard(client: RedisClient, options: RedisGuardOptions): RedisGuard {
   const waitForFirstConnection = firstConnection(client);
   const { commandTimeoutMs, firstConnectionMs = commandTimeoutMs } = options;
-  return async (work) => {
+  /** What a failed call throws: an outage as 503 store_unavailable (counted), anything else as it is. */
+  const failed = (error: unknown): unknown => {
+    const named = error instanceof SignetError;
+    if (named ? error.reason !== 'store_unavailable' : !isRedisOutage(error)) return error;
+    options.onOutage?.();
+    return named ? error : storeUnavailable(error);
+  };
+  const run = <T>(work: () => Promise<T>): Promise<T> => {
+    let running: Promise<T>;
     try {
-      await waitForFirstConnection(firstConnectionMs);
-      return await withDeadline(work(), commandTimeoutMs);
+      running = work();
     } catch (error) {
-      const named = error instanceof SignetError;
-      if (named ? error.reason !== 'store_unavailable' : !isRedisOutage(error)) throw error;
-      options.onOutage?.();
-      throw named ? error : storeUnavailable(error);
+      return Promise.reject(failed(error));
     }
+    return withDeadline(running, commandTimeoutMs, failed);
+  };
+  return (work) => {
+    // Once the first connection has come (nearly always), no step of the guard's own: every
+    // Redis call goes through here, and each async step is promises made at every call.
+    if (waitForFirstConnection.done()) return run(work);
+    return waitForFirstConnection(firstConnectionMs).then(() => run(work));
   };
 }

@@ -493,7 +493,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
     kind: 'redis',
     guarded: guard,
     client: redis,
-    get: (key) => guard(async () => (await redis.get(key)) ?? undefined),
+    get: (key) => guard(() => redis.get(key).then((value) => value ?? undefined)),
     set: (key, value, ttl) =>
       guard(async () => {
         if (ttl) await redis.set(key, value, 'EX', seconds(ttl));
@@ -536,10 +536,12 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         const [swapped, current] = await replicated<[number, string | null]>('compareAndSet', key, next, life, ...expected);
         return { swapped: swapped === 1, current: current ?? undefined };
       }),
-    getMany: (keys) =>
-      guard(async () => {
-        if (!keys.length) return [];
-        const groups = sharded ? bySlot(keys) : [[...keys]];
+    getMany: (keys) => {
+      if (!keys.length) return Promise.resolve([]);
+      // One server (or one key): one MGET, its answers in the keys' order.
+      if (!sharded || keys.length === 1) return guard(() => redis.mget(...keys).then((values) => values.map((value) => value ?? undefined)));
+      return guard(async () => {
+        const groups = bySlot(keys);
         // One MGET per slot (one in all for a record and its mark, which share a tag).
         const read = new Map<string, string | null>();
         await Promise.all(
@@ -549,7 +551,8 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
           }),
         );
         return keys.map((key) => read.get(key) ?? undefined);
-      }),
+      });
+    },
     getViaLookup: (lookupKey, keysOf) =>
       guard(async () => {
         if (sharded) {
