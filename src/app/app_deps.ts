@@ -51,7 +51,7 @@ export type AppDeps = {
   dialAddress?: DialAddress;
   /** Tests only: how long a client record is served from memory (default: src/infra/store/client_records.ts). */
   clientCacheMs?: number;
-  /** Tests only: when the access history's waiting releases are written (default: at the end of each turn of the event loop). */
+  /** Tests only: when the access history's waiting releases are written (default: HISTORY_BATCH_MS after the first of a batch). */
   historySchedule?: (flush: () => void) => void;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
   extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];

@@ -4,7 +4,7 @@
 // (MONITOR's lines, those run inside scripts included) and chain round trips (JSON-RPC requests
 // through a provider-like proxy). On a chain with Multicall3 and on one without it. Nothing runs
 // beside the requests: no webhook worker, no chain watcher, client records kept in memory. The
-// access history's entries, written after the answers at the end of the event loop's turn, are
+// access history's entries, written after the answers in batches of a few milliseconds, are
 // written here once each request has its answer: their commands count, not as a round trip.
 // BUDGET_TRACE=1 prints the commands of each counted request, to see where a budget goes.
 import { Redis } from 'ioredis';
@@ -72,7 +72,7 @@ async function costOf<T>(c: Counters, work: () => Promise<T>): Promise<[PathCost
     chainRoundTrips: Object.values(c.provider.counts()).reduce((sum, n) => sum + n, 0) - chain,
     redisCommands: 0,
   };
-  // The history entries the request left waiting, written as the end of its turn would: their
+  // The history entries the request left waiting, written as the end of its batch would: their
   // commands count, their write is not one the request waited on.
   await c.harness.signet.history.flushed();
   await c.marks.echo(`${mark}-end`);

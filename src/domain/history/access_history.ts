@@ -1,8 +1,7 @@
 // The owner's access history: every release of their data (and every refused attempt by a
 // service holding one of their grants), who, when, what, through which door, by which grant,
 // from which address. Recording never delays nor fails the release: it is written after the
-// answer, with the other releases of the same turn of the event loop, and a failure is only
-// logged.
+// answer, with the other releases of the same few milliseconds, and a failure is only logged.
 import { randomBytes } from 'node:crypto';
 import { afterCursor, decodeTimeCursor, encodeTimeCursor } from '../../http/time_cursor.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
@@ -52,6 +51,13 @@ function entryId(): string {
   return idPool.toString('base64url', idTaken - ID_BYTES, idTaken);
 }
 
+// How long a release waits to be written with the others (decision 2): under load, one write
+// carries the releases of these milliseconds, where a write per turn of the event loop carried
+// one or two; a process that dies loses them at most.
+export const HISTORY_BATCH_MS = 10;
+/** The most releases one write carries: past it, they are written at once. */
+const HISTORY_BATCH_MOST = 500;
+
 export function createAccessHistory(deps: {
   log: HistoryLog;
   settings: HistorySettings;
@@ -60,7 +66,7 @@ export function createAccessHistory(deps: {
   now: () => number;
   /** Told of a record that could not be written (the release itself went ahead). */
   onLost?: (error: unknown) => void;
-  /** When the waiting releases are written: at the end of this turn of the event loop (setImmediate); tests choose. */
+  /** When the waiting releases are written: HISTORY_BATCH_MS after the first of them (a timer); tests choose. */
   schedule?: (flush: () => void) => void;
 }) {
   const { log, settings, now } = deps;
@@ -81,12 +87,18 @@ export function createAccessHistory(deps: {
   });
   const bounds = () => ({ keepFromMs: keepFrom(), maxEntries: settings.historyEntries, ttlSeconds: settings.historyDays * 86_400 });
 
-  const all = async (identity: IdentityKey): Promise<HistoryEntry[]> => (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
-
-  // Releases wait here for the end of the event loop's turn, then go to Redis together: one
-  // write for every release of that turn, after their answers have left (decision 2).
+  // Releases wait here for a few milliseconds, then go to Redis together: one write for every
+  // release of that stretch, after their answers have left (decision 2).
   let waiting: { identity: IdentityKey; release: Release; id: string; at: string; atMs: number }[] = [];
   const writing = new Set<Promise<void>>();
+  const sameIdentity = (a: IdentityKey, b: IdentityKey) => a.toLowerCase() === b.toLowerCase();
+
+  // The owner reads what this process released for them: what still waits for them is written first.
+  const all = async (identity: IdentityKey): Promise<HistoryEntry[]> => {
+    if (waiting.some((each) => sameIdentity(each.identity, identity))) flush();
+    if (writing.size) await Promise.all([...writing]);
+    return (await log.read(identity, keepFrom())).map((json) => JSON.parse(json) as HistoryEntry);
+  };
   const write = async (batch: typeof waiting) => {
     try {
       // The clients' names come from the client registry (cached reads: each request that
@@ -109,18 +121,20 @@ export function createAccessHistory(deps: {
     const written = write(batch).finally(() => writing.delete(written));
     writing.add(written);
   };
-  const schedule = deps.schedule ?? ((run: () => void) => setImmediate(run));
+  const schedule = deps.schedule ?? ((run: () => void) => setTimeout(run, HISTORY_BATCH_MS));
 
   return {
     /**
      * Records one release; returns at once (the caller's answer never waits for it). It is
-     * written with the other releases of this turn of the event loop, in one write.
+     * written with the other releases of the next HISTORY_BATCH_MS, in one write.
      * `identity`: the address of a first-chain identity, the CAIP-10 id of another chain's.
      */
     record(identity: IdentityKey, release: Release): void {
       const atMs = now();
       if (!waiting.length) schedule(flush);
       waiting.push({ identity, release, id: entryId(), at: new Date(atMs).toISOString(), atMs });
+      // A busy stretch goes in several writes, each of a bounded size.
+      if (waiting.length >= HISTORY_BATCH_MOST) flush();
     },
 
     /** Writes what is waiting now and waits for every write under way (at shutdown, and in tests). */
@@ -157,7 +171,7 @@ export function createAccessHistory(deps: {
 
     /** The identity's log, and its releases still waiting to be written here (they would bring it back). */
     erase: async (identity: IdentityKey) => {
-      waiting = waiting.filter((each) => each.identity.toLowerCase() !== identity.toLowerCase());
+      waiting = waiting.filter((each) => !sameIdentity(each.identity, identity));
       await log.erase(identity);
     },
   };

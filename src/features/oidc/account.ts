@@ -150,7 +150,24 @@ async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: re
   }
 }
 
+/** Most scope strings whose reading is kept: the few each website asks with. */
+const SCOPE_READINGS_KEPT = 256;
+
 export function createFindAccount(first: AccountDeps): FindAccount {
+  // A token's scope, read once per distinct string (every userinfo of a website asks the same
+  // one): its scopes, and the claim topics they name (the topics are the configuration's).
+  const readings = new Map<string, { scopes: Set<string>; topics: Set<number> }>();
+  const readScope = (scope: string) => {
+    let reading = readings.get(scope);
+    if (!reading) {
+      const scopes = new Set(scope.split(' '));
+      const topics = new Set(first.topics.all.filter((topic) => scopes.has(first.topics.scopeOf(topic))).map((topic) => topic.topic));
+      reading = { scopes, topics };
+      if (readings.size >= SCOPE_READINGS_KEPT) readings.delete(readings.keys().next().value!);
+      readings.set(scope, reading);
+    }
+    return reading;
+  };
   return async (ctx, sub, token): Promise<Account | undefined> => {
     const subject = parseSubject(sub);
     if (!subject) return undefined;
@@ -167,8 +184,7 @@ export function createFindAccount(first: AccountDeps): FindAccount {
     return {
       accountId: sub,
       async claims(use, scope, requested, rejected) {
-        const scopes = new Set(scope.split(' '));
-        const topics = new Set(deps.topics.all.filter((topic) => scopes.has(deps.topics.scopeOf(topic))).map((topic) => topic.topic));
+        const { scopes, topics } = readScope(scope);
         const grantId = token?.grantId;
         const wantsClaims = topics.size > 0 && grantId !== undefined;
         const verifiedRequests = grantId === undefined ? [] : verifiedRequestsFor(scopes, requested, rejected ?? []);

@@ -11,9 +11,12 @@ import type { Store } from './store.js';
 export type ClientRecord = { client_id: string; [field: string]: unknown };
 
 export type ClientRecords = {
-  /** The client's record, a copy of its own for the caller to build from (the engine does). */
+  /** The client's record, a copy of its own for a caller that changes it (the admin API). */
   find(clientId: string): Promise<ClientRecord | undefined>;
-  /** The client's record for a reader that only looks (its name, its webhook): shared and frozen, parsed once per read from Redis. */
+  /**
+   * The client's record for readers that only read it (the engine, which builds its client from
+   * it; the history's names; webhooks): one frozen copy they share, parsed once per read from Redis.
+   */
   look(clientId: string): Promise<Readonly<ClientRecord> | undefined>;
   /** Every client, in no set order. */
   list(): Promise<ClientRecord[]>;
@@ -34,8 +37,8 @@ export const CLIENT_CACHE_MS = 1000;
 const CACHED_CLIENTS = 1000;
 
 export function createClientRecords(store: Store, options: { cacheMs?: number } = {}): ClientRecords {
-  // The JSON, from which `find` gives each caller its own copy to build from, and one frozen
-  // copy that `look` shares (the access history names the client of every release).
+  // The JSON, from which `find` gives each caller a copy of its own, and one frozen copy that
+  // `look` shares: the engine reads the client at every request that names one.
   const cache = new LRUCache<string, { raw: string; shared: Readonly<ClientRecord> }>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
   const parse = (raw: string | undefined) => (raw ? (JSON.parse(raw) as ClientRecord) : undefined);
   const cached = async (clientId: string) => {

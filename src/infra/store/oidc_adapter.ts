@@ -259,7 +259,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return clients.find(id) as Promise<AdapterPayload | undefined>;
+      // The shared frozen record: the engine builds its client from it without changing it.
+      if (this.model === 'Client') return clients.look(id) as Promise<AdapterPayload | undefined>;
       const key = this.key(id);
       // The engine asks "seen before?" (find) and then records the id (upsert): two steps, so two
       // processes could both pass with the same DPoP proof or client assertion. Here the find is

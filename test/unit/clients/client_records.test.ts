@@ -1,6 +1,6 @@
-// A client's record as its readers get it: `find` gives each caller a copy of its own to build
-// from (the engine does), `look` one frozen copy shared by readers that only look; both follow a
-// change saved in this process at once.
+// A client's record as its readers get it: `find` gives each caller a copy of its own to change,
+// `look` one frozen copy shared by readers that only read it (the engine among them); both
+// follow a change saved in this process at once.
 import { createClientRecords } from '../../../src/infra/store/client_records.js';
 import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
 

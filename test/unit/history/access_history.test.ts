@@ -120,7 +120,7 @@ test('a write Redis refuses is reported, not thrown', async () => {
 describe.each([
   ['redis', redisBackend],
   ['redis cluster (one write per identity: its keys share a slot, different identities do not)', clusterBackend],
-] as const)('the releases of one turn of the event loop go in one write (%s)', (_kind, makeBackend) => {
+] as const)('the releases of one stretch go in one write (%s)', (_kind, makeBackend) => {
   const backend = makeBackend();
   beforeAll(() => backend.start());
   afterAll(() => backend.stop());
@@ -155,7 +155,7 @@ describe.each([
 
   beforeEach(() => backend.reset());
 
-  test('nothing is written before the turn ends; then every identity in one write, each log bounded, a broken log losing its own entries alone', async () => {
+  test('nothing is written before the stretch ends; then every identity in one write, each log bounded, a broken log losing its own entries alone', async () => {
     const { history, writes, scheduled, lost } = batchedHistory();
     await backend.store.set(keys.history(broken), 'a string where the sorted set goes');
     for (let n = 0; n < 12; n++) history.record([first, second, broken][n % 3]!, release(n, `grant${n % 3}`));
@@ -181,5 +181,24 @@ describe.each([
     expect(writes).toEqual([1]);
     expect(await history.all(first)).toEqual([]);
     expect((await history.all(second)).map((entry) => entry.fields[0])).toEqual(['field2']);
+  });
+
+  test("the owner's read writes what still waits for them first; another identity's waits on", async () => {
+    const { history, writes, scheduled } = batchedHistory();
+    history.record(first, release(1));
+    history.record(second, release(2));
+    expect((await history.page(first, { limit: 10 })).entries.map((entry) => entry.fields[0])).toEqual(['field1']);
+    // The stretch's one write carried both: the other identity's entry is written, not lost.
+    expect(writes).toEqual([2]);
+    expect(scheduled).toHaveLength(1);
+    expect((await history.all(second)).map((entry) => entry.fields[0])).toEqual(['field2']);
+  });
+
+  test('a busy stretch goes in writes of 500 releases at most, without waiting for its end', async () => {
+    const { history, writes, scheduled } = batchedHistory();
+    for (let n = 0; n < 1001; n++) history.record([first, second][n % 2]!, release(n));
+    await history.flushed();
+    expect(writes).toEqual([500, 500, 1]);
+    expect(scheduled.length).toBeLessThanOrEqual(3);
   });
 });
