@@ -2,6 +2,7 @@
 // it lives in the store.
 import type { Address } from 'viem';
 import { z } from 'zod';
+import { keptAnswers } from '../../base/kept_answers.js';
 import { keys } from '../../infra/store/keys.js';
 import { createGetsAhead } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
@@ -49,27 +50,19 @@ export type ProfileStore = {
   set(identity: Address, profile: Profile): Promise<void>;
 };
 
-// Userinfo and the ID token read the profile at every request, and it changes rarely: the
-// checked answers for the texts read last are kept (the text is the key, so a changed profile
-// is parsed anew). Bounded; each answer is frozen, as it is handed to every reader.
-const PARSED_KEPT = 2048;
-const parsed = new Map<string, Readonly<Profile>>();
-
 function deepFreeze(profile: Profile): Readonly<Profile> {
   if (profile.address) Object.freeze(profile.address);
   return Object.freeze(profile);
 }
 
+// Userinfo and the ID token read the profile at every request, and it changes rarely: the
+// checked answers for the texts read last are kept (the text is the key, so a changed profile
+// is parsed anew), frozen, as every reader gets the same object.
+const parseStored = keptAnswers(2048, (raw) => deepFreeze(profileSchema.parse(JSON.parse(raw))));
+
 /** A profile as stored (JSON, or nothing: an empty profile). */
 export function parseProfile(raw: string | undefined | null): Readonly<Profile> {
-  if (!raw) return {};
-  let profile = parsed.get(raw);
-  if (!profile) {
-    profile = deepFreeze(profileSchema.parse(JSON.parse(raw)));
-    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
-    parsed.set(raw, profile);
-  }
-  return profile;
+  return raw ? parseStored(raw) : {};
 }
 
 /** identityKey: how keys name an identity of the profiles' chain (src/infra/chain/chains.ts). */

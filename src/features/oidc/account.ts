@@ -10,6 +10,7 @@ import type { Context } from 'koa';
 import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
 import type { Address } from 'viem';
 import { SignetError } from '../../base/errors.js';
+import { keptAnswers } from '../../base/kept_answers.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
@@ -150,24 +151,14 @@ async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: re
   }
 }
 
-/** Most scope strings whose reading is kept: the few each website asks with. */
-const SCOPE_READINGS_KEPT = 256;
-
 export function createFindAccount(first: AccountDeps): FindAccount {
   // A token's scope, read once per distinct string (every userinfo of a website asks the same
-  // one): its scopes, and the claim topics they name (the topics are the configuration's).
-  const readings = new Map<string, { scopes: Set<string>; topics: Set<number> }>();
-  const readScope = (scope: string) => {
-    let reading = readings.get(scope);
-    if (!reading) {
-      const scopes = new Set(scope.split(' '));
-      const topics = new Set(first.topics.all.filter((topic) => scopes.has(first.topics.scopeOf(topic))).map((topic) => topic.topic));
-      reading = { scopes, topics };
-      if (readings.size >= SCOPE_READINGS_KEPT) readings.delete(readings.keys().next().value!);
-      readings.set(scope, reading);
-    }
-    return reading;
-  };
+  // one, and a website asks with few): its scopes, and the claim topics they name (the
+  // configuration's topics).
+  const readScope = keptAnswers(256, (scope) => {
+    const scopes = new Set(scope.split(' '));
+    return { scopes, topics: new Set(first.topics.all.filter((topic) => scopes.has(first.topics.scopeOf(topic))).map((topic) => topic.topic)) };
+  });
   return async (ctx, sub, token): Promise<Account | undefined> => {
     const subject = parseSubject(sub);
     if (!subject) return undefined;

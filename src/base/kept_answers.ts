@@ -1,0 +1,16 @@
+// The answers of a pure function of a text, kept for the texts asked last: for what a request
+// parses again and again (a subject, a stored profile, a token's scope) and the same text gives
+// the same answer. Bounded: past `most` texts, the oldest kept goes. The answer is shared by
+// every caller, so it must not be changed (freeze it where it is an object).
+
+export function keptAnswers<T>(most: number, answer: (text: string) => T, options: { keepIf?: (text: string) => boolean } = {}): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    if (kept.has(text)) return kept.get(text) as T;
+    const value = answer(text);
+    if (options.keepIf && !options.keepIf(text)) return value;
+    if (kept.size >= most) kept.delete(kept.keys().next().value!);
+    kept.set(text, value);
+    return value;
+  };
+}
