@@ -92,8 +92,8 @@ function adapt(log: pino.Logger): Logger {
 }
 
 // Standard output, written in blocks of 4 KiB or every quarter second, whichever comes first,
-// off the request's path: a write per line (the access line of every request) cost more CPU
-// than anything else Signet adds to userinfo (decision 56). On exit, pino writes what is held;
+// off the request's path: a write per line (the access line of every request) was the largest
+// cost of Signet's middleware on a userinfo (decision 56). On exit, pino writes what is held;
 // a process killed outright (SIGKILL, out of memory) loses a quarter second of lines at most.
 // A reader of standard output that stops reading costs 16 MiB of held lines at most: past that,
 // lines are dropped rather than the memory grown.

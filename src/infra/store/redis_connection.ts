@@ -116,14 +116,14 @@ export function createRedisClient(connection: RedisConnection | string, tuning: 
   return client;
 }
 
+/** A wait for the first connection (at most `ms`), and `done()`: whether it has come, so there is nothing to wait for. */
+export type FirstConnection = { (ms: number): Promise<void>; done(): boolean };
+
 /**
  * Waits for the client's first connection, at most `ms`. Without an offline queue a command
  * sent before it would fail; later outages fail fast, as they should.
  */
-export function firstConnection(client: RedisClient): {
-  (ms: number): Promise<void> /** Whether it has come: then there is nothing to wait for. */;
-  done(): boolean;
-} {
+export function firstConnection(client: RedisClient): FirstConnection {
   let connected = client.status === 'ready';
   const ready = new Promise<void>((resolve) => {
     if (connected) return resolve();
