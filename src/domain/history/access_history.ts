@@ -102,8 +102,10 @@ export function createAccessHistory(deps: {
   const write = async (batch: typeof waiting) => {
     try {
       // The clients' names come from the client registry (cached reads: each request that
-      // released has just read its client).
-      const names = await Promise.all(batch.map((each) => deps.clientName(each.release.client_id)));
+      // released has just read its client), once per client of the batch.
+      const nameOf = new Map<string, string | Promise<string>>();
+      for (const { release } of batch) if (!nameOf.has(release.client_id)) nameOf.set(release.client_id, deps.clientName(release.client_id));
+      const names = await Promise.all(batch.map((each) => nameOf.get(each.release.client_id)!));
       const entries = batch.map((each, i) => {
         return { identity: each.identity, json: JSON.stringify(entryOf(each.release, each.id, each.at, names[i]!)), atMs: each.atMs };
       });

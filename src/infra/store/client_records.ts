@@ -41,9 +41,7 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
   // `look` shares: the engine reads the client at every request that names one.
   const cache = new LRUCache<string, { raw: string; shared: Readonly<ClientRecord> }>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
   const parse = (raw: string | undefined) => (raw ? (JSON.parse(raw) as ClientRecord) : undefined);
-  const cached = async (clientId: string) => {
-    const held = cache.get(clientId);
-    if (held) return held;
+  const read = async (clientId: string) => {
     const raw = await store.get(keys.client(clientId));
     if (!raw) return undefined;
     const entry = { raw, shared: Object.freeze(JSON.parse(raw) as ClientRecord) };
@@ -53,10 +51,12 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
 
   return {
     async find(clientId) {
-      return parse((await cached(clientId))?.raw);
+      return parse((cache.get(clientId) ?? (await read(clientId)))?.raw);
     },
-    async look(clientId) {
-      return (await cached(clientId))?.shared;
+    // Read at every request that names a client: one promise when it is held, no more.
+    look(clientId) {
+      const held = cache.get(clientId);
+      return held ? Promise.resolve(held.shared) : read(clientId).then((entry) => entry?.shared);
     },
     async list() {
       const ids = await store.indexMembers(keys.clients());
