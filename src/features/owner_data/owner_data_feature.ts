@@ -28,6 +28,7 @@ import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import { keys } from '../../infra/store/keys.js';
+import { sessionCopyKeyOf } from '../../infra/store/oidc_adapter.js';
 import type { Store } from '../../infra/store/store.js';
 import type { ListedGrant } from '../grants/grant_listing.js';
 import type { GrantsFeature } from '../grants/grants_feature.js';
@@ -73,16 +74,6 @@ export type OwnerDataDeps = {
 };
 
 const DAY_SECONDS = 86_400;
-
-/** A login session record's uid; none for a record that is not one (a corrupt key must not stop the erasure). */
-function uidOf(raw: string | undefined): string | undefined {
-  try {
-    const uid = raw ? (JSON.parse(raw) as { uid?: unknown }).uid : undefined;
-    return typeof uid === 'string' ? uid : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export function createOwnerDataFeature(deps: OwnerDataDeps) {
   const { store, topics } = deps;
@@ -151,11 +142,8 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         const index = keys.engineSessionsOf(subjectOf(on.chain.chainId, identity));
         const sessions = await store.indexMembers(index);
         // Each with the copy of it its uid key holds (src/infra/store/oidc_adapter.ts).
-        const uids = (await store.getMany(sessions)).flatMap((raw) => {
-          const uid = uidOf(raw);
-          return uid ? [keys.uid(uid)] : [];
-        });
-        await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), ...uids, index);
+        const copies = (await store.getMany(sessions)).map(sessionCopyKeyOf).filter((key) => key !== undefined);
+        await store.delete(...sessions, ...sessions.map((session) => keys.consumed(session)), ...copies, index);
       },
       pendingBackchannel: (named) => {
         const { identity, chainId } = targetOf(named);

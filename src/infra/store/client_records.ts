@@ -37,27 +37,29 @@ export const CLIENT_CACHE_MS = 1000;
 const CACHED_CLIENTS = 1000;
 
 export function createClientRecords(store: Store, options: { cacheMs?: number } = {}): ClientRecords {
-  // The JSON, from which `find` gives each caller a copy of its own, and one frozen copy that
-  // `look` shares: the engine reads the client at every request that names one.
-  const cache = new LRUCache<string, { raw: string; shared: Readonly<ClientRecord> }>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
+  // One frozen record per client, which `look` shares (the engine reads the client at every
+  // request that names one) and of which `find` gives each caller a copy of its own.
+  const cache = new LRUCache<string, Readonly<ClientRecord>>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
   const parse = (raw: string | undefined) => (raw ? (JSON.parse(raw) as ClientRecord) : undefined);
   const read = async (clientId: string) => {
     const raw = await store.get(keys.client(clientId));
     if (!raw) return undefined;
-    const entry = { raw, shared: Object.freeze(JSON.parse(raw) as ClientRecord) };
-    cache.set(clientId, entry);
-    return entry;
+    const record = Object.freeze(JSON.parse(raw) as ClientRecord);
+    cache.set(clientId, record);
+    return record;
+  };
+  // Read at every request that names a client: one promise when it is held, no more.
+  const look = (clientId: string) => {
+    const held = cache.get(clientId);
+    return held ? Promise.resolve(held) : read(clientId);
   };
 
   return {
     async find(clientId) {
-      return parse((cache.get(clientId) ?? (await read(clientId)))?.raw);
+      const record = await look(clientId);
+      return record && structuredClone(record);
     },
-    // Read at every request that names a client: one promise when it is held, no more.
-    look(clientId) {
-      const held = cache.get(clientId);
-      return held ? Promise.resolve(held.shared) : read(clientId).then((entry) => entry?.shared);
-    },
+    look,
     async list() {
       const ids = await store.indexMembers(keys.clients());
       const raws = ids.length ? await store.getMany(ids.map((id) => keys.client(id))) : [];

@@ -116,6 +116,20 @@ function rememberedOfRead() {
   };
 }
 
+/**
+ * The key of the copy a login session record keeps at its uid (written and deleted with it), from
+ * the record as stored; none for a record that names no uid or cannot be read (a corrupt key must
+ * not stop the deletion of the others).
+ */
+export function sessionCopyKeyOf(raw: string | undefined): string | undefined {
+  try {
+    const uid = raw ? (JSON.parse(raw) as { uid?: unknown }).uid : undefined;
+    return typeof uid === 'string' ? keys.uid(uid) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // Models whose records name the Grant, perhaps the Session, and the account the engine reads next.
 const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
 
@@ -340,8 +354,9 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       readAhead.drop(key);
       const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
       // A login session takes its copy at its uid with it (the uid its read in this request told, else read now).
-      const uid = this.model === 'Session' ? (uidOfRead.take(key) ?? this.payloadOf(key, (await store.getMany([key]))[0], undefined)?.uid) : undefined;
-      await store.delete(key, keys.consumed(key), ...(typeof uid === 'string' ? [keys.uid(uid)] : []));
+      const readUid = uidOfRead.take(key);
+      const copy = this.model !== 'Session' ? undefined : readUid !== undefined ? keys.uid(readUid) : sessionCopyKeyOf((await store.getMany([key]))[0]);
+      await store.delete(key, keys.consumed(key), ...(copy ? [copy] : []));
       if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
     }
 
