@@ -1,11 +1,13 @@
 // Turns every error into Signet's one answer (docs/decisions.md, 18): JSON { error, error_description } for API
-// callers, the error page in words for browsers. Unknown errors are logged, never shown.
+// callers, the error page in words for browsers. Unknown errors are logged, never shown. A
+// request nothing answered is refused here too (unrouted.ts).
 import type { Context, Middleware } from 'koa';
 import { errors as oidcErrors } from 'oidc-provider';
 import { refuse, SignetError } from '../base/errors.js';
 import type { Logger } from '../infra/observability/logger.js';
 import { routeOf } from '../infra/observability/request_observer.js';
 import type { RenderPage } from './pages.js';
+import { answerUnrouted } from './unrouted.js';
 
 // JSON unless the caller prefers HTML (a browser asking for a page).
 function wantsJson(ctx: Context): boolean {
@@ -34,6 +36,7 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
   return async (ctx, next) => {
     try {
       await next();
+      answerUnrouted(ctx);
     } catch (thrown) {
       let error: SignetError;
       if (thrown instanceof SignetError) error = thrown;

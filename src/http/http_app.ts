@@ -1,7 +1,8 @@
 // The Koa application around Signet's route table and the engine, in the order every request
-// meets them: observation (request id, access log, metrics), cookies and security headers,
-// the error answer, the chain budget, static files, the route table, then the engine with its
-// own guards. Nothing here knows a feature.
+// meets them: observation (request id, access log, metrics), security headers, the error answer
+// (a request nothing answered included), the chain budget, static files, the route table, then
+// the engine with its own guards. Cookies are Secure behind an https issuer, set once for the
+// app. Nothing here knows a feature.
 import { join } from 'node:path';
 import Koa from 'koa';
 import mount from 'koa-mount';
@@ -24,7 +25,6 @@ import { registrationLimits } from './registration_limits.js';
 import type { AnyRoute } from './route.js';
 import { securityHeaders } from './security_headers.js';
 import { staticFiles } from './static_files.js';
-import { answerUnrouted } from './unrouted.js';
 
 export type HttpAppParts = {
   config: Config;
@@ -40,14 +40,13 @@ export function createHttpApp({ config, provider, routes, limits, renderPage, lo
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
   // Request id, access log line and HTTP metrics around everything else.
+  secureCookiesFor(app, config.issuer);
   app.use(observeRequests(logger, metrics));
   observeEngine(provider, logger, metrics);
-  app.use(secureCookiesFor(config.issuer));
   app.use(securityHeaders());
   app.use(errorHandler(renderPage, logger));
   // One chain budget per request: every route that reads the chain answers within it.
   app.use(chainDeadline(config.chainTimeouts.requestMs));
-  app.use(answerUnrouted());
   app.use(staticFiles(join(projectRoot, 'public')));
   app.use(routeTable(routes, limits));
   app.use(clientAuthLimits(limits));

@@ -6,6 +6,7 @@ import { extname, join } from 'node:path';
 import ejs from 'ejs';
 import type { Context } from 'koa';
 import { publicFiles } from './public_files.js';
+import { pageNonce } from './security_headers.js';
 
 export type RenderPage = (ctx: Context, view: string, data: Record<string, unknown>) => void;
 
@@ -38,6 +39,6 @@ export function createPageRenderer(viewsDir: string, publicDir: string): RenderP
   };
   return (ctx, view, data) => {
     ctx.type = 'html';
-    ctx.body = template(view)({ cspNonce: ctx.state.cspNonce, pageFiles, ...data });
+    ctx.body = template(view)({ cspNonce: pageNonce(ctx), pageFiles, ...data });
   };
 }

@@ -27,14 +27,14 @@ export const PATH_BUDGETS = {
     // ahead (docs/decisions.md, 34); the code written (one SET: not listed, decision 55); the
     // Session written with its copy at its uid.
     resume: budget(4, 12, 0),
-    // The engine's: the failed-authentication counter; the code, with its Grant, the Session (its
-    // copy at its uid) and the owner's profile read ahead; the code consumed; the two tokens (the
-    // access token listed in its grant's bounded index alone). The ID token's history entry is
-    // written after the answer (its commands count).
-    token: budget(6, 28, 0),
-    // The token; its Grant, Session and the owner's profile read ahead together; the history
-    // entry after the answer.
-    userinfo: budget(2, 9, 0),
+    // The engine's: the failed-authentication counter; the code, with its Grant and the owner's
+    // profile read ahead in one MGET and the Session (its copy at its uid) beside it; the code
+    // consumed; the two tokens (the access token listed in its grant's bounded index alone). The
+    // ID token's history entry is written after the answer (its commands count).
+    token: budget(6, 27, 0),
+    // The token; its Grant and the owner's profile read ahead in one MGET, its Session beside it;
+    // the history entry after the answer.
+    userinfo: budget(2, 8, 0),
   },
   /** A wallet SDK: the same, with the identity named in the challenge (checked in the same eth_call). */
   walletSdkLogin: {
@@ -44,14 +44,14 @@ export const PATH_BUDGETS = {
   /** What websites and services call at machine speed (a login with offline_access and a claim topic). */
   reads: {
     // With a claim topic the claims are read fresh: one eth_call (the consent receipt naming them
-    // read ahead with the token's Grant), and their history entry after the answer.
-    userinfo: budget(3, 11, 1),
-    // The key read live before a refresh (decision 11; the receipt naming the wallet read ahead with
-    // the refresh token's Grant), and the claims read fresh for the new ID token.
-    refresh: budget(8, 44, 2),
-    // The token; its receipt read ahead with its Grant; the claim's data; the claim read fresh; the
-    // history entry after the answer.
-    'claim read': budget(3, 11, 1),
+    // and the profile read ahead in the token's Grant's MGET), and their history entry after the answer.
+    userinfo: budget(3, 9, 1),
+    // The key read live before a refresh (decision 11; the receipt naming the wallet read ahead in
+    // the refresh token's Grant's MGET), and the claims read fresh for the new ID token.
+    refresh: budget(8, 42, 2),
+    // The token; its receipt read ahead in its Grant's MGET; the claim's data; the claim read fresh;
+    // the history entry after the answer.
+    'claim read': budget(3, 9, 1),
     // The grant token's grant, the profile, the history entry.
     'access-grant read': budget(3, 9, 0),
   },

@@ -6,7 +6,7 @@
 import type { Address } from 'viem';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
-import { createGetsAhead } from '../../infra/store/read_ahead.js';
+import { createGetsAhead, type ReadToSend } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 
@@ -30,8 +30,8 @@ export type ConsentReceipt = {
 export type ConsentReceipts = {
   save(receipt: ConsentReceipt, ttlSeconds: number): Promise<void>;
   find(grantId: string): Promise<ConsentReceipt | undefined>;
-  /** Sends the receipt's read now, for the `find` that follows shortly (the engine found a token of its grant). */
-  readAhead(grantId: string): void;
+  /** The receipt's read, to send now with the other reads of that moment, for the `find` that follows shortly (the engine found a token of its grant). */
+  readAhead(grantId: string): ReadToSend;
   /** The receipts of an identity; of another chain than the first, given its chain_id. */
   listFor(identity: Address, chainId?: number): Promise<ConsentReceipt[]>;
   /** The grant ids of a client's receipts: its login grants, live or ended. */
@@ -47,7 +47,7 @@ export function createConsentReceipts(store: Store): ConsentReceipts {
     return raw ? (JSON.parse(raw) as ConsentReceipt) : undefined;
   };
   return {
-    readAhead: (grantId) => reads.send(keys.consent(grantId)),
+    readAhead: (grantId) => reads.toSend(keys.consent(grantId)),
     async save(receipt, ttl) {
       reads.drop(keys.consent(receipt.grant_id));
       // Sent together, one round trip (keys of different cluster slots, so no script). An

@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import { z } from 'zod';
 import { keptAnswers } from '../../base/kept_answers.js';
 import { keys } from '../../infra/store/keys.js';
-import { createGetsAhead } from '../../infra/store/read_ahead.js';
+import { createGetsAhead, type ReadToSend } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 
 export const addressSchema = z.object({
@@ -43,10 +43,10 @@ export type ProfileStore = {
    */
   find(identity: Address): Promise<Profile | undefined>;
   /**
-   * Sends the profile's read now, for the `get` that follows shortly (the engine found a token of
-   * this identity: its claims come next); it goes with the other reads of this turn.
+   * The profile's read, to send now with the other reads of that moment, for the `get` that
+   * follows shortly (the engine found a token of this identity: its claims come next).
    */
-  readAhead(identity: Address): void;
+  readAhead(identity: Address): ReadToSend;
   set(identity: Address, profile: Profile): Promise<void>;
 };
 
@@ -75,7 +75,7 @@ export function createProfileStore(store: Store, identityKey: (identity: Address
       const raw = await reads.get(keyOf(identity));
       return raw === undefined ? undefined : parseProfile(raw);
     },
-    readAhead: (identity) => reads.send(keyOf(identity)),
+    readAhead: (identity) => reads.toSend(keyOf(identity)),
     async set(identity, profile) {
       const key = keyOf(identity);
       reads.drop(key);

@@ -212,7 +212,7 @@ export function createFindAccount(first: AccountDeps): FindAccount {
 
 /**
  * For the adapter (readAccountAhead): what the claims and checks of a code or token read next,
- * read as soon as its record is found, in the round trip of its Grant: the owner's profile, and
+ * read as soon as its record is found, in the MGET of its Grant: the owner's profile, and
  * the grant's consent receipt where it will be read (a refresh checks the signing wallet's key
  * by it; claim topics and verified claims are answered from it).
  */
@@ -222,12 +222,12 @@ export function readAccountAhead(
   const receiptScopes = new Set([VERIFIED_SCOPE, ...first.topics.all.map((topic) => first.topics.scopeOf(topic))]);
   return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);
-    if (!subject) return;
+    if (!subject) return [];
     // A subject of a chain not served: the engine finds no account, nothing is read.
     const profiles = subject.chainId === first.chainId ? first.profiles : first.onChain?.get(subject.chainId)?.profiles;
-    if (!profiles) return;
-    profiles.readAhead(subject.identity);
+    if (!profiles) return [];
+    const profile = profiles.readAhead(subject.identity);
     const readsReceipt = model === 'RefreshToken' || (scope ?? '').split(' ').some((each) => receiptScopes.has(each));
-    if (grantId && readsReceipt) first.receipts.readAhead(grantId);
+    return grantId && readsReceipt ? [profile, first.receipts.readAhead(grantId)] : [profile];
   };
 }

@@ -7,7 +7,7 @@ import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { defaultNumber } from '../../config/config.js';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
-import { createReadAhead } from './read_ahead.js';
+import { createReadAhead, type ReadToSend } from './read_ahead.js';
 import type { BoundedIndex, Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all. Not an
@@ -58,9 +58,9 @@ export type OidcAdapterOptions = {
   /**
    * Told of the account a code or token names (and its model, grant and scope) as soon as its
    * record is found, so the reads its claims or checks make next (the owner's profile, the
-   * grant's consent receipt) go out with the Grant's, in the same round trip.
+   * grant's consent receipt) go out with the Grant's, in the same MGET.
    */
-  readAccountAhead?: (record: { model: string; accountId: string; grantId?: string; scope?: string }) => void;
+  readAccountAhead?: (record: { model: string; accountId: string; grantId?: string; scope?: string }) => readonly ReadToSend[];
   /** The engine's Client model: Signet's client records (src/infra/store/client_records.ts), shared with its registry. */
   clients?: ClientRecords;
   /**
@@ -150,28 +150,35 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
 
   // A code's or a token's record names the Grant the engine reads next, its Session when the
   // token expires with it (read by uid), and the account whose claims it may release: the reads
-  // are sent as soon as the record is found, together (one round trip, where the engine would
-  // make them one after the other), and the engine's finds take them (src/infra/store/read_ahead.ts).
+  // are sent as soon as the record is found, together (the Grant's and the account's in one MGET,
+  // the Session's in the same round trip, where the engine would make them one after the other),
+  // and the engine's finds take them (src/infra/store/read_ahead.ts).
   const readAhead = createReadAhead<{ id: string; values: (string | undefined)[] } | undefined>();
   // A record, and its consumed mark where its model has one: the two are read together.
   const recordKeys = (model: string, key: string) => (MARKED.has(model) ? [key, keys.consumed(key)] : [key]);
   const readAheadFor = (model: string, payload: AdapterPayload) => {
-    if (typeof payload.grantId === 'string') {
-      const grantKey = keys.model('Grant', payload.grantId);
+    const { accountId, grantId, scope } = payload;
+    const grantKey = typeof grantId === 'string' ? keys.model('Grant', grantId) : undefined;
+    const grantKeys = grantKey ? recordKeys('Grant', grantKey) : [];
+    const accountReads =
+      typeof accountId === 'string' && options.readAccountAhead
+        ? options.readAccountAhead({
+            model,
+            accountId,
+            grantId: grantKey ? (grantId as string) : undefined,
+            scope: typeof scope === 'string' ? scope : undefined,
+          })
+        : [];
+    // The Grant's record and the account's reads in one getMany: one MGET on one server.
+    const values = grantKeys.length || accountReads.length ? store.getMany([...grantKeys, ...accountReads.map((read) => read.key)]) : undefined;
+    if (grantKey && values) {
+      const id = grantId as string;
       readAhead.send(
         grantKey,
-        store.getMany(recordKeys('Grant', grantKey)).then((values) => ({ id: payload.grantId as string, values })),
+        values.then((all) => ({ id, values: accountReads.length ? all.slice(0, grantKeys.length) : all })),
       );
     }
-    if (typeof payload.accountId === 'string') {
-      const { accountId, grantId, scope } = payload;
-      options.readAccountAhead?.({
-        model,
-        accountId,
-        grantId: typeof grantId === 'string' ? grantId : undefined,
-        scope: typeof scope === 'string' ? scope : undefined,
-      });
-    }
+    for (const [i, read] of accountReads.entries()) read.hold(values!.then((all) => all[grantKeys.length + i]));
     if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
       const lookup = keys.uid(payload.sessionUid);
       readAhead.send(lookup, sessionByUid(lookup));

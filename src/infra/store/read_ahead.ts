@@ -45,11 +45,17 @@ export function createReadAhead<T>(now: () => number = Date.now): ReadAhead<T> {
   };
 }
 
-/** A store's plain reads (`get`) that can be sent ahead: `send` sends one, `get` takes it or reads. */
+/**
+ * A plain read to send ahead, handed to whoever sends the reads of that moment: its key, and
+ * `hold`, which keeps the answer for its reader. Several go out in one MGET, not a GET each.
+ */
+export type ReadToSend = { key: string; hold(read: Promise<string | undefined>): void };
+
+/** A store's plain reads (`get`) that can be sent ahead: `toSend` hands one to the sender of that moment's reads, `get` takes its answer or reads. */
 export function createGetsAhead(store: Pick<Store, 'get'>) {
   const ahead = createReadAhead<string | undefined>();
   return {
-    send: (key: string) => ahead.send(key, store.get(key)),
+    toSend: (key: string): ReadToSend => ({ key, hold: (read) => ahead.send(key, read) }),
     get: (key: string) => ahead.take(key) ?? store.get(key),
     drop: (key: string) => ahead.drop(key),
   };

@@ -3,13 +3,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { securityHeaders } from '../../../src/http/security_headers.js';
+import { pageNonce, securityHeaders } from '../../../src/http/security_headers.js';
 
 async function headersOf(page: boolean) {
   const app = new Koa();
   app.use(securityHeaders());
   app.use((ctx) => {
-    ctx.body = page ? `<script nonce="${ctx.state.cspNonce}" src="/js/x.js"></script>` : { ok: true };
+    ctx.body = page ? `<script nonce="${pageNonce(ctx)}" src="/js/x.js"></script><style nonce="${pageNonce(ctx)}"></style>` : { ok: true };
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
