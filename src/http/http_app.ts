@@ -39,8 +39,8 @@ export type HttpAppParts = {
 export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics }: HttpAppParts): Koa {
   const app = new Koa({ keys: [...config.cookieKeys] });
   trustProxies(app, provider, config.trustProxy);
-  // Request id, access log line and HTTP metrics around everything else.
   secureCookiesFor(app, config.issuer);
+  // Request id, access log line and HTTP metrics around everything else.
   app.use(observeRequests(logger, metrics));
   observeEngine(provider, logger, metrics);
   app.use(securityHeaders());

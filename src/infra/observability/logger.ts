@@ -78,8 +78,9 @@ function adapt(log: pino.Logger): Logger {
       if (detail === undefined || detail === '') log[level](message);
       else if (detail instanceof Error) log[level]({ err: serializeError(detail) }, message);
       else if (detail && typeof detail === 'object' && !Array.isArray(detail)) {
-        const { err, ...fields } = detail as { err?: unknown };
-        log[level](err === undefined ? fields : { ...fields, err: serializeError(err) }, message);
+        // Most lines carry no error: their fields go as they are, without a copy.
+        const { err } = detail as { err?: unknown };
+        log[level](err === undefined ? detail : { ...detail, err: serializeError(err) }, message);
       } else log[level]({ detail }, message);
     };
   return {
