@@ -24,11 +24,10 @@ export function walletClientRecord(idTokenAlg: string): ClientRecord {
 
 /** The client records with the wallet's client in front of them. */
 export function withWalletClient(records: ClientRecords, idTokenAlg: string): ClientRecords {
-  const wallet = walletClientRecord(idTokenAlg);
-  const shared = Object.freeze({ ...wallet });
+  const wallet = Object.freeze(walletClientRecord(idTokenAlg));
   return {
     ...records,
     find: (clientId) => (clientId === WALLET_CLIENT_ID ? Promise.resolve({ ...wallet }) : records.find(clientId)),
-    look: (clientId) => (clientId === WALLET_CLIENT_ID ? Promise.resolve(shared) : records.look(clientId)),
+    look: (clientId) => (clientId === WALLET_CLIENT_ID ? Promise.resolve(wallet) : records.look(clientId)),
   };
 }

@@ -220,6 +220,8 @@ export function readAccountAhead(
   first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain' | 'receipts' | 'topics'>,
 ): NonNullable<OidcAdapterOptions['readAccountAhead']> {
   const receiptScopes = new Set([VERIFIED_SCOPE, ...first.topics.all.map((topic) => first.topics.scopeOf(topic))]);
+  // Whether a scope string names a claim topic or verified claims, once per distinct string.
+  const namesReceipt = keptAnswers(256, (scope) => scope.split(' ').some((each) => receiptScopes.has(each)));
   return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);
     if (!subject) return [];
@@ -227,7 +229,7 @@ export function readAccountAhead(
     const profiles = subject.chainId === first.chainId ? first.profiles : first.onChain?.get(subject.chainId)?.profiles;
     if (!profiles) return [];
     const profile = profiles.readAhead(subject.identity);
-    const readsReceipt = model === 'RefreshToken' || (scope ?? '').split(' ').some((each) => receiptScopes.has(each));
+    const readsReceipt = model === 'RefreshToken' || namesReceipt(scope ?? '');
     return grantId && readsReceipt ? [profile, first.receipts.readAhead(grantId)] : [profile];
   };
 }

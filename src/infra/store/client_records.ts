@@ -42,10 +42,9 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
   const cache = new LRUCache<string, Readonly<ClientRecord>>({ max: CACHED_CLIENTS, ttl: options.cacheMs ?? CLIENT_CACHE_MS });
   const parse = (raw: string | undefined) => (raw ? (JSON.parse(raw) as ClientRecord) : undefined);
   const read = async (clientId: string) => {
-    const raw = await store.get(keys.client(clientId));
-    if (!raw) return undefined;
-    const record = Object.freeze(JSON.parse(raw) as ClientRecord);
-    cache.set(clientId, record);
+    const record = parse(await store.get(keys.client(clientId)));
+    if (!record) return undefined;
+    cache.set(clientId, Object.freeze(record));
     return record;
   };
   // Read at every request that names a client: one promise when it is held, no more.

@@ -170,15 +170,15 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
           })
         : [];
     // The Grant's record and the account's reads in one getMany: one MGET on one server.
-    const values = grantKeys.length || accountReads.length ? store.getMany([...grantKeys, ...accountReads.map((read) => read.key)]) : undefined;
-    if (grantKey && values) {
+    const values = store.getMany([...grantKeys, ...accountReads.map((read) => read.key)]);
+    if (grantKey) {
       const id = grantId as string;
       readAhead.send(
         grantKey,
-        values.then((all) => ({ id, values: accountReads.length ? all.slice(0, grantKeys.length) : all })),
+        values.then((all) => ({ id, values: all.slice(0, grantKeys.length) })),
       );
     }
-    for (const [i, read] of accountReads.entries()) read.hold(values!.then((all) => all[grantKeys.length + i]));
+    for (const [i, read] of accountReads.entries()) read.hold(values.then((all) => all[grantKeys.length + i]));
     if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
       const lookup = keys.uid(payload.sessionUid);
       readAhead.send(lookup, sessionByUid(lookup));
