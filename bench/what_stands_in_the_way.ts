@@ -176,6 +176,8 @@ export function whatStandsInTheWay(results: BenchResults, targets: Target[]): st
       `  (${ownerMs(signetUserinfo, 'ioredis')} against ${ownerMs(bareUserinfo, 'ioredis')} ms), in node's socket and HTTP work and GC (${ownerMs(signetUserinfo, UNOWNED_ROW)} against ${ownerMs(bareUserinfo, UNOWNED_ROW)} ms)`,
       `  and in Signet's own stores (${ownerMs(signetUserinfo, 'Signet, other')} against ${ownerMs(bareUserinfo, 'Signet, other')} ms). The access history is a record the owner relies on`,
       '  and the profile is what userinfo releases, so neither goes: their cost is now off the wait, not off the CPU.',
+      '  What userinfo keeps on every request, what each part costs alone and in place, and what closing the gap would',
+      '  give up: docs/decisions.md, 58.',
     );
   }
   const trace = results.redisTrace;
