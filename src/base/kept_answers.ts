@@ -6,7 +6,9 @@
 export function keptAnswers<T>(most: number, answer: (text: string) => T, options: { keepIf?: (text: string) => boolean } = {}): (text: string) => T {
   const kept = new Map<string, T>();
   return (text) => {
-    if (kept.has(text)) return kept.get(text) as T;
+    // One lookup when the answer is kept (an answer may be undefined: then whether it is kept).
+    const held = kept.get(text);
+    if (held !== undefined || kept.has(text)) return held as T;
     const value = answer(text);
     if (options.keepIf && !options.keepIf(text)) return value;
     if (kept.size >= most) kept.delete(kept.keys().next().value!);

@@ -151,14 +151,34 @@ async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: re
   }
 }
 
+/** What a token's scope string tells the account model. */
+type ScopeReading = {
+  scopes: Set<string>;
+  /** The claim topics its scopes name (the configuration's topics). */
+  topics: Set<number>;
+  /** Whether its claims are answered from the consent receipt: a claim topic, or verified claims. */
+  namesReceipt: boolean;
+};
+
+// A token's scope is read once per distinct string (every userinfo of a website asks the same
+// one, and a website asks with few), by the account's claims and by its read-ahead alike: one
+// reading per configuration's topics.
+const scopeReaders = new WeakMap<ClaimTopics, (scope: string) => ScopeReading>();
+function scopeReaderOf(topics: ClaimTopics): (scope: string) => ScopeReading {
+  let reader = scopeReaders.get(topics);
+  if (!reader) {
+    reader = keptAnswers(256, (scope) => {
+      const scopes = new Set(scope.split(' '));
+      const named = new Set(topics.all.filter((topic) => scopes.has(topics.scopeOf(topic))).map((topic) => topic.topic));
+      return { scopes, topics: named, namesReceipt: named.size > 0 || scopes.has(VERIFIED_SCOPE) };
+    });
+    scopeReaders.set(topics, reader);
+  }
+  return reader;
+}
+
 export function createFindAccount(first: AccountDeps): FindAccount {
-  // A token's scope, read once per distinct string (every userinfo of a website asks the same
-  // one, and a website asks with few): its scopes, and the claim topics they name (the
-  // configuration's topics).
-  const readScope = keptAnswers(256, (scope) => {
-    const scopes = new Set(scope.split(' '));
-    return { scopes, topics: new Set(first.topics.all.filter((topic) => scopes.has(first.topics.scopeOf(topic))).map((topic) => topic.topic)) };
-  });
+  const readScope = scopeReaderOf(first.topics);
   return async (ctx, sub, token): Promise<Account | undefined> => {
     const subject = parseSubject(sub);
     if (!subject) return undefined;
@@ -219,9 +239,7 @@ export function createFindAccount(first: AccountDeps): FindAccount {
 export function readAccountAhead(
   first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain' | 'receipts' | 'topics'>,
 ): NonNullable<OidcAdapterOptions['readAccountAhead']> {
-  const receiptScopes = new Set([VERIFIED_SCOPE, ...first.topics.all.map((topic) => first.topics.scopeOf(topic))]);
-  // Whether a scope string names a claim topic or verified claims, once per distinct string.
-  const namesReceipt = keptAnswers(256, (scope) => scope.split(' ').some((each) => receiptScopes.has(each)));
+  const readScope = scopeReaderOf(first.topics);
   return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);
     if (!subject) return [];
@@ -229,7 +247,7 @@ export function readAccountAhead(
     const profiles = subject.chainId === first.chainId ? first.profiles : first.onChain?.get(subject.chainId)?.profiles;
     if (!profiles) return [];
     const profile = profiles.readAhead(subject.identity);
-    const readsReceipt = model === 'RefreshToken' || namesReceipt(scope ?? '');
+    const readsReceipt = model === 'RefreshToken' || readScope(scope ?? '').namesReceipt;
     return grantId && readsReceipt ? [profile, first.receipts.readAhead(grantId)] : [profile];
   };
 }

@@ -361,8 +361,11 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
       readAhead.drop(key);
       const clientId = this.model === 'RegistrationAccessToken' ? (await this.find(id))?.clientId : undefined;
       // A login session takes its copy at its uid with it (the uid its read in this request told, else read now).
-      const readUid = uidOfRead.take(key);
-      const copy = this.model !== 'Session' ? undefined : readUid !== undefined ? keys.uid(readUid) : sessionCopyKeyOf((await store.getMany([key]))[0]);
+      let copy: string | undefined;
+      if (this.model === 'Session') {
+        const uid = uidOfRead.take(key);
+        copy = uid !== undefined ? keys.uid(uid) : sessionCopyKeyOf((await store.getMany([key]))[0]);
+      }
       await store.delete(key, keys.consumed(key), ...(copy ? [copy] : []));
       if (clientId) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
     }
