@@ -77,7 +77,11 @@ export function createAppParts(deps: {
     issuer: config.issuer,
     chainId: chain.chainId,
     logger,
-    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public')),
+    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public'), {
+      localesDir: join(projectRoot, 'locales'),
+      defaultLanguage: config.defaultLanguage,
+      ...(config.operatorName === undefined ? {} : { operatorName: config.operatorName }),
+    }),
     demoWallet: deps.demoWallet ?? false,
     profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),

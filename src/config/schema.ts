@@ -3,6 +3,7 @@
 // as people write them, snake_case, and read into the code's names where those differ.
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import { LANGUAGES } from '../base/languages.js';
 import { type ClientMetadata, clientSchema } from './client_metadata.js';
 import { defaultChoice, defaultFlag, defaultNumber, defaultNumbers, defaultText } from './config_settings.js';
 
@@ -266,6 +267,10 @@ export const configSchema = z.object({
       probeMs: z.coerce.number().int().min(100).max(600_000).default(defaultNumber('chainTimeouts.probeMs')),
     })
     .prefault({}),
+  /** The pages' language when no request names one Signet speaks (decision 80). */
+  defaultLanguage: z.enum(LANGUAGES).default(defaultChoice('defaultLanguage', LANGUAGES)),
+  /** Who runs this Signet, named on the consent page beside a website that registered itself. */
+  operatorName: displayName.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Dynamic client registration (RFC 7591, 7592): off, behind a fixed initial access token, or open (decision 25). */

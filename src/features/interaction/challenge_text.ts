@@ -15,8 +15,29 @@ const plain = (text: string) => text.replace(/[^\p{L}\p{N} .,'&()_:/+-]/gu, '').
 export const verifiedWords = (share: VerifiedShare) =>
   `${verifiedClaimLabel(share.name)} verified by ${plain(share.issuerWords)} under ${plain(share.trustFrameworkWords)}`;
 
-export function loginStatement(clientName: string, fields: RequestedField[], claims: ClaimView[], verified: VerifiedShare[] = []): string {
-  const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';
+/**
+ * Who asks, as the signed text names it (decision 81): its name in ASCII (EIP-4361 statements
+ * are ASCII: accents dropped, other scripts left out), quoted when the client registered itself
+ * so that nothing in it reads as a sentence of the text, and the host its answer goes to.
+ */
+export type Asker = { name: string; host?: string; runTime?: boolean };
+
+const asciiName = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9 &()'-]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
+
+export function askerWords(asker: Asker): string {
+  const name = asciiName(asker.runTime ? asker.name.replaceAll("'", '') : asker.name);
+  const named = !name ? (asker.host ?? 'A website') : asker.runTime ? `'${name}'` : name;
+  return asker.host && name ? `${named} (${asker.host})` : named;
+}
+
+export function loginStatement(asker: Asker, fields: RequestedField[], claims: ClaimView[], verified: VerifiedShare[] = []): string {
+  const name = askerWords(asker);
   const shared = [
     ...fields.filter((field) => field.kind === 'profile').map((field) => field.label),
     ...fields.filter((field) => field.kind === 'credential').map((field) => field.label),
