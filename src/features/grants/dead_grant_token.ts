@@ -3,7 +3,7 @@
 // is presented (RFC 6750 §3.1; docs/decisions.md, 59). Each carries, as previous_reason, the word
 // 1.0.0 answered the same read with, while that transition lasts.
 import { refuse, type SignetError } from '../../base/errors.js';
-import type { AccessGrant, GrantStatus } from './access_grant.js';
+import type { GrantStatus } from './access_grant.js';
 
 /** `status`: the grant's, or undefined when its record is gone. */
 export function deadGrantToken(grant: { status?: GrantStatus; revoked_at?: string }): SignetError {
