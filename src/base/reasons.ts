@@ -258,9 +258,10 @@ export type Reason = keyof typeof REASONS;
 export const isReason = (value: unknown): value is Reason => typeof value === 'string' && Object.hasOwn(REASONS, value);
 
 /**
- * Reasons merged into another of the same meaning (docs/decisions.md, 49): each old word and the
- * reason sent in its place. Clients matched on the old words, so until PREVIOUS_REASON_UNTIL a
- * refusal that would have carried one still names it, as `previous_reason` beside `reason`.
+ * Reasons merged into another of the same meaning (docs/decisions.md, 49; a dead grant token's
+ * words, 59): each old word and the reason sent in its place. Clients matched on the old words,
+ * so until PREVIOUS_REASON_UNTIL a refusal that would have carried one still names it, as
+ * `previous_reason` beside `reason`.
  */
 export const REPLACED_REASONS = {
   identity_missing: 'wallet_without_identity',
