@@ -9,6 +9,7 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/write_entry_before_layers.mjs ./scripts/
 RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
@@ -25,4 +26,5 @@ COPY bin ./bin
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/app/main.js"]
+# `signet serve`, the one documented production command (docs/operations.md).
+CMD ["node", "bin/signet.js", "serve"]

@@ -6,7 +6,8 @@
 // NODE_ENV=production against a redis-server and an anvil it starts (the ONCHAINID suite
 // deployed by the built `signet deploy-onchainid`, secrets made by `signet keys`), and checks
 // discovery, /healthz, /readyz, the HEALTHCHECK command, /metrics, one whole login (authorize,
-// challenge, wallet signature, code, tokens, userinfo) and a clean stop on SIGTERM.
+// challenge, wallet signature, code, tokens, userinfo) and a clean stop on SIGTERM. The CMD must
+// be `signet serve` (through the bin), and `signet --version` print package.json's version.
 //
 //   node scripts/production_check.mjs [--keep]     (needs the npm registry, redis-server)
 import { execFileSync, spawn } from 'node:child_process';
@@ -258,6 +259,11 @@ async function main() {
 
   step('signet --help and signet deploy-onchainid --help answer with exit 0');
   for (const args of [['--help'], ['deploy-onchainid', '--help']]) cli(...args);
+  // The image starts Signet with the one documented production command (docs/decisions.md, 60).
+  if (runtime.cmd.join(' ') !== 'node bin/signet.js serve') fail(`the Dockerfile's CMD is "${runtime.cmd.join(' ')}", not "node bin/signet.js serve"`);
+  const { version } = JSON.parse(readFileSync(join(context, 'package.json'), 'utf8'));
+  if (cli('--version').trim() !== version) fail(`signet --version does not print package.json's version ${version}`);
+  step(`signet --version: ${version}`);
   step('signet deploy-onchainid (the production install) deploys ONCHAINID');
   const deployed = Object.fromEntries(cli('deploy-onchainid', '--rpc', rpcUrl, '--wait', '30').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')));
   // docker-compose.yml names the IdFactory a fresh anvil gets from this same deployment.

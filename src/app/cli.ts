@@ -1,4 +1,6 @@
-// The `signet` command line: operator tasks beside the running server.
+// The `signet` command line: the production server, and operator tasks beside it.
+//   signet serve
+//   signet --version
 //   signet keys [--kid <id>] [--alg RS256|ES256] [--previous '<JWKS>']
 //   signet deploy-onchainid --rpc <url> [--key <deployer private key>]
 //   signet claims issue  --url <signet> --token <admin token> --identity <0x…> --topic <name> --data '<json>' [--verified-claims '<json>'] [--expires-at <iso>] [--uri <url>] [--chain-id <id>]
@@ -6,12 +8,18 @@
 //   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
 import { createWalletClient, type Hex, http } from 'viem';
+import { SIGNET_VERSION } from '../base/version.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition, createChainClient } from '../infra/chain/chain_client.js';
 import { newSecrets } from '../infra/keys/new_secrets.js';
 import { DEPLOYER_KEY } from '../infra/local_chain/anvil_accounts.js';
 import { deployOnchainId } from '../infra/local_chain/deploy_onchainid.js';
 
+const SERVE_USAGE = `  signet serve
+      Starts Signet for production: the settings come from the environment, SIGNET_CONFIG and
+      config/ (docs/operations.md); WORKERS processes share the port; SIGTERM drains and stops.
+  signet --version
+      Prints Signet's version (CHANGELOG.md lists what changed in each).`;
 const KEYS_USAGE = `  signet keys [--kid <key id>] [--alg RS256|ES256] [--previous '<current JWKS>']
       Prints new secrets as environment settings: JWKS (a private signing key with its kid)
       and COOKIE_KEYS. With --previous, the new key comes first (it signs) and the current
@@ -41,12 +49,14 @@ const API_KEYS_USAGE = `  signet api-keys create --url <signet url> --token <adm
       Signet keeps only its hash. rotate revokes the old key; list shows prefixes, never secrets.`;
 
 export const USAGE = `usage:
+${SERVE_USAGE}
 ${KEYS_USAGE}
 ${DEPLOY_USAGE}
 ${CLAIMS_USAGE}
 ${API_KEYS_USAGE}`;
 
 const USAGE_OF: Record<string, string> = {
+  serve: `usage:\n${SERVE_USAGE}`,
   keys: `usage:\n${KEYS_USAGE}`,
   'deploy-onchainid': `usage:\n${DEPLOY_USAGE}`,
   claims: `usage:\n${CLAIMS_USAGE}`,
@@ -235,7 +245,12 @@ export async function runCli(argv: string[], io: CliOutput): Promise<number> {
       io.out(USAGE_OF[command]!);
       return 0;
     }
-    if (command === 'keys') keysCommand(rest, io);
+    if (command === 'serve') {
+      if (rest.length > 0) throw new UsageError('serve takes no arguments: Signet reads its settings from the environment');
+      // Loaded only here: the other commands never load the server.
+      (await import('./serve.js')).serve();
+    } else if (command === '--version' || command === 'version') io.out(SIGNET_VERSION);
+    else if (command === 'keys') keysCommand(rest, io);
     else if (command === 'deploy-onchainid') await deployCommand(rest, io);
     else if (command === 'claims') await claimsCommand(rest, io);
     else if (command === 'api-keys') await apiKeysCommand(rest, io);

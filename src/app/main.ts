@@ -1,7 +1,5 @@
-// The production entry: reads the configuration, starts Signet (one process, or WORKERS of
-// them sharing the port), logs JSON lines, and drains on SIGTERM. It loads no demo code and
-// no development package: the demo has its own entry (src/demo/demo_main.ts, `npm start`).
-import { runSignet } from './run_signet.js';
-import { startServer } from './server.js';
+// The file `signet serve` runs, as a script of its own: `node dist/app/main.js` starts the
+// production server the same way (the process tests and other builds' comparisons start it so).
+import { serve } from './serve.js';
 
-runSignet((config, logger, metrics) => startServer(config, logger, { metrics }));
+serve();

@@ -54,7 +54,8 @@ async function runProcess(config: Config, logger: Logger, start: StartSignet, op
   if (inCluster) process.on('disconnect', () => void stop('primary gone'));
 }
 
-export function runSignet(start: StartSignet, options: { printSummary?: boolean } = {}): void {
+/** `startWarning`: logged once, by the first process (not by each worker), before it starts. */
+export function runSignet(start: StartSignet, options: { printSummary?: boolean; startWarning?: string } = {}): void {
   let config: Config;
   try {
     config = loadConfig();
@@ -64,6 +65,7 @@ export function runSignet(start: StartSignet, options: { printSummary?: boolean 
     process.exit(1);
   }
   const logger = createLogger({ level: config.ops.logLevel });
+  if (options.startWarning && cluster.isPrimary) logger.warn(options.startWarning);
   for (const warning of configWarnings(config)) logger.warn(`configuration: ${warning}`);
   process.on('uncaughtException', (error) => {
     logger.error('uncaught exception: the process stops', error);

@@ -132,7 +132,7 @@ const grantReasons = {
   grant_not_active: {
     error: 'conflict',
     meaning:
-      'The access grant is not active: revoked, already used for an immediate grant’s one read, expired, denied or never granted. The sentence names its state.',
+      'The grant is no longer active (already revoked, used, expired or denied), so the change asked of it does not apply. The sentence names its state.',
   },
   grant_missing: { error: 'access_denied', meaning: 'No active grant of the service covers this resource.' },
   identity_not_yours: { error: 'access_denied', meaning: 'An owner can list only the grants of the identity signed in.' },
@@ -142,6 +142,12 @@ const grantReasons = {
   field_unknown: { error: 'invalid_request', meaning: '"fields" names a field Signet does not know, or one the resource does not have.' },
   authorization_malformed: { error: 'invalid_token', meaning: 'The Authorization header is not "Bearer <token>" or "DPoP <token>".' },
   token_invalid: { error: 'invalid_token', meaning: 'The access token is invalid, expired or revoked.' },
+  token_revoked: {
+    error: 'invalid_token',
+    meaning:
+      'The access token’s grant was revoked (by its owner, a key removed on chain, an erasure or the service’s removal): the token is dead; ask for a new grant.',
+  },
+  token_used: { error: 'invalid_token', meaning: 'The access token of an immediate grant was used for its one read: the token is dead; ask for a new grant.' },
   token_scope_insufficient: {
     error: 'insufficient_scope',
     meaning: 'The access token does not cover this resource: its grant is for another, or it lacks the scope the route needs (ssf for the SSF routes).',
@@ -252,18 +258,19 @@ export type Reason = keyof typeof REASONS;
 export const isReason = (value: unknown): value is Reason => typeof value === 'string' && Object.hasOwn(REASONS, value);
 
 /**
- * Reasons merged into another of the same meaning (docs/decisions.md, 49): each old word and the
- * reason sent in its place. Clients matched on the old words, so until PREVIOUS_REASON_UNTIL a
- * refusal that would have carried one still names it, as `previous_reason` beside `reason`.
+ * Reasons merged into another of the same meaning (docs/decisions.md, 49; a dead grant token's
+ * words, 59): each old word and the reason sent in its place. Clients matched on the old words,
+ * so until PREVIOUS_REASON_UNTIL a refusal that would have carried one still names it, as
+ * `previous_reason` beside `reason`.
  */
 export const REPLACED_REASONS = {
   identity_missing: 'wallet_without_identity',
   identity_not_created: 'wallet_without_identity',
   identity_not_registered: 'identity_not_found',
   identity_not_a_contract: 'identity_not_found',
-  grant_not_usable: 'grant_not_active',
-  grant_revoked: 'grant_not_active',
-  grant_used: 'grant_not_active',
+  grant_not_usable: 'token_invalid',
+  grant_revoked: 'token_revoked',
+  grant_used: 'token_used',
   service_not_found: 'client_not_found',
   login_client_unknown: 'client_not_found',
   demo_client_missing: 'client_not_found',

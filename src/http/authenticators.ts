@@ -29,6 +29,23 @@ export type AuthKind =
   /** A client's access token of the client credentials grant with scope `ssf` (its SSF streams). */
   | 'ssf_token';
 
+/**
+ * The kinds whose caller presents an access token in `Authorization` (RFC 6750, RFC 9449): a
+ * refusal of that token (`invalid_token`) carries the WWW-Authenticate challenge the standards
+ * ask for, whatever the route (mount_routes.ts; docs/decisions.md, 59).
+ */
+export const TOKEN_KINDS: ReadonlySet<AuthKind> = new Set<AuthKind>(['grant_credential', 'admin_token', 'ssf_token']);
+
+/**
+ * The challenge of a refused access token, in the scheme it came in (RFC 6750 §3.1, RFC 9449
+ * §7.1); a request that sent none gets the scheme alone, with no error code.
+ */
+export function tokenChallenge(ctx: Context): string {
+  const authorization = ctx.get('authorization');
+  if (!authorization) return 'Bearer';
+  return `${/^dpop /i.test(authorization) ? 'DPoP' : 'Bearer'} error="invalid_token"`;
+}
+
 export type Authenticator<C> = {
   kind: AuthKind;
   /** The refusals this check can answer with (documented on every route that uses it). */

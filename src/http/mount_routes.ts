@@ -6,9 +6,10 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
-import { refuse } from '../base/errors.js';
+import { refuse, SignetError } from '../base/errors.js';
 import type { Reason } from '../base/reasons.js';
 import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
+import { TOKEN_KINDS, tokenChallenge } from './authenticators.js';
 import { BODY_LIMITS, formBody, jsonBody } from './body.js';
 import { clientAddress } from './client_address.js';
 import type { AnyRoute } from './route.js';
@@ -78,10 +79,28 @@ function handlerOf(route: AnyRoute, limits: Pick<RateLimits, 'consumeAll'>): Mid
     ctx.status = reply.status ?? defaultStatus(route);
     ctx.body = reply.body ?? null;
   };
+  const takesToken = TOKEN_KINDS.has(route.auth.kind);
   return async (ctx) => {
     ctx.set('Cache-Control', cacheControl);
-    await read(ctx, () => run(ctx));
+    if (!takesToken) return read(ctx, () => run(ctx));
+    try {
+      await read(ctx, () => run(ctx));
+    } catch (error) {
+      challengeRefusedToken(ctx, error);
+      throw error;
+    }
   };
+}
+
+/**
+ * A route that takes an access token answers every refusal of it (`invalid_token`: unknown,
+ * expired, revoked, used) with its WWW-Authenticate challenge (RFC 6750 §3.1), unless the
+ * refusal carries a more precise one of its own (DPoP's, the SSF scope's).
+ */
+function challengeRefusedToken(ctx: Context, error: unknown): void {
+  if (!(error instanceof SignetError) || error.code !== 'invalid_token') return;
+  if (error.headers?.['WWW-Authenticate'] || ctx.response.get('WWW-Authenticate')) return;
+  ctx.set('WWW-Authenticate', tokenChallenge(ctx));
 }
 
 /** One router for the whole table; `allowedMethods` answers 405 for a known path. */

@@ -151,7 +151,7 @@ test('an immediate grant read by 51 requests spread over the three processes ser
   const refused = reads.filter((read) => read.status !== 200);
   expect(refused).toHaveLength(50);
   for (const read of refused)
-    expect(read).toMatchObject({ status: 409, json: { error: 'conflict', reason: 'grant_not_active', previous_reason: 'grant_used' } });
+    expect(read).toMatchObject({ status: 401, json: { error: 'invalid_token', reason: 'token_used', previous_reason: 'grant_used' } });
   // Each process took part.
   expect(new Set(reads.map((read) => read.process)).size).toBe(3);
 });

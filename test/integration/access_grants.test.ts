@@ -88,8 +88,10 @@ describe('immediate grants', () => {
     const read = await api('GET', `/identities/${identity}/profile`, { token });
     expect(read).toMatchObject({ status: 200, json: { identity, fields: ['given_name', 'email'], values: { given_name: 'Ada', email: 'ada@example.org' } } });
     const again = await api('GET', `/identities/${identity}/profile`, { token });
-    expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ error: 'conflict', reason: 'grant_not_active', previous_reason: 'grant_used' });
+    // A spent token is dead: 401 with the challenge of RFC 6750, the reason naming why.
+    expect(again.status).toBe(401);
+    expect(again.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(again.json).toMatchObject({ error: 'invalid_token', reason: 'token_used', previous_reason: 'grant_used' });
 
     const record = await api('GET', `/access-grants/${id}`, { key: analyticsKey });
     expect(record.json).toMatchObject({ id, status: 'used', used_at: expect.any(String), kind: 'immediate', service: 'analytics' });
@@ -104,7 +106,7 @@ describe('immediate grants', () => {
     const token = validated.json.access_token as string;
     const reads = await Promise.all(Array.from({ length: 50 }, () => api('GET', `/identities/${identity}/profile`, { token })));
     expect(reads.filter((read) => read.status === 200)).toHaveLength(1);
-    expect(reads.filter((read) => read.status === 409)).toHaveLength(49);
+    expect(reads.filter((read) => read.status === 401 && read.json.reason === 'token_used')).toHaveLength(49);
   });
 });
 
@@ -156,12 +158,12 @@ describe('persistent grants', () => {
       json: { error: 'access_denied', reason: 'grant_missing' },
     });
     expect(await api('GET', `/identities/${identity}/profile`, { token })).toMatchObject({
-      status: 409,
+      status: 401,
       json: {
-        error: 'conflict',
-        reason: 'grant_not_active',
+        error: 'invalid_token',
+        reason: 'token_revoked',
         previous_reason: 'grant_revoked',
-        error_description: `the access grant was revoked at ${revoked.json.revoked_at}`,
+        error_description: `the access grant of this token was revoked at ${revoked.json.revoked_at}`,
       },
     });
     await receiver.waitFor((events) => events.some((e) => e.type === 'access_grant.revoked' && (e.data.grant as { id: string }).id === id));

@@ -1,7 +1,10 @@
 // The `signet` command line against a running Signet: issue and revoke a claim through the
 // admin API, and the errors it prints.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
 import { runCli } from '../../src/app/cli.js';
+import { projectRoot } from '../../src/base/project_root.js';
 import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
@@ -93,4 +96,14 @@ test('errors: a missing flag, bad JSON, a refusal from Signet', async () => {
   const refused = await cli('claims', 'issue', '--url', h.issuer, '--token', 'wrong-token', '--identity', identity, '--topic', 'kyc', '--data', '{}');
   expect(refused).toEqual({ code: 1, out: '', err: 'signet: 401 invalid_token: the admin token is missing or wrong' });
   expect((await cli('frobnicate')).code).toBe(2);
+});
+
+test('--version prints the version package.json says; serve takes no arguments and names its usage', async () => {
+  const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  expect(await cli('--version')).toEqual({ code: 0, out: version, err: '' });
+  expect(await cli('version')).toEqual({ code: 0, out: version, err: '' });
+  const extra = await cli('serve', '--port', '3000');
+  expect(extra.code).toBe(2);
+  expect(extra.err).toContain('signet: serve takes no arguments: Signet reads its settings from the environment');
+  expect((await cli('serve', '--help')).out).toContain('signet serve\n      Starts Signet for production');
 });

@@ -288,8 +288,8 @@ test('deleted through one process: its refresh, userinfo and resource reads fail
       json: refusal('invalid_client', 'api_key_invalid'),
     });
     expect(await jsonApi(() => base)('GET', `/identities/${identity}/profile`, { token: grantToken })).toMatchObject({
-      status: 409,
-      json: refusal('conflict', 'grant_not_active'),
+      status: 401,
+      json: { ...refusal('invalid_token', 'token_revoked'), previous_reason: 'grant_revoked' },
     });
   }
   expect(await admin('GET', '/admin/clients/leaving', undefined, b)).toMatchObject({ status: 404, json: refusal('not_found', 'client_not_found') });

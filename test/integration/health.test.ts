@@ -1,6 +1,9 @@
 // Liveness and readiness against real parts: /readyz follows Redis and the chain, and answers
 // within its deadline when either stops answering; /healthz only says the process runs.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/base/project_root.js';
 import { READINESS_ANSWER_MS } from '../support/bounds.js';
 import { type Harness, startSignet } from '../support/signet_harness.js';
 
@@ -20,7 +23,9 @@ async function timed(path: string) {
 }
 
 test('both answer while Redis and the chain are up', async () => {
-  expect(await timed('/healthz')).toMatchObject({ status: 200, json: { status: 'ok' }, cache: 'no-store' });
+  // It says which version runs: package.json's.
+  const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  expect(await timed('/healthz')).toMatchObject({ status: 200, json: { status: 'ok', version }, cache: 'no-store' });
   expect(await timed('/readyz')).toMatchObject({ status: 200, json: { status: 'ready', checks: { store: 'ok', chain: 'ok' } } });
 });
 

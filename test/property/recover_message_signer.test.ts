@@ -98,8 +98,10 @@ test('corrupted signatures: flipped bytes, wrong lengths, random bytes', async (
   );
 });
 
-test('an addon that does not load: viem recovers, the same answers, and it is logged once', async () => {
-  const missing = new Error("Cannot find module 'secp256k1/bindings'");
+test('an addon that does not load: viem recovers, the same answers, and it is logged once, in one line', async () => {
+  const missing = new Error(
+    'No native build was found for platform=linux arch=arm64 runtime=node abi=127 uv=1 libc=glibc node=22.23.5\n    attempted loading from: node_modules/secp256k1',
+  );
   const recovery = createSignerRecovery(() => {
     throw missing;
   });
@@ -112,7 +114,12 @@ test('an addon that does not load: viem recovers, the same answers, and it is lo
   const logger = { error: (message: string, detail?: unknown) => logged.push([message, detail]) };
   recovery.reportFallback(logger);
   recovery.reportFallback(logger);
-  expect(logged).toEqual([['the native secp256k1 addon did not load: signatures are recovered in JavaScript, several ms each', missing]]);
+  expect(logged).toEqual([
+    [
+      'the native secp256k1 addon did not load (No native build was found for platform=linux arch=arm64 runtime=node abi=127 uv=1 libc=glibc node=22.23.5): signatures are recovered in JavaScript, several ms each; build it with `npm rebuild secp256k1` (needs python3, make and a C++ compiler)',
+      undefined,
+    ],
+  ]);
   // With the addon, nothing to report.
   const loaded: [string, unknown][] = [];
   createSignerRecovery().reportFallback({ error: (message: string, detail?: unknown) => loaded.push([message, detail]) });

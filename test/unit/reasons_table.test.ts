@@ -20,7 +20,7 @@ test('the list has one row per reason, with its HTTP status, code and meaning, t
     expect(rows).toContain(`| \`${reason}\` | ${statusOfCode(error)} | \`${error}\` | ${meaning} |`);
   }
   expect(rows.slice(Object.keys(REASONS).length)).toContain(
-    `| \`grant_not_usable\` | 409 | \`conflict\` | Replaced by \`grant_not_active\`: sent as \`previous_reason\` beside it until ${PREVIOUS_REASON_UNTIL}. |`,
+    `| \`grant_revoked\` | 401 | \`invalid_token\` | Replaced by \`token_revoked\`: sent as \`previous_reason\` beside it until ${PREVIOUS_REASON_UNTIL}. |`,
   );
 });
 

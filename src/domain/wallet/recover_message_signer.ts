@@ -39,9 +39,19 @@ export type SignerRecovery = {
    * when the signature recovers no key, as viem's recoverMessageAddress does.
    */
   recover(message: string, signature: Hex): Promise<Address>;
-  /** Logs once that the addon did not load (logins work, at several ms of CPU more each). */
+  /** Logs once, in one line, that the addon did not load (logins work, at several ms of CPU more each). */
   reportFallback(logger: Pick<Logger, 'error'>): void;
 };
+
+/**
+ * The one line an operator reads when the addon did not load: why, what it costs, how to mend it
+ * (no stack: the cause is the loader's first line, such as "No native build was found for
+ * platform=linux arch=arm64").
+ */
+export function fallbackLine(cause: unknown): string {
+  const why = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0]!.trim();
+  return `the native secp256k1 addon did not load (${why}): signatures are recovered in JavaScript, several ms each; build it with \`npm rebuild secp256k1\` (needs python3, make and a C++ compiler)`;
+}
 
 export function createSignerRecovery(load: LoadNative = loadAddon): SignerRecovery {
   let native: NativeSecp256k1 | undefined;
@@ -64,7 +74,7 @@ export function createSignerRecovery(load: LoadNative = loadAddon): SignerRecove
     reportFallback(logger) {
       if (native || reported) return;
       reported = true;
-      logger.error('the native secp256k1 addon did not load: signatures are recovered in JavaScript, several ms each', loadError);
+      logger.error(fallbackLine(loadError));
     },
   };
 }

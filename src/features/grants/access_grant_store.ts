@@ -9,6 +9,7 @@ import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import type { AccessGrant, GrantStatus } from './access_grant.js';
+import { deadGrantToken } from './dead_grant_token.js';
 
 export type GrantToken = { grantId: string; expiresIn: number };
 
@@ -56,7 +57,8 @@ export function createAccessGrantStore(store: Store) {
       const result = await store.compareAndSet(keys.accessGrantStatus(id), from, to, ttlSeconds);
       if (!result.swapped) {
         const state = `the access grant is ${result.current ?? 'gone'}`;
-        if (to === 'used') throw refuse('grant_not_active', state, { previous: 'grant_used' });
+        // Its one read spent, or the grant revoked, since it was read: the token is dead.
+        if (to === 'used') throw deadGrantToken({ status: result.current as GrantStatus | undefined });
         throw refuse(from.includes('pending') ? 'grant_not_pending' : 'grant_not_active', state);
       }
       const raw = await store.get(keys.accessGrant(id));

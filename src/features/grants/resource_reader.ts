@@ -14,6 +14,7 @@ import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { ServiceAuth } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import type { AccessGrants } from './access_grants.js';
+import { deadGrantToken } from './dead_grant_token.js';
 import type { GrantResources, ResourceRef } from './grant_resource.js';
 
 export type ResourceReaderDeps = {
@@ -56,16 +57,23 @@ const sameIdentity = (grant: { identity: string; chain_id?: number }, ref: Resou
 const historyOf = (ref: ResourceRef) => identityKeyOf(ref.identity, ref.chainId);
 
 export function createResourceReader(deps: ResourceReaderDeps) {
-  /** A grant's bearer token: the grant must be active and for this very resource. */
+  /**
+   * A grant's bearer token: the grant must be active and for this very resource. A dead token
+   * (unknown or expired, its grant revoked, used or gone) is refused as such wherever it is
+   * presented, before what it covers is asked (RFC 6750 §3.1; docs/decisions.md, 59).
+   */
   const readWithGrantToken = async (ref: ResourceRef, token: string, reader: (who: Reader) => void) => {
     const grantId = await deps.grants.tokenGrant(token);
     if (!grantId) throw tokenInvalid();
-    const grant = await deps.accessGrants.current(grantId);
+    const grant = await deps.accessGrants.current(grantId).catch((error: unknown) => {
+      // The grant ended and its record is gone while the token lived on: the token is dead.
+      if (error instanceof SignetError && error.reason === 'grant_not_found') throw tokenInvalid();
+      throw error;
+    });
     if (sameIdentity(grant, ref)) reader({ client_id: grant.service, grant_id: grant.id, door: 'access_grant' });
+    if (grant.status !== 'active') throw deadGrantToken(grant);
     if (grant.resource !== ref.path) throw insufficient('the access grant of this token is for another resource');
-    if (grant.status === 'revoked') throw refuse('grant_not_active', `the access grant was revoked at ${grant.revoked_at}`, { previous: 'grant_revoked' });
     if (grant.kind === 'immediate') await deps.accessGrants.use(grant);
-    else if (grant.status !== 'active') throw refuse('grant_not_active', `the access grant is ${grant.status}`, { previous: 'grant_not_usable' });
     return deps.resources.privatePart(ref, grant.fields);
   };
 

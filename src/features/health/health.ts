@@ -7,6 +7,7 @@
 // last error: reported, never a reason to fail.
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
+import { SIGNET_VERSION } from '../../base/version.js';
 import type { Config } from '../../config/config.js';
 import type { ChainWatchReport } from '../../domain/watch/chain_watcher.js';
 import { anyone } from '../../http/authenticators.js';
@@ -117,8 +118,13 @@ function healthRoutes({
       summary: 'Liveness: the process runs',
       tag: TAG,
       auth: anyone,
-      responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
-      handle: async () => ({ body: { status: 'ok' } }),
+      responses: {
+        200: {
+          description: 'Alive, and which version runs',
+          schema: z.object({ status: z.literal('ok'), version: z.string().meta({ description: "Signet's version (package.json; CHANGELOG.md)" }) }),
+        },
+      },
+      handle: async () => ({ body: { status: 'ok', version: SIGNET_VERSION } }),
     }),
     route({
       method: 'get',

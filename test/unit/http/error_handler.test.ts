@@ -41,15 +41,20 @@ test('an unexposed or unknown error is a 500 without its message', async () => {
 });
 
 test('a reason that replaced an older word names that word as previous_reason until the transition ends', async () => {
-  const merged = refuse('grant_not_active', 'the access grant is revoked', { previous: 'grant_revoked' });
+  const merged = refuse('token_revoked', 'the access grant of this token was revoked', { previous: 'grant_revoked' });
   expect(await answerTo(merged)).toEqual({
-    status: 409,
-    json: { error: 'conflict', error_description: 'the access grant is revoked', reason: 'grant_not_active', previous_reason: 'grant_revoked' },
+    status: 401,
+    json: {
+      error: 'invalid_token',
+      error_description: 'the access grant of this token was revoked',
+      reason: 'token_revoked',
+      previous_reason: 'grant_revoked',
+    },
   });
   // The same reason thrown where it was always sent carries no previous_reason.
-  expect((await answerTo(refuse('grant_not_active', 'the access grant is used'))).json).not.toHaveProperty('previous_reason');
-  // @ts-expect-error: grant_revoked was replaced by grant_not_active, not by client_not_found.
-  expect(() => refuse('client_not_found', 'x', { previous: 'grant_revoked' })).toThrow('replaced by grant_not_active');
+  expect((await answerTo(refuse('token_invalid', 'the access token is invalid'))).json).not.toHaveProperty('previous_reason');
+  // @ts-expect-error: grant_revoked was replaced by token_revoked, not by client_not_found.
+  expect(() => refuse('client_not_found', 'x', { previous: 'grant_revoked' })).toThrow('replaced by token_revoked');
 
   const realNow = Date.now;
   const lastSecond = Date.parse(`${PREVIOUS_REASON_UNTIL}T23:59:59Z`);
@@ -57,7 +62,7 @@ test('a reason that replaced an older word names that word as previous_reason un
     Date.now = () => lastSecond;
     expect(merged.toJSON()).toHaveProperty('previous_reason', 'grant_revoked');
     Date.now = () => lastSecond + 1000;
-    expect(merged.toJSON()).toEqual({ error: 'conflict', error_description: 'the access grant is revoked', reason: 'grant_not_active' });
+    expect(merged.toJSON()).toEqual({ error: 'invalid_token', error_description: 'the access grant of this token was revoked', reason: 'token_revoked' });
   } finally {
     Date.now = realNow;
   }
