@@ -65,6 +65,11 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   accessRequestsPerService: plenty,
   publicReadsPerAddress: plenty,
   registrationsPerAddress: plenty,
+  authorizationsPerAddress: plenty,
+  pushedRequestsPerAddress: plenty,
+  backchannelStartsPerAddress: plenty,
+  backchannelStartsPerClient: plenty,
+  grantAttemptsPerAddress: plenty,
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
@@ -301,7 +306,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       : { chain: { rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory } }),
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
-    ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 3600 },
+    ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 600 },
     clients: options.clients ?? [WEBSITE],
     jwks: testJwks(),
     cookieKeys: ['test-cookie-key-0123456789'],

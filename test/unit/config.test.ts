@@ -158,7 +158,7 @@ describe('loadConfig: defaults', () => {
       const config = loadConfig({ SIGNET_CONFIG: file });
       expect(config.chainCacheSeconds).toBe(0);
       expect(config.ttl.session).toBe(3600);
-      expect(config.ttl.interaction).toBe(3600);
+      expect(config.ttl.interaction).toBe(600);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
