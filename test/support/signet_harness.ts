@@ -52,8 +52,10 @@ export const ANALYTICS: ClientConfig = {
   token_endpoint_auth_method: 'client_secret_basic',
 };
 
-// Every test shares one address, so the per-address and per-login limits are lifted;
-// identity creation and wrong signatures per challenge keep their production defaults.
+// Every test shares one address, so the per-address and per-login limits are lifted, and so
+// are those per CIBA identity and per grant, which tests of one owner meet again and again
+// (test/integration/door_limits.test.ts holds their defaults); identity creation and wrong
+// signatures per challenge keep their production defaults.
 const plenty = { points: 100_000, seconds: 60 };
 export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   challengesPerAddress: plenty,
@@ -70,6 +72,9 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   backchannelStartsPerAddress: plenty,
   backchannelStartsPerClient: plenty,
   grantAttemptsPerAddress: plenty,
+  backchannelStartsPerIdentity: plenty,
+  backchannelPendingPerIdentity: 1000,
+  grantAttemptsPerGrant: plenty,
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
