@@ -1,4 +1,4 @@
-// Authorization requests (GET and POST /auth) and pushed authorization requests (POST /request),
+// Authorization requests (GET, HEAD and POST /auth) and pushed authorization requests (POST /request),
 // counted per client address before the engine reads them: each may leave an interaction or a
 // pushed request in Redis, so a stranger's flood is refused with 429 at the door (decision 62),
 // whatever the engine's own answer would have been. The resume route (/auth/<uid>) is not counted:
@@ -13,7 +13,8 @@ const PUSHED = /^\/request\/?$/i;
 
 /** The class a request is counted in, or undefined for every other request. */
 export function authorizationClassOf(method: string, path: string): LimitClass | undefined {
-  if ((method === 'GET' || method === 'POST') && AUTHORIZATION.test(path)) return 'authorizationsPerAddress';
+  // The engine's router answers HEAD with its GET route: it starts a login too.
+  if ((method === 'GET' || method === 'HEAD' || method === 'POST') && AUTHORIZATION.test(path)) return 'authorizationsPerAddress';
   if (method === 'POST' && PUSHED.test(path)) return 'pushedRequestsPerAddress';
   return undefined;
 }

@@ -109,6 +109,19 @@ describe('authorization requests', () => {
     for (const { retryAfter } of refusals) expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     for (const { retryAfter } of refusals) expect(Number(retryAfter)).toBeLessThanOrEqual(seconds);
     expect((await interactions()) - before).toBe(points);
+    // Every spelling and method the engine answers with a login is counted in the same class.
+    for (const [method, path] of [
+      ['HEAD', '/auth'],
+      ['GET', '/AUTH'],
+      ['GET', '/auth/'],
+      ['POST', '/auth'],
+    ] as const) {
+      const url = authorizationUrl(h.issuer, WEBSITE);
+      url.pathname = path;
+      const response = await fetch(url, { method, redirect: 'manual', headers: { accept: 'application/json' } });
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 429 });
+    }
+    expect((await interactions()) - before).toBe(points);
   });
 
   test('an interaction lives 10 minutes, and so do its cookies', async () => {
