@@ -2,14 +2,17 @@
 // production defaults, on a real redis-server shared by two Signet processes and a real anvil
 // read through a provider-like proxy that counts each JSON-RPC request:
 // - authorization requests per address (GET /auth, across both processes) and their stored size;
-// - CIBA starts per identity and the bound on an identity's waiting requests, before the eth_call;
+// - CIBA starts per identity and the bound on an identity's waiting requests, before the eth_call,
+//   the bound exact under starts racing on two processes, and freed by a decision;
 // - validations, revocations and CIBA approvals per grant, before any lookup or chain call;
 // - a wallet check into a stranger's contract, capped in gas.
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import { type Address, getAddress, type Hex } from 'viem';
 import { configSchema, type RateLimitSettings } from '../../src/config/schema.js';
+import { createBackchannelInbox } from '../../src/domain/backchannel/backchannel_inbox.js';
 import { WALLET_CHECK_GAS } from '../../src/domain/wallet/verify_wallet_signature.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { authorizationUrl, discover } from '../support/login_driver.js';
 import { type ProviderProxy, startProviderProxy } from '../support/provider_proxy.js';
 import { ANALYTICS, basicAuth, type Harness, KIOSK, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -214,6 +217,50 @@ describe('CIBA starts', () => {
     for (const start of accepted) expect(start.chainCalls).toBeGreaterThan(0);
     const inbox = await keysMatching('signet:backchannel:*');
     expect(inbox).toHaveLength(DEFAULTS.backchannelPendingPerIdentity);
+  });
+});
+
+describe('the inbox bound', () => {
+  test('20 starts at once for another identity, over two processes: exactly the bound is filed', async () => {
+    const other = await h.chain.createIdentityFor(h.chain.accounts[1]!.address);
+    const starts = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const response = await fetch(`${processes[i % 2]}/backchannel`, {
+          method: 'POST',
+          headers: { accept: 'application/json', authorization: basicAuth(KIOSK), 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ scope: 'openid', login_hint: other }),
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(starts.filter((status) => status === 200)).toHaveLength(DEFAULTS.backchannelPendingPerIdentity);
+    expect(starts.filter((status) => status === 429)).toHaveLength(20 - DEFAULTS.backchannelPendingPerIdentity);
+    expect(await h.peers[0]!.store.indexMembers(keys.backchannelRequestsOf(other))).toHaveLength(DEFAULTS.backchannelPendingPerIdentity);
+  });
+
+  test('a decided request frees its place at once', async () => {
+    const inbox = createBackchannelInbox(h.peers[0]!.store);
+    const owner = getAddress(h.chain.accounts[2]!.address);
+    const request = (id: string) => ({
+      id,
+      identity: owner,
+      client_id: KIOSK.client_id,
+      client_name: KIOSK.client_name!,
+      fields: [],
+      scope: 'openid',
+      binding_message: null,
+      challenge: `text of ${id}`,
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 600_000).toISOString(),
+    });
+    const atMost = DEFAULTS.backchannelPendingPerIdentity;
+    for (let i = 0; i < atMost; i++) expect(await inbox.file(request(`waiting-${i}`), 600, atMost)).toBe(true);
+    expect(await inbox.file(request('one-too-many'), 600, atMost)).toBe(false);
+    expect(await redis.exists(keys.backchannelRequest('one-too-many'))).toBe(0);
+    expect(await inbox.take('waiting-1')).toMatchObject({ id: 'waiting-1' });
+    expect(await inbox.file(request('in-its-place'), 600, atMost)).toBe(true);
+    expect((await inbox.pendingFor(owner)).map(({ id }) => id).sort()).toEqual(['in-its-place', 'waiting-0', 'waiting-2']);
   });
 });
 
