@@ -1,4 +1,4 @@
-// What an authorization request (GET or POST /auth) or a pushed one (POST /request) may hand the
+// What an authorization request (GET, HEAD or POST /auth) or a pushed one (POST /request) may hand the
 // engine to store: at most AUTHORIZATION_BOUNDS.bytes of query or body in all, and each parameter
 // a client writes freely (state, nonce, login_hint, …) at most AUTHORIZATION_BOUNDS.parameter
 // characters. The engine keeps the parameters in the interaction (or the pushed request) for its

@@ -45,7 +45,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
       const on = deps.identities.get(chainId);
       if (!on) throw new errors.UnknownUserId(`chain ${chainId} is not one this Signet serves`);
       // Counted, and the inbox's bound checked, before the chain is asked whether the identity
-      // exists (decision 63): a refused start costs one round trip to Redis and no eth_call.
+      // exists (decision 63): a refused start costs a few Redis reads and no eth_call.
       const subject = subjectOf(chainId, identity);
       await deps.limits.consumeAll([
         ['backchannelStartsPerAddress', clientAddress(ctx)],
