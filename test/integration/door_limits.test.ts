@@ -220,6 +220,59 @@ describe('CIBA starts', () => {
   });
 });
 
+describe('each class at its door', () => {
+  const form = (client: typeof KIOSK, fields: Record<string, string>) => ({
+    method: 'POST',
+    headers: { accept: 'application/json', authorization: basicAuth(client), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
+  let cibaIdentity: Address;
+  beforeAll(async () => {
+    cibaIdentity = await h.chain.createIdentityFor(h.chain.accounts[3]!.address);
+  });
+  const doors: [keyof RateLimitSettings & string, string, () => Promise<Response>][] = [
+    [
+      'authorizationsPerAddress',
+      '127.0.0.1',
+      () => fetch(authorizationUrl(h.issuer, WEBSITE), { redirect: 'manual', headers: { accept: 'application/json' } }),
+    ],
+    [
+      'pushedRequestsPerAddress',
+      '127.0.0.1',
+      () => fetch(`${h.issuer}/request`, form(WEBSITE, Object.fromEntries(authorizationUrl(h.issuer, WEBSITE).searchParams))),
+    ],
+    ['backchannelStartsPerAddress', '127.0.0.1', () => fetch(`${h.issuer}/backchannel`, form(KIOSK, { scope: 'openid', login_hint: cibaIdentity }))],
+    ['backchannelStartsPerClient', KIOSK.client_id, () => fetch(`${h.issuer}/backchannel`, form(KIOSK, { scope: 'openid', login_hint: cibaIdentity }))],
+    [
+      'grantAttemptsPerAddress',
+      '127.0.0.1',
+      () =>
+        fetch(`${h.issuer}/access-grants/another-grant/validations`, {
+          method: 'POST',
+          headers: { accept: 'application/json', 'content-type': 'application/json' },
+          body: JSON.stringify({ signature: `0x${'22'.repeat(65)}` }),
+        }),
+    ],
+  ];
+
+  test.each(doors)('%s: each request counted for %s; at the limit, 429 with Retry-After', async (limitClass, who, send) => {
+    const counter = `signet:rate:${limitClass}:${who}`;
+    const before = Number((await redis.get(counter)) ?? 0);
+    const first = await send();
+    await first.arrayBuffer();
+    expect(first.status).toBeLessThan(429);
+    expect(Number(await redis.get(counter))).toBe(before + 1);
+    // The counter at the class's limit, as a flood would leave it.
+    const { points } = h.config.rateLimits[limitClass] as { points: number };
+    await redis.set(counter, String(points), 'EX', 60);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ error: 'rate_limited', reason: 'rate_limited', error_description: expect.stringMatching(/^at most \d+ /) });
+    await redis.del(counter);
+  });
+});
+
 describe('the inbox bound', () => {
   test('20 starts at once for another identity, over two processes: exactly the bound is filed', async () => {
     const other = await h.chain.createIdentityFor(h.chain.accounts[1]!.address);
