@@ -30,6 +30,11 @@ const requestReasons = {
   },
   route_not_found: { error: 'not_found', meaning: 'No route answers this method and path.' },
   method_not_allowed: { error: 'method_not_allowed', meaning: 'The path exists, but not with this method.' },
+  authorization_request_too_large: {
+    error: 'invalid_request',
+    meaning:
+      'An authorization or pushed authorization request is longer than Signet keeps (8 KiB in all), or one of its parameters is (2 KiB); the sentence names it.',
+  },
   rate_limited: { error: 'rate_limited', meaning: 'Too many requests of this kind; try again after Retry-After.' },
 } satisfies Record<string, ReasonEntry>;
 

@@ -333,7 +333,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'see [operations](operations.md#the-limit-classes)',
     meaning:
-      'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations',
+      'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n, "backchannel_pending_per_identity": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations, authorization and pushed authorization requests, CIBA starts, validations, revocations and CIBA approvals',
   },
   {
     env: 'CHAIN_DEADLINE_MS',

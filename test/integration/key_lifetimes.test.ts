@@ -360,7 +360,8 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
   }
   // Kept as proof with their end; the challenges signed to sign in and to erase; the login's
   // authorization code, refused once its Grant is gone, until its 60 s life ends; and the CIBA
-  // request the erasure denied, until its 600 s life ends, so that the waiting client hears it.
+  // request the erasure denied, until its 600 s life ends, so that the waiting client hears it,
+  // with the count of CIBA starts for the identity, until its window (600 s) ends.
   expect([...new Set(naming)].sort()).toEqual(
     [
       'signet:oidc:{AuthorizationCode:<id>}',
@@ -370,6 +371,7 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
       'signet:access-grants:identity:<identity>',
       'signet:{challenge:<nonce>}',
       'signet:oidc:{BackchannelAuthenticationRequest:<id>}',
+      'signet:rate:<class>:<who>',
     ].sort(),
   );
   // The claim Signet issued no longer stands, anywhere.
