@@ -42,7 +42,8 @@ export function readProofs(jwts: readonly string[], nowMs: number): ReadProofs {
     const { iat, nonce } = decodeJwt(jwt);
     if (typeof iat !== 'number' || !Number.isFinite(iat)) return { ok: false, problem: 'jwt proof iat must be a number' };
     if (now - iat > PROOF_MAX_AGE_SECONDS) return { ok: false, problem: `jwt proof iat is more than ${PROOF_MAX_AGE_SECONDS} seconds old: sign a new proof` };
-    if (iat - now > PROOF_MAX_AHEAD_SECONDS) return { ok: false, problem: `jwt proof iat is more than ${PROOF_MAX_AHEAD_SECONDS} seconds ahead of the issuer's clock` };
+    if (iat - now > PROOF_MAX_AHEAD_SECONDS)
+      return { ok: false, problem: `jwt proof iat is more than ${PROOF_MAX_AHEAD_SECONDS} seconds ahead of the issuer's clock` };
     if (holders.some((each) => each.x === holder.x && each.y === holder.y)) return { ok: false, problem: 'each jwt proof of a request must be of another key' };
     holders.push(holder);
     nonces.add(nonce);

@@ -59,7 +59,10 @@ type Openid4vci = NonNullable<NonNullable<Configuration['features']>['openid4vci
 type Made = { claims: Record<string, unknown>; disclosed: { top: string[]; members: Record<string, string[]> }; fields: string[]; expiresAt: number };
 
 const spentToken = () =>
-  refuse('credential_token_spent', 'this access token has received its credentials already: one request per token, up to 10 proofs; ask the owner for a new offer');
+  refuse(
+    'credential_token_spent',
+    'this access token has received its credentials already: one request per token, up to 10 proofs; ask the owner for a new offer',
+  );
 
 /** The verified source a type is made from, and what it then holds; undefined: nothing to make it from. */
 function madeFrom(type: CredentialType, sources: VerifiedSource[], deps: CredentialIssuanceDeps): { source: VerifiedSource; made: Made } | undefined {

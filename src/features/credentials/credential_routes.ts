@@ -89,14 +89,16 @@ export function credentialRoutes(deps: CredentialRoutesDeps): AnyRoute[] {
   });
   const signingKey = importJWK(deps.key as never, 'ES256');
   const statusPath = (list: number) => `/credentials/status/${list}`;
-  const statusTokens = keptStatusTokens({ keptSeconds: STATUS_KEPT_SECONDS, lists: STATUS_LISTS, now: deps.now, revisionOf: deps.statusLists.revision }, async (list, now) =>
-    new SignJWT({ status_list: { bits: 1, lst: await deps.statusLists.encoded(list) }, ttl: STATUS_TOKEN_SECONDS })
-      .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', kid: deps.key.kid })
-      .setIssuer(deps.issuer)
-      .setSubject(deps.statusUri(list))
-      .setIssuedAt(now)
-      .setExpirationTime(now + STATUS_TOKEN_SECONDS)
-      .sign(await signingKey),
+  const statusTokens = keptStatusTokens(
+    { keptSeconds: STATUS_KEPT_SECONDS, lists: STATUS_LISTS, now: deps.now, revisionOf: deps.statusLists.revision },
+    async (list, now) =>
+      new SignJWT({ status_list: { bits: 1, lst: await deps.statusLists.encoded(list) }, ttl: STATUS_TOKEN_SECONDS })
+        .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', kid: deps.key.kid })
+        .setIssuer(deps.issuer)
+        .setSubject(deps.statusUri(list))
+        .setIssuedAt(now)
+        .setExpirationTime(now + STATUS_TOKEN_SECONDS)
+        .sign(await signingKey),
   );
 
   return [

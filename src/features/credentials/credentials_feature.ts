@@ -110,7 +110,8 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
       const erased = await revocation.eraseAll(identity);
       const offerGrants = keys.credentialGrantsOf(identity);
       for (const grantId of await store.indexMembers(offerGrants)) await deps.revokeGrant(grantId);
-      await store.delete(offerGrants);
+      // The day's count names the identity: it goes with the rest.
+      await store.delete(offerGrants, keys.credentialsOfDay(identity));
       return erased;
     },
     /** Once the engine exists: its token check of offers, and the routes. */

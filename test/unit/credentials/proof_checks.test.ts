@@ -31,7 +31,8 @@ describe('credential proofs', () => {
 
   it(`take an iat from ${PROOF_MAX_AGE_SECONDS} s before now to ${PROOF_MAX_AHEAD_SECONDS} s after, and refuse one a second beyond`, async () => {
     const holder = key();
-    for (const iat of [NOW - PROOF_MAX_AGE_SECONDS, NOW, NOW + PROOF_MAX_AHEAD_SECONDS]) expect(readProofs([await proof(holder, { iat })], NOW_MS).ok).toBe(true);
+    for (const iat of [NOW - PROOF_MAX_AGE_SECONDS, NOW, NOW + PROOF_MAX_AHEAD_SECONDS])
+      expect(readProofs([await proof(holder, { iat })], NOW_MS).ok).toBe(true);
     expect(readProofs([await proof(holder, { iat: NOW - PROOF_MAX_AGE_SECONDS - 1 })], NOW_MS)).toEqual({
       ok: false,
       problem: 'jwt proof iat is more than 300 seconds old: sign a new proof',
