@@ -181,6 +181,19 @@ const accountReasons = {
   credential_type_unknown: { error: 'invalid_request', meaning: 'Signet issues no credential of this configuration id (see the credential issuer metadata).' },
 } satisfies Record<string, ReasonEntry>;
 
+/** The credential endpoint's own refusals (OpenID4VCI's errors carry their code as reason): its bounds. */
+const credentialIssuanceReasons = {
+  credential_token_spent: {
+    error: 'credential_request_denied',
+    meaning: 'This access token has received its credentials already (one request, up to 10 proofs, per token): ask the owner for a new offer.',
+  },
+  credentials_daily_limit: {
+    error: 'rate_limited',
+    meaning: 'The identity received as many credentials in the last 24 hours as Signet issues (CREDENTIALS_PER_IDENTITY_PER_DAY): try again after Retry-After.',
+  },
+  credential_status_full: { error: 'temporarily_unavailable', meaning: 'No status list has a free slot now; slots come free as credentials expire.' },
+} satisfies Record<string, ReasonEntry>;
+
 /** The login's consent interaction and CIBA decisions. */
 const loginReasons = {
   consent_field_not_requested: { error: 'invalid_request', meaning: '"fields" names a field the website did not ask for.' },
@@ -251,6 +264,7 @@ export const REASONS = {
   ...linkReasons,
   ...grantReasons,
   ...accountReasons,
+  ...credentialIssuanceReasons,
   ...loginReasons,
   ...adminReasons,
   ...demoReasons,

@@ -458,6 +458,14 @@ export const SETTINGS: readonly Setting[] = [
       'the longest a credential Signet issues lives (1 to 366 days); its claim’s expiry and, for age proofs, the next birthday that changes one end it sooner ([credentials](credentials.md))',
   },
   {
+    env: 'CREDENTIALS_PER_IDENTITY_PER_DAY',
+    path: 'credentials.perIdentityPerDay',
+    parse: 'number',
+    default: 30,
+    meaning:
+      'the most credentials one identity receives in 24 hours (1 to 1000), all wallets and offers together; past it the credential endpoint answers 429 `credentials_daily_limit` with Retry-After. One access token receives one request’s credentials, up to 10 ([credentials](credentials.md))',
+  },
+  {
     path: 'credentials.offerSeconds',
     default: 600,
     meaning: 'how long a credential offer’s pre-authorized code and its transaction code wait for the wallet (60 to 3600 seconds)',

@@ -236,6 +236,7 @@ export const configSchema = z.object({
       ageThresholds: z.array(z.coerce.number().int().min(1).max(150)).default(defaultNumbers('credentials.ageThresholds')),
       lifetimeDays: z.coerce.number().min(1).max(366).default(defaultNumber('credentials.lifetimeDays')),
       offerSeconds: z.coerce.number().int().min(60).max(3600).default(defaultNumber('credentials.offerSeconds')),
+      perIdentityPerDay: z.coerce.number().int().min(1).max(1000).default(defaultNumber('credentials.perIdentityPerDay')),
     })
     .prefault({}),
   clients: z.array(clientSchema),

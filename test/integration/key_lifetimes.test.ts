@@ -304,7 +304,10 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
     'signet:credentials:<identity>',
     'signet:status-slot:<list>:<index>',
     'signet:status-revoked:<list>',
+    'signet:status-revision:<list>',
     'signet:proof-nonce:<hash>',
+    'signet:credential-token:<hash>',
+    'signet:credentials-day:<identity>',
     'signet:tx-code-attempts:<hash>',
   ];
   expect(reached.filter((pattern) => !seen.has(pattern))).toEqual([]);

@@ -506,7 +506,7 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
-      credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600 },
+      credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600, perIdentityPerDay: 30 },
       ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
       trustProxy: 0,
       // Listed in full in test/unit/proxy_trust_settings.test.ts.
