@@ -31,6 +31,8 @@ export function benchServerEnv(setup: { rpcUrl: string; chain: BenchChain; clien
       signaturesPerAddress: plenty,
       signaturesPerInteraction: plenty,
       tokenFailuresPerClient: plenty,
+      // Every simulated user logs in from the bench's one address.
+      authorizationsPerAddress: plenty,
     }),
   });
 }

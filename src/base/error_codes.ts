@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'credential_request_denied'
   | 'temporarily_unavailable'
   | 'server_error';
 
@@ -35,6 +36,7 @@ const statusOf: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  credential_request_denied: 400,
   temporarily_unavailable: 503,
   server_error: 500,
 };

@@ -30,6 +30,11 @@ const requestReasons = {
   },
   route_not_found: { error: 'not_found', meaning: 'No route answers this method and path.' },
   method_not_allowed: { error: 'method_not_allowed', meaning: 'The path exists, but not with this method.' },
+  authorization_request_too_large: {
+    error: 'invalid_request',
+    meaning:
+      'An authorization or pushed authorization request is longer than Signet keeps (8 KiB in all), or one of its parameters is (2 KiB); the sentence names it.',
+  },
   rate_limited: { error: 'rate_limited', meaning: 'Too many requests of this kind; try again after Retry-After.' },
 } satisfies Record<string, ReasonEntry>;
 
@@ -176,6 +181,19 @@ const accountReasons = {
   credential_type_unknown: { error: 'invalid_request', meaning: 'Signet issues no credential of this configuration id (see the credential issuer metadata).' },
 } satisfies Record<string, ReasonEntry>;
 
+/** The credential endpoint's own refusals (OpenID4VCI's errors carry their code as reason): its bounds. */
+const credentialIssuanceReasons = {
+  credential_token_spent: {
+    error: 'credential_request_denied',
+    meaning: 'This access token has received its credentials already (one request, up to 10 proofs, per token): ask the owner for a new offer.',
+  },
+  credentials_daily_limit: {
+    error: 'rate_limited',
+    meaning: 'The identity received as many credentials in the last 24 hours as Signet issues (CREDENTIALS_PER_IDENTITY_PER_DAY): try again after Retry-After.',
+  },
+  credential_status_full: { error: 'temporarily_unavailable', meaning: 'No status list has a free slot now; slots come free as credentials expire.' },
+} satisfies Record<string, ReasonEntry>;
+
 /** The login's consent interaction and CIBA decisions. */
 const loginReasons = {
   consent_field_not_requested: { error: 'invalid_request', meaning: '"fields" names a field the website did not ask for.' },
@@ -246,6 +264,7 @@ export const REASONS = {
   ...linkReasons,
   ...grantReasons,
   ...accountReasons,
+  ...credentialIssuanceReasons,
   ...loginReasons,
   ...adminReasons,
   ...demoReasons,

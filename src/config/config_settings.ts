@@ -347,7 +347,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'see [operations](operations.md#the-limit-classes)',
     meaning:
-      'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations',
+      'JSON `{ "<class>": { "points": n, "seconds": s }, "failed_signatures_per_challenge": n, "backchannel_pending_per_identity": n }`, classes in snake_case (`challenges_per_address`, …): challenges, signatures, account sign-ins, failed client authentications, access requests, anonymous profile and claim reads, identity creations, client registrations, authorization and pushed authorization requests, CIBA starts, validations, revocations and CIBA approvals',
   },
   {
     env: 'CHAIN_DEADLINE_MS',
@@ -470,6 +470,14 @@ export const SETTINGS: readonly Setting[] = [
     default: 90,
     meaning:
       'the longest a credential Signet issues lives (1 to 366 days); its claim’s expiry and, for age proofs, the next birthday that changes one end it sooner ([credentials](credentials.md))',
+  },
+  {
+    env: 'CREDENTIALS_PER_IDENTITY_PER_DAY',
+    path: 'credentials.perIdentityPerDay',
+    parse: 'number',
+    default: 30,
+    meaning:
+      'the most credentials one identity receives in 24 hours (1 to 1000), all wallets and offers together; past it the credential endpoint answers 429 `credentials_daily_limit` with Retry-After. One access token receives one request’s credentials, up to 10 ([credentials](credentials.md))',
   },
   {
     path: 'credentials.offerSeconds',

@@ -114,6 +114,19 @@ const rateLimitClasses = z.object({
   identity_creations_per_wallet: limit(3, 86400),
   /** Dynamic client registrations (POST /reg) from one address. */
   registrations_per_address: limit(20, 3600),
+  /** Authorization requests (GET and POST /auth) from one address: each may store an interaction. */
+  authorizations_per_address: limit(300, 60),
+  /** Pushed authorization requests (POST /request) from one address: a website's server sends them for all its users. */
+  pushed_requests_per_address: limit(600, 60),
+  /** CIBA starts (POST /backchannel), counted before the identity is looked up on the chain. */
+  backchannel_starts_per_address: limit(60, 60),
+  backchannel_starts_per_client: limit(120, 60),
+  backchannel_starts_per_identity: limit(5, 600),
+  /** CIBA requests waiting in one identity's inbox at once. */
+  backchannel_pending_per_identity: z.number().int().positive().default(3),
+  /** Validations, revocations and CIBA approvals: counted before any lookup or chain call. */
+  grant_attempts_per_address: limit(120, 60),
+  grant_attempts_per_grant: limit(5, 600),
 });
 const rateLimitsSchema = rateLimitClasses.transform(inCodeNames);
 /** The rate-limit classes as RATE_LIMITS spells them. */
@@ -224,6 +237,7 @@ export const configSchema = z.object({
       ageThresholds: z.array(z.coerce.number().int().min(1).max(150)).default(defaultNumbers('credentials.ageThresholds')),
       lifetimeDays: z.coerce.number().min(1).max(366).default(defaultNumber('credentials.lifetimeDays')),
       offerSeconds: z.coerce.number().int().min(60).max(3600).default(defaultNumber('credentials.offerSeconds')),
+      perIdentityPerDay: z.coerce.number().int().min(1).max(1000).default(defaultNumber('credentials.perIdentityPerDay')),
     })
     .prefault({}),
   clients: z.array(clientSchema),

@@ -15,6 +15,8 @@ import type { Logger } from '../infra/observability/logger.js';
 import type { Metrics } from '../infra/observability/metrics.js';
 import { observeRequests } from '../infra/observability/request_observer.js';
 import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
+import { authorizationBounds } from './authorization_bounds.js';
+import { authorizationLimits } from './authorization_limits.js';
 import { clientAuthLimits } from './client_auth_limits.js';
 import { engineBodyGuard } from './engine_body_guard.js';
 import { errorHandler } from './error_handler.js';
@@ -51,7 +53,9 @@ export function createHttpApp({ config, provider, routes, limits, renderPage, lo
   app.use(routeTable(routes, limits));
   app.use(clientAuthLimits(limits));
   app.use(registrationLimits(limits));
+  app.use(authorizationLimits(limits));
   app.use(engineBodyGuard());
+  app.use(authorizationBounds());
   app.use(mount(provider));
   return app;
 }

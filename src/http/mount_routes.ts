@@ -1,5 +1,5 @@
 // Builds the Koa router from the route table. Every route runs the same steps, in this order:
-// the cache rule (so refusals are not cached either), the bounded body read, the query's shape
+// no-store first (so refusals are never cached; a route's public max-age replaces it on success), the bounded body read, the query's shape
 // (each parameter once), the caller check, the rate limits, the path, query and body checks,
 // then the handler. Each step refuses with a stable reason, and nothing the handler does
 // happens before all of them passed.
@@ -73,6 +73,8 @@ function handlerOf(route: AnyRoute, limits: Pick<RateLimits, 'consumeAll'>): Mid
     // No body reads as {}; a JSON null is a body, and no object.
     const body = checked(route.body, ctx.request.body === undefined ? {} : ctx.request.body, 'invalid_body', '');
     const reply = await route.handle({ ctx, params, query, body, caller });
+    // A route's public max-age is for its successes only: every refusal stays no-store.
+    if (cacheControl !== 'no-store') ctx.set('Cache-Control', cacheControl);
     if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) ctx.set(name, value);
     // A handler that rendered a page or redirected has set the answer itself.
     if (reply.status === undefined && reply.body === undefined) return;
@@ -81,7 +83,7 @@ function handlerOf(route: AnyRoute, limits: Pick<RateLimits, 'consumeAll'>): Mid
   };
   const takesToken = TOKEN_KINDS.has(route.auth.kind);
   return async (ctx) => {
-    ctx.set('Cache-Control', cacheControl);
+    ctx.set('Cache-Control', 'no-store');
     if (!takesToken) return read(ctx, () => run(ctx));
     try {
       await read(ctx, () => run(ctx));

@@ -175,7 +175,7 @@ test('an owner with a KYC claim gets an age credential into a wallet, proves "18
   expect(after.json.credentials).toEqual([expect.objectContaining({ state: 'revoked', revoked: expect.objectContaining({ cause: 'claim_revoked' }) })]);
 }, 60_000);
 
-test('a wrong tx_code is refused without using the offer up; a proof nonce serves once', async () => {
+test('a wrong tx_code is refused without using the offer up; an access token receives one request’s credentials', async () => {
   const { agent } = await ownerWithKyc(2, '2001-01-01');
   const offered = await offer(agent, 'age');
   const code = ((await (await fetch(offered.credential_offer_uri)).json()) as Json).grants as Json;
@@ -189,12 +189,11 @@ test('a wrong tx_code is refused without using the offer up; a proof nonce serve
   expect(refused.status).toBe(400);
   expect(await refused.json()).toMatchObject({ error: 'invalid_grant' });
 
-  // The right code still works, and the same proof (the same nonce) cannot be used again.
+  // The right code still works, and the same request cannot be answered twice: its token has received its credentials.
   const { response, again } = await receive(offered.link, offered.tx_code);
   expect(response.credentialResponse.credentials).toHaveLength(1);
-  await expect(again()).rejects.toThrow();
-  const replay = await again().catch((error: { response?: Response; message: string }) => error);
-  expect(JSON.stringify(replay, Object.getOwnPropertyNames(replay))).toContain('invalid_nonce');
+  const replay = await again().catch((error: { message: string }) => error);
+  expect('message' in replay ? replay.message : replay).toMatch(/"error": "credential_request_denied",[\s\S]*"reason": "credential_token_spent"/);
 }, 60_000);
 
 test('guessing the transaction code: five wrong ones leave the offer standing, the sixth ends it', async () => {
@@ -279,20 +278,23 @@ async function walletToken(offerUri: string, txCode: string, dpopKey = walletKey
   const credentialOffer = await client.resolveCredentialOffer(offerUri);
   assertOpenid4vci('credential_offer', credentialOffer);
   const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
-  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+  const { accessTokenResponse, dpop } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
     credentialOffer,
     issuerMetadata,
     txCode,
     dpop: { signer: { method: 'jwk', alg: 'ES256', publicJwk: dpopKey.publicJwk as Jwk } },
   });
-  return { accessToken: accessTokenResponse.access_token, dpopKey };
+  return { accessToken: accessTokenResponse.access_token, dpopKey, dpop };
 }
 
-/** A JWT proof of `key` for Signet (OpenID4VCI §8.2.1.1), with this nonce; `signWith` signs it instead (a forged proof). */
-async function proofOf(key: WalletKey, nonce: string, signWith: WalletKey = key) {
+/**
+ * A JWT proof of `key` for Signet (OpenID4VCI §8.2.1.1), with this nonce; `signWith` signs it
+ * instead (a forged proof); `iat` (default: Signet's clock now) and the header's `jwk` as given.
+ */
+async function proofOf(key: WalletKey, nonce: string, signWith: WalletKey = key, options: { iat?: number; jwk?: Record<string, unknown> } = {}) {
   return new SignJWT({ nonce, aud: h.issuer })
-    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: key.publicJwk })
-    .setIssuedAt()
+    .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: (options.jwk ?? key.publicJwk) as never })
+    .setIssuedAt(options.iat ?? Math.floor(h.clock.now() / 1000))
     .sign(await importJWK(signWith.privateJwk, 'ES256'));
 }
 
@@ -391,10 +393,12 @@ test('one proof sent to two Signet processes at once is accepted by one; a batch
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
   expect(answers.find((answer) => answer.status === 400)!.json.error).toBe('invalid_nonce');
 
-  // A batch: three keys, three credentials, nothing in common a verifier could link them by but the day.
+  // A batch (with the token of another offer: one request per token): three keys, three
+  // credentials, nothing in common a verifier could link them by but the day.
   const keys = [walletKey(), walletKey(), walletKey()];
   const nonce = await freshNonce();
-  const batch = await credentialRequest(h.issuer, token, {
+  const second = await offer(agent, 'age');
+  const batch = await credentialRequest(h.issuer, await walletToken(second.link, second.tx_code), {
     credential_configuration_id: 'age',
     proofs: { jwt: await Promise.all(keys.map((key) => proofOf(key, nonce))) },
   });
@@ -586,4 +590,196 @@ test('a resource other than Signet is refused at the authorization endpoint with
   const location = new URL(answer.headers.get('location')!);
   expect(location.origin + location.pathname).toBe(WALLET_APP.redirect_uris[0]);
   expect(location.searchParams.get('error')).toBe('invalid_target');
+});
+
+const ageRequest = (jwt: string[]) => ({ credential_configuration_id: 'age', proofs: { jwt } });
+
+test('the nonce endpoint answers a new c_nonce each time; a nonce serves once across two processes; the wallet refused gets one it can use', async () => {
+  const { agent } = await ownerWithKyc(3, '1993-03-03');
+  const holders = [walletKey(), walletKey()];
+  const dpopKeys = [walletKey(), walletKey()];
+  const client = new Openid4vciClient({ callbacks: callbacks([...dpopKeys, ...holders]) });
+  const issuerMetadata = await client.resolveIssuerMetadata(h.issuer);
+  const proofWith = async (nonce: string, holder: WalletKey) =>
+    (
+      await client.createCredentialRequestJwtProof({
+        issuerMetadata,
+        credentialConfigurationId: 'age',
+        nonce,
+        signer: { method: 'jwk', alg: 'ES256', publicJwk: holder.publicJwk as Jwk },
+      })
+    ).jwt;
+  // Asked twice, on one process or the other: two nonces (OpenID4VCI 1.0 §7).
+  const first = (await client.requestNonce({ issuerMetadata })).c_nonce;
+  const second = (await client.requestNonce({ issuerMetadata })).c_nonce;
+  const fromPeer = await freshNonce(h.peers[0]!.url);
+  expect(new Set([first, second, fromPeer]).size).toBe(3);
+
+  // Two wallets (two offers' tokens, two keys) sign one nonce; their requests reach the two processes at once: one is answered.
+  const offers = [await offer(agent, 'age'), await offer(agent, 'age')];
+  const tokens = await Promise.all(offers.map((each, i) => walletToken(each.link, each.tx_code, dpopKeys[i])));
+  const proofs = await Promise.all(holders.map((holder) => proofWith(first, holder)));
+  const answers = await Promise.all([
+    credentialRequest(h.issuer, tokens[0]!, ageRequest([proofs[0]!])),
+    credentialRequest(h.peers[0]!.url, tokens[1]!, ageRequest([proofs[1]!])),
+  ]);
+  expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+  const refused = answers.findIndex((answer) => answer.status === 400);
+  expect(answers[refused]!.json).toMatchObject({ error: 'invalid_nonce', reason: 'invalid_nonce' });
+
+  // The wallet refused asks the nonce endpoint, as the error says, and gets a nonce it can use: its token was not spent.
+  const fresh = (await client.requestNonce({ issuerMetadata })).c_nonce;
+  expect([first, second, fromPeer]).not.toContain(fresh);
+  const issued = await client.retrieveCredentials({
+    issuerMetadata,
+    accessToken: tokens[refused]!.accessToken,
+    credentialConfigurationId: 'age',
+    proofs: { jwt: [await proofWith(fresh, holders[refused]!)] },
+    dpop: tokens[refused]!.dpop,
+  });
+  expect(issued.credentialResponse.credentials).toHaveLength(1);
+}, 60_000);
+
+test('a batch is checked whole before its nonce is spent; a proof’s iat is checked; cnf.jwk holds the key’s public members only', async () => {
+  const { agent } = await ownerWithKyc(4, '1994-04-04');
+  const before = ((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as unknown[]).length;
+  const offered = await offer(agent, 'age');
+  const token = await walletToken(offered.link, offered.tx_code);
+  const nonce = await freshNonce();
+  const [a, b] = [walletKey(), walletKey()];
+  const now = () => Math.floor(h.clock.now() / 1000);
+  const refusals = [
+    ['a proof signed 6 minutes ago', [await proofOf(a, nonce), await proofOf(b, nonce, b, { iat: now() - 360 })], 'more than 300 seconds old'],
+    ['a proof signed 2 minutes ahead', [await proofOf(a, nonce), await proofOf(b, nonce, b, { iat: now() + 120 })], 'ahead of the issuer'],
+    ['a forged proof', [await proofOf(a, nonce), await proofOf(b, nonce, walletKey())], 'signature verification failed'],
+    ['two proofs of one key', [await proofOf(a, nonce), await proofOf(a, nonce)], 'another key'],
+    ['two nonces', [await proofOf(a, nonce), await proofOf(b, await freshNonce())], 'same c_nonce'],
+  ] as const;
+  for (const [what, jwts, sentence] of refusals) {
+    const answer = await credentialRequest(h.issuer, token, ageRequest([...jwts]));
+    expect({ what, status: answer.status, error: answer.json.error }).toEqual({ what, status: 400, error: 'invalid_proof' });
+    expect(answer.json.error_description).toContain(sentence);
+  }
+  // Nothing was spent: the same token and nonce with the two good proofs get two credentials. One
+  // header key carries more than a key (a kid, an x5u, 30 KB of padding): only its public members are signed.
+  const padded = { ...b.publicJwk, kid: 'wallet-key', x5u: 'https://attacker.example/chain.pem', use: 'sig', pad: 'x'.repeat(30_000) };
+  const issued = await credentialRequest(
+    h.issuer,
+    token,
+    ageRequest([await proofOf(a, nonce, a, { iat: now() - 240 }), await proofOf(b, nonce, b, { jwk: padded, iat: now() + 50 })]),
+  );
+  expect(issued.status).toBe(200);
+  const bound = (issued.json.credentials as { credential: string }[]).map((each) => (decodeJwt(each.credential.split('~')[0]!) as { cnf: Json }).cnf);
+  expect(bound).toEqual([a, b].map((key) => ({ jwk: { kty: 'EC', crv: 'P-256', x: key.publicJwk.x, y: key.publicJwk.y } })));
+  expect(((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as unknown[]).length).toBe(before + 2);
+}, 60_000);
+
+test('an access token receives one request’s credentials; an identity at most 30 in a day, across processes, a batch whole or not at all', async () => {
+  // The wallet of the failure paths' test: no credential issued to it yet.
+  const { agent } = await ownerWithKyc(6, '1999-09-09');
+  const count = async () => ((await agent.getJson(`${h.issuer}/account/credentials`)).json.credentials as unknown[]).length;
+  expect(await count()).toBe(0);
+  /** A batch of `n` proofs with a new offer's token, to the process at `base`. */
+  const batch = async (base: string, n: number, token?: Awaited<ReturnType<typeof walletToken>>) => {
+    const offered = token ? undefined : await offer(agent, 'age');
+    const used = token ?? (await walletToken(offered!.link, offered!.tx_code));
+    const nonce = await freshNonce(base);
+    const jwts = await Promise.all(Array.from({ length: n }, () => proofOf(walletKey(), nonce)));
+    const response = await fetch(`${base}/credential`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `DPoP ${used.accessToken}`,
+        dpop: await dpopProof(used.dpopKey, `${base}/credential`, used.accessToken),
+      },
+      body: JSON.stringify(ageRequest(jwts)),
+    });
+    return { token: used, status: response.status, retryAfter: response.headers.get('retry-after'), json: (await response.json()) as Json };
+  };
+  const ten = await batch(h.issuer, 10);
+  expect(ten.status).toBe(200);
+  expect(ten.json.credentials).toHaveLength(10);
+  // The same token, a new nonce, on the other process: refused, nothing issued.
+  expect(await batch(h.peers[0]!.url, 1, ten.token)).toMatchObject({
+    status: 400,
+    json: { error: 'credential_request_denied', reason: 'credential_token_spent' },
+  });
+  expect((await batch(h.peers[0]!.url, 10)).status).toBe(200);
+  expect((await batch(h.issuer, 5)).status).toBe(200);
+  expect(await count()).toBe(25);
+  // Ten more would pass 30: the batch is refused whole, with when to try again.
+  const over = await batch(h.peers[0]!.url, 10);
+  expect(over).toMatchObject({ status: 429, json: { error: 'rate_limited', reason: 'credentials_daily_limit' } });
+  expect(Number(over.retryAfter)).toBeGreaterThan(86_000);
+  expect(Number(over.retryAfter)).toBeLessThanOrEqual(86_400);
+  expect(await count()).toBe(25);
+  // Its token was not spent, and five fit.
+  expect((await batch(h.issuer, 5, over.token)).status).toBe(200);
+  expect(await count()).toBe(30);
+  expect(await batch(h.issuer, 1)).toMatchObject({ status: 429, json: { reason: 'credentials_daily_limit' } });
+}, 120_000);
+
+test.each(['/token/', '/TOKEN'])(
+  'wrong transaction codes sent to %s are counted as at /token: five leave the offer standing',
+  async (path) => {
+    const { agent } = await ownerWithKyc(2, '2003-03-03');
+    const offered = await offer(agent, 'age');
+    const grants = ((await (await fetch(offered.credential_offer_uri)).json()) as Json).grants as Record<string, Record<string, string>>;
+    const code = grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']!['pre-authorized_code']!;
+    const key = walletKey();
+    const tryCode = async (txCode: string) => {
+      const response = await fetch(`${h.issuer}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: await dpopProof(key, `${h.issuer}/token`) },
+        body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code, tx_code: txCode }),
+      });
+      return { status: response.status, json: (await response.json()) as Json };
+    };
+    const wrong = ['000000', '111111', '222222', '333333', '444444', '555555'].filter((guess) => guess !== offered.tx_code).slice(0, 5);
+    for (const guess of wrong) {
+      expect(await tryCode(guess)).toEqual({
+        status: 400,
+        json: { error: 'invalid_grant', error_description: 'invalid tx_code provided; the offer still stands', reason: 'invalid_grant' },
+      });
+    }
+    expect(await tryCode(offered.tx_code)).toMatchObject({ status: 200, json: { token_type: 'DPoP' } });
+  },
+  60_000,
+);
+
+test('a status list has one URL: other spellings are refused and never cached; its token is signed again only when it changed or after a few seconds', async () => {
+  const get = async (path: string) => {
+    const response = await fetch(`${h.issuer}${path}`);
+    return { status: response.status, cache: response.headers.get('cache-control'), text: await response.text() };
+  };
+  for (const spelling of ['1e2', '0x10', '007', '5.0', '-1', '+1', '1000', '01']) {
+    const answer = await get(`/credentials/status/${spelling}`);
+    expect({ spelling, status: answer.status, cache: answer.cache, reason: JSON.parse(answer.text).reason }).toEqual({
+      spelling,
+      status: 400,
+      cache: 'no-store',
+      reason: 'invalid_path',
+    });
+  }
+  for (const path of ['/CREDENTIALS/status/1', '/credentials/status/1/', '/credentials/status/%31', '/credentials/Status/1']) {
+    const answer = await get(path);
+    expect({ path, status: answer.status, cache: answer.cache, reason: JSON.parse(answer.text).reason }).toEqual({
+      path,
+      status: 404,
+      cache: 'no-store',
+      reason: 'route_not_found',
+    });
+  }
+  const first = await get('/credentials/status/2');
+  expect(first.status).toBe(200);
+  const maxAge = Number(/^public, max-age=(\d+)$/.exec(first.cache!)![1]);
+  expect(maxAge).toBeGreaterThanOrEqual(55);
+  expect(maxAge).toBeLessThanOrEqual(60);
+  // Asked again at once: the same token, not signed anew.
+  expect((await get('/credentials/status/2')).text).toBe(first.text);
+  // Five seconds on (Signet's clock), it is signed again.
+  h.clock.advance(5000);
+  const later = await get('/credentials/status/2');
+  expect(later.text).not.toBe(first.text);
+  expect(decodeJwt(later.text).iat! - decodeJwt(first.text).iat!).toBeGreaterThanOrEqual(5);
 });

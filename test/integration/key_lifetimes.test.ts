@@ -304,7 +304,10 @@ test('after the main flows every key in Redis is in docs/data.md, with a TTL unl
     'signet:credentials:<identity>',
     'signet:status-slot:<list>:<index>',
     'signet:status-revoked:<list>',
+    'signet:status-revision:<list>',
     'signet:proof-nonce:<hash>',
+    'signet:credential-token:<hash>',
+    'signet:credentials-day:<identity>',
     'signet:tx-code-attempts:<hash>',
   ];
   expect(reached.filter((pattern) => !seen.has(pattern))).toEqual([]);
@@ -360,7 +363,8 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
   }
   // Kept as proof with their end; the challenges signed to sign in and to erase; the login's
   // authorization code, refused once its Grant is gone, until its 60 s life ends; and the CIBA
-  // request the erasure denied, until its 600 s life ends, so that the waiting client hears it.
+  // request the erasure denied, until its 600 s life ends, so that the waiting client hears it,
+  // with the count of CIBA starts for the identity, until its window (600 s) ends.
   expect([...new Set(naming)].sort()).toEqual(
     [
       'signet:oidc:{AuthorizationCode:<id>}',
@@ -370,6 +374,7 @@ test('after an erasure, every key naming the identity is gone or ends by itself,
       'signet:access-grants:identity:<identity>',
       'signet:{challenge:<nonce>}',
       'signet:oidc:{BackchannelAuthenticationRequest:<id>}',
+      'signet:rate:<class>:<who>',
     ].sort(),
   );
   // The claim Signet issued no longer stands, anywhere.

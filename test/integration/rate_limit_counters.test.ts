@@ -27,6 +27,14 @@ const SETTINGS: RateLimitSettings = {
   identityCreationsPerAddress: window(5, 3600),
   identityCreationsPerWallet: window(3, 86400),
   registrationsPerAddress: window(20, 3600),
+  authorizationsPerAddress: window(300),
+  pushedRequestsPerAddress: window(600),
+  backchannelStartsPerAddress: window(60),
+  backchannelStartsPerClient: window(120),
+  backchannelStartsPerIdentity: window(5, 600),
+  backchannelPendingPerIdentity: 3,
+  grantAttemptsPerAddress: window(120),
+  grantAttemptsPerGrant: window(5, 600),
 };
 
 /** The refusal's description, or "counted" when both counters took the request. */

@@ -13,8 +13,9 @@ const budget = (redisRoundTrips: number, redisCommands: number, chainRoundTrips:
 export const PATH_BUDGETS = {
   /** A person's browser: the website's authorization request to userinfo (scope openid profile email). */
   browserLogin: {
-    // The engine's Interaction written (one SET).
-    authorize: budget(1, 1, 0),
+    // The address's count (decision 62: one script, EVALSHA and INCRBY, and EXPIRE when it opens
+    // a window), before the engine; the engine's Interaction written (one SET).
+    authorize: budget(2, 4, 0),
     // The Interaction read.
     'consent page': budget(1, 1, 0),
     // The Interaction; both rate counters together; the challenge written. One eth_call: the wallet's identity.

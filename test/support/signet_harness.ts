@@ -52,8 +52,10 @@ export const ANALYTICS: ClientConfig = {
   token_endpoint_auth_method: 'client_secret_basic',
 };
 
-// Every test shares one address, so the per-address and per-login limits are lifted;
-// identity creation and wrong signatures per challenge keep their production defaults.
+// Every test shares one address, so the per-address and per-login limits are lifted, and so
+// are those per CIBA identity and per grant, which tests of one owner meet again and again
+// (test/integration/door_limits.test.ts holds their defaults); identity creation and wrong
+// signatures per challenge keep their production defaults.
 const plenty = { points: 100_000, seconds: 60 };
 export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   challengesPerAddress: plenty,
@@ -65,6 +67,14 @@ export const RELAXED_RATE_LIMITS: Partial<RateLimitSettings> = {
   accessRequestsPerService: plenty,
   publicReadsPerAddress: plenty,
   registrationsPerAddress: plenty,
+  authorizationsPerAddress: plenty,
+  pushedRequestsPerAddress: plenty,
+  backchannelStartsPerAddress: plenty,
+  backchannelStartsPerClient: plenty,
+  grantAttemptsPerAddress: plenty,
+  backchannelStartsPerIdentity: plenty,
+  backchannelPendingPerIdentity: 1000,
+  grantAttemptsPerGrant: plenty,
 };
 
 /** What Signet stores its state on: one redis-server, a 3-master Redis Cluster, Sentinels, memory. */
@@ -301,7 +311,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       : { chain: { rpcUrl, chainId: chain.anvil.chainId, identityFactory: chain.suite.identityFactory } }),
     challengeTtlSeconds: options.challengeTtlSeconds ?? 300,
     chainCacheSeconds: 0,
-    ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 3600 },
+    ttl: { accessToken: 600, idToken: 600, refreshToken: 86400, grant: 86400, session: 86400, interaction: 600 },
     clients: options.clients ?? [WEBSITE],
     jwks: testJwks(),
     cookieKeys: ['test-cookie-key-0123456789'],

@@ -77,7 +77,7 @@ describe('loadConfig: defaults', () => {
       refreshToken: 1209600,
       grant: 1209600,
       session: 86400,
-      interaction: 3600,
+      interaction: 600,
     });
     expect(config.cookieKeys).toEqual(['demo-only-cookie-key-change-me']);
     expect(config.cookieKeys[0]!.startsWith(DEMO_COOKIE_KEY_PREFIX)).toBe(true);
@@ -158,7 +158,7 @@ describe('loadConfig: defaults', () => {
       const config = loadConfig({ SIGNET_CONFIG: file });
       expect(config.chainCacheSeconds).toBe(0);
       expect(config.ttl.session).toBe(3600);
-      expect(config.ttl.interaction).toBe(3600);
+      expect(config.ttl.interaction).toBe(600);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -506,7 +506,7 @@ describe('validateConfig', () => {
       ...valid(),
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
-      credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600 },
+      credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600, perIdentityPerDay: 30 },
       defaultLanguage: 'en',
       ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
       trustProxy: 0,

@@ -38,9 +38,12 @@ export function backchannelChallenge(request: Omit<BackchannelRequest, 'challeng
 
 export function createBackchannelInbox(store: Store) {
   return {
-    async file(request: BackchannelRequest, ttlSeconds: number) {
+    /** Files the request unless `atMost` others already wait for its identity: false then, and nothing written. */
+    async file(request: BackchannelRequest, ttlSeconds: number, atMost: number): Promise<boolean> {
+      const index = keys.backchannelRequestsOf(identityKeyOf(request.identity, request.chain_id));
+      if (!(await store.addToIndexWithin(index, request.id, ttlSeconds, atMost))) return false;
       await store.set(keys.backchannelRequest(request.id), JSON.stringify(request), ttlSeconds);
-      await store.addToIndex(keys.backchannelRequestsOf(identityKeyOf(request.identity, request.chain_id)), request.id, ttlSeconds);
+      return true;
     },
     async find(id: string): Promise<BackchannelRequest | undefined> {
       const raw = await store.get(keys.backchannelRequest(id));
@@ -49,7 +52,11 @@ export function createBackchannelInbox(store: Store) {
     /** Takes the request out of the inbox once: the first decision wins. */
     async take(id: string): Promise<BackchannelRequest | undefined> {
       const raw = await store.take(keys.backchannelRequest(id));
-      return raw ? (JSON.parse(raw) as BackchannelRequest) : undefined;
+      if (!raw) return undefined;
+      const request = JSON.parse(raw) as BackchannelRequest;
+      // A decided request no longer counts against its identity's bound on waiting requests.
+      await store.removeFromIndex(keys.backchannelRequestsOf(identityKeyOf(request.identity, request.chain_id)), id);
+      return request;
     },
     /** The requests waiting for the identity's owner (`chainId`: of an identity on another chain than the first). */
     async pendingFor(identity: Address, chainId?: number): Promise<BackchannelRequest[]> {

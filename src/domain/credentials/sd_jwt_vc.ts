@@ -6,13 +6,13 @@
 import { createHash, createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import type { SigningJwk } from '../../infra/keys/signing_keys.js';
+import type { HolderKey } from './proof_checks.js';
 import type { StatusSlot } from './status_lists.js';
-
-export type HolderJwk = Record<string, unknown> & { kty: string };
 
 export type SdJwtVcInput = {
   vct: string;
-  holder: HolderJwk;
+  /** The wallet's key, its public members only (proof_checks.ts): `cnf.jwk` is exactly these. */
+  holder: HolderKey;
   /** When it stops standing (ms); rounded down to the day. */
   expiresAt: number;
   /** When it is issued (ms); rounded down to the day. */
@@ -58,7 +58,7 @@ export function createSdJwtVcSigner(deps: { issuer: string; key: SigningJwk & { 
           vct: input.vct,
           iat: dayOf(input.issuedAt),
           exp: dayOf(input.expiresAt),
-          cnf: { jwk: input.holder },
+          cnf: { jwk: { kty: input.holder.kty, crv: input.holder.crv, x: input.holder.x, y: input.holder.y } },
           status: { status_list: { idx: input.status.slot.index, uri: input.status.uri } },
           ...input.claims,
         },

@@ -4,7 +4,8 @@
 // deployed) or code at the address (1271). viem answers "false" both when a contract wallet
 // refuses and when the chain could not be asked, so a "false" counts only if the chain
 // answers right after; otherwise it is a 503.
-import { type Address, type Hex, isAddressEqual, isErc6492Signature, type PublicClient } from 'viem';
+import { type Address, type Client, createClient, custom, type Hex, isAddressEqual, isErc6492Signature, type PublicClient } from 'viem';
+import { verifyMessage } from 'viem/actions';
 import { readChain } from '../../infra/chain/read_chain.js';
 import { recoverMessageSigner } from './recover_message_signer.js';
 
@@ -22,6 +23,51 @@ const recoveredSigner = (message: string, signature: Hex): Promise<Address | und
  */
 export type SignatureCheck = boolean | (() => Promise<boolean>);
 
+/**
+ * The gas an `eth_call` into a wallet's contract may burn (decision 65). The contract is named by
+ * whoever sends the signature, so its code is a stranger's: without a cap the node runs it up to
+ * the block's gas limit (tens of millions; ~130 ms of a node's time per request). A contract
+ * wallet's check (a Safe's owners, a passkey's P-256 verification, an ERC-6492 wallet deployed
+ * in the call) takes well under a million; one that does not answer within the cap is answered
+ * as a signature the wallet did not accept.
+ */
+export const WALLET_CHECK_GAS = 2_000_000n;
+
+type CallParams = [Record<string, unknown>, ...unknown[]];
+
+/** The eth_call's own gas, never above the cap. */
+function withGasCap(params: CallParams): CallParams {
+  const [call, ...rest] = params;
+  const asked = typeof call.gas === 'string' ? BigInt(call.gas) : WALLET_CHECK_GAS;
+  const gas = asked < WALLET_CHECK_GAS ? asked : WALLET_CHECK_GAS;
+  return [{ ...call, gas: `0x${gas.toString(16)}` }, ...rest];
+}
+
+const capped = new WeakMap<PublicClient, Client>();
+
+/**
+ * The client the wallet's check runs on: the same transport (so the same timeouts and request
+ * deadline), with every eth_call it sends capped at WALLET_CHECK_GAS, whichever path of viem's
+ * check (ERC-6492, ERC-1271, ERC-8010) sends it.
+ */
+function cappedClientOf(client: PublicClient): Client {
+  let found = capped.get(client);
+  if (!found) {
+    const request = client.request as (args: { method: string; params?: unknown }) => Promise<unknown>;
+    found = createClient({
+      chain: client.chain,
+      transport: custom(
+        {
+          request: ({ method, params }) => request({ method, params: method === 'eth_call' ? withGasCap(params as CallParams) : params }),
+        },
+        { retryCount: 0 },
+      ),
+    });
+    capped.set(client, found);
+  }
+  return found;
+}
+
 export async function checkWalletSignature(client: PublicClient, wallet: Address, message: string, signature: Hex): Promise<SignatureCheck> {
   if (!isErc6492Signature(signature)) {
     const signer = await recoveredSigner(message, signature);
@@ -33,7 +79,7 @@ export async function checkWalletSignature(client: PublicClient, wallet: Address
   return async () => {
     let valid: boolean;
     try {
-      valid = await client.verifyMessage({ address: wallet, message, signature });
+      valid = await verifyMessage(cappedClientOf(client), { address: wallet, message, signature });
     } catch {
       valid = false;
     }

@@ -50,6 +50,12 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       auth: anyone,
       params: forms.backchannelPath,
       body: forms.approvalBody,
+      // Counted per address and per request before the request is looked up or the signature
+      // checked on the chain (decision 64).
+      rateLimits: [
+        { limit: 'grantAttemptsPerAddress', key: 'client_address' },
+        { limit: 'grantAttemptsPerGrant', key: (_caller, ctx) => `backchannel:${String(ctx.params.id ?? '').slice(0, 64)}` },
+      ],
       responses: { 200: { description: 'Approved: the client gets its tokens on its next poll', schema: forms.approval } },
       refusals: ['backchannel_request_not_found', 'backchannel_request_decided', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {

@@ -3,13 +3,16 @@
 // is the owner's Signet inbox.
 import { type Configuration, errors } from 'oidc-provider';
 import { getAddress, isAddress } from 'viem';
-import { SignetError } from '../../base/errors.js';
+import { refuse, SignetError } from '../../base/errors.js';
+import type { RateLimitSettings } from '../../config/config.js';
 import { type BackchannelInbox, backchannelChallenge } from '../../domain/backchannel/backchannel_inbox.js';
 import type { FieldDefinition } from '../../domain/fields/fields.js';
 import { requestedFields } from '../../domain/fields/fields.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
+import { clientAddress } from '../../http/client_address.js';
 import type { OnChains } from '../../infra/chain/chains.js';
+import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
 
 export type CibaDeps = {
   issuer: string;
@@ -18,19 +21,43 @@ export type CibaDeps = {
   inbox: BackchannelInbox;
   fields: () => readonly FieldDefinition[];
   now: () => number;
+  limits: Pick<RateLimits, 'consumeAll'>;
+  config: { rateLimits: Pick<RateLimitSettings, 'backchannelPendingPerIdentity'> };
 };
+
+/** 429 for an inbox already holding its bound, with the time until its first request expires. */
+function inboxFull(atMost: number, secondsLeft: number) {
+  const retryAfterSeconds = Math.max(1, Math.ceil(secondsLeft));
+  return refuse('rate_limited', `at most ${atMost} backchannel login requests wait for one identity; try again in ${retryAfterSeconds} s`, {
+    retryAfterSeconds,
+  });
+}
 
 export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configuration['features']>['ciba']> {
   return {
     enabled: true,
     deliveryModes: ['poll'],
-    async processLoginHint(_ctx, loginHint) {
+    async processLoginHint(ctx, loginHint) {
       if (!loginHint) throw new errors.UnknownUserId('login_hint must name the identity');
       const named = isAddress(loginHint) ? { chainId: deps.identities.first.chain.chainId, identity: getAddress(loginHint) } : parseSubject(loginHint);
       if (!named) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
       const { chainId, identity } = named;
       const on = deps.identities.get(chainId);
       if (!on) throw new errors.UnknownUserId(`chain ${chainId} is not one this Signet serves`);
+      // Counted, and the inbox's bound checked, before the chain is asked whether the identity
+      // exists (decision 63): a refused start costs a few Redis reads and no eth_call.
+      const subject = subjectOf(chainId, identity);
+      await deps.limits.consumeAll([
+        ['backchannelStartsPerAddress', clientAddress(ctx)],
+        ['backchannelStartsPerClient', ctx.oidc.client?.clientId ?? '-'],
+        ['backchannelStartsPerIdentity', subject],
+      ]);
+      const atMost = deps.config.rateLimits.backchannelPendingPerIdentity;
+      const waiting = await deps.inbox.pendingFor(identity, chainId === deps.identities.first.chain.chainId ? undefined : chainId);
+      if (waiting.length >= atMost) {
+        const firstEnds = Math.min(...waiting.map((request) => Date.parse(request.expires_at)));
+        throw inboxFull(atMost, (firstEnds - deps.now()) / 1000);
+      }
       try {
         await on.registry.assertKnown(identity);
       } catch (error) {
@@ -40,7 +67,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         }
         throw error;
       }
-      return subjectOf(chainId, identity);
+      return subject;
     },
     async processLoginHintToken() {
       throw new errors.InvalidRequest('login_hint_token is not supported: send login_hint');
@@ -80,7 +107,9 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         account.accountId,
         fields.map((field) => field.label),
       );
-      await deps.inbox.file({ ...base, challenge }, expiresIn);
+      // The bound again, atomically: of starts racing past the check above, at most the bound are filed.
+      const atMost = deps.config.rateLimits.backchannelPendingPerIdentity;
+      if (!(await deps.inbox.file({ ...base, challenge }, expiresIn, atMost))) throw inboxFull(atMost, expiresIn);
     },
   };
 }

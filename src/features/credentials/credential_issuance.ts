@@ -1,19 +1,24 @@
 // The engine's OpenID4VCI feature (experimental in oidc-provider 9, pinned by its
 // acknowledgement: decision 53) with Signet's half: what each credential holds. The engine
 // checks the access token (DPoP-bound), the configuration asked for and the proofs (their
-// signatures, audience and nonce window); Signet then uses each proof's nonce once across
-// processes, reads the verified data fresh from the chain, and issues one SD-JWT VC per proof,
-// each with a status list slot of its own, its record for the owner's pages, the identity on
-// the watchlist until it expires, and one entry in the owner's access history.
-import { createHash, randomUUID } from 'node:crypto';
-import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
+// signatures, audience and that Signet made their nonce); Signet then reads the proofs (keys,
+// `iat`, one nonce), reads the verified data fresh from the chain, and only then spends what the
+// request uses: the identity's credentials of the day, the nonce, the access token's one
+// request. It issues one SD-JWT VC per proof, each with a status list slot of its own, its
+// record for the owner's pages, the identity on the watchlist until it expires, and one entry
+// in the owner's access history.
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { type Configuration, errors } from 'oidc-provider';
+import { refuse } from '../../base/errors.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import { ageProofs } from '../../domain/credentials/age_proofs.js';
 import type { CredentialRecords } from '../../domain/credentials/credential_records.js';
+import type { IssuanceBounds } from '../../domain/credentials/issuance_bounds.js';
+import { readProofs } from '../../domain/credentials/proof_checks.js';
+import type { ProofNonces } from '../../domain/credentials/proof_nonces.js';
 import { type CredentialType, configurationOf, VERIFIED_CREDENTIAL_CLAIMS } from '../../domain/credentials/credential_types.js';
-import type { HolderJwk, SdJwtVcSigner } from '../../domain/credentials/sd_jwt_vc.js';
+import type { SdJwtVcSigner } from '../../domain/credentials/sd_jwt_vc.js';
 import type { StatusLists } from '../../domain/credentials/status_lists.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import { parseSubject } from '../../domain/identity/subject.js';
@@ -21,23 +26,21 @@ import type { VerifiedSource, VerifiedSources } from '../../domain/verified_clai
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import { clientAddress } from '../../http/client_address.js';
 import type { OnChains } from '../../infra/chain/chains.js';
-import { keys } from '../../infra/store/keys.js';
-import type { Store } from '../../infra/store/store.js';
 
 /** The engine's acknowledgement of its experimental OpenID4VCI draft, for the version installed (decision 53). */
 export const OPENID4VCI_ACK = 'experimental-01';
-/** How long a proof's nonce is remembered as used: longer than the engine accepts one (a few minutes). */
-const USED_NONCE_SECONDS = 600;
 const DAY_MS = 86_400_000;
 /** The most credentials one request gets (one per proof). */
 export const BATCH_SIZE = 10;
 
 export type CredentialIssuanceDeps = {
-  store: Store;
   issuer: string;
   /** The audience of the tokens the credential endpoint takes (the engine's resource server for Signet). */
   credentialEndpoint: string;
+  /** The engine's secret for its own nonces, which Signet's replace (engine_proof_nonces.ts); it still needs one to start. */
   nonceSecret: Buffer;
+  nonces: ProofNonces;
+  bounds: IssuanceBounds;
   types: readonly CredentialType[];
   thresholds: readonly number[];
   lifetimeDays: number;
@@ -54,6 +57,12 @@ export type CredentialIssuanceDeps = {
 
 type Openid4vci = NonNullable<NonNullable<Configuration['features']>['openid4vci']>;
 type Made = { claims: Record<string, unknown>; disclosed: { top: string[]; members: Record<string, string[]> }; fields: string[]; expiresAt: number };
+
+const spentToken = () =>
+  refuse(
+    'credential_token_spent',
+    'this access token has received its credentials already: one request per token, up to 10 proofs; ask the owner for a new offer',
+  );
 
 /** The verified source a type is made from, and what it then holds; undefined: nothing to make it from. */
 function madeFrom(type: CredentialType, sources: VerifiedSource[], deps: CredentialIssuanceDeps): { source: VerifiedSource; made: Made } | undefined {
@@ -96,19 +105,6 @@ function madeFrom(type: CredentialType, sources: VerifiedSource[], deps: Credent
 
 export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
   const byId = new Map(deps.types.map((type) => [type.id, type]));
-  // The engine's nonces are not random: one value serves every wallet within a time window. So
-  // what is used once is the nonce with the key that signed the proof: a proof cannot be
-  // replayed, and no wallet can spend another's nonce.
-  const nonceOnce = async (proof: string) => {
-    const { nonce } = decodeJwt(proof);
-    const thumbprint = await calculateJwkThumbprint(decodeProtectedHeader(proof).jwk as JWK);
-    const hashed = createHash('sha256')
-      .update(`${String(nonce)}.${thumbprint}`)
-      .digest('base64url');
-    if (!(await deps.store.setIfAbsent(keys.proofNonce(hashed), '1', USED_NONCE_SECONDS))) {
-      throw new errors.InvalidNonce('jwt proof nonce was already used, retrieve a new c_nonce from the nonce endpoint');
-    }
-  };
   return {
     enabled: true,
     ack: OPENID4VCI_ACK,
@@ -125,14 +121,19 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
       return true;
     },
     credentialConfigurationsSupported: Object.fromEntries(deps.types.map((type) => [type.id, configurationOf(type, deps.thresholds)])),
-    async issueCredential(ctx, { credentialConfigurationId, proofs, client, account, grant }) {
+    async issueCredential(ctx, { credentialConfigurationId, proofs, client, account, grant, accessToken }) {
       const type = byId.get(credentialConfigurationId)!;
       const subject = parseSubject(account.accountId);
       const on = subject && deps.onChain.get(subject.chainId);
       if (!subject || !on?.verified) throw new errors.CredentialRequestDenied('this identity’s chain is not served');
       const jwts = (proofs as { jwt?: string[] } | undefined)?.jwt ?? [];
-      // The chain first: an outage (503 chain_unavailable) spends no nonce, and the wallet
-      // asks again with the same proof.
+      // Every proof is read before anything is spent: one bad proof costs the others nothing.
+      const read = readProofs(jwts, deps.now());
+      if (!read.ok) throw new errors.InvalidProof(read.problem);
+      const token = accessToken.jti;
+      if (await deps.bounds.tokenSpent(token)) throw spentToken();
+      // The chain first: an outage (503 chain_unavailable) spends nothing, and the wallet asks
+      // again with the same proofs.
       const found = madeFrom(type, await on.verified.of(subject.identity), deps);
       if (!found) throw new errors.CredentialRequestDenied('the identity holds no verified data this credential is made from');
       const { source, made } = found;
@@ -141,12 +142,24 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
       if (Math.floor(made.expiresAt / DAY_MS) <= Math.floor(now / DAY_MS)) {
         throw new errors.CredentialRequestDenied('the verified data this credential is made from ends today');
       }
-      for (const proof of jwts) await nonceOnce(proof);
       const identityKey = on.chain.identityKey(subject.identity);
+      const ids = read.holders.map(() => randomUUID());
+      // Spent in this order, each given back if a later one refuses: the day's places, the
+      // nonce (of two requests with one nonce, on any process, one goes on), the token.
+      const reserved = await deps.bounds.reserve(identityKey, ids);
+      if (!(await deps.nonces.spend(read.nonce))) {
+        await reserved.release();
+        throw new errors.InvalidNonce('jwt proof nonce was already used, retrieve a new c_nonce from the nonce endpoint');
+      }
+      // Marked for as long as the token lives (a day for one without an end, which the engine does not make).
+      const tokenLife = typeof accessToken.exp === 'number' ? accessToken.exp - now / 1000 : DAY_MS / 1000;
+      if (!(await deps.bounds.spendToken(token, tokenLife))) {
+        await reserved.release();
+        throw spentToken();
+      }
       const credentials: { credential: string }[] = [];
-      for (const proof of jwts) {
-        const holder = decodeProtectedHeader(proof).jwk as HolderJwk;
-        const id = randomUUID();
+      for (const [i, holder] of read.holders.entries()) {
+        const id = ids[i]!;
         const slot = await deps.statusLists.take(id, made.expiresAt);
         const credential = await deps.signer.issue({
           vct: type.vct,

@@ -9,19 +9,22 @@ import { refuse } from '../../base/errors.js';
 import type { CredentialRecord, CredentialRecords } from '../../domain/credentials/credential_records.js';
 import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import { type CredentialType, typeMetadataOf } from '../../domain/credentials/credential_types.js';
-import type { StatusLists } from '../../domain/credentials/status_lists.js';
+import { STATUS_LISTS, type StatusLists } from '../../domain/credentials/status_lists.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
 import { anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { publicJwkOf, type SigningJwk } from '../../infra/keys/signing_keys.js';
 import type { CredentialOffers } from './credential_offers.js';
+import { keptStatusTokens } from './kept_status_tokens.js';
 
 const TAG = 'Credentials';
 /** A status list token is good for five minutes: a verifier asks again after, and sees a revocation the watcher set since. */
 const STATUS_TOKEN_SECONDS = 300;
-/** Status lists are numbered from 0; more than this many would hold 128 million credentials. */
-const MAX_LISTS = 1000;
+/** How long a shared cache may keep a status list token after it was signed. */
+export const STATUS_MAX_AGE_SECONDS = 60;
+/** How long a process answers a list with the token it signed last, rather than signing anew (decision 67). */
+export const STATUS_KEPT_SECONDS = 5;
 
 export type CredentialRoutesDeps = {
   issuer: string;
@@ -59,7 +62,15 @@ const credentialView = z.object({
   revoked: z.object({ at: z.string(), cause: z.string() }).optional(),
 });
 const idParams = z.strictObject({ id: z.string().min(1).max(64) });
-const listParams = z.strictObject({ list: z.coerce.number().int().min(0).max(MAX_LISTS) });
+// A list's one name: its number as written in credentials, `0` to `999`, no sign, exponent,
+// leading zero or fraction (`1e2`, `0x10`, `007`, `5.0` would be other URLs of one list).
+const listParams = z.strictObject({
+  list: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,8})$/, 'a status list is named by its number, 0 or a number without leading zeros')
+    .refine((list) => Number(list) < STATUS_LISTS, `status lists are numbered 0 to ${STATUS_LISTS - 1}`)
+    .meta({ description: `The list's number, 0 to ${STATUS_LISTS - 1}, as the credential's \`status.status_list.uri\` writes it` }),
+});
 const typeParams = z.strictObject({ type: z.string().min(1).max(100) });
 
 export function credentialRoutes(deps: CredentialRoutesDeps): AnyRoute[] {
@@ -77,6 +88,18 @@ export function credentialRoutes(deps: CredentialRoutesDeps): AnyRoute[] {
     ...(entry.revoked ? { revoked: entry.revoked } : {}),
   });
   const signingKey = importJWK(deps.key as never, 'ES256');
+  const statusPath = (list: number) => `/credentials/status/${list}`;
+  const statusTokens = keptStatusTokens(
+    { keptSeconds: STATUS_KEPT_SECONDS, lists: STATUS_LISTS, now: deps.now, revisionOf: deps.statusLists.revision },
+    async (list, now) =>
+      new SignJWT({ status_list: { bits: 1, lst: await deps.statusLists.encoded(list) }, ttl: STATUS_TOKEN_SECONDS })
+        .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', kid: deps.key.kid })
+        .setIssuer(deps.issuer)
+        .setSubject(deps.statusUri(list))
+        .setIssuedAt(now)
+        .setExpirationTime(now + STATUS_TOKEN_SECONDS)
+        .sign(await signingKey),
+  );
 
   return [
     route({
@@ -145,21 +168,24 @@ export function credentialRoutes(deps: CredentialRoutesDeps): AnyRoute[] {
       tag: TAG,
       auth: anyone,
       params: listParams,
-      cache: { publicMaxAgeSeconds: 60 },
+      cache: { publicMaxAgeSeconds: STATUS_MAX_AGE_SECONDS },
       responses: { 200: { description: 'A signed JWT, `application/statuslist+jwt`' } },
-      async handle({ params }) {
-        const now = Math.floor(deps.now() / 1000);
-        const token = await new SignJWT({
-          status_list: { bits: 1, lst: await deps.statusLists.encoded(params.list) },
-          ttl: STATUS_TOKEN_SECONDS,
-        })
-          .setProtectedHeader({ alg: 'ES256', typ: 'statuslist+jwt', kid: deps.key.kid })
-          .setIssuer(deps.issuer)
-          .setSubject(deps.statusUri(params.list))
-          .setIssuedAt(now)
-          .setExpirationTime(now + STATUS_TOKEN_SECONDS)
-          .sign(await signingKey);
-        return { body: token, headers: { 'content-type': 'application/statuslist+jwt' } };
+      refusals: ['route_not_found'],
+      async handle({ ctx, params }) {
+        const list = Number(params.list);
+        // The router takes `/CREDENTIALS/status/1`, `/credentials/status/%31` and a trailing slash as well: one URL per list.
+        if (ctx.path !== statusPath(list)) throw refuse('route_not_found', `a status list is read at ${statusPath(list)} only`);
+        const { token, signedAt } = await statusTokens.of(list);
+        // A cache keeps it no longer after it was signed than STATUS_MAX_AGE_SECONDS, whichever process signed it when.
+        const age = Math.max(0, Math.floor(deps.now() / 1000) - signedAt);
+        return {
+          body: token,
+          headers: {
+            'content-type': 'application/statuslist+jwt',
+            'cache-control': `public, max-age=${Math.max(0, STATUS_MAX_AGE_SECONDS - age)}`,
+            'last-modified': new Date(signedAt * 1000).toUTCString(),
+          },
+        };
       },
     }),
 

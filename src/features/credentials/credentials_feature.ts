@@ -8,6 +8,8 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import { createCredentialRecords } from '../../domain/credentials/credential_records.js';
 import { createCredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import { credentialFields, credentialTypes } from '../../domain/credentials/credential_types.js';
+import { createIssuanceBounds } from '../../domain/credentials/issuance_bounds.js';
+import { createProofNonces } from '../../domain/credentials/proof_nonces.js';
 import { createSdJwtVcSigner } from '../../domain/credentials/sd_jwt_vc.js';
 import { createStatusLists } from '../../domain/credentials/status_lists.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
@@ -25,6 +27,7 @@ import { openid4vciFeature } from './credential_issuance.js';
 import { createCredentialOffers } from './credential_offers.js';
 import { credentialPages } from './credential_pages.js';
 import { credentialRoutes } from './credential_routes.js';
+import { useProofNonces } from './engine_proof_nonces.js';
 import { offerTokenCheck } from './offer_token_check.js';
 import { WALLET_CLIENT_ID, withWalletClient } from './wallet_client.js';
 
@@ -57,6 +60,8 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
   const records = createCredentialRecords(store, now);
   const statusLists = createStatusLists(store, now);
   const revocation = createCredentialRevocation({ records, statusLists });
+  // A new nonce per request, spent once across processes (decision 68); the engine is handed them once it exists.
+  const nonces = createProofNonces({ secret: deps.nonceSecret, store, now });
   // An offer's grant lives while its code waits and its token works, not a login grant's weeks.
   const offerGrantSeconds = config.credentials.offerSeconds + config.ttl.accessToken;
   const statusUri = (list: number) => `${config.issuer}/credentials/status/${list}`;
@@ -66,10 +71,11 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
   const idTokenAlg = algorithmOf(jwks.keys[0]!) ?? 'RS256';
   const engine = key && {
     openid4vci: openid4vciFeature({
-      store,
       issuer: config.issuer,
       credentialEndpoint,
       nonceSecret: deps.nonceSecret,
+      nonces,
+      bounds: createIssuanceBounds({ store, now, perIdentityPerDay: config.credentials.perIdentityPerDay }),
       types,
       thresholds,
       lifetimeDays: config.credentials.lifetimeDays,
@@ -104,13 +110,15 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
       const erased = await revocation.eraseAll(identity);
       const offerGrants = keys.credentialGrantsOf(identity);
       for (const grantId of await store.indexMembers(offerGrants)) await deps.revokeGrant(grantId);
-      await store.delete(offerGrants);
+      // The day's count names the identity: it goes with the rest.
+      await store.delete(offerGrants, keys.credentialsOfDay(identity));
       return erased;
     },
     /** Once the engine exists: its token check of offers, and the routes. */
     withEngine(provider: Provider) {
       const pageDeps = { sessions: deps.sessions, renderPage: deps.renderPage, chainId: deps.chainId, demoWallet: deps.demoWallet, types };
       if (!key) return { routes: credentialPages(pageDeps) };
+      useProofNonces(provider, nonces);
       provider.use(offerTokenCheck({ provider, store, offerSeconds: config.credentials.offerSeconds }));
       const offers = createCredentialOffers({
         provider,

@@ -9,6 +9,7 @@ import type { Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { sameSecret } from '../../http/authenticators.js';
 import { BODY_LIMITS, readRawBody } from '../../http/body.js';
+import { isEnginePath } from '../../http/engine_path.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import { PRE_AUTHORIZED_GRANT, WALLET_CLIENT_ID } from './wallet_client.js';
@@ -18,7 +19,8 @@ export const TX_CODE_ATTEMPTS = 5;
 
 export function offerTokenCheck(deps: { provider: Provider; store: Store; offerSeconds: number }): Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'POST' || ctx.path !== '/token' || !ctx.is('application/x-www-form-urlencoded')) return next();
+    // Every spelling of the path the engine answers as its token endpoint (`/token/`, `/TOKEN`).
+    if (ctx.method !== 'POST' || !isEnginePath(ctx.path, '/token') || !ctx.is('application/x-www-form-urlencoded')) return next();
     const req = ctx.req as { body?: Buffer };
     req.body ??= await readRawBody(ctx, BODY_LIMITS.engine.bytes);
     // Every other token request (a website's code or refresh) goes on unparsed.

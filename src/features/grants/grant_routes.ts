@@ -11,7 +11,7 @@ import type { SessionCallers } from '../../domain/owner_sessions/session_callers
 import { LINKED_SIGNATURE_REFUSALS } from '../../domain/wallet/verify_linked_signature.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { clientAddress } from '../../http/client_address.js';
-import { type AnyRoute, route } from '../../http/route.js';
+import { type AnyRoute, type RateLimitSpec, route } from '../../http/route.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { AccessGrants } from './access_grants.js';
 import type { GrantListing } from './grant_listing.js';
@@ -36,6 +36,17 @@ export type GrantRoutesDeps = {
 };
 
 const TAG = 'Access grants';
+
+/**
+ * Validations and revocations, counted per address and per grant before the grant is looked up
+ * or a signature checked on the chain (decision 64): a wrong signature costs a count, and past
+ * the count nothing. The grant is named by the raw path segment, cut short: an id that does not
+ * exist is counted as one that does.
+ */
+const grantAttempts: RateLimitSpec<unknown>[] = [
+  { limit: 'grantAttemptsPerAddress', key: 'client_address' },
+  { limit: 'grantAttemptsPerGrant', key: (_caller, ctx) => `grant:${String(ctx.params.id ?? '').slice(0, 64)}` },
+];
 
 export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
   /** A service with its API key, or the owner with an account session. */
@@ -203,6 +214,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       auth: anyone,
       params: forms.grantPath,
       body: forms.validationBody,
+      rateLimits: grantAttempts,
       responses: { 200: { description: 'The active grant and its bearer token', schema: forms.validation } },
       refusals: ['grant_not_found', 'grant_expired', 'grant_not_pending', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {
@@ -233,6 +245,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       auth: anyone,
       params: forms.grantPath,
       body: forms.revocationBody,
+      rateLimits: grantAttempts,
       responses: { 200: { description: 'The revoked grant', schema: forms.accessGrant.or(forms.loginGrant) } },
       refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ ctx, params, body }) {

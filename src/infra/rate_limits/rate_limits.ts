@@ -10,8 +10,12 @@ import { keys } from '../store/keys.js';
 import type { RedisStore } from '../store/redis_store.js';
 import type { Store } from '../store/store.js';
 
-/** The classes counted by window (`failedSignaturesPerChallenge` is counted with its challenge: src/domain/wallet/verify_challenge.ts). */
-export type LimitClass = Exclude<keyof RateLimitSettings, 'failedSignaturesPerChallenge'>;
+/**
+ * The classes counted by window (`failedSignaturesPerChallenge` is counted with its challenge:
+ * src/domain/wallet/verify_challenge.ts; `backchannelPendingPerIdentity` is a bound on an inbox:
+ * src/features/ciba/ciba_settings.ts).
+ */
+export type LimitClass = Exclude<keyof RateLimitSettings, 'failedSignaturesPerChallenge' | 'backchannelPendingPerIdentity'>;
 
 // What each class counts, in the words of the 429 answer.
 const counted: Record<LimitClass, string> = {
@@ -26,6 +30,13 @@ const counted: Record<LimitClass, string> = {
   identityCreationsPerAddress: 'identities created from one address',
   identityCreationsPerWallet: 'identity deployments for one wallet',
   registrationsPerAddress: 'client registrations from one address',
+  authorizationsPerAddress: 'authorization requests from one address',
+  pushedRequestsPerAddress: 'pushed authorization requests from one address',
+  backchannelStartsPerAddress: 'backchannel login requests from one address',
+  backchannelStartsPerClient: 'backchannel login requests from one client',
+  backchannelStartsPerIdentity: 'backchannel login requests for one identity',
+  grantAttemptsPerAddress: 'validations, revocations and approvals from one address',
+  grantAttemptsPerGrant: 'validations, revocations or approvals of one grant or request',
 };
 
 export type RateLimits = {

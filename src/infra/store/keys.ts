@@ -87,7 +87,11 @@
 // signet:credentials:<identity>       set of the ids of an identity's credentials, each listed until its expiry
 // signet:status-slot:<list>:<index>   the credential holding a slot of a status list, TTL = its expiry
 // signet:status-revoked:<list>        set of the revoked slots of a status list, each listed until its credential's expiry
-// signet:proof-nonce:<nonce>          a credential proof's nonce, used once, until the nonce would have expired
+// signet:status-revision:<list>      a value changed by every revocation in a status list (a process's kept token is then out of date), 24 h
+// signet:status-open-list             the number of the status list new slots are drawn in, 400 days from its last move
+// signet:proof-nonce:<digest>         a credential proof's nonce (its SHA-256), spent once, until the nonce would have ended
+// signet:credential-token:<digest>    an access token (its SHA-256) that received its credentials, until the token ends
+// signet:credentials-day:<identity>   set of the credentials issued to an identity, each listed for 24 hours (the daily bound)
 // signet:tx-code-attempts:<code hash> set of the wrong transaction codes tried on a credential offer, until the offer ends
 
 const PREFIX = 'signet:';
@@ -163,6 +167,10 @@ export const keys = {
   credentialsOf: (identity: string) => `${PREFIX}credentials:${identity.toLowerCase()}`,
   statusSlot: (list: number, index: number) => `${PREFIX}status-slot:${list}:${index}`,
   revokedSlots: (list: number) => `${PREFIX}status-revoked:${list}`,
-  proofNonce: (nonce: string) => `${PREFIX}proof-nonce:${nonce}`,
+  statusRevision: (list: number) => `${PREFIX}status-revision:${list}`,
+  statusOpenList: () => `${PREFIX}status-open-list`,
+  proofNonce: (digest: string) => `${PREFIX}proof-nonce:${digest}`,
+  credentialTokenSpent: (digest: string) => `${PREFIX}credential-token:${digest}`,
+  credentialsOfDay: (identity: string) => `${PREFIX}credentials-day:${identity.toLowerCase()}`,
   txCodeAttempts: (codeHash: string) => `${PREFIX}tx-code-attempts:${codeHash}`,
 };

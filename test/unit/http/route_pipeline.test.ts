@@ -54,7 +54,11 @@ beforeAll(async () => {
   const app = new Koa();
   app.use(errorHandler(() => {}, silentLogger));
   const router = mountRoutes(
-    [things, { ...things, path: '/limited/{owner}', rateLimits: [{ limit: 'accessRequestsPerService', key: () => 'service-b' }] }],
+    [
+      things,
+      { ...things, path: '/limited/{owner}', rateLimits: [{ limit: 'accessRequestsPerService', key: () => 'service-b' }] },
+      { ...things, path: '/public/{owner}', cache: { publicMaxAgeSeconds: 60 } },
+    ],
     limits,
   );
   app.use(router.routes());
@@ -148,4 +152,14 @@ test('a query parameter sent twice or in a list form is refused after the body r
   steps.length = 0;
   expect(await post(`/things/${OWNER}?n=2&x=1&y=`, JSON.stringify({ name: 'x' }))).toMatchObject({ status: 201, json: { n: 2 } });
   expect(steps).toEqual(['auth', 'limit accessRequestsPerService service-a', 'handler']);
+});
+
+test('a route with a public max-age sends it on its successes only: every refusal is no-store', async () => {
+  expect(await post(`/public/${OWNER}`, JSON.stringify({ name: 'x' }))).toMatchObject({ status: 201, cache: 'public, max-age=60' });
+  const refusals = [
+    [await post('/public/not-an-address', JSON.stringify({ name: 'x' })), 'invalid_path'],
+    [await post(`/public/${OWNER}`, JSON.stringify({ name: 'x' }), { 'content-type': 'application/json' }), 'api_key_invalid'],
+    [await post(`/public/${OWNER}`, '{"name":'), 'invalid_json'],
+  ] as const;
+  for (const [answer, reason] of refusals) expect({ cache: answer.cache, reason: answer.json.reason }).toEqual({ cache: 'no-store', reason });
 });
