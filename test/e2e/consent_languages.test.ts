@@ -25,7 +25,25 @@ let browser: Browser | undefined;
 let shop: { client_id: string; client_secret: string };
 
 beforeAll(async () => {
-  h = await startSignet({ clients: [WEBSITE], configure: () => ({ clientRegistration: 'open', operatorName: OPERATOR }) });
+  h = await startSignet({
+    clients: [WEBSITE],
+    configure: () => ({
+      clientRegistration: 'open',
+      operatorName: OPERATOR,
+      // The operator's texts, given per language.
+      claims: {
+        topics: [
+          {
+            name: 'kyc',
+            topic: 1,
+            description: { en: 'Your identity was checked by a KYC provider', fr: 'Votre identité a été vérifiée par un prestataire KYC' },
+          },
+        ],
+        trustedIssuers: [],
+      },
+      displayNames: { topics: [{ topic: 'kyc', name: { en: 'KYC check', fr: 'Vérification KYC' } }] },
+    }),
+  });
   const identity = await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
   await h.signet.profiles.set(identity, { given_name: 'Ada', family_name: 'Lovelace', email: 'ada@example.org' });
   const registered = await fetch(`${h.issuer}/reg`, {
@@ -61,11 +79,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function authorizationUrl(client: { client_id: string; client_secret: string }, redirect: string, uiLocales?: string) {
+async function authorizationUrl(client: { client_id: string; client_secret: string }, redirect: string, uiLocales?: string, scope = 'openid profile email') {
   const config = await oidc.discovery(new URL(h.issuer), client.client_id, client.client_secret, undefined, { execute: [oidc.allowInsecureRequests] });
   return oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirect,
-    scope: 'openid profile email',
+    scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
     code_challenge_method: 'S256',
     state: oidc.randomState(),
@@ -209,4 +227,11 @@ test("German at 375 px: no sideways scroll on the consent page and the account's
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Ihr Signet-Konto');
   const account = await noSidewaysScroll(page);
   expect(account.scrollWidth).toBeLessThanOrEqual(account.clientWidth);
+});
+
+test("the operator's texts given per language: a claim topic's name and description in French", async () => {
+  const page = await newPage();
+  await fakeWebsite(page, SHOP);
+  await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, 'fr', 'openid email claim:kyc'));
+  expect(await page.locator('#topic-kyc').textContent()).toBe('Vérification KYC: Votre identité a été vérifiée par un prestataire KYC');
 });

@@ -150,8 +150,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           chainId: deps.onChain.first.chain.chainId,
           chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
           demoWallet: deps.demoWallet,
-          issuerNames: deps.names.issuers,
-          topicNames: deps.names.topics,
+          // The operator's names and descriptions, in every language given (decision 82).
+          localizedNames: deps.names.localized,
           requestPurpose: view.purpose ?? null,
         });
         return {};
