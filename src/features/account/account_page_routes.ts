@@ -12,6 +12,7 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import { signInReturnPath } from '../../domain/owner_sessions/account_tabs.js';
 import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../../domain/profile/profile.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
@@ -54,10 +55,6 @@ export type AccountPagesDeps = {
 };
 
 const TAG = 'Account pages';
-
-/** The tabs, in order; sign-in returns to the one asked for (and only to one of these). */
-const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data'];
-const returnPath = (asked: string | undefined) => (asked && TABS.includes(asked) ? asked : '/account');
 
 /** The profile form: one input per value, the address flattened. */
 const PROFILE_FORM = [
@@ -166,7 +163,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             chainId: deps.chainId,
             chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
             demoWallet: deps.demoWallet,
-            next: returnPath(query.next),
+            next: signInReturnPath(query.next),
           });
           return {};
         }
