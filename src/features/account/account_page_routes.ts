@@ -104,7 +104,7 @@ function profileFromForm(form: Record<string, unknown>) {
 const FIELD_MESSAGES: Record<string, string> = {
   email: 'Enter an email address like name@example.com',
   phone_number: 'Enter the phone number in international format, like +33612345678',
-  website: 'Enter a full web address starting with https://',
+  website: 'Enter a web address starting with https:// or http://, like https://example.com',
 };
 
 /** A page's optional query word: anything else (a repeated parameter) reads as absent. */
