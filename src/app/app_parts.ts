@@ -58,7 +58,11 @@ export function createAppParts(deps: {
   });
   const { registry } = identities.first;
   const limits = createRateLimits(store, config.rateLimits);
-  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
+  const sessions = createAccountSessions(store, {
+    secureCookies: new URL(config.issuer).protocol === 'https:',
+    issuer: config.issuer,
+    cookieKeys: config.cookieKeys,
+  });
   // One cache of client records per process, shared by the engine's adapter and the registry.
   const clientRecords = createClientRecords(store, { cacheMs: deps.clientCacheMs });
   const clients = createClientRegistry(

@@ -40,6 +40,7 @@ export function createPageRenderer(viewsDir: string, publicDir: string, shared: 
   };
   return (ctx, view, data) => {
     ctx.type = 'html';
-    ctx.body = template(view)({ cspNonce: pageNonce(ctx), pageFiles, ...shared, ...data });
+    // `formToken`: the owner session's, when the request has one (its forms and scripts send it back).
+    ctx.body = template(view)({ cspNonce: pageNonce(ctx), pageFiles, formToken: ctx.state.formToken, ...shared, ...data });
   };
 }

@@ -1,7 +1,7 @@
 // The owner's account pages (server-rendered; JavaScript only for wallet calls) as route
 // declarations, kept out of /openapi.json: sign in, create an identity, then overview, profile,
-// wallets, claims and accesses. Forms post here; the session cookie is SameSite=Strict, so no
-// other site can post them on the owner's behalf.
+// wallets, claims and accesses. Forms post here, each with the session's form token, and a post
+// from a page of another origin is refused (src/domain/owner_sessions/account_sessions.ts).
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
 import { signInReturnPath } from '../../domain/owner_sessions/account_tabs.js';
-import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
+import { FROM_OWN_PAGES, sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../../domain/profile/profile.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
@@ -214,6 +214,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       auth: anyone,
       bodyLimit: 'form',
       responses: { 302: { description: 'Back to the sign-in page' } },
+      refusals: FROM_OWN_PAGES,
       undocumented: true,
       async handle({ ctx }) {
         await deps.sessions.close(ctx);
