@@ -33,8 +33,11 @@ const FROM = {
   evil: () => ({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
   sibling: () => ({ origin: `${issuerUrl().protocol}//sibling.${issuerUrl().host}`, 'sec-fetch-site': 'same-site' }),
   siblingWithoutOrigin: () => ({ 'sec-fetch-site': 'same-site' }),
-  opaque: () => ({ origin: 'null' }),
+  /** A sandboxed frame, or a page with no-referrer on another site. */
+  opaque: () => ({ origin: 'null', 'sec-fetch-site': 'cross-site' }),
   own: () => ({ origin: issuerUrl().origin, 'sec-fetch-site': 'same-origin' }),
+  /** Signet's own form, as a browser posts it under the pages' Referrer-Policy: no-referrer. */
+  ownForm: () => ({ origin: 'null', 'sec-fetch-site': 'same-origin' }),
 };
 
 /** A request with the owner's cookie, as another page makes the browser send it: headers and token as given, nothing added. */
@@ -86,7 +89,10 @@ describe('the profile form', () => {
   });
 
   test('posted from the page, with the token in its field, is saved', async () => {
-    const answer = await send('POST', '/account/profile', { headers: FROM.own(), form: { given_name: 'Ada', family_name: 'Lovelace', csrf_token: token() } });
+    const answer = await send('POST', '/account/profile', {
+      headers: FROM.ownForm(),
+      form: { given_name: 'Ada', family_name: 'Lovelace', csrf_token: token() },
+    });
     expect({ status: answer.status, location: answer.headers.get('location') }).toEqual({ status: 302, location: '/account/profile?saved=1' });
     expect(await profile()).toEqual({ given_name: 'Ada', family_name: 'Lovelace' });
   });
@@ -119,7 +125,7 @@ test("revoking a website's login from another origin or without the token leaves
   await expectRefused(await send('POST', `/access-grants/${encodeURIComponent(grantId)}/revocations`, { json: {} }), 'form_token_invalid');
   expect((await userinfo()).status).toBe(200);
 
-  const revoked = await send('POST', `/account/accesses/${encodeURIComponent(grantId)}/revoke`, { headers: FROM.own(), form: { csrf_token: token() } });
+  const revoked = await send('POST', `/account/accesses/${encodeURIComponent(grantId)}/revoke`, { headers: FROM.ownForm(), form: { csrf_token: token() } });
   expect(revoked.status).toBe(302);
   expect((await userinfo()).status).toBe(401);
 });
