@@ -5,6 +5,7 @@
 // is refused 403 with its reason, and nothing changes.
 import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { credentialIssuerSettings } from '../support/credential_issuer_settings.js';
 import { logIn, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import type { UserAgent } from '../support/user_agent.js';
@@ -16,7 +17,8 @@ let identity: `0x${string}`;
 let other: UserAgent;
 
 beforeAll(async () => {
-  h = await startSignet();
+  // Credentials issued here too: their page's and API's revocations are among the routes checked.
+  h = await startSignet({ configure: (chain) => credentialIssuerSettings(chain, 'admin-token-for-the-account-form-tests') });
   identity = await h.chain.createIdentityFor(h.chain.accounts[0]!.address);
   await h.chain.createIdentityFor(h.chain.accounts[1]!.address);
   ({ agent } = await signInToAccount(h.issuer, h.chain.accounts[0]!));
@@ -140,6 +142,31 @@ test('the JSON API under a session: another origin or no token changes nothing; 
   expect(await h.store.get(keys.ownerWebhook(identity))).toBeUndefined();
   // From the page's script, which sends the token as a header: taken.
   expect((await agent.postJson(`${h.issuer}/account/erasure/challenge`, {})).status).toBe(200);
+});
+
+test('every route that changes something under an owner session refuses another origin and a missing token, before anything else', async () => {
+  // From the route table: the routes whose caller is an owner session, and those that take one
+  // besides an owner's signature (revocations) or end one (sign-out).
+  const sessionKinds = new Set(['owner_session', 'wallet_session', 'api_key_or_owner_session']);
+  const takesSession = new Set(['/access-grants/{id}/revocations', '/account/logout', '/account/signout']);
+  const changing = h.signet.routes.filter((each) => each.method !== 'get' && (sessionKinds.has(each.auth.kind) || takesSession.has(each.path)));
+  expect(changing.length).toBeGreaterThanOrEqual(15);
+  expect(changing.map((each) => each.path)).toEqual(
+    expect.arrayContaining(['/account/wallet-credentials/{id}/revoke', '/account/credentials/{id}/revocation', '/account/erasure']),
+  );
+  for (const each of changing) {
+    const path = each.path.replace(/\{[^}]+\}/g, 'some-id');
+    const method = each.method.toUpperCase();
+    const body = each.bodyLimit === 'form' ? { form: {} } : { json: {} };
+    const sibling = await send(method, path, { headers: { ...FROM.sibling(), accept: 'application/json', 'x-csrf-token': token() }, ...body });
+    const tokenless = await send(method, path, { headers: { ...FROM.own(), accept: 'application/json' }, ...body });
+    const reasonOf = async (answer: Response) => ({ status: answer.status, reason: ((await answer.json()) as { reason?: string }).reason });
+    expect({ route: `${method} ${each.path}`, sibling: await reasonOf(sibling), tokenless: await reasonOf(tokenless) }).toEqual({
+      route: `${method} ${each.path}`,
+      sibling: { status: 403, reason: 'cross_origin_request' },
+      tokenless: { status: 403, reason: 'form_token_invalid' },
+    });
+  }
 });
 
 test('signing out from another origin or without the token keeps the session', async () => {
