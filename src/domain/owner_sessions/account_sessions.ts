@@ -32,15 +32,15 @@ const indexOf = (identity: Address, chainId?: number) => keys.accountSessionsOf(
 /** The form token of the request's session, for the page drawn (the renderer reads it: src/http/pages.ts). */
 const FORM_TOKEN_STATE = 'formToken';
 
-/** The token a request carries: its header, or its form's field (taken out of the body, which the route's checks read next). */
+/** The token a request carries: its header, else its form's field. The field is taken out of the body either way, as the route's checks read the body next. */
 function givenToken(ctx: Context): string | undefined {
-  const header = ctx.get(FORM_TOKEN_HEADER);
-  if (header) return header;
   const body = ctx.request.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || !Object.hasOwn(body, FORM_TOKEN_FIELD)) return undefined;
-  const field = body[FORM_TOKEN_FIELD];
-  delete body[FORM_TOKEN_FIELD];
-  return typeof field === 'string' ? field : undefined;
+  let field: unknown;
+  if (body && typeof body === 'object' && Object.hasOwn(body, FORM_TOKEN_FIELD)) {
+    field = body[FORM_TOKEN_FIELD];
+    delete body[FORM_TOKEN_FIELD];
+  }
+  return ctx.get(FORM_TOKEN_HEADER) || (typeof field === 'string' ? field : undefined);
 }
 
 export function createAccountSessions(store: Store, settings: { secureCookies: boolean; issuer: string; cookieKeys: readonly string[] }) {
