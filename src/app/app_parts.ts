@@ -14,6 +14,7 @@ import { createAccessHistory } from '../domain/history/access_history.js';
 import { createHistoryLog } from '../domain/history/history_log.js';
 import { createIdentityRegistry } from '../domain/identity/identity_registry.js';
 import { createAccountSessions } from '../domain/owner_sessions/account_sessions.js';
+import { ACCOUNT_TABS } from '../domain/owner_sessions/account_tabs.js';
 import { sessionCallers } from '../domain/owner_sessions/session_callers.js';
 import { createProfileStore } from '../domain/profile/profile.js';
 import { createChallengeIssuer } from '../domain/wallet/challenge.js';
@@ -57,7 +58,11 @@ export function createAppParts(deps: {
   });
   const { registry } = identities.first;
   const limits = createRateLimits(store, config.rateLimits);
-  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
+  const sessions = createAccountSessions(store, {
+    secureCookies: new URL(config.issuer).protocol === 'https:',
+    issuer: config.issuer,
+    cookieKeys: config.cookieKeys,
+  });
   // One cache of client records per process, shared by the engine's adapter and the registry.
   const clientRecords = createClientRecords(store, { cacheMs: deps.clientCacheMs });
   const clients = createClientRegistry(
@@ -77,7 +82,7 @@ export function createAppParts(deps: {
     issuer: config.issuer,
     chainId: chain.chainId,
     logger,
-    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public')),
+    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public'), { accountTabs: ACCOUNT_TABS }),
     demoWallet: deps.demoWallet ?? false,
     profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),

@@ -75,7 +75,7 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
-    // Logs, metrics and /readyz tell endpoints apart by their labels alone.
+    // Logs, metrics and /admin/readiness tell endpoints apart by their labels alone.
     name: 'endpointLabelsAreDistinct',
     check(config) {
       const lists = config.chains

@@ -192,7 +192,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: readRpcEndpoints,
     defaultText: 'none',
     meaning:
-      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/readyz` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](operations.md#running-on-a-public-chain))",
+      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/admin/readiness` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](operations.md#running-on-a-public-chain))",
   },
   {
     env: 'CHAIN_ID',
@@ -221,7 +221,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'READY_WITH_CHAINS',
     path: 'readyWithChains',
     defaultText: '`any`',
-    meaning: '`/readyz` answers ready while `any` configured chain answers (a down chain shows in its details) or only while `all` do',
+    meaning: '`/readyz` answers ready while `any` configured chain answers (a down chain shows in its `checks`) or only while `all` do',
   },
   {
     env: 'JWKS',

@@ -66,7 +66,7 @@ const claimsSchema = z.object({
 });
 
 // An RPC endpoint: its URL (whose path or query may hold a provider's API key), and the label
-// logs, metrics and /readyz name it by (default: the URL's host).
+// logs, metrics and /admin/readiness name it by (default: the URL's host).
 const rpcUrl = z.url({ error: 'must be an absolute URL' }).refine((value) => /^https?:\/\//.test(value), 'must be an http or https URL');
 const rpcEndpoint = z.union(
   [

@@ -25,7 +25,8 @@ function readPageFiles(publicDir: string): PageFiles {
   return files;
 }
 
-export function createPageRenderer(viewsDir: string, publicDir: string): RenderPage {
+/** `shared`: values every page may read (the account's tabs). */
+export function createPageRenderer(viewsDir: string, publicDir: string, shared: Record<string, unknown> = {}): RenderPage {
   const pageFiles = readPageFiles(publicDir);
   const compiled = new Map<string, ejs.TemplateFunction>();
   const template = (view: string) => {
@@ -39,6 +40,7 @@ export function createPageRenderer(viewsDir: string, publicDir: string): RenderP
   };
   return (ctx, view, data) => {
     ctx.type = 'html';
-    ctx.body = template(view)({ cspNonce: pageNonce(ctx), pageFiles, ...data });
+    // `formToken`: the owner session's, when the request has one (its forms and scripts send it back).
+    ctx.body = template(view)({ cspNonce: pageNonce(ctx), pageFiles, formToken: ctx.state.formToken, ...shared, ...data });
   };
 }

@@ -1,6 +1,7 @@
 // The access-grant API (docs/decisions.md, 15) as route declarations: access requests on each
 // resource, the resource reads, the grant record, validations, denials, revocations, listing,
 // and the owner's inbox.
+
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { refuse } from '../../base/errors.js';
@@ -8,6 +9,7 @@ import type { BackchannelRequest } from '../../domain/backchannel/backchannel_in
 import { presentationOf } from '../../domain/dpop/dpop_presentation.js';
 import type { IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
+import { FROM_OWN_PAGES } from '../../domain/owner_sessions/session_callers.js';
 import { LINKED_SIGNATURE_REFUSALS } from '../../domain/wallet/verify_linked_signature.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { clientAddress } from '../../http/client_address.js';
@@ -52,7 +54,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
   /** A service with its API key, or the owner with an account session. */
   const serviceOrOwner: Authenticator<ServiceCaller | { identity: Address; chainId?: number }> = {
     kind: 'api_key_or_owner_session',
-    refusals: ['api_key_invalid', 'caller_missing'],
+    refusals: ['api_key_invalid', 'caller_missing', ...FROM_OWN_PAGES],
     async authenticate(ctx) {
       const key = ctx.get('x-api-key');
       if (key) return deps.services.authenticate(key);
@@ -247,7 +249,8 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       body: forms.revocationBody,
       rateLimits: grantAttempts,
       responses: { 200: { description: 'The revoked grant', schema: forms.accessGrant.or(forms.loginGrant) } },
-      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS],
+      // Under a session, as every change of the owner's: from Signet's own pages (FROM_OWN_PAGES).
+      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS, ...FROM_OWN_PAGES],
       async handle({ ctx, params, body }) {
         const session = await deps.sessions.find(ctx);
         if (session) return { body: await deps.revokeAsOwner(params.id, session.identity, session.chain_id) };

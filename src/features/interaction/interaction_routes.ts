@@ -54,7 +54,7 @@ const binding = (uid: string) => `interaction:${uid}`;
 export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   const { provider } = deps;
   const known = [...loginFields(deps.topics), ...(deps.credentialFields ?? [])];
-  const auth = interactionCookie(provider);
+  const auth = interactionCookie(provider, deps.issuer);
 
   const requestedOf = (details: Interaction): RequestedField[] =>
     requestedFields(known, String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
