@@ -125,6 +125,21 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    // An owner is shown the provider's name: two providers by one name, or one URL under two names, would mislead.
+    name: 'informationProvidersDistinct',
+    check(config) {
+      const names = new Set<string>();
+      const urls = new Set<string>();
+      for (const [i, provider] of config.informationProviders.entries()) {
+        if (names.has(provider.name))
+          throw new ConfigError(`informationProviders.${i}.name`, `names "${provider.name}" twice: each provider needs its own name`);
+        if (urls.has(provider.url)) throw new ConfigError(`informationProviders.${i}.url`, `lists ${provider.url} twice`);
+        names.add(provider.name);
+        urls.add(provider.url);
+      }
+    },
+  },
+  {
     name: 'productionNeedsKeys',
     check(config) {
       if (config.mode === 'production' && !config.jwks) {

@@ -31,6 +31,7 @@ import { createGrantResources } from './grant_resource.js';
 import { grantRoutes } from './grant_routes.js';
 import { createOwnerRevocation } from './owner_revocation.js';
 import { createResourceReader } from './resource_reader.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 
 export type AccessGrantPartsDeps = {
   /** The grants' records (app.ts builds it once: the signals' emitter reads it too). */
@@ -146,6 +147,8 @@ export type GrantsFeatureDeps = {
   onChain?: Pick<OnChains<unknown>, 'require'>;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   history: AccessHistory;
+  /** Claim data other Information Providers hold, kept for a login's grant (src/domain/providers/). */
+  heldElsewhere?: HeldElsewhere;
 };
 
 /** The grants' listing, revocation by the owner, resource reads and routes, once the engine exists. */
@@ -163,6 +166,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     resources,
     services: deps.services.services,
     history: deps.history,
+    heldElsewhere: deps.heldElsewhere,
     checkDpop: deps.checkDpop,
     requiresDpopNonce: async (clientId) => isFapiClient(await deps.clients.find(clientId)),
   });

@@ -31,6 +31,10 @@ export const historyEntry = z
     fields: z.array(z.string()),
     claims: z.array(bytes32),
     client_address: z.string(),
+    providers: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'Claims released with data another Information Provider holds: the provider, by claim id' }),
     outcome: z.enum(['released', 'refused']),
     reason: z.string().optional(),
   })

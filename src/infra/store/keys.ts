@@ -89,6 +89,10 @@
 // signet:status-revoked:<list>        set of the revoked slots of a status list, each listed until its credential's expiry
 // signet:proof-nonce:<nonce>          a credential proof's nonce, used once, until the nonce would have expired
 // signet:tx-code-attempts:<code hash> set of the wrong transaction codes tried on a credential offer, until the offer ends
+// signet:provider-grant:<subject>:<claimId> a persistent grant Signet holds at an Information Provider for an owner's claim (JSON), until the provider says it ended or the owner's erasure
+// signet:provider-grants:<subject>    set of the claim ids of those grants
+// signet:provider-login:<uid>         a login's access requests at providers: grant ids and challenges, or why none (JSON), TTL = the challenge's life
+// signet:provider-data:<grantId>      data fetched from providers for one website's grant, encrypted, with when each was checked (JSON), TTL = the grant's life
 
 const PREFIX = 'signet:';
 
@@ -165,4 +169,8 @@ export const keys = {
   revokedSlots: (list: number) => `${PREFIX}status-revoked:${list}`,
   proofNonce: (nonce: string) => `${PREFIX}proof-nonce:${nonce}`,
   txCodeAttempts: (codeHash: string) => `${PREFIX}tx-code-attempts:${codeHash}`,
+  providerGrant: (subject: string, claimId: string) => `${PREFIX}provider-grant:${subject.toLowerCase()}:${claimId.toLowerCase()}`,
+  providerGrantsOf: (subject: string) => `${PREFIX}provider-grants:${subject.toLowerCase()}`,
+  providerLogin: (uid: string) => `${PREFIX}provider-login:${uid}`,
+  providerData: (grantId: string) => `${PREFIX}provider-data:${grantId}`,
 };

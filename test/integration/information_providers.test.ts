@@ -1,0 +1,328 @@
+// Data held elsewhere: two Signet processes, each with its own Redis, on one anvil with the real
+// ONCHAINID contracts. B is a KYC issuer's Information Provider (Signet as claim issuer, keeping
+// the claim's data); A is the website's Signet, which lists B in INFORMATION_PROVIDERS with the
+// API key B issued it. An openid-client website logs in at A over the interaction's JSON routes
+// with a test wallet, which signs A's text and, the first time, B's challenge. A proxy in front
+// of B counts every request A makes there, and the tests cut, slow and tamper with it.
+import * as oidc from 'openid-client';
+import type { Address, Hex, LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { ClientConfig } from '../../src/config/config.js';
+import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
+import { revocationText } from '../../src/features/grants/grant_challenge.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { type HttpProxy, startHttpProxy } from '../support/http_proxy.js';
+import { jsonApi } from '../support/json_api.js';
+import { followToCallback, type LoginStart, requestChallenge, startLogin } from '../support/login_driver.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-provider-tests';
+const KYC = 1;
+const PROVIDER = 'KYC Provider B';
+const TIMEOUT_MS = 1500;
+const RECHECK_SECONDS = 30;
+/** Signet A as a service of B: the client B issues A's API key to. */
+const SIGNET_A: ClientConfig = { ...ANALYTICS, client_id: 'signet-a', client_name: 'Signet A' };
+
+let a: Harness;
+let b: Harness;
+let proxy: HttpProxy;
+/** Every test's owner is a fresh wallet: no grant at B yet. */
+let owners = 0;
+
+const kycTopic = { claims: { topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }] } };
+
+beforeAll(async () => {
+  proxy = await startHttpProxy();
+  b = await startSignet({
+    issuer: proxy.url,
+    clients: [WEBSITE, SIGNET_A],
+    configure: (chain) => ({
+      adminToken: ADMIN_TOKEN,
+      claims: { ...kycTopic.claims, trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+    }),
+  });
+  proxy.target = `http://127.0.0.1:${(b.server.address() as { port: number }).port}`;
+  const apiKey = (await b.signet.apiKeys.create('signet-a', 'Signet A reads claim data')).key;
+  a = await startSignet({
+    chain: b.chain,
+    configure: (chain) => ({
+      claims: { ...kycTopic.claims, trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
+      informationProviders: [{ name: PROVIDER, url: proxy.url, api_key: apiKey }],
+      providerTimeoutMs: TIMEOUT_MS,
+      providerRecheckSeconds: RECHECK_SECONDS,
+    }),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await proxy?.close();
+});
+
+afterEach(() => {
+  proxy.down = false;
+  proxy.delayMs = 0;
+  proxy.answer = undefined;
+  proxy.tamper = undefined;
+});
+
+const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC', checked_on: '2026-11-20' };
+
+/** A fresh owner whose identity holds a KYC claim B issued (its data kept at B, its uri under B). */
+async function ownerWithKyc(data: Record<string, unknown> = KYC_DATA) {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  // Funded to add Signet B's key as a CLAIM key on its identity.
+  await a.chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never);
+  const identity = await a.chain.createIdentityFor(owner.address, `providers-${++owners}`);
+  await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const response = await fetch(`${b.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ identity, topic: 'kyc', data }),
+  });
+  expect(response.status).toBe(201);
+  const claimId = claimIdOf(a.chain.suite.claimIssuer, KYC) as Hex;
+  proxy.requests.length = 0;
+  return { owner, identity, claimId };
+}
+
+/** What A asked of B since the last reset, as "METHOD step". */
+const stepsAtB = () =>
+  proxy.requests.map(({ method, path }) => {
+    if (path.endsWith('/access-requests')) return `${method} access_request`;
+    if (path.endsWith('/validations')) return `${method} validation`;
+    if (path.includes('/claims/')) return `${method} read`;
+    return `${method} ${path}`;
+  });
+
+/** Through the consent routes as the page does: A's text, B's challenge when asked, both signed. */
+async function consent(login: LoginStart, owner: LocalAccount, options: { signProvider?: boolean } = {}) {
+  const asked = await requestChallenge(login, { address: owner.address });
+  expect(asked.status).toBe(200);
+  const message = asked.json.challenge as string;
+  const held = (asked.json.held_elsewhere ?? []) as { claim_id: string; provider: string; second_signature: boolean }[];
+  const providerSignatures: { claim_id: string; signature: string }[] = [];
+  let providerChallenges: { claim_id: string; challenge?: string; data_status?: string }[] = [];
+  if (held.some((each) => each.second_signature)) {
+    const answer = await login.agent.postJson(`${login.interactionUrl}/provider-challenges`, {});
+    expect(answer.status).toBe(200);
+    providerChallenges = answer.json.challenges as typeof providerChallenges;
+    if (options.signProvider !== false) {
+      for (const each of providerChallenges.filter((one) => one.challenge)) {
+        providerSignatures.push({ claim_id: each.claim_id, signature: await owner.signMessage({ message: each.challenge! }) });
+      }
+    }
+  }
+  const signature = await owner.signMessage({ message });
+  const signed = await login.agent.postJson(`${login.interactionUrl}/signature`, {
+    signature,
+    message,
+    ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}),
+  });
+  expect(signed.status).toBe(200);
+  const callback = await followToCallback(login, signed.json.redirect_to as string);
+  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
+    pkceCodeVerifier: login.verifier,
+    expectedState: login.state,
+    expectedNonce: login.nonce,
+  });
+  return { asked: asked.json, message, held, providerChallenges, tokens };
+}
+
+async function kycLogin(owner: LocalAccount, options: { signProvider?: boolean } = {}) {
+  const login = await startLogin(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+  return { login, ...(await consent(login, owner, options)) };
+}
+
+const onchainClaims = (claims: Record<string, unknown>) => claims.onchain_claims as Record<string, unknown>[];
+
+describe('a website receives the data B holds, after one consent page at A', () => {
+  test('the first login: A says who holds it, the wallet signs A and B, three requests at B, the data in the ID token, userinfo and the resource', async () => {
+    const { owner, identity, claimId } = await ownerWithKyc();
+    const { login, asked, message, held, providerChallenges, tokens } = await kycLogin(owner);
+    expect(held).toEqual([{ claim_id: claimId, provider: PROVIDER, fetched: ['data'], second_signature: true }]);
+    expect(message).toContain(`kyc claim by ${a.chain.suite.claimIssuer} with its data, fetched from ${PROVIDER}`);
+    expect((asked.claims as { uri: string }[])[0]!.uri).toBe(`${b.issuer}/identities/${identity}/claims/${claimId}`);
+    // B's own text, naming A as the service and the claim's resource at B.
+    expect(providerChallenges).toEqual([{ claim_id: claimId, challenge: expect.stringContaining('Signet A asks for lasting access') }]);
+    expect(providerChallenges[0]!.challenge).toContain(`Resource: ${b.issuer}/identities/${identity}/claims/${claimId}`);
+    expect(stepsAtB()).toEqual(['POST access_request', 'POST validation', 'GET read']);
+
+    const shared = onchainClaims(tokens.claims()!)[0]!;
+    expect(shared).toMatchObject({ claim_id: claimId, valid: true, status: 'valid', data: KYC_DATA });
+    expect(shared.data_status).toBeUndefined();
+    const sub = tokens.claims()!.sub;
+    const userinfo = await oidc.fetchUserInfo(login.config, tokens.access_token, sub);
+    expect(onchainClaims(userinfo)[0]).toEqual(shared);
+    const resource = await fetch(`${a.issuer}/identities/${identity}/claims/${claimId}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(resource.status).toBe(200);
+    expect(await resource.json()).toEqual({ identity, ...shared });
+    // The code exchange, userinfo and the resource read the copy kept for the grant: nothing more at B.
+    expect(stepsAtB()).toEqual(['POST access_request', 'POST validation', 'GET read']);
+
+    // A's access history names the provider; B's names A as the service that read.
+    const aHistory = await a.signet.history.page(identity, { limit: 10 });
+    expect(aHistory.entries.map((entry) => [entry.door, entry.providers])).toEqual([
+      ['claim_resource', { [claimId]: PROVIDER }],
+      ['userinfo', { [claimId]: PROVIDER }],
+      ['id_token', { [claimId]: PROVIDER }],
+    ]);
+    const bHistory = await b.signet.history.page(identity, { limit: 10 });
+    expect(bHistory.entries.map((entry) => [entry.client_id, entry.door, entry.claims])).toEqual([['signet-a', 'access_grant', [claimId]]]);
+  });
+
+  test('a later login: one signature, one request at B, with the grant A keeps there', async () => {
+    const { owner, claimId } = await ownerWithKyc();
+    await kycLogin(owner);
+    proxy.requests.length = 0;
+    const { held, tokens } = await kycLogin(owner);
+    expect(held).toEqual([{ claim_id: claimId, provider: PROVIDER, fetched: ['data'], second_signature: false }]);
+    expect(stepsAtB()).toEqual(['GET read']);
+    expect(onchainClaims(tokens.claims()!)[0]).toMatchObject({ claim_id: claimId, data: KYC_DATA });
+  });
+
+  test("an owner who does not sign B's challenge: the login completes, the claim without data, provider_grant_missing", async () => {
+    const { owner, claimId } = await ownerWithKyc();
+    const { tokens } = await kycLogin(owner, { signProvider: false });
+    const shared = onchainClaims(tokens.claims()!)[0]!;
+    expect(shared).toMatchObject({ claim_id: claimId, valid: true, data_status: 'provider_grant_missing' });
+    expect(shared.data).toBeUndefined();
+    expect(stepsAtB()).toEqual(['POST access_request']);
+  });
+});
+
+describe('after the login', () => {
+  test("the owner revokes A's grant at B: after the recheck bound, a refresh and userinfo no longer carry the data", async () => {
+    const { owner, identity, claimId } = await ownerWithKyc();
+    const { login, tokens } = await kycLogin(owner);
+    const sub = tokens.claims()!.sub;
+    // Within the bound: the copy serves, nothing is asked of B.
+    proxy.requests.length = 0;
+    a.clock.advance((RECHECK_SECONDS - 1) * 1000);
+    const refreshed = await oidc.refreshTokenGrant(login.config, tokens.refresh_token!);
+    expect(onchainClaims(await oidc.fetchUserInfo(login.config, refreshed.access_token, sub))[0]).toMatchObject({ data: KYC_DATA });
+    expect(stepsAtB()).toEqual([]);
+
+    // The owner revokes at B with a signature of B's revocation text.
+    const { items } = (await jsonApi(() => b.issuer)('GET', `/access-grants?identity=${identity}`, { key: (await b.signet.apiKeys.create('signet-a')).key }))
+      .json as {
+      items: { id: string; status: string }[];
+    };
+    const grantId = items.find((grant) => grant.status === 'active')!.id;
+    const revoked = await jsonApi(() => b.issuer)('POST', `/access-grants/${grantId}/revocations`, {
+      body: { signature: await owner.signMessage({ message: revocationText(b.issuer, grantId, identity) }) },
+    });
+    expect(revoked.status).toBe(200);
+
+    // Past the bound, the next refresh and userinfo read B again, and B refuses.
+    a.clock.advance(2000);
+    const again = await oidc.refreshTokenGrant(login.config, refreshed.refresh_token!);
+    const released = onchainClaims(await oidc.fetchUserInfo(login.config, again.access_token, sub))[0]!;
+    expect(released).toMatchObject({ claim_id: claimId, valid: true, data_status: 'provider_grant_missing' });
+    expect(released.data).toBeUndefined();
+    // A forgot the grant: the next login asks B again (two signatures).
+    const next = await kycLogin(owner);
+    expect(next.held[0]!.second_signature).toBe(true);
+    expect(onchainClaims(next.tokens.claims()!)[0]).toMatchObject({ data: KYC_DATA });
+  });
+});
+
+describe('faults: the login completes, the claim is released without data and says why', () => {
+  /** A login of an owner who already granted A at B (the read alone), under the fault `arrange` sets. */
+  async function laterLoginUnder(arrange: (claimId: Hex, identity: Address) => void) {
+    const { owner, identity, claimId } = await ownerWithKyc();
+    await kycLogin(owner);
+    arrange(claimId, identity);
+    proxy.requests.length = 0;
+    const { tokens } = await kycLogin(owner);
+    const shared = onchainClaims(tokens.claims()!)[0]!;
+    expect(shared).toMatchObject({ claim_id: claimId, valid: true, status: 'valid' });
+    expect(shared.data).toBeUndefined();
+    return shared.data_status;
+  }
+
+  test('B down', async () => {
+    expect(
+      await laterLoginUnder(() => {
+        proxy.down = true;
+      }),
+    ).toBe('provider_unavailable');
+  });
+
+  test('B slower than PROVIDER_TIMEOUT_MS', async () => {
+    expect(
+      await laterLoginUnder(() => {
+        proxy.delayMs = TIMEOUT_MS + 500;
+      }),
+    ).toBe('provider_unavailable');
+  });
+
+  test('B answers garbage', async () => {
+    expect(
+      await laterLoginUnder(() => {
+        proxy.answer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '<html>not json' });
+      }),
+    ).toBe('provider_answer_invalid');
+  });
+
+  test('B answers a huge body', async () => {
+    expect(
+      await laterLoginUnder(() => {
+        proxy.answer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: `{"data":"${'x'.repeat(512 * 1024)}"}` });
+      }),
+    ).toBe('provider_answer_invalid');
+  });
+
+  test('B redirects to an address the outbound guard refuses', async () => {
+    expect(
+      await laterLoginUnder((claimId, identity) => {
+        proxy.answer = () => ({ status: 302, headers: { location: `${a.issuer}/identities/${identity}/claims/${claimId}` } });
+      }),
+    ).toBe('provider_unavailable');
+  });
+
+  test("B's data does not match the onchain hash", async () => {
+    expect(
+      await laterLoginUnder(() => {
+        proxy.tamper = (_request, json) => ({ ...(json as object), data: { ...KYC_DATA, level: 'basic' } });
+      }),
+    ).toBe('data_mismatch');
+  });
+
+  test("B answers another identity's claim", async () => {
+    const other = await ownerWithKyc();
+    expect(
+      await laterLoginUnder(() => {
+        proxy.tamper = (_request, json) => ({ ...(json as object), identity: other.identity });
+      }),
+    ).toBe('provider_answer_invalid');
+  });
+
+  test('B down at the first login: the access request fails, the page says so, the login completes', async () => {
+    const { owner, claimId } = await ownerWithKyc();
+    proxy.down = true;
+    const { providerChallenges, tokens } = await kycLogin(owner);
+    expect(providerChallenges).toEqual([{ claim_id: claimId, data_status: 'provider_unavailable' }]);
+    expect(onchainClaims(tokens.claims()!)[0]).toMatchObject({ claim_id: claimId, data_status: 'provider_unavailable' });
+  });
+});
+
+test('10 logins at once sharing one provider: each gets its own data, three requests each at B', async () => {
+  const owners = [];
+  for (let i = 0; i < 10; i++) owners.push(await ownerWithKyc({ ...KYC_DATA, reference: `case-${i}` }));
+  proxy.requests.length = 0;
+  const logins = await Promise.all(owners.map(({ owner }) => kycLogin(owner)));
+  for (const [i, { tokens }] of logins.entries()) {
+    expect(onchainClaims(tokens.claims()!)[0]).toMatchObject({ claim_id: owners[i]!.claimId, data: { ...KYC_DATA, reference: `case-${i}` } });
+  }
+  const steps = stepsAtB();
+  expect(steps.filter((step) => step === 'POST access_request')).toHaveLength(10);
+  expect(steps.filter((step) => step === 'POST validation')).toHaveLength(10);
+  expect(steps.filter((step) => step === 'GET read')).toHaveLength(10);
+  expect(steps).toHaveLength(30);
+});
