@@ -13,10 +13,13 @@ import { revocationText } from '../../src/features/grants/grant_challenge.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { keys } from '../../src/infra/store/keys.js';
 import { type HttpProxy, startHttpProxy } from '../support/http_proxy.js';
 import { jsonApi } from '../support/json_api.js';
 import { followToCallback, type LoginStart, requestChallenge, startLogin } from '../support/login_driver.js';
+import { signInToAccount } from '../support/account_sign_in.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { waitUntil } from '../support/wait_until.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-provider-tests';
 const KYC = 1;
@@ -229,6 +232,48 @@ describe('after the login', () => {
     const next = await kycLogin(owner);
     expect(next.held[0]!.second_signature).toBe(true);
     expect(onchainClaims(next.tokens.claims()!)[0]).toMatchObject({ data: KYC_DATA });
+  });
+});
+
+describe("the owner's data at A", () => {
+  test('the export lists the grants A holds at B; an erasure at A revokes them at B and forgets the data A kept', async () => {
+    const { owner, identity, claimId } = await ownerWithKyc();
+    const { login, tokens } = await kycLogin(owner);
+    const loginGrantId = (await a.signet.provider.AccessToken.find(tokens.access_token))!.grantId!;
+    expect(await a.store.get(keys.providerData(loginGrantId))).toEqual(expect.any(String));
+    const { agent } = await signInToAccount(a.issuer, owner);
+    const api = jsonApi(() => a.issuer);
+    const exported = (await api('GET', '/account/export', { agent })).json as { provider_grants: Record<string, unknown>[] };
+    expect(exported.provider_grants).toEqual([
+      {
+        provider: PROVIDER,
+        claim_id: claimId,
+        grant_id: expect.any(String),
+        resource: `${b.issuer}/identities/${identity}/claims/${claimId}`,
+        granted_at: expect.any(String),
+      },
+    ]);
+    const grantId = exported.provider_grants[0]!.grant_id as string;
+    const grantKey = (await b.signet.apiKeys.create('signet-a')).key;
+    expect((await jsonApi(() => b.issuer)('GET', `/access-grants/${grantId}`, { key: grantKey })).json.status).toBe('active');
+
+    const challenge = await api('POST', '/account/erasure/challenge', { agent });
+    const signature = await owner.signMessage({ message: challenge.json.challenge as string });
+    const accepted = await api('POST', '/account/erasure', { agent, body: { signature, message: challenge.json.challenge } });
+    expect(accepted.status).toBe(202);
+    await waitUntil(
+      'the erasure is done',
+      async () => (await (await fetch(accepted.location!, { headers: { accept: 'application/json' } })).json()).status === 'done',
+      10_000,
+    );
+
+    // At B, A's grant is revoked, as A gave it up; at A, nothing of it is left.
+    const atB = (await jsonApi(() => b.issuer)('GET', `/access-grants/${grantId}`, { key: grantKey })).json;
+    expect(atB).toMatchObject({ status: 'revoked', revoked_reason: 'service_released', service: 'signet-a' });
+    expect(await a.signet.heldElsewhere.grantsOf(`eip155:${a.chain.anvil.chainId}:${identity}`)).toEqual([]);
+    expect(await a.store.get(keys.providerData(loginGrantId))).toBeUndefined();
+    // The website's tokens ended with the erasure.
+    await expect(oidc.fetchUserInfo(login.config, tokens.access_token, tokens.claims()!.sub)).rejects.toThrow();
   });
 });
 

@@ -218,6 +218,26 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
       return fetched;
     },
 
+    /**
+     * The owner's erasure: every grant Signet holds for them at a provider is revoked there and
+     * forgotten. A provider that cannot be reached now fails the step, which the erasure job runs
+     * again later (a grant is never forgotten while it still stands there).
+     */
+    async endGrantsOf(subject: string): Promise<void> {
+      for (const grant of await grants.listFor(subject)) {
+        const provider = providers.byName(grant.provider);
+        // A provider no longer listed: its API key is gone, nothing Signet can do there.
+        if (provider) await client.revoke(provider, grant.grant_id, AbortSignal.timeout(deps.timeoutMs));
+        await grants.forget(subject, grant.claim_id);
+      }
+    },
+
+    /** Forgets the data kept for a website's grant (its login ended). */
+    forgetCopy: (grantId: string) => copies.forget(grantId),
+
+    /** The grants held for the owner at providers, for the export. */
+    grantsOf: (subject: string) => grants.listFor(subject),
+
     /** Keeps what the login fetched for the website's grant, sealed, until the grant ends. */
     async keep(grantId: string, grantExpiresAt: number, fetched: Fetched): Promise<void> {
       const at = deps.now();

@@ -20,7 +20,7 @@ export type HeldClaim = { provider: InformationProvider; resource: string; ident
 export type PendingAccess = { grantId: string; challenge: string };
 
 /** What each request did, for the metrics: the provider's name, the step and how it ended (never data or the key). */
-export type ProviderRequestEvent = { provider: string; step: 'access_request' | 'validation' | 'read'; outcome: string };
+export type ProviderRequestEvent = { provider: string; step: 'access_request' | 'validation' | 'read' | 'revocation'; outcome: string };
 
 export type ProviderClient = {
   /** POST <resource>/access-requests: a pending persistent grant and the challenge the owner signs. */
@@ -29,6 +29,8 @@ export type ProviderClient = {
   validate(claim: HeldClaim, grantId: string, signature: string, wallet: Address, signal: AbortSignal): Promise<void>;
   /** GET <resource> with the API key: the claim's data, checked against the onchain hash. */
   read(claim: HeldClaim, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** POST /access-grants/<id>/revocations with the API key: Signet gives its grant up (the owner's erasure). */
+  revoke(provider: InformationProvider, grantId: string, signal: AbortSignal): Promise<void>;
 };
 
 type Answer = { status: number; json: unknown };
@@ -94,7 +96,7 @@ export function matchesOnchainHash(body: Record<string, unknown>, dataHash: Hex)
 
 export function createProviderClient(deps: { fetch: GuardedFetch; onRequest?: (event: ProviderRequestEvent) => void }): ProviderClient {
   const call = async (
-    claim: HeldClaim,
+    claim: Pick<HeldClaim, 'provider'>,
     step: ProviderRequestEvent['step'],
     url: string,
     init: { method: string; body?: unknown; signal: AbortSignal },
@@ -165,6 +167,14 @@ export function createProviderClient(deps: { fetch: GuardedFetch; onRequest?: (e
       if (grant?.status !== 'active' || !same(grant.identity, claim.identity) || !same(resource, claim.resource)) {
         throw new ProviderFault('provider_answer_invalid', 'the validation answered a grant of another identity or resource');
       }
+    },
+
+    async revoke(provider, grantId, signal) {
+      if (!GRANT_ID.test(grantId)) return;
+      const answer = await call({ provider }, 'revocation', `${provider.url}/access-grants/${grantId}/revocations`, { method: 'POST', body: {}, signal });
+      // Revoked now, or already ended there (revoked, or gone): either way Signet holds it no more.
+      if (answer.status === 200 || (answer.status >= 400 && answer.status < 500 && answer.status !== 429)) return;
+      throw refusalOf(answer, 'the revocation');
     },
 
     async read(claim, signal) {

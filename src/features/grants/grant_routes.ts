@@ -228,14 +228,20 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
     route({
       method: 'post',
       path: '/access-grants/{id}/revocations',
-      summary: 'The owner revokes a grant (an access grant or an OIDC login), signed in or with a signature of the revocation text',
+      summary:
+        'The owner revokes a grant (an access grant or an OIDC login), signed in or with a signature of the revocation text; or a service gives up its own access grant with its API key',
       tag: TAG,
       auth: anyone,
       params: forms.grantPath,
       body: forms.revocationBody,
       responses: { 200: { description: 'The revoked grant', schema: forms.accessGrant.or(forms.loginGrant) } },
-      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS],
+      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', 'api_key_invalid', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ ctx, params, body }) {
+        const key = ctx.get('x-api-key');
+        if (key) {
+          const { service } = await deps.services.authenticate(key);
+          return { body: await deps.accessGrants.revoke(params.id, { service }, 'service_released') };
+        }
         const session = await deps.sessions.find(ctx);
         if (session) return { body: await deps.revokeAsOwner(params.id, session.identity, session.chain_id) };
         if (!body.signature) throw refuse('owner_proof_missing', 'sign in to your account, or send the owner\'s "signature" of the revocation text');
