@@ -13,7 +13,10 @@ import { revocationText } from '../../src/features/grants/grant_challenge.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { createLogger } from '../../src/infra/observability/logger.js';
+import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { keys } from '../../src/infra/store/keys.js';
+import { captureLogs } from '../support/log_capture.js';
 import { type HttpProxy, startHttpProxy } from '../support/http_proxy.js';
 import { jsonApi } from '../support/json_api.js';
 import { followToCallback, type LoginStart, requestChallenge, startLogin } from '../support/login_driver.js';
@@ -28,6 +31,10 @@ const TIMEOUT_MS = 1500;
 const RECHECK_SECONDS = 30;
 /** Signet A as a service of B: the client B issues A's API key to. */
 const SIGNET_A: ClientConfig = { ...ANALYTICS, client_id: 'signet-a', client_name: 'Signet A' };
+
+const logs = captureLogs<Record<string, unknown>>();
+const metrics = createMetrics({ processMetrics: false });
+let apiKeyOfA: string;
 
 let a: Harness;
 let b: Harness;
@@ -50,8 +57,11 @@ beforeAll(async () => {
   });
   proxy.target = `http://127.0.0.1:${(b.server.address() as { port: number }).port}`;
   const apiKey = (await b.signet.apiKeys.create('signet-a', 'Signet A reads claim data')).key;
+  apiKeyOfA = apiKey;
   a = await startSignet({
     chain: b.chain,
+    logger: createLogger({ level: 'debug', destination: logs.destination }),
+    metrics,
     configure: (chain) => ({
       claims: { ...kycTopic.claims, trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
       informationProviders: [{ name: PROVIDER, url: proxy.url, api_key: apiKey }],
@@ -177,6 +187,11 @@ describe('a website receives the data B holds, after one consent page at A', () 
     ]);
     const bHistory = await b.signet.history.page(identity, { limit: 10 });
     expect(bHistory.entries.map((entry) => [entry.client_id, entry.door, entry.claims])).toEqual([['signet-a', 'access_grant', [claimId]]]);
+    // A's logs carry none of the owner, the data, the key or B's challenge.
+    const text = logs.written.join('');
+    for (const secret of [identity, identity.toLowerCase(), apiKeyOfA, KYC_DATA.checked_by, providerChallenges[0]!.challenge!.split('\n')[0]!]) {
+      expect(text).not.toContain(secret);
+    }
   });
 
   test('a later login: one signature, one request at B, with the grant A keeps there', async () => {
@@ -292,11 +307,22 @@ describe('faults: the login completes, the claim is released without data and sa
   }
 
   test('B down', async () => {
+    logs.written.length = 0;
+    let owner: Address | undefined;
     expect(
-      await laterLoginUnder(() => {
+      await laterLoginUnder((_claimId, identity) => {
+        owner = identity;
         proxy.down = true;
       }),
     ).toBe('provider_unavailable');
+    // One warning naming the provider and the status; nothing of the owner, the data or the key.
+    const warnings = logs.lines().filter((line) => line.msg === 'claim data held elsewhere was not fetched');
+    expect(warnings).toEqual([expect.objectContaining({ provider: PROVIDER, data_status: 'provider_unavailable' })]);
+    const text = logs.written.join('');
+    for (const secret of [owner!, owner!.toLowerCase(), apiKeyOfA, KYC_DATA.checked_by]) expect(text).not.toContain(secret);
+    expect(await metrics.registry.getSingleMetricAsString('signet_provider_requests_total')).toMatch(
+      /signet_provider_requests_total\{provider="KYC Provider B",step="read",outcome="failed"\} [1-9]/,
+    );
   });
 
   test('B slower than PROVIDER_TIMEOUT_MS', async () => {
