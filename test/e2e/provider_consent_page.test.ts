@@ -100,7 +100,7 @@ test('the page names the provider and why a second signature; the wallet signs A
   expect(await page.locator('#held-list li').allInnerTexts()).toEqual([
     `kyc: its data is held by ${PROVIDER}; Signet fetches it there for you (second signature, below).`,
   ]);
-  expect(await page.locator('#second-signature').innerText()).toContain(
+  expect(await page.locator('#second-signature').textContent()).toContain(
     'that provider asks you to let Signet read it: your wallet signs its text right after Signet',
   );
   await page.waitForFunction((expected) => document.getElementById('provider-challenges')?.textContent === expected, providerText);

@@ -4,6 +4,7 @@
 // API key B issued it. An openid-client website logs in at A over the interaction's JSON routes
 // with a test wallet, which signs A's text and, the first time, B's challenge. A proxy in front
 // of B counts every request A makes there, and the tests cut, slow and tamper with it.
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -248,6 +249,30 @@ describe('after the login', () => {
     expect(next.held[0]!.second_signature).toBe(true);
     expect(onchainClaims(next.tokens.claims()!)[0]).toMatchObject({ data: KYC_DATA });
   });
+});
+
+test("B answers a claim's resource as a JWT it signs when asked with Accept: application/jwt", async () => {
+  const { owner, identity, claimId } = await ownerWithKyc();
+  await kycLogin(owner);
+  const resource = `${b.issuer}/identities/${identity}/claims/${claimId}`;
+  const answer = await fetch(resource, { headers: { accept: 'application/jwt', 'x-api-key': apiKeyOfA } });
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/jwt/);
+  const { payload, protectedHeader } = await jwtVerify(await answer.text(), createRemoteJWKSet(new URL(`${b.issuer}/jwks`)), { issuer: b.issuer });
+  expect(protectedHeader.typ).toBe('JWT');
+  expect(payload).toMatchObject({
+    sub: `eip155:${a.chain.anvil.chainId}:${identity}`,
+    identity,
+    claim_id: claimId,
+    data: KYC_DATA,
+    salt: expect.stringMatching(/^0x/),
+  });
+  expect(payload.exp! - payload.iat!).toBe(300);
+  // The public part is anyone's: never signed; JSON stays the default.
+  const open = await fetch(resource, { headers: { accept: 'application/jwt' } });
+  expect(open.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(((await open.json()) as Record<string, unknown>).data).toBeUndefined();
+  expect((await fetch(resource, { headers: { 'x-api-key': apiKeyOfA } })).headers.get('content-type')).toMatch(/^application\/json/);
 });
 
 describe("the owner's data at A", () => {

@@ -14,24 +14,27 @@ import type { Signals } from '../../domain/consent/consent_signal.js';
 import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import { subjectOf } from '../../domain/identity/subject.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
 import type { ProfileStore } from '../../domain/profile/profile.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { WebhookQueue } from '../../domain/webhooks/webhook_queue.js';
 import type { Authenticator } from '../../http/authenticators.js';
 import type { OnChains } from '../../infra/chain/chains.js';
+import { signingKeysOf } from '../../infra/keys/signing_keys.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import { createAccessGrants } from './access_grants.js';
+import { createClaimJwtSigner } from './claim_jwt.js';
 import { webhookEventOf } from './grant_events.js';
 import { createGrantListing } from './grant_listing.js';
 import { createGrantResources } from './grant_resource.js';
 import { grantRoutes } from './grant_routes.js';
 import { createOwnerRevocation } from './owner_revocation.js';
 import { createResourceReader } from './resource_reader.js';
-import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 
 export type AccessGrantPartsDeps = {
   /** The grants' records (app.ts builds it once: the signals' emitter reads it too). */
@@ -150,6 +153,9 @@ export type GrantsFeatureDeps = {
   history: AccessHistory;
   /** Claim data other Information Providers hold, kept for a login's grant (src/domain/providers/). */
   heldElsewhere?: HeldElsewhere;
+  /** The signing keys a claim's resource is signed with as a JWT (`Accept: application/jwt`). */
+  config: Pick<Config, 'jwks'>;
+  now: () => number;
 };
 
 /** The grants' listing, revocation by the owner, resource reads and routes, once the engine exists. */
@@ -181,6 +187,8 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
     backchannelFor: (identity: Address, chainId?: number) => deps.backchannel.pendingFor(identity, chainId),
     revokeAsOwner,
+    signClaim: createClaimJwtSigner(deps.issuer, signingKeysOf(deps.config), deps.now),
+    subjectOf: (identity, chainId) => subjectOf(chainId ?? deps.chainId, identity),
     // A bare address, or the first chain named, is the first chain's identity (one path, one grant).
     chainOf: ({ chainId }) => {
       if (chainId === undefined || chainId === deps.chainId) return undefined;
