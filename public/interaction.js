@@ -179,7 +179,8 @@
     $('provider-challenges').textContent = 'Asking the provider for its text…';
     state.providers = post('/provider-challenges').then(
       (answer) => {
-        const texts = answer.challenges.filter((each) => each.challenge);
+        // Only the claims kept now: the owner may have unticked one since the provider was asked.
+        const texts = answer.challenges.filter((each) => each.challenge && held.some((one) => one.claim_id === each.claim_id && one.second_signature));
         $('provider-challenges').textContent = texts.length
           ? texts.map((each) => each.challenge).join('\n\n')
           : 'The provider did not answer: the claim is shared without its data.';

@@ -28,7 +28,7 @@ import { waitUntil } from '../support/wait_until.js';
 const ADMIN_TOKEN = 'admin-token-for-the-provider-tests';
 const KYC = 1;
 const PROVIDER = 'KYC Provider B';
-const TIMEOUT_MS = 1500;
+const TIMEOUT_MS = 3000;
 const RECHECK_SECONDS = 30;
 /** Signet A as a service of B: the client B issues A's API key to. */
 const SIGNET_A: ClientConfig = { ...ANALYTICS, client_id: 'signet-a', client_name: 'Signet A' };
@@ -193,6 +193,15 @@ describe('a website receives the data B holds, after one consent page at A', () 
     for (const secret of [identity, identity.toLowerCase(), apiKeyOfA, KYC_DATA.checked_by, providerChallenges[0]!.challenge!.split('\n')[0]!]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  test('the page asking for the text again sends no second access request to B', async () => {
+    const { owner, claimId } = await ownerWithKyc();
+    const login = await startLogin(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+    for (let i = 0; i < 3; i++) expect((await requestChallenge(login, { address: owner.address })).status).toBe(200);
+    const answer = await login.agent.postJson(`${login.interactionUrl}/provider-challenges`, {});
+    expect(answer.json.challenges).toEqual([{ claim_id: claimId, challenge: expect.any(String) }]);
+    expect(stepsAtB()).toEqual(['POST access_request']);
   });
 
   test('a later login: one signature, one request at B, with the grant A keeps there', async () => {
@@ -413,6 +422,7 @@ test('10 logins at once sharing one provider: each gets its own data, three requ
   for (let i = 0; i < 10; i++) owners.push(await ownerWithKyc({ ...KYC_DATA, reference: `case-${i}` }));
   proxy.requests.length = 0;
   const logins = await Promise.all(owners.map(({ owner }) => kycLogin(owner)));
+  expect(logins.map(({ tokens }) => onchainClaims(tokens.claims()!)[0]!.data_status)).toEqual(logins.map(() => undefined));
   for (const [i, { tokens }] of logins.entries()) {
     expect(onchainClaims(tokens.claims()!)[0]).toMatchObject({ claim_id: owners[i]!.claimId, data: { ...KYC_DATA, reference: `case-${i}` } });
   }

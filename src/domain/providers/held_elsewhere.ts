@@ -25,8 +25,8 @@ import type { ProviderGrants } from './provider_grants.js';
 /** A kept claim whose data a provider holds, as the login's challenge records it. */
 export type HeldOffer = { claim_id: Hex; provider: string; resource: string; data_hash: Hex; signs: boolean };
 
-/** A login's access requests at providers, by claim id: the grant and its challenge, or why there is none. */
-type PendingRecord = Record<string, { grant_id: string; challenge: string } | { status: DataStatus }>;
+/** A login's access requests at providers for one identity, by claim id: the grant and its challenge, or why there is none. */
+type PendingRecord = { identity: string; claims: Record<string, { grant_id: string; challenge: string } | { status: DataStatus }> };
 
 /** What the signature step fetched, by claim id: the data, or why there is none. */
 export type Fetched = Record<string, { provider: string; data_hash: string; data?: Record<string, unknown>; status?: DataStatus }>;
@@ -74,19 +74,27 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
 
   const note = (provider: string, status: DataStatus) => deps.logger.warn('claim data held elsewhere was not fetched', { provider, data_status: status });
 
-  const requestAll = async (uid: string, identity: Address, offers: HeldOffer[]): Promise<PendingRecord> => {
+  /**
+   * The access requests of a login's claims. The page asks for the text again when the owner
+   * changes what they keep: a request the login already has (same identity, answered) is kept,
+   * not sent again, so the provider does not collect a pending request per click.
+   */
+  const requestAll = async (uid: string, identity: Address, offers: HeldOffer[], earlier: PendingRecord | undefined): Promise<PendingRecord> => {
     const signal = AbortSignal.timeout(deps.timeoutMs);
-    const record: PendingRecord = {};
+    const kept = earlier?.identity.toLowerCase() === identity.toLowerCase() ? earlier.claims : {};
+    const record: PendingRecord = { identity, claims: { ...kept } };
     await Promise.all(
       offers.map(async (offer) => {
+        const asked = kept[offer.claim_id];
+        if (asked && 'grant_id' in asked) return;
         const provider = providers.byName(offer.provider)!;
         try {
           const pending = await withinDeadline(client.requestAccess(heldClaim(provider, identity, offer), signal), signal);
-          record[offer.claim_id] = { grant_id: pending.grantId, challenge: pending.challenge };
+          record.claims[offer.claim_id] = { grant_id: pending.grantId, challenge: pending.challenge };
         } catch (error) {
           const status = faultStatusOf(error);
           note(offer.provider, status);
-          record[offer.claim_id] = { status };
+          record.claims[offer.claim_id] = { status };
         }
       }),
     );
@@ -138,7 +146,9 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
       }));
       const asking = offers.filter((offer) => offer.signs);
       if (asking.length) {
-        const work = requestAll(uid, identity, asking);
+        // What this login asked already (this process's, else Redis'), read in the background too.
+        const earlier = (started.get(uid) ?? readPending(uid)).catch(() => undefined);
+        const work = earlier.then((before) => requestAll(uid, identity, asking, before));
         started.set(uid, work);
         // The answer is in Redis for every process once written; this process's copy is only a shortcut.
         work.catch(() => {}).finally(() => setTimeout(() => started.delete(uid), deps.challengeTtlSeconds * 1000).unref());
@@ -158,7 +168,7 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
         if (record || deps.now() >= until) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      return Object.entries(record ?? {}).map(([claimId, entry]) =>
+      return Object.entries(record?.claims ?? {}).map(([claimId, entry]) =>
         'status' in entry ? { claim_id: claimId, data_status: entry.status } : { claim_id: claimId, challenge: entry.challenge },
       );
     },
@@ -192,7 +202,7 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
           const claim = heldClaim(provider, identity, offer);
           try {
             if (!holding.has(offer.claim_id)) {
-              const asked = pending?.[offer.claim_id];
+              const asked = pending?.identity.toLowerCase() === identity.toLowerCase() ? pending.claims[offer.claim_id] : undefined;
               const signature = signatures.find((each) => each.claim_id.toLowerCase() === offer.claim_id)?.signature;
               if (!asked || 'status' in asked || !signature) {
                 fetched[offer.claim_id] = { ...entry, status: asked && 'status' in asked ? asked.status : 'provider_grant_missing' };
