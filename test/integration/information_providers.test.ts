@@ -7,153 +7,59 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import type { Address, Hex, LocalAccount } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { ClientConfig } from '../../src/config/config.js';
-import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
 import { revocationText } from '../../src/features/grants/grant_challenge.js';
-import { KeyPurpose } from '../../src/infra/chain/contracts.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
-import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { createLogger } from '../../src/infra/observability/logger.js';
 import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { keys } from '../../src/infra/store/keys.js';
-import { captureLogs } from '../support/log_capture.js';
-import { type HttpProxy, startHttpProxy } from '../support/http_proxy.js';
-import { jsonApi } from '../support/json_api.js';
-import { followToCallback, type LoginStart, requestChallenge, startLogin } from '../support/login_driver.js';
 import { signInToAccount } from '../support/account_sign_in.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { jsonApi } from '../support/json_api.js';
+import { captureLogs } from '../support/log_capture.js';
+import { requestChallenge, startLogin } from '../support/login_driver.js';
+import {
+  kycLoginAtA,
+  onchainClaimsOf,
+  ownerWithKyc as ownerOfPair,
+  PROVIDER_NAME,
+  type ProviderPair,
+  startProviderPair,
+  stepsAt,
+} from '../support/provider_pair.js';
+import { type Harness, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
-const ADMIN_TOKEN = 'admin-token-for-the-provider-tests';
-const KYC = 1;
-const PROVIDER = 'KYC Provider B';
-const TIMEOUT_MS = 3000;
+const PROVIDER = PROVIDER_NAME;
 const RECHECK_SECONDS = 30;
-/** Signet A as a service of B: the client B issues A's API key to. */
-const SIGNET_A: ClientConfig = { ...ANALYTICS, client_id: 'signet-a', client_name: 'Signet A' };
-
 const logs = captureLogs<Record<string, unknown>>();
 const metrics = createMetrics({ processMetrics: false });
-let apiKeyOfA: string;
 
+let pair: ProviderPair;
 let a: Harness;
 let b: Harness;
-let proxy: HttpProxy;
-/** Every test's owner is a fresh wallet: no grant at B yet. */
-let owners = 0;
-
-const kycTopic = { claims: { topics: [{ name: 'kyc', topic: KYC, description: 'Your identity was checked (KYC)' }] } };
+let apiKeyOfA: string;
 
 beforeAll(async () => {
-  proxy = await startHttpProxy();
-  b = await startSignet({
-    issuer: proxy.url,
-    clients: [WEBSITE, SIGNET_A],
-    configure: (chain) => ({
-      adminToken: ADMIN_TOKEN,
-      claims: { ...kycTopic.claims, trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
-    }),
-  });
-  proxy.target = `http://127.0.0.1:${(b.server.address() as { port: number }).port}`;
-  const apiKey = (await b.signet.apiKeys.create('signet-a', 'Signet A reads claim data')).key;
-  apiKeyOfA = apiKey;
-  a = await startSignet({
-    chain: b.chain,
-    logger: createLogger({ level: 'debug', destination: logs.destination }),
-    metrics,
-    configure: (chain) => ({
-      claims: { ...kycTopic.claims, trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
-      informationProviders: [{ name: PROVIDER, url: proxy.url, api_key: apiKey }],
-      providerTimeoutMs: TIMEOUT_MS,
-      providerRecheckSeconds: RECHECK_SECONDS,
-    }),
-  });
+  pair = await startProviderPair({ recheckSeconds: RECHECK_SECONDS, logger: createLogger({ level: 'debug', destination: logs.destination }), metrics });
+  ({ a, b, apiKey: apiKeyOfA } = pair);
 }, 120_000);
 
 afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await proxy?.close();
+  await pair?.close();
 });
 
 afterEach(() => {
-  proxy.down = false;
-  proxy.delayMs = 0;
-  proxy.answer = undefined;
-  proxy.tamper = undefined;
+  pair.proxy.down = false;
+  pair.proxy.delayMs = 0;
+  pair.proxy.answer = undefined;
+  pair.proxy.tamper = undefined;
 });
 
+/** The default deadline: the slow provider is slower than this. */
+const TIMEOUT_MS = 3000;
 const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC', checked_on: '2026-11-20' };
-
-/** A fresh owner whose identity holds a KYC claim B issued (its data kept at B, its uri under B). */
-async function ownerWithKyc(data: Record<string, unknown> = KYC_DATA) {
-  const owner = privateKeyToAccount(generatePrivateKey());
-  // Funded to add Signet B's key as a CLAIM key on its identity.
-  await a.chain.client.request({ method: 'anvil_setBalance', params: [owner.address, '0x56BC75E2D63100000'] } as never);
-  const identity = await a.chain.createIdentityFor(owner.address, `providers-${++owners}`);
-  await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
-  const response = await fetch(`${b.issuer}/admin/claims`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ identity, topic: 'kyc', data }),
-  });
-  expect(response.status).toBe(201);
-  const claimId = claimIdOf(a.chain.suite.claimIssuer, KYC) as Hex;
-  proxy.requests.length = 0;
-  return { owner, identity, claimId };
-}
-
-/** What A asked of B since the last reset, as "METHOD step". */
-const stepsAtB = () =>
-  proxy.requests.map(({ method, path }) => {
-    if (path.endsWith('/access-requests')) return `${method} access_request`;
-    if (path.endsWith('/validations')) return `${method} validation`;
-    if (path.includes('/claims/')) return `${method} read`;
-    return `${method} ${path}`;
-  });
-
-/** Through the consent routes as the page does: A's text, B's challenge when asked, both signed. */
-async function consent(login: LoginStart, owner: LocalAccount, options: { signProvider?: boolean } = {}) {
-  const asked = await requestChallenge(login, { address: owner.address });
-  expect(asked.status).toBe(200);
-  const message = asked.json.challenge as string;
-  const held = (asked.json.held_elsewhere ?? []) as { claim_id: string; provider: string; second_signature: boolean }[];
-  const providerSignatures: { claim_id: string; signature: string }[] = [];
-  let providerChallenges: { claim_id: string; challenge?: string; data_status?: string }[] = [];
-  if (held.some((each) => each.second_signature)) {
-    const answer = await login.agent.postJson(`${login.interactionUrl}/provider-challenges`, {});
-    expect(answer.status).toBe(200);
-    providerChallenges = answer.json.challenges as typeof providerChallenges;
-    if (options.signProvider !== false) {
-      for (const each of providerChallenges.filter((one) => one.challenge)) {
-        providerSignatures.push({ claim_id: each.claim_id, signature: await owner.signMessage({ message: each.challenge! }) });
-      }
-    }
-  }
-  const signature = await owner.signMessage({ message });
-  const signed = await login.agent.postJson(`${login.interactionUrl}/signature`, {
-    signature,
-    message,
-    ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}),
-  });
-  expect(signed.status).toBe(200);
-  const callback = await followToCallback(login, signed.json.redirect_to as string);
-  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
-    pkceCodeVerifier: login.verifier,
-    expectedState: login.state,
-    expectedNonce: login.nonce,
-  });
-  return { asked: asked.json, message, held, providerChallenges, tokens };
-}
-
-async function kycLogin(owner: LocalAccount, options: { signProvider?: boolean } = {}) {
-  const login = await startLogin(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
-  return { login, ...(await consent(login, owner, options)) };
-}
-
-const onchainClaims = (claims: Record<string, unknown>) => claims.onchain_claims as Record<string, unknown>[];
+const ownerWithKyc = (data: Record<string, unknown> = KYC_DATA) => ownerOfPair(pair, data);
+const stepsAtB = () => stepsAt(pair.proxy);
+const kycLogin = (owner: LocalAccount, options: { signProvider?: boolean } = {}) => kycLoginAtA(pair, owner, options);
+const onchainClaims = onchainClaimsOf;
 
 describe('a website receives the data B holds, after one consent page at A', () => {
   test('the first login: A says who holds it, the wallet signs A and B, three requests at B, the data in the ID token, userinfo and the resource', async () => {
@@ -207,7 +113,7 @@ describe('a website receives the data B holds, after one consent page at A', () 
   test('a later login: one signature, one request at B, with the grant A keeps there', async () => {
     const { owner, claimId } = await ownerWithKyc();
     await kycLogin(owner);
-    proxy.requests.length = 0;
+    pair.proxy.requests.length = 0;
     const { held, tokens } = await kycLogin(owner);
     expect(held).toEqual([{ claim_id: claimId, provider: PROVIDER, fetched: ['data'], second_signature: false }]);
     expect(stepsAtB()).toEqual(['GET read']);
@@ -230,7 +136,7 @@ describe('after the login', () => {
     const { login, tokens } = await kycLogin(owner);
     const sub = tokens.claims()!.sub;
     // Within the bound: the copy serves, nothing is asked of B.
-    proxy.requests.length = 0;
+    pair.proxy.requests.length = 0;
     a.clock.advance((RECHECK_SECONDS - 1) * 1000);
     const refreshed = await oidc.refreshTokenGrant(login.config, tokens.refresh_token!);
     expect(onchainClaims(await oidc.fetchUserInfo(login.config, refreshed.access_token, sub))[0]).toMatchObject({ data: KYC_DATA });
@@ -332,7 +238,7 @@ describe('faults: the login completes, the claim is released without data and sa
     const { owner, identity, claimId } = await ownerWithKyc();
     await kycLogin(owner);
     arrange(claimId, identity);
-    proxy.requests.length = 0;
+    pair.proxy.requests.length = 0;
     const { tokens } = await kycLogin(owner);
     const shared = onchainClaims(tokens.claims()!)[0]!;
     expect(shared).toMatchObject({ claim_id: claimId, valid: true, status: 'valid' });
@@ -346,7 +252,7 @@ describe('faults: the login completes, the claim is released without data and sa
     expect(
       await laterLoginUnder((_claimId, identity) => {
         owner = identity;
-        proxy.down = true;
+        pair.proxy.down = true;
       }),
     ).toBe('provider_unavailable');
     // One warning naming the provider and the status; nothing of the owner, the data or the key.
@@ -362,7 +268,7 @@ describe('faults: the login completes, the claim is released without data and sa
   test('B slower than PROVIDER_TIMEOUT_MS', async () => {
     expect(
       await laterLoginUnder(() => {
-        proxy.delayMs = TIMEOUT_MS + 500;
+        pair.proxy.delayMs = TIMEOUT_MS + 500;
       }),
     ).toBe('provider_unavailable');
   });
@@ -370,7 +276,7 @@ describe('faults: the login completes, the claim is released without data and sa
   test('B answers garbage', async () => {
     expect(
       await laterLoginUnder(() => {
-        proxy.answer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '<html>not json' });
+        pair.proxy.answer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '<html>not json' });
       }),
     ).toBe('provider_answer_invalid');
   });
@@ -378,7 +284,7 @@ describe('faults: the login completes, the claim is released without data and sa
   test('B answers a huge body', async () => {
     expect(
       await laterLoginUnder(() => {
-        proxy.answer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: `{"data":"${'x'.repeat(512 * 1024)}"}` });
+        pair.proxy.answer = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: `{"data":"${'x'.repeat(512 * 1024)}"}` });
       }),
     ).toBe('provider_answer_invalid');
   });
@@ -386,7 +292,7 @@ describe('faults: the login completes, the claim is released without data and sa
   test('B redirects to an address the outbound guard refuses', async () => {
     expect(
       await laterLoginUnder((claimId, identity) => {
-        proxy.answer = () => ({ status: 302, headers: { location: `${a.issuer}/identities/${identity}/claims/${claimId}` } });
+        pair.proxy.answer = () => ({ status: 302, headers: { location: `${a.issuer}/identities/${identity}/claims/${claimId}` } });
       }),
     ).toBe('provider_unavailable');
   });
@@ -394,7 +300,7 @@ describe('faults: the login completes, the claim is released without data and sa
   test("B's data does not match the onchain hash", async () => {
     expect(
       await laterLoginUnder(() => {
-        proxy.tamper = (_request, json) => ({ ...(json as object), data: { ...KYC_DATA, level: 'basic' } });
+        pair.proxy.tamper = (_request, json) => ({ ...(json as object), data: { ...KYC_DATA, level: 'basic' } });
       }),
     ).toBe('data_mismatch');
   });
@@ -403,14 +309,14 @@ describe('faults: the login completes, the claim is released without data and sa
     const other = await ownerWithKyc();
     expect(
       await laterLoginUnder(() => {
-        proxy.tamper = (_request, json) => ({ ...(json as object), identity: other.identity });
+        pair.proxy.tamper = (_request, json) => ({ ...(json as object), identity: other.identity });
       }),
     ).toBe('provider_answer_invalid');
   });
 
   test('B down at the first login: the access request fails, the page says so, the login completes', async () => {
     const { owner, claimId } = await ownerWithKyc();
-    proxy.down = true;
+    pair.proxy.down = true;
     const { providerChallenges, tokens } = await kycLogin(owner);
     expect(providerChallenges).toEqual([{ claim_id: claimId, data_status: 'provider_unavailable' }]);
     expect(onchainClaims(tokens.claims()!)[0]).toMatchObject({ claim_id: claimId, data_status: 'provider_unavailable' });
@@ -420,7 +326,7 @@ describe('faults: the login completes, the claim is released without data and sa
 test('10 logins at once sharing one provider: each gets its own data, three requests each at B', async () => {
   const owners = [];
   for (let i = 0; i < 10; i++) owners.push(await ownerWithKyc({ ...KYC_DATA, reference: `case-${i}` }));
-  proxy.requests.length = 0;
+  pair.proxy.requests.length = 0;
   const logins = await Promise.all(owners.map(({ owner }) => kycLogin(owner)));
   expect(logins.map(({ tokens }) => onchainClaims(tokens.claims()!)[0]!.data_status)).toEqual(logins.map(() => undefined));
   for (const [i, { tokens }] of logins.entries()) {

@@ -43,7 +43,7 @@ export async function startHttpProxy(): Promise<HttpProxy> {
     }
     const body = await readAll(incoming);
     const send = async (status: number, headers: Record<string, string | string[] | undefined>, payload: Buffer | string) => {
-      if (proxy.delayMs) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
+      if (proxy.delayMs) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs).unref());
       if (outgoing.destroyed) return;
       const { 'content-length': _length, 'transfer-encoding': _encoding, ...rest } = headers;
       outgoing.writeHead(status, { ...rest, 'content-length': String(Buffer.byteLength(payload)) });
