@@ -82,6 +82,16 @@ describe('a website receives the data B holds, after one consent page at A', () 
     const resource = await fetch(`${a.issuer}/identities/${identity}/claims/${claimId}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(resource.status).toBe(200);
     expect(await resource.json()).toEqual({ identity, ...shared });
+    // What A keeps, and for how long (docs/data.md): the login's requests for the challenge's life,
+    // the copy for the grant's, the grant at B until it ends there or an erasure.
+    const subject = `eip155:${a.chain.anvil.chainId}:${identity}`;
+    const loginGrantId = (await a.signet.provider.AccessToken.find(tokens.access_token))!.grantId!;
+    expect(await a.store.ttl(keys.providerLogin(login.uid))).toBeLessThanOrEqual(a.config.challengeTtlSeconds);
+    expect(await a.store.ttl(keys.providerData(loginGrantId))).toBeLessThanOrEqual(a.config.ttl.grant);
+    expect(await a.store.ttl(keys.providerData(loginGrantId))).toBeGreaterThan(a.config.ttl.grant - 60);
+    expect(await a.store.ttl(keys.providerGrant(subject, claimId))).toBe(Number.POSITIVE_INFINITY);
+    // Sealed: the data is not in Redis as written.
+    expect(await a.store.get(keys.providerData(loginGrantId))).not.toContain('Acme KYC');
     // The code exchange, userinfo and the resource read the copy kept for the grant: nothing more at B.
     expect(stepsAtB()).toEqual(['POST access_request', 'POST validation', 'GET read']);
 
@@ -233,6 +243,7 @@ describe("the owner's data at A", () => {
 });
 
 describe('faults: the login completes, the claim is released without data and says why', () => {
+  let lastLogin: { tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers; identity: Address; claimId: Hex } | undefined;
   /** A login of an owner who already granted A at B (the read alone), under the fault `arrange` sets. */
   async function laterLoginUnder(arrange: (claimId: Hex, identity: Address) => void) {
     const { owner, identity, claimId } = await ownerWithKyc();
@@ -240,6 +251,7 @@ describe('faults: the login completes, the claim is released without data and sa
     arrange(claimId, identity);
     pair.proxy.requests.length = 0;
     const { tokens } = await kycLogin(owner);
+    lastLogin = { tokens, identity, claimId };
     const shared = onchainClaims(tokens.claims()!)[0]!;
     expect(shared).toMatchObject({ claim_id: claimId, valid: true, status: 'valid' });
     expect(shared.data).toBeUndefined();
@@ -255,6 +267,13 @@ describe('faults: the login completes, the claim is released without data and sa
         pair.proxy.down = true;
       }),
     ).toBe('provider_unavailable');
+    // The claim's resource at A answers the same: the claim, no data, the status; not a 5xx.
+    const { tokens, identity, claimId } = lastLogin!;
+    const resource = await fetch(`${a.issuer}/identities/${identity}/claims/${claimId}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(resource.status).toBe(200);
+    const body = (await resource.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ claim_id: claimId, valid: true, data_status: 'provider_unavailable' });
+    expect(body.data).toBeUndefined();
     // One warning naming the provider and the status; nothing of the owner, the data or the key.
     const warnings = logs.lines().filter((line) => line.msg === 'claim data held elsewhere was not fetched');
     expect(warnings).toEqual([expect.objectContaining({ provider: PROVIDER, data_status: 'provider_unavailable' })]);
