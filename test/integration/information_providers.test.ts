@@ -14,7 +14,7 @@ import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { jsonApi } from '../support/json_api.js';
 import { captureLogs } from '../support/log_capture.js';
-import { requestChallenge, startLogin } from '../support/login_driver.js';
+import { followToCallback, requestChallenge, startLogin } from '../support/login_driver.js';
 import {
   kycLoginAtA,
   onchainClaimsOf,
@@ -38,7 +38,13 @@ let b: Harness;
 let apiKeyOfA: string;
 
 beforeAll(async () => {
-  pair = await startProviderPair({ recheckSeconds: RECHECK_SECONDS, logger: createLogger({ level: 'debug', destination: logs.destination }), metrics });
+  pair = await startProviderPair({
+    recheckSeconds: RECHECK_SECONDS,
+    logger: createLogger({ level: 'debug', destination: logs.destination }),
+    metrics,
+    // A second process of A on A's Redis: a login's steps may reach either.
+    peersOfA: 1,
+  });
   ({ a, b, apiKey: apiKeyOfA } = pair);
 }, 120_000);
 
@@ -118,6 +124,33 @@ describe('a website receives the data B holds, after one consent page at A', () 
     const answer = await login.agent.postJson(`${login.interactionUrl}/provider-challenges`, {});
     expect(answer.json.challenges).toEqual([{ claim_id: claimId, challenge: expect.any(String) }]);
     expect(stepsAtB()).toEqual(['POST access_request']);
+  });
+
+  test("a login's steps on two processes of A: the other process finds B's challenge in Redis and fetches the data", async () => {
+    const { owner, claimId } = await ownerWithKyc();
+    const login = await startLogin(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
+    const asked = await requestChallenge(login, { address: owner.address });
+    expect(asked.status).toBe(200);
+    // The rest of the login at the other process (its cookie holds for the same host).
+    const other = `${a.peers[0]!.url}/interaction/${login.uid}`;
+    const challenges = await login.agent.postJson(`${other}/provider-challenges`, {});
+    expect(challenges.json.challenges).toEqual([{ claim_id: claimId, challenge: expect.stringContaining('Signet A asks for lasting access') }]);
+    const providerText = (challenges.json.challenges as { challenge: string }[])[0]!.challenge;
+    const message = asked.json.challenge as string;
+    const signed = await login.agent.postJson(`${other}/signature`, {
+      signature: await owner.signMessage({ message }),
+      message,
+      provider_signatures: [{ claim_id: claimId, signature: await owner.signMessage({ message: providerText }) }],
+    });
+    expect(signed.status).toBe(200);
+    const callback = await followToCallback(login, signed.json.redirect_to as string);
+    const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
+      pkceCodeVerifier: login.verifier,
+      expectedState: login.state,
+      expectedNonce: login.nonce,
+    });
+    expect(onchainClaims(tokens.claims()!)[0]).toMatchObject({ claim_id: claimId, data: KYC_DATA });
+    expect(stepsAtB()).toEqual(['POST access_request', 'POST validation', 'GET read']);
   });
 
   test('a later login: one signature, one request at B, with the grant A keeps there', async () => {

@@ -35,7 +35,15 @@ export type ProviderPair = {
 };
 
 export async function startProviderPair(
-  options: { timeoutMs?: number; recheckSeconds?: number; logger?: Logger; metrics?: Metrics; deadlines?: 'production' | 'relaxed' } = {},
+  options: {
+    timeoutMs?: number;
+    recheckSeconds?: number;
+    logger?: Logger;
+    metrics?: Metrics;
+    deadlines?: 'production' | 'relaxed';
+    /** More processes of A on its store (behind the same issuer). */
+    peersOfA?: number;
+  } = {},
 ): Promise<ProviderPair> {
   const proxy = await startHttpProxy();
   let b: Harness | undefined;
@@ -56,6 +64,7 @@ export async function startProviderPair(
       logger: options.logger,
       metrics: options.metrics,
       deadlines: options.deadlines,
+      peers: options.peersOfA,
       configure: (chain) => ({
         claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
         informationProviders: [{ name: PROVIDER_NAME, url: proxy.url, api_key: apiKey }],
