@@ -10,8 +10,10 @@ import type { Address, Hex, LocalAccount } from 'viem';
 import { revocationText } from '../../src/features/grants/grant_challenge.js';
 import { createLogger } from '../../src/infra/observability/logger.js';
 import { createMetrics } from '../../src/infra/observability/metrics.js';
+import { systemResolveHost } from '../../src/infra/outbound/url_guard.js';
 import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { startHttpProxy } from '../support/http_proxy.js';
 import { jsonApi } from '../support/json_api.js';
 import { captureLogs } from '../support/log_capture.js';
 import { followToCallback, requestChallenge, startLogin } from '../support/login_driver.js';
@@ -28,6 +30,9 @@ import { type Harness, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const PROVIDER = PROVIDER_NAME;
+const ELSEWHERE_HOST = 'elsewhere.example';
+/** A public address (the guard approves it); the test's dial sends its sockets to a local listener. */
+const ELSEWHERE_ADDRESS = '93.184.215.14';
 const RECHECK_SECONDS = 30;
 const logs = captureLogs<Record<string, unknown>>();
 const metrics = createMetrics({ processMetrics: false });
@@ -44,6 +49,9 @@ beforeAll(async () => {
     metrics,
     // A second process of A on A's Redis: a login's steps may reach either.
     peersOfA: 1,
+    // A public host of the test's own: elsewhere.example is a public address, served by a local listener.
+    resolveHost: async (host) => (host === ELSEWHERE_HOST ? [{ address: ELSEWHERE_ADDRESS, family: 4 }] : systemResolveHost(host)),
+    dialAddress: (approved) => (approved.address === ELSEWHERE_ADDRESS ? { address: '127.0.0.1', family: 4 } : approved),
   });
   ({ a, b, apiKey: apiKeyOfA } = pair);
 }, 120_000);
@@ -341,12 +349,22 @@ describe('faults: the login completes, the claim is released without data and sa
     ).toBe('provider_answer_invalid');
   });
 
-  test('B redirects to an address the outbound guard refuses', async () => {
-    expect(
-      await laterLoginUnder((claimId, identity) => {
-        pair.proxy.answer = () => ({ status: 302, headers: { location: `${a.issuer}/identities/${identity}/claims/${claimId}` } });
-      }),
-    ).toBe('provider_unavailable');
+  test('B redirects outside its own origin: not followed, the API key stays with B', async () => {
+    // Where B sends A: a listener that records every request it gets.
+    const elsewhere = await startHttpProxy();
+    elsewhere.answer = () => ({ status: 200, body: '{}' });
+    try {
+      expect(
+        await laterLoginUnder((claimId, identity) => {
+          // A public origin, which the guard's address check approves: only the origin rule keeps the API key from it.
+          const location = `http://${ELSEWHERE_HOST}:${new URL(elsewhere.url).port}/identities/${identity}/claims/${claimId}`;
+          pair.proxy.answer = (request) => (request.method === 'GET' ? { status: 302, headers: { location } } : undefined);
+        }),
+      ).toBe('provider_unavailable');
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   test("B's data does not match the onchain hash", async () => {

@@ -14,6 +14,8 @@ import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import type { Logger } from '../../src/infra/observability/logger.js';
 import type { Metrics } from '../../src/infra/observability/metrics.js';
+import type { DialAddress } from '../../src/infra/outbound/pinned_request.js';
+import type { ResolveHost } from '../../src/infra/outbound/url_guard.js';
 import { type HttpProxy, startHttpProxy } from './http_proxy.js';
 import { followToCallback, type LoginStart, requestChallenge, startLogin } from './login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from './signet_harness.js';
@@ -43,6 +45,9 @@ export async function startProviderPair(
     deadlines?: 'production' | 'relaxed';
     /** More processes of A on its store (behind the same issuer). */
     peersOfA?: number;
+    /** A's DNS and where its sockets for approved addresses go: the internet as a test plays it. */
+    resolveHost?: ResolveHost;
+    dialAddress?: DialAddress;
   } = {},
 ): Promise<ProviderPair> {
   const proxy = await startHttpProxy();
@@ -65,6 +70,8 @@ export async function startProviderPair(
       metrics: options.metrics,
       deadlines: options.deadlines,
       peers: options.peersOfA,
+      resolveHost: options.resolveHost,
+      dialAddress: options.dialAddress,
       configure: (chain) => ({
         claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
         informationProviders: [{ name: PROVIDER_NAME, url: proxy.url, api_key: apiKey }],

@@ -1,10 +1,11 @@
 // Signet as the client of another Information Provider's access-grant protocol: the access
 // request on a claim's resource, the validation with the owner's signature, the read with the
 // API key that provider issued to this Signet. Every request goes through the one outbound
-// guard (the provider's configured origin is trusted; a redirect elsewhere is checked hop by hop
-// and refused when it leads to an address the guard refuses), under the caller's deadline, and
-// every answer is read up to MAX_ANSWER_BYTES. An answer about another identity, another claim or
-// another resource is refused, never taken for the one asked.
+// guard (the provider's configured origin is trusted, as the operator's; any other URL is checked
+// before anything connects), under the caller's deadline, and every answer is read up to
+// MAX_ANSWER_BYTES. A read's redirect is followed only within the provider's origin (the API key
+// is the provider's alone); any other is refused, never connected to. An answer about another identity,
+// another claim or another resource is refused, never taken for the one asked.
 import type { Address, Hex } from 'viem';
 import { hashClaimDocument } from '../claims/claim_document.js';
 import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
@@ -38,6 +39,8 @@ type Answer = { status: number; json: unknown };
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 const GRANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 3;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
 /** The body, read until MAX_ANSWER_BYTES and no further. */
@@ -95,6 +98,27 @@ export function matchesOnchainHash(body: Record<string, unknown>, dataHash: Hex)
 }
 
 export function createProviderClient(deps: { fetch: GuardedFetch; onRequest?: (event: ProviderRequestEvent) => void }): ProviderClient {
+  /**
+   * One request through the guarded fetch, following a read's redirects by hand within the
+   * provider's origin only: the API key goes to the provider and nowhere else, so a redirect to
+   * another origin (whatever the address check would say of it) is not followed.
+   */
+  const fetchWithinOrigin = async (provider: InformationProvider, url: string, init: RequestInit): Promise<Response> => {
+    const origin = new URL(provider.url).origin;
+    let next = url;
+    for (let hops = 0; ; hops++) {
+      const response = await deps.fetch(next, { ...init, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (!REDIRECTS.has(response.status) || !location) return response;
+      await response.body?.cancel().catch(() => {});
+      const target = URL.parse(location, next);
+      if (init.method !== 'GET' || hops >= MAX_REDIRECTS || target?.origin !== origin) {
+        throw new ProviderFault('provider_unavailable', 'the provider redirected elsewhere than its own origin, or too often: not followed');
+      }
+      next = target.href;
+    }
+  };
+
   const call = async (
     claim: Pick<HeldClaim, 'provider'>,
     step: ProviderRequestEvent['step'],
@@ -103,7 +127,7 @@ export function createProviderClient(deps: { fetch: GuardedFetch; onRequest?: (e
   ): Promise<Answer> => {
     let outcome = 'failed';
     try {
-      const response = await deps.fetch(url, {
+      const response = await fetchWithinOrigin(claim.provider, url, {
         method: init.method,
         headers: {
           accept: 'application/json',
@@ -125,7 +149,8 @@ export function createProviderClient(deps: { fetch: GuardedFetch; onRequest?: (e
       return { status: response.status, json };
     } catch (error) {
       if (error instanceof ProviderFault) {
-        if (outcome !== 'garbage') outcome = 'too_large';
+        if (outcome === 'failed') outcome = 'redirect_refused';
+        else if (outcome !== 'garbage') outcome = 'too_large';
         throw error;
       }
       outcome = init.signal.aborted ? 'timeout' : 'failed';

@@ -87,7 +87,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     /** Counted from 429 answers; the limiter may add its own limit name. */
     providerRequests: new Counter({
       name: 'signet_provider_requests_total',
-      help: 'Requests to other Information Providers for claim data held there, by provider name, step (access_request, validation, read) and outcome (the HTTP status, timeout, failed, garbage, too_large)',
+      help: 'Requests to other Information Providers for claim data held there, by provider name, step (access_request, validation, read) and outcome (the HTTP status, timeout, failed, garbage, too_large, redirect_refused)',
       labelNames: ['provider', 'step', 'outcome'] as const,
       registers,
     }),
