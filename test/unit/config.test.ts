@@ -569,6 +569,10 @@ describe('validateConfig', () => {
     expect(refusal([{ ...provider, name: '' }])).toContain('needs 1 to 60 characters');
     expect(refusal([provider, { ...provider, url: 'https://other.example' }])).toContain('names "KYC Provider B" twice');
     expect(refusal([provider, { ...provider, name: 'Other' }])).toContain('lists https://kyc.example/signet twice');
+    expect(refusal([{ ...provider, url: 'http://localhost:3000/kyc' }])).toContain("is this Signet's own issuer");
+    expect(
+      configErrorOf(() => loadConfig({ ...productionEnv(), INFORMATION_PROVIDERS: JSON.stringify([{ ...provider, url: 'http://kyc.example' }]) })),
+    ).toContain('must be an https URL in production');
     expect(loadConfig({ PROVIDER_TIMEOUT_MS: '800', PROVIDER_RECHECK_SECONDS: '5' })).toMatchObject({ providerTimeoutMs: 800, providerRecheckSeconds: 5 });
     // No copy older than 30 s is ever released (decision 76).
     expect(configErrorOf(() => loadConfig({ PROVIDER_RECHECK_SECONDS: '31' }))).toContain('PROVIDER_RECHECK_SECONDS');
