@@ -3,6 +3,7 @@
 // on, answered by the test instead, or its answer rewritten.
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { sleep } from './wait_until.js';
 
 export type ProxiedRequest = { method: string; path: string };
 
@@ -43,7 +44,7 @@ export async function startHttpProxy(): Promise<HttpProxy> {
     }
     const body = await readAll(incoming);
     const send = async (status: number, headers: Record<string, string | string[] | undefined>, payload: Buffer | string) => {
-      if (proxy.delayMs) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs).unref());
+      if (proxy.delayMs) await sleep(proxy.delayMs);
       if (outgoing.destroyed) return;
       const { 'content-length': _length, 'transfer-encoding': _encoding, ...rest } = headers;
       outgoing.writeHead(status, { ...rest, 'content-length': String(Buffer.byteLength(payload)) });
