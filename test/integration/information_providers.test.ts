@@ -13,6 +13,7 @@ import { createMetrics } from '../../src/infra/observability/metrics.js';
 import { systemResolveHost } from '../../src/infra/outbound/url_guard.js';
 import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
+import { PROVIDER_REQUESTS } from '../support/path_budgets.js';
 import { startHttpProxy } from '../support/http_proxy.js';
 import { jsonApi } from '../support/json_api.js';
 import { captureLogs } from '../support/log_capture.js';
@@ -72,7 +73,7 @@ const TIMEOUT_MS = 3000;
 const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC', checked_on: '2026-11-20' };
 const ownerWithKyc = (data: Record<string, unknown> = KYC_DATA) => ownerOfPair(pair, data);
 const stepsAtB = () => stepsAt(pair.proxy);
-const kycLogin = (owner: LocalAccount, options: { signProvider?: boolean } = {}) => kycLoginAtA(pair, owner, options);
+const kycLogin = (owner: LocalAccount, options: Parameters<typeof kycLoginAtA>[2] = {}) => kycLoginAtA(pair, owner, options);
 const onchainClaims = onchainClaimsOf;
 
 describe('a website receives the data B holds, after one consent page at A', () => {
@@ -123,6 +124,25 @@ describe('a website receives the data B holds, after one consent page at A', () 
     for (const secret of [identity, identity.toLowerCase(), apiKeyOfA, KYC_DATA.checked_by, providerChallenges[0]!.challenge!.split('\n')[0]!]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  test('requests at B per login step, exactly as PROVIDER_REQUESTS says: three the first time, one afterwards, none after the signature', async () => {
+    const { owner } = await ownerWithKyc();
+    const counted = async () => {
+      const at: Record<string, number> = {};
+      const { login, tokens } = await kycLogin(owner, { timed: (step) => (at[step] = pair.proxy.requests.length) });
+      at.signature ??= 0;
+      const beforeAfter = pair.proxy.requests.length;
+      await oidc.fetchUserInfo(login.config, tokens.access_token, tokens.claims()!.sub);
+      const page = at['provider-challenges'] ?? at.challenge!;
+      const counts = { page, signature: at.signature - page, after: pair.proxy.requests.length - at.signature };
+      // The code exchange came between the signature and the userinfo: both read the copy.
+      expect(pair.proxy.requests.length).toBe(beforeAfter);
+      pair.proxy.requests.length = 0;
+      return counts;
+    };
+    expect(await counted()).toEqual(PROVIDER_REQUESTS.firstLogin);
+    expect(await counted()).toEqual(PROVIDER_REQUESTS.laterLogin);
   });
 
   test('the page asking for the text again sends no second access request to B', async () => {
