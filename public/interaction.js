@@ -10,7 +10,7 @@
   const issuerNames = JSON.parse(page.dataset.issuerNames || '{}');
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const $ = (id) => document.getElementById(id);
-  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false };
+  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false, providers: null };
   const STATUS_WORDS = {
     valid: 'valid',
     untrusted_issuer: 'issuer not trusted: cannot be shared',
@@ -156,9 +156,45 @@
     state.verifiedShown = document.querySelector('.verified-list') !== null;
   };
 
+  // Claims whose data another provider holds: who holds it, and, the first time, that provider's
+  // text for the wallet's second signature (asked for at once, while the person reads).
+  const showHeld = (held, claims) => {
+    state.providers = null;
+    $('held-box').hidden = held.length === 0;
+    $('second-signature').hidden = true;
+    if (held.length === 0) return;
+    const list = $('held-list');
+    list.replaceChildren();
+    for (const each of held) {
+      const claim = claims.find((one) => one.claim_id === each.claim_id);
+      const topic = claim?.topic_name ? topicNames[claim.topic_name] || claim.topic_name : 'claim';
+      const item = document.createElement('li');
+      item.className = 'held-claim';
+      item.dataset.claimId = each.claim_id;
+      item.textContent = `${topic}: its data is held by ${each.provider}; Signet fetches it there for you${each.second_signature ? ' (second signature, below)' : ''}.`;
+      list.append(item);
+    }
+    if (!held.some((each) => each.second_signature)) return;
+    $('second-signature').hidden = false;
+    $('provider-challenges').textContent = 'Asking the provider for its text…';
+    state.providers = post('/provider-challenges').then(
+      (answer) => {
+        // Only the claims kept now: the owner may have unticked one since the provider was asked.
+        const texts = answer.challenges.filter((each) => each.challenge && held.some((one) => one.claim_id === each.claim_id && one.second_signature));
+        $('provider-challenges').textContent = texts.length
+          ? texts.map((each) => each.challenge).join('\n\n')
+          : 'The provider did not answer: the claim is shared without its data.';
+        return texts;
+      },
+      () => [],
+    );
+  };
+
   const resetChallenge = () => {
     state.challenge = null;
+    state.providers = null;
     $('challenge-box').hidden = true;
+    $('held-box').hidden = true;
     $('sign').disabled = true;
     $('prepare').hidden = false;
   };
@@ -203,6 +239,7 @@
       showClaims(answer.claims ?? []);
       showVerified(answer.verified ?? []);
       state.challenge = answer.challenge;
+      showHeld(answer.held_elsewhere ?? [], answer.claims ?? []);
       $('identity').value = answer.identity;
       $('challenge').textContent = answer.challenge;
       $('challenge-box').hidden = false;
@@ -232,8 +269,18 @@
       await window.signetWallets.ensureChain(state.wallet, chainId, say);
       say('Waiting for your wallet…');
       const signature = await state.wallet.provider.request({ method: 'personal_sign', params: [state.challenge, state.address] });
+      // Each provider's text right after Signet's own.
+      const providerSignatures = [];
+      for (const each of (await state.providers) ?? []) {
+        say('Waiting for your wallet: the second signature, for the provider…');
+        providerSignatures.push({ claim_id: each.claim_id, signature: await state.wallet.provider.request({ method: 'personal_sign', params: [each.challenge, state.address] }) });
+      }
       say('Checking the signature…');
-      const answer = await post('/signature', { signature, message: state.challenge });
+      const answer = await post('/signature', {
+        signature,
+        message: state.challenge,
+        ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}),
+      });
       say('Signed in. Returning to the website…');
       window.location.assign(answer.redirect_to);
     } catch (error) {

@@ -23,7 +23,15 @@ import { createLinkedSignatureVerifier } from '../domain/wallet/verify_linked_si
 import { createWatchlists } from '../domain/watch/watchlist.js';
 import { createPageRenderer } from '../http/pages.js';
 import { type ChainDeps, createChains, onChains } from '../infra/chain/chains.js';
+import { createHeldElsewhere } from '../domain/providers/held_elsewhere.js';
+import { informationProviders } from '../domain/providers/information_providers.js';
+import { createProviderClient } from '../domain/providers/provider_client.js';
+import { createProviderCopies } from '../domain/providers/provider_copies.js';
+import { createProviderGrants } from '../domain/providers/provider_grants.js';
 import { type Logger, silentLogger } from '../infra/observability/logger.js';
+import type { Metrics } from '../infra/observability/metrics.js';
+import { createGuardedFetch } from '../infra/outbound/guarded_fetch.js';
+import type { DialAddress } from '../infra/outbound/pinned_request.js';
 import { createUrlGuard, type ResolveHost } from '../infra/outbound/url_guard.js';
 import { createRateLimits } from '../infra/rate_limits/rate_limits.js';
 import { createClientRecords } from '../infra/store/client_records.js';
@@ -43,6 +51,9 @@ export function createAppParts(deps: {
   resolveHost?: ResolveHost;
   clientCacheMs?: number;
   historySchedule?: (flush: () => void) => void;
+  /** Tests only: where the socket for an address the guard approved goes (pinned_request.ts). */
+  dialAddress?: DialAddress;
+  metrics?: Metrics;
 }) {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
@@ -70,6 +81,9 @@ export function createAppParts(deps: {
     config.clients.map((client) => client.client_id),
   );
   const logger = deps.logger ?? silentLogger;
+  const urlGuard = createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost });
+  const providers = informationProviders(config.informationProviders);
+  const providerGrants = createProviderGrants(store);
   return {
     config,
     store,
@@ -96,7 +110,25 @@ export function createAppParts(deps: {
      * rules, the engine's fetches, owners' webhooks and SSF endpoints at save; the webhook queue
      * checks again at delivery.
      */
-    urlGuard: createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    urlGuard,
+    /** Claim data held at other Information Providers (src/domain/providers/): the login fetches it, the releases read it. */
+    heldElsewhere: createHeldElsewhere({
+      store,
+      providers,
+      // The providers' own origins are the operator's (as CLIENTS' URLs are); a redirect elsewhere is checked hop by hop.
+      client: createProviderClient({
+        fetch: createGuardedFetch({ guard: urlGuard, trusted: providers.trusts, dial: deps.dialAddress }),
+        onRequest: ({ provider, step, outcome }) => deps.metrics?.providerRequests.inc({ provider, step, outcome }),
+      }),
+      grants: providerGrants,
+      copies: createProviderCopies({ store, providers, now }),
+      timeoutMs: config.providerTimeoutMs,
+      recheckSeconds: config.providerRecheckSeconds,
+      challengeTtlSeconds: config.challengeTtlSeconds,
+      now,
+      logger: logger.child({ part: 'information_providers' }),
+    }),
+    providerGrants,
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(
       store,

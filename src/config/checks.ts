@@ -125,6 +125,29 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    // An owner is shown the provider's name: two providers by one name, or one URL under two names, would mislead.
+    name: 'informationProvidersDistinct',
+    check(config) {
+      const names = new Set<string>();
+      const urls = new Set<string>();
+      for (const [i, provider] of config.informationProviders.entries()) {
+        if (names.has(provider.name))
+          throw new ConfigError(`informationProviders.${i}.name`, `names "${provider.name}" twice: each provider needs its own name`);
+        if (urls.has(provider.url)) throw new ConfigError(`informationProviders.${i}.url`, `lists ${provider.url} twice`);
+        // Signet as its own provider would ask itself, with a key of its own, for what it holds already.
+        if (new URL(provider.url).origin === new URL(config.issuer).origin) {
+          throw new ConfigError(`informationProviders.${i}.url`, "is this Signet's own issuer: list other providers only");
+        }
+        // The API key travels with every request: never in clear text in production.
+        if (config.mode === 'production' && new URL(provider.url).protocol !== 'https:') {
+          throw new ConfigError(`informationProviders.${i}.url`, 'must be an https URL in production (the API key travels with every request)');
+        }
+        names.add(provider.name);
+        urls.add(provider.url);
+      }
+    },
+  },
+  {
     name: 'productionNeedsKeys',
     check(config) {
       if (config.mode === 'production' && !config.jwks) {

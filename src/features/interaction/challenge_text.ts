@@ -15,12 +15,23 @@ const plain = (text: string) => text.replace(/[^\p{L}\p{N} .,'&()_:/+-]/gu, '').
 export const verifiedWords = (share: VerifiedShare) =>
   `${verifiedClaimLabel(share.name)} verified by ${plain(share.issuerWords)} under ${plain(share.trustFrameworkWords)}`;
 
-export function loginStatement(clientName: string, fields: RequestedField[], claims: ClaimView[], verified: VerifiedShare[] = []): string {
+export function loginStatement(
+  clientName: string,
+  fields: RequestedField[],
+  claims: ClaimView[],
+  verified: VerifiedShare[] = [],
+  /** The provider holding each claim's data, by claim id, where another one holds it. */
+  heldBy: ReadonlyMap<string, string> = new Map(),
+): string {
   const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';
+  const held = (claim: ClaimView) => {
+    const provider = heldBy.get(claim.claim_id.toLowerCase());
+    return provider ? ` with its data, fetched from ${plain(provider)}` : '';
+  };
   const shared = [
     ...fields.filter((field) => field.kind === 'profile').map((field) => field.label),
     ...fields.filter((field) => field.kind === 'credential').map((field) => field.label),
-    ...claims.map((claim) => `${claim.topic_name} claim by ${claim.issuer}`),
+    ...claims.map((claim) => `${claim.topic_name} claim by ${claim.issuer}${held(claim)}`),
     ...verified.map(verifiedWords),
   ];
   return `${name} asks you to sign in with your identity. By signing you share: ${shared.length ? shared.join(', ') : 'nothing but your identity'}.`;
