@@ -24,6 +24,7 @@ const TIMING_FILES = [
   'test/integration/ssf.test.ts',
   'test/integration/webhook_isolation.test.ts',
   'test/integration/outbound_guard_timing.test.ts',
+  'test/integration/provider_deadline.test.ts',
   'test/property/malformed_input.test.ts',
   'test/unit/chain/rpc_fetch.test.ts',
   'test/integration/rpc_endpoints.test.ts',

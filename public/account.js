@@ -15,10 +15,16 @@
   };
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  // The session's form token, drawn into the page: every request that changes something carries it.
+  let formToken = document.querySelector('meta[name="csrf-token"]')?.content;
   const call = async (method, path, body) => {
     const response = await fetch(path, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(formToken && method !== 'GET' ? { 'x-csrf-token': formToken } : {}),
+      },
       credentials: 'same-origin',
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -108,7 +114,7 @@
       await window.signetWallets.ensureChain(wallet, answer.chain_id ?? chainId, say);
       say(text('waiting_wallet'));
       const signature = await wallet.provider.request({ method: 'personal_sign', params: [answer.challenge, address] });
-      await call('POST', '/account/session', { signature, message: answer.challenge });
+      ({ csrf_token: formToken } = await call('POST', '/account/session', { signature, message: answer.challenge }));
       window.location.assign(root.dataset.next || '/account');
     };
     signin.addEventListener(

@@ -10,7 +10,7 @@
   const issuerNames = JSON.parse(page.dataset.issuerNames || '{}');
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const $ = (id) => document.getElementById(id);
-  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false };
+  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false, providers: null };
   const text = window.signetText;
   const statusWords = (status) => (['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired'].includes(status) ? text(`claim_${status}`) : status);
   const day = (iso) => new Intl.DateTimeFormat(window.signetLang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
@@ -194,10 +194,46 @@
     $('challenge-explained').replaceChildren(...items);
   };
 
+  // Claims whose data another provider holds: who holds it, and, the first time, that provider's
+  // text for the wallet's second signature (asked for at once, while the person reads).
+  const showHeld = (held, claims) => {
+    state.providers = null;
+    $('held-box').hidden = held.length === 0;
+    $('second-signature').hidden = true;
+    if (held.length === 0) return;
+    const list = $('held-list');
+    list.replaceChildren();
+    for (const each of held) {
+      const claim = claims.find((one) => one.claim_id === each.claim_id);
+      const topic = claim?.topic_name ? topicNames[claim.topic_name] || claim.topic_name : text('held_claim_word');
+      const item = document.createElement('li');
+      item.className = 'held-claim';
+      item.dataset.claimId = each.claim_id;
+      item.textContent = text(each.second_signature ? 'held_claim_second' : 'held_claim', { topic, provider: each.provider });
+      list.append(item);
+    }
+    if (!held.some((each) => each.second_signature)) return;
+    $('second-signature').hidden = false;
+    $('provider-challenges').textContent = text('asking_provider');
+    state.providers = post('/provider-challenges').then(
+      (answer) => {
+        // Only the claims kept now: the owner may have unticked one since the provider was asked.
+        const texts = answer.challenges.filter((each) => each.challenge && held.some((one) => one.claim_id === each.claim_id && one.second_signature));
+        $('provider-challenges').textContent = texts.length
+          ? texts.map((each) => each.challenge).join('\n\n')
+          : text('provider_no_answer');
+        return texts;
+      },
+      () => [],
+    );
+  };
+
   const resetChallenge = () => {
     state.challenge = null;
+    state.providers = null;
     $('challenge-box').hidden = true;
     $('challenge-explained').replaceChildren();
+    $('held-box').hidden = true;
     $('sign').disabled = true;
     $('prepare').hidden = false;
   };
@@ -242,6 +278,7 @@
       showClaims(answer.claims ?? []);
       showVerified(answer.verified ?? []);
       state.challenge = answer.challenge;
+      showHeld(answer.held_elsewhere ?? [], answer.claims ?? []);
       $('identity').value = answer.identity;
       $('challenge').textContent = answer.challenge;
       explain(answer.challenge);
@@ -272,8 +309,18 @@
       await window.signetWallets.ensureChain(state.wallet, chainId, say);
       say(text('waiting_wallet'));
       const signature = await state.wallet.provider.request({ method: 'personal_sign', params: [state.challenge, state.address] });
+      // Each provider's text right after Signet's own.
+      const providerSignatures = [];
+      for (const each of (await state.providers) ?? []) {
+        say(text('waiting_second_signature'));
+        providerSignatures.push({ claim_id: each.claim_id, signature: await state.wallet.provider.request({ method: 'personal_sign', params: [each.challenge, state.address] }) });
+      }
       say(text('checking_signature'));
-      const answer = await post('/signature', { signature, message: state.challenge });
+      const answer = await post('/signature', {
+        signature,
+        message: state.challenge,
+        ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}),
+      });
       say(text('signed_in_returning'));
       window.location.assign(answer.redirect_to);
     } catch (error) {

@@ -144,5 +144,6 @@ export function createApp(deps: AppDeps): SignetApp {
     openApi,
     watcher: watching.watcher,
     watchlist: parts.watchlists(),
+    heldElsewhere: parts.heldElsewhere,
   };
 }

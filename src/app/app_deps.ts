@@ -13,6 +13,7 @@ import type { Signals } from '../domain/consent/consent_signal.js';
 import type { AccessHistory } from '../domain/history/access_history.js';
 import type { IdentityRegistry } from '../domain/identity/identity_registry.js';
 import type { ProfileStore } from '../domain/profile/profile.js';
+import type { HeldElsewhere } from '../domain/providers/held_elsewhere.js';
 import type { ChainConsentHandlers, ChainWatcher } from '../domain/watch/chain_watcher.js';
 import type { Watchlist } from '../domain/watch/watchlist.js';
 import type { WebhookQueue } from '../domain/webhooks/webhook_queue.js';
@@ -95,4 +96,6 @@ export type SignetApp = {
   watcher: ChainWatcher;
   /** The identities the first chain's watcher follows. */
   watchlist: Watchlist;
+  /** Claim data held at other Information Providers: the grants Signet holds there, the copies it keeps (src/domain/providers/). */
+  heldElsewhere: HeldElsewhere;
 };

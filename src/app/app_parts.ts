@@ -14,6 +14,7 @@ import { createAccessHistory } from '../domain/history/access_history.js';
 import { createHistoryLog } from '../domain/history/history_log.js';
 import { createIdentityRegistry } from '../domain/identity/identity_registry.js';
 import { createAccountSessions } from '../domain/owner_sessions/account_sessions.js';
+import { ACCOUNT_TABS } from '../domain/owner_sessions/account_tabs.js';
 import { sessionCallers } from '../domain/owner_sessions/session_callers.js';
 import { createProfileStore } from '../domain/profile/profile.js';
 import { createChallengeIssuer } from '../domain/wallet/challenge.js';
@@ -22,7 +23,15 @@ import { createLinkedSignatureVerifier } from '../domain/wallet/verify_linked_si
 import { createWatchlists } from '../domain/watch/watchlist.js';
 import { createPageRenderer } from '../http/pages.js';
 import { type ChainDeps, createChains, onChains } from '../infra/chain/chains.js';
+import { createHeldElsewhere } from '../domain/providers/held_elsewhere.js';
+import { informationProviders } from '../domain/providers/information_providers.js';
+import { createProviderClient } from '../domain/providers/provider_client.js';
+import { createProviderCopies } from '../domain/providers/provider_copies.js';
+import { createProviderGrants } from '../domain/providers/provider_grants.js';
 import { type Logger, silentLogger } from '../infra/observability/logger.js';
+import type { Metrics } from '../infra/observability/metrics.js';
+import { createGuardedFetch } from '../infra/outbound/guarded_fetch.js';
+import type { DialAddress } from '../infra/outbound/pinned_request.js';
 import { createUrlGuard, type ResolveHost } from '../infra/outbound/url_guard.js';
 import { createRateLimits } from '../infra/rate_limits/rate_limits.js';
 import { createClientRecords } from '../infra/store/client_records.js';
@@ -42,6 +51,9 @@ export function createAppParts(deps: {
   resolveHost?: ResolveHost;
   clientCacheMs?: number;
   historySchedule?: (flush: () => void) => void;
+  /** Tests only: where the socket for an address the guard approved goes (pinned_request.ts). */
+  dialAddress?: DialAddress;
+  metrics?: Metrics;
 }) {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
@@ -57,7 +69,11 @@ export function createAppParts(deps: {
   });
   const { registry } = identities.first;
   const limits = createRateLimits(store, config.rateLimits);
-  const sessions = createAccountSessions(store, new URL(config.issuer).protocol === 'https:');
+  const sessions = createAccountSessions(store, {
+    secureCookies: new URL(config.issuer).protocol === 'https:',
+    issuer: config.issuer,
+    cookieKeys: config.cookieKeys,
+  });
   // One cache of client records per process, shared by the engine's adapter and the registry.
   const clientRecords = createClientRecords(store, { cacheMs: deps.clientCacheMs });
   const clients = createClientRegistry(
@@ -65,6 +81,9 @@ export function createAppParts(deps: {
     config.clients.map((client) => client.client_id),
   );
   const logger = deps.logger ?? silentLogger;
+  const urlGuard = createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost });
+  const providers = informationProviders(config.informationProviders);
+  const providerGrants = createProviderGrants(store);
   return {
     config,
     store,
@@ -77,11 +96,16 @@ export function createAppParts(deps: {
     issuer: config.issuer,
     chainId: chain.chainId,
     logger,
-    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public'), {
-      localesDir: join(projectRoot, 'locales'),
-      defaultLanguage: config.defaultLanguage,
-      ...(config.operatorName === undefined ? {} : { operatorName: config.operatorName }),
-    }),
+    renderPage: createPageRenderer(
+      join(projectRoot, 'views'),
+      join(projectRoot, 'public'),
+      {
+        localesDir: join(projectRoot, 'locales'),
+        defaultLanguage: config.defaultLanguage,
+        ...(config.operatorName === undefined ? {} : { operatorName: config.operatorName }),
+      },
+      { accountTabs: ACCOUNT_TABS },
+    ),
     demoWallet: deps.demoWallet ?? false,
     profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),
@@ -95,7 +119,25 @@ export function createAppParts(deps: {
      * rules, the engine's fetches, owners' webhooks and SSF endpoints at save; the webhook queue
      * checks again at delivery.
      */
-    urlGuard: createUrlGuard({ allowPrivate: config.webhooks.allowPrivate, resolveHost: deps.resolveHost }),
+    urlGuard,
+    /** Claim data held at other Information Providers (src/domain/providers/): the login fetches it, the releases read it. */
+    heldElsewhere: createHeldElsewhere({
+      store,
+      providers,
+      // The providers' own origins are the operator's (as CLIENTS' URLs are); a redirect elsewhere is checked hop by hop.
+      client: createProviderClient({
+        fetch: createGuardedFetch({ guard: urlGuard, trusted: providers.trusts, dial: deps.dialAddress }),
+        onRequest: ({ provider, step, outcome }) => deps.metrics?.providerRequests.inc({ provider, step, outcome }),
+      }),
+      grants: providerGrants,
+      copies: createProviderCopies({ store, providers, now }),
+      timeoutMs: config.providerTimeoutMs,
+      recheckSeconds: config.providerRecheckSeconds,
+      challengeTtlSeconds: config.challengeTtlSeconds,
+      now,
+      logger: logger.child({ part: 'information_providers' }),
+    }),
+    providerGrants,
     issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(
       store,

@@ -56,6 +56,16 @@ const callerReasons = {
   api_key_invalid: { error: 'invalid_client', meaning: 'The X-API-Key is missing, unknown or revoked.' },
   caller_missing: { error: 'invalid_client', meaning: 'Neither an X-API-Key nor an owner session came with the request.' },
   admin_token_invalid: { error: 'invalid_token', meaning: 'The admin token is missing or wrong.' },
+  cross_origin_request: {
+    error: 'access_denied',
+    meaning:
+      'A request that changes an account or a login under way came from a page of another origin than Signet’s (its Origin or Sec-Fetch-Site header says so); nothing was changed.',
+  },
+  form_token_invalid: {
+    error: 'access_denied',
+    meaning:
+      'A request that changes an account did not carry its session’s form token (the X-CSRF-Token header, or the csrf_token field of a form), or carried another’s; nothing was changed.',
+  },
   admin_api_off: { error: 'not_found', meaning: 'The admin API is off: ADMIN_TOKEN is not set.' },
   interaction_cookie_missing: { error: 'access_denied', meaning: 'The login’s cookie is missing: continue in the browser that started it.' },
   interaction_mismatch: { error: 'access_denied', meaning: 'The login’s cookie belongs to another login.' },

@@ -75,7 +75,7 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
-    // Logs, metrics and /readyz tell endpoints apart by their labels alone.
+    // Logs, metrics and /admin/readiness tell endpoints apart by their labels alone.
     name: 'endpointLabelsAreDistinct',
     check(config) {
       const lists = config.chains
@@ -122,6 +122,29 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
       const given = config.chain.rpcUrls ? 'CHAIN_RPC_URLS' : 'CHAIN_RPC_URL';
       if (!config.chain.chainId) throw new ConfigError('CHAIN_ID', `is required with ${given}`);
       if (!config.chain.identityFactory) throw new ConfigError('IDENTITY_FACTORY', `is required with ${given}`);
+    },
+  },
+  {
+    // An owner is shown the provider's name: two providers by one name, or one URL under two names, would mislead.
+    name: 'informationProvidersDistinct',
+    check(config) {
+      const names = new Set<string>();
+      const urls = new Set<string>();
+      for (const [i, provider] of config.informationProviders.entries()) {
+        if (names.has(provider.name))
+          throw new ConfigError(`informationProviders.${i}.name`, `names "${provider.name}" twice: each provider needs its own name`);
+        if (urls.has(provider.url)) throw new ConfigError(`informationProviders.${i}.url`, `lists ${provider.url} twice`);
+        // Signet as its own provider would ask itself, with a key of its own, for what it holds already.
+        if (new URL(provider.url).origin === new URL(config.issuer).origin) {
+          throw new ConfigError(`informationProviders.${i}.url`, "is this Signet's own issuer: list other providers only");
+        }
+        // The API key travels with every request: never in clear text in production.
+        if (config.mode === 'production' && new URL(provider.url).protocol !== 'https:') {
+          throw new ConfigError(`informationProviders.${i}.url`, 'must be an https URL in production (the API key travels with every request)');
+        }
+        names.add(provider.name);
+        urls.add(provider.url);
+      }
     },
   },
   {

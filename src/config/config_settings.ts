@@ -192,7 +192,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: readRpcEndpoints,
     defaultText: 'none',
     meaning:
-      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/readyz` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](operations.md#running-on-a-public-chain))",
+      "the chain's endpoints in order of preference, comma separated, each `url` or `label=url` (logs, metrics and `/admin/readiness` name an endpoint by its label, else by its host, never by its URL); calls go to the first that is up ([operations](operations.md#running-on-a-public-chain))",
   },
   {
     env: 'CHAIN_ID',
@@ -221,7 +221,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'READY_WITH_CHAINS',
     path: 'readyWithChains',
     defaultText: '`any`',
-    meaning: '`/readyz` answers ready while `any` configured chain answers (a down chain shows in its details) or only while `all` do',
+    meaning: '`/readyz` answers ready while `any` configured chain answers (a down chain shows in its `checks`) or only while `all` do',
   },
   {
     env: 'JWKS',
@@ -563,6 +563,30 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'number',
     default: 2,
     meaning: 'webhook deliveries at once to one receiver',
+  },
+  {
+    env: 'INFORMATION_PROVIDERS',
+    path: 'informationProviders',
+    parse: 'json',
+    defaultText: 'none: claim data held elsewhere is not fetched',
+    meaning:
+      "JSON list of `{ name, url, api_key }`: the Information Providers (other Signets, or any provider of the same access-grant protocol) whose claim data Signet fetches for its owners when a claim's `uri` lies under `url`; `name` is shown to owners (1 to 60 characters), `api_key` is the key that provider issued to this Signet as a service ([operations](operations.md#connecting-two-information-providers))",
+  },
+  {
+    env: 'PROVIDER_TIMEOUT_MS',
+    path: 'providerTimeoutMs',
+    parse: 'number',
+    default: 3000,
+    meaning:
+      "the deadline of Signet's requests to one Information Provider in one step (the access request, or the validation and the read together), connection and body included; past it the claim is released without data, `data_status: provider_unavailable`",
+  },
+  {
+    env: 'PROVIDER_RECHECK_SECONDS',
+    path: 'providerRecheckSeconds',
+    parse: 'number',
+    default: 30,
+    meaning:
+      'how old (1 to 30 s) the copy of data fetched from an Information Provider may be when a token or userinfo releases it; an older one is read again at the provider first, so a grant revoked there stops the release within this bound',
   },
   {
     env: 'REFRESH_WHEN_CHAIN_DOWN',

@@ -25,6 +25,25 @@ const address = z
   .refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address')
   .transform((v) => getAddress(v));
 
+/** An Information Provider the operator trusts: its name for owners, its base URL, the API key it issued to this Signet. */
+const informationProviderSchema = z
+  .object({
+    name: z.string().trim().min(1, 'needs 1 to 60 characters').max(60, 'needs 1 to 60 characters'),
+    url: z
+      .string()
+      .refine((value) => {
+        const url = URL.parse(value);
+        return (url?.protocol === 'https:' || url?.protocol === 'http:') && !url.search && !url.hash && !url.username && !url.password;
+      }, 'must be an http(s) URL without query, fragment or credentials')
+      // One spelling: no trailing slash, so "under the URL" is a plain prefix with "/" after it.
+      .transform((value) => new URL(value).href.replace(/\/+$/, '')),
+    api_key: z
+      .string()
+      .min(16, 'needs at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  })
+  .transform(inCodeNames);
+
 // Signing keys: private JWKs (the engine publishes their public halves at /jwks).
 const jwkSchema = z
   .object({ kty: z.enum(['RSA', 'EC', 'OKP']), kid: z.string().optional(), d: z.string({ error: 'is missing: the key must be private' }) })
@@ -95,7 +114,7 @@ const claimsSchema = z.object({
 });
 
 // An RPC endpoint: its URL (whose path or query may hold a provider's API key), and the label
-// logs, metrics and /readyz name it by (default: the URL's host).
+// logs, metrics and /admin/readiness name it by (default: the URL's host).
 const rpcUrl = z.url({ error: 'must be an absolute URL' }).refine((value) => /^https?:\/\//.test(value), 'must be an http or https URL');
 const rpcEndpoint = z.union(
   [
@@ -310,6 +329,12 @@ export const configSchema = z.object({
       perTargetConcurrency: z.coerce.number().int().min(1).max(64).default(defaultNumber('webhooks.perTargetConcurrency')),
     })
     .prefault({}),
+  /** Information Providers whose claim data Signet fetches for its owners (docs/operations.md). */
+  informationProviders: z.array(informationProviderSchema).default([]),
+  /** The deadline of one step's requests to one provider. */
+  providerTimeoutMs: z.coerce.number().int().min(100).max(30_000).default(defaultNumber('providerTimeoutMs')),
+  /** How old a fetched copy may be when released; older, it is read again at its provider first. */
+  providerRecheckSeconds: z.coerce.number().int().min(1).max(30).default(defaultNumber('providerRecheckSeconds')),
   /** The IdFactory owner's key: Signet deploys identities for wallets that have none. */
   identityDeployerKey: hexKey.optional(),
   /** Chain deadlines: one budget for all chain calls of a request, and a bound per call (background work too). */

@@ -57,7 +57,8 @@ function languageFormats(lang: Language) {
   };
 }
 
-export function createPageRenderer(viewsDir: string, publicDir: string, settings: PageSettings): RenderPage {
+/** `shared`: values every page may read (the account's tabs). */
+export function createPageRenderer(viewsDir: string, publicDir: string, settings: PageSettings, shared: Record<string, unknown> = {}): RenderPage {
   const pageFiles = readPageFiles(publicDir);
   const translations = createTranslations(readCatalogs(settings.localesDir));
   const compiled = new Map<string, ejs.TemplateFunction>();
@@ -95,6 +96,9 @@ export function createPageRenderer(viewsDir: string, publicDir: string, settings
     ctx.body = template(view)({
       cspNonce: pageNonce(ctx),
       pageFiles,
+      // `formToken`: the owner session's, when the request has one (its forms and scripts send it back).
+      formToken: ctx.state.formToken,
+      ...shared,
       lang,
       dir: directionOf(lang),
       t,

@@ -195,14 +195,18 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
   await screenshot(page, 'account-overview');
 
   // A second creation from the same session is refused: the wallet has its identity.
-  const again = await page.request.post(`${h.issuer}/account/identity`, { data: {} });
+  // (With the session's form token, as the page's script sends it.)
+  const formToken = (await page.locator('meta[name="csrf-token"]').getAttribute('content'))!;
+  const again = await page.request.post(`${h.issuer}/account/identity`, { data: {}, headers: { 'x-csrf-token': formToken } });
   expect(again.status()).toBe(400);
   expect(await again.json()).toMatchObject({ error: 'invalid_request', reason: 'identity_exists' });
   expect(await h.chain.factoryIdentityOf(owner.address)).toBe(identity);
 
   // Profile: an invalid email is refused with a summary and the field's own error.
   await openTab(page, 'Profile', '/account/profile');
-  expect(await page.locator('form input').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(Array(10).fill(''));
+  expect(await page.locator('form input:not([type=hidden])').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(
+    Array(10).fill(''),
+  );
   await page.getByLabel('First name').fill('Ada');
   await page.getByLabel('Last name').fill('Lovelace');
   await page.getByLabel('Email').fill('ada.example.org');
@@ -527,7 +531,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
   await page.getByRole('alert').waitFor();
   expect(await page.getByRole('alert').getByRole('link').allInnerTexts()).toEqual([
     'Enter the phone number in international format, like +33612345678',
-    'Enter a full web address starting with https://',
+    'Enter a web address starting with https:// or http://, like https://example.com',
   ]);
   await check('profile with errors');
 

@@ -35,7 +35,7 @@ test('a wallet without identity signs in, creates one once, and a second click c
   const { agent, challenge, session } = await signIn(fresh);
   expect(challenge.identity).toBeNull();
   expect(challenge.challenge).toContain('Sign in to Signet with your wallet to create your onchain identity.');
-  expect(session).toEqual({ identity: null, wallet: fresh.address, created_at: expect.any(String) });
+  expect(session).toEqual({ identity: null, wallet: fresh.address, created_at: expect.any(String), csrf_token: expect.any(String) });
   const inbox = await agent.getJson(`${h.issuer}/account/inbox`);
   expect(inbox).toMatchObject({ status: 404, json: { error: 'not_found', reason: 'wallet_without_identity', previous_reason: 'identity_missing' } });
 
@@ -128,7 +128,7 @@ test('a wallet with an ACTION key signs in to the identity it names', async () =
   expect(challenge.json.identity).toBe(identity);
   const message = challenge.json.challenge as string;
   const session = await agent.postJson(`${h.issuer}/account/session`, { signature: await actor.signMessage({ message }), message });
-  expect(session.json).toEqual({ identity, wallet: actor.address, created_at: expect.any(String) });
+  expect(session.json).toEqual({ identity, wallet: actor.address, created_at: expect.any(String), csrf_token: expect.any(String) });
 });
 
 test('claim changes: an unknown claim and a claim its issuer does not confirm are refused', async () => {

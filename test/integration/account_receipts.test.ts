@@ -37,7 +37,7 @@ test('the owner signs in and reads the exact text signed for each login', async 
   const { signed } = await logIn(login, owner(), { fields: ['email'] });
 
   const { agent, session } = await signIn(owner());
-  expect(session).toEqual({ identity, wallet: owner().address, created_at: expect.any(String) });
+  expect(session).toEqual({ identity, wallet: owner().address, created_at: expect.any(String), csrf_token: expect.any(String) });
 
   const list = await agent.getJson(`${h.issuer}/account/consents`);
   expect(list.status).toBe(200);

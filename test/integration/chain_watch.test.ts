@@ -362,15 +362,18 @@ test('(d) a chain outage: rounds fail and are counted, the cursor stays; after i
   expect(seenIn(removed.transactionHash).map((entry) => entry.type)).toEqual(['onKeyRemoved']);
   await followed();
 
-  // Readiness of the process that follows the chain reports the lag and the last error; it stays ready.
+  // Readiness (the admin's details) of the process that follows the chain reports the lag and the last error; it stays ready.
   const now = holder();
-  const ready = await fetch(`${urlOf(now)}/readyz`);
+  const ready = await fetch(`${urlOf(now)}/admin/readiness`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   expect(ready.status).toBe(200);
   const body = (await ready.json()) as { chain_watch?: { lag_blocks: number; cursor: number; head: number; last_error?: { stage: string } } };
   expect(body.chain_watch).toMatchObject({ lag_blocks: 0 });
   if (now === following) expect(body.chain_watch?.last_error?.stage).toBe('chain');
   // The other process says nothing of the watcher.
-  const other = (await (await fetch(`${urlOf(1 - now)}/readyz`)).json()) as Record<string, unknown>;
+  const other = (await (await fetch(`${urlOf(1 - now)}/admin/readiness`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as Record<
+    string,
+    unknown
+  >;
   expect(other.chain_watch).toBeUndefined();
   await h.signet.watchlist.unwatch(identity);
 });

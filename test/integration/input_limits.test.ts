@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const json = { 'content-type': 'application/json' };
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
-const session = () => ({ cookie: t.ownerCookie });
+const session = () => ({ cookie: t.ownerCookie, 'x-csrf-token': t.ownerFormToken });
 const admin = { authorization: 'Bearer admin-token-for-the-input-tests' };
 const basicWebsite = `Basic ${Buffer.from(`${WEBSITE.client_id}:${WEBSITE.client_secret}`).toString('base64')}`;
 

@@ -90,8 +90,11 @@ afterAll(async () => {
 const mine = (blocks: number) => h.chain.client.request({ method: 'anvil_mine' as never, params: [`0x${blocks.toString(16)}`] as never });
 const head = () => h.chain.client.getBlockNumber({ cacheTime: 0 });
 const ethCalls = () => providers.reduce((sum, each) => sum + (each.counts().eth_call ?? 0), 0);
+/** The admin's readiness: the endpoints' states are not in the public /readyz. */
 const readyz = async () =>
-  (await (await fetch(`${h.issuer}/readyz`)).json()) as Record<string, unknown> & { chain_endpoints?: { endpoints: { label: string; state: string }[] }[] };
+  (await (await fetch(`${h.issuer}/admin/readiness`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as Record<string, unknown> & {
+    chain_endpoints?: { endpoints: { label: string; state: string }[] }[];
+  };
 const endpointState = async (label: string) => (await readyz()).chain_endpoints?.[0]?.endpoints.find((each) => each.label === label)?.state;
 const logoutFor = async (request: ReceivedRequest) =>
   (await jwtVerify(new URLSearchParams(request.body).get('logout_token')!, jwks, { issuer: h.issuer, audience: 'shop', typ: 'logout+jwt' })).payload;

@@ -48,3 +48,6 @@ export const REFUSED_URL_ANSWER_MS = 500;
 
 /** …whether its port is open or closed: the medians of the two differ by less than this (nothing tells them apart). */
 export const REFUSED_URL_SPREAD_MS = 50;
+
+/** Beyond the chain's deadline and PROVIDER_TIMEOUT_MS, how late a login step or userinfo answers when an Information Provider hangs. */
+export const PROVIDER_SLACK_MS = 750;

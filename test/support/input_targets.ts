@@ -33,6 +33,8 @@ export type InputTargets = {
   h: Harness;
   identity: Address;
   ownerCookie: string;
+  /** The owner session's form token, which every change under it carries. */
+  ownerFormToken: string;
   targets: Target[];
   redisKeys(): Promise<string[]>;
   close(): Promise<void>;
@@ -50,7 +52,7 @@ export async function startInputTargets(): Promise<InputTargets> {
   });
   const owner = h.chain.accounts[0]!;
   const identity = await h.chain.createIdentityFor(owner.address);
-  const ownerCookie = (await signInToAccount(h.issuer, owner)).agent.cookieHeader();
+  const { agent: ownerAgent } = await signInToAccount(h.issuer, owner);
   // An account sign-in under way (challenge asked for, not signed): its cookie is checked before the body.
   const signingIn = new UserAgent();
   await signingIn.postJson(`${h.issuer}/account/challenge`, { address: owner.address });
@@ -62,7 +64,8 @@ export async function startInputTargets(): Promise<InputTargets> {
   // of an accepted key, not of the body it carried, so it is done once here, before any snapshot.
   await h.signet.apiKeys.authenticate(apiKey);
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const session = { cookie: ownerCookie };
+  // The owner's pages send the session's form token with every change: the body's checks come after it.
+  const session = { cookie: ownerAgent.cookieHeader(), 'x-csrf-token': ownerAgent.formToken! };
   const claimId = `0x${'ab'.repeat(32)}`;
   const { api, interaction, admin: adminClass, form, engine } = BODY_LIMITS;
 
@@ -147,7 +150,8 @@ export async function startInputTargets(): Promise<InputTargets> {
   return {
     h,
     identity,
-    ownerCookie,
+    ownerCookie: ownerAgent.cookieHeader(),
+    ownerFormToken: ownerAgent.formToken!,
     targets,
     redisKeys,
     close: async () => {

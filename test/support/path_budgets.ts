@@ -57,3 +57,15 @@ export const PATH_BUDGETS = {
     'access-grant read': budget(3, 9, 0),
   },
 } satisfies Record<string, Record<string, Budget>>;
+
+/**
+ * Requests to another Information Provider per login for one claim whose data it holds (decision
+ * 77), counted exactly at the provider by test/integration/information_providers.test.ts. `page`:
+ * the challenge and the provider's challenge (the access request, sent while the owner reads);
+ * `signature`: the validation and the read; `after`: the code exchange and a userinfo (the copy
+ * kept for the grant, nothing at the provider). A login without such claims asks no provider.
+ */
+export const PROVIDER_REQUESTS = {
+  firstLogin: { page: 1, signature: 2, after: 0 },
+  laterLogin: { page: 0, signature: 1, after: 0 },
+} satisfies Record<string, Record<string, number>>;

@@ -188,6 +188,10 @@ export async function startSignet(
     redisAppendOnly?: boolean;
     /** Signet reads the chain through a proxy the test controls (test/support/chain_proxy.ts). */
     chainProxy?: boolean;
+    /** The issuer URL, when another address stands in front of the server (a proxy the test controls); default: the server's own. */
+    issuer?: string;
+    /** The anvil (with ONCHAINID) to read, shared with another harness that started it; default: one of its own, stopped at close. */
+    chain?: TestChain;
     /** Chain ids of more chains Signet serves after the first (31337), configured as CHAINS. */
     otherChains?: number[];
     /** DNS for every URL given at run time (webhooks, SSF endpoints, clients' URLs the engine fetches), at save and at each connection (a test plays a rebinding resolver). */
@@ -223,14 +227,14 @@ export async function startSignet(
   // harness to close, so a set-up that fails half way must leave nothing running itself.
   const starts = await Promise.allSettled([
     startRedisServer({ appendOnly: options.redisAppendOnly }),
-    startTestChain(),
+    options.chain ?? startTestChain(),
     storeKind === 'cluster' ? startRedisCluster() : undefined,
     storeKind === 'sentinel' ? startRedisSentinels() : undefined,
     Promise.all((options.otherChains ?? []).map((chainId) => startTestChain({ chainId }))),
   ]);
   const failed = starts.find((each) => each.status === 'rejected');
   if (failed) {
-    const started = starts.flatMap((each) => (each.status === 'fulfilled' ? [each.value].flat() : []));
+    const started = starts.flatMap((each) => (each.status === 'fulfilled' && each.value !== options.chain ? [each.value].flat() : []));
     await Promise.all(started.map((each) => each?.stop()));
     throw failed.reason;
   }
@@ -241,7 +245,7 @@ export async function startSignet(
     RedisSentinelGroup | undefined,
     TestChain[],
   ];
-  const running: Running = { redis, chain, cluster, sentinels, otherChains, servers: [], processes: [] };
+  const running: Running = { redis, chain, ownsChain: !options.chain, cluster, sentinels, otherChains, servers: [], processes: [] };
   try {
     return await startProcesses(options, storeKind, running);
   } catch (error) {
@@ -254,6 +258,8 @@ export async function startSignet(
 type Running = {
   redis: RedisServer;
   chain: TestChain;
+  /** false: the chain is another harness's, which stops it. */
+  ownsChain: boolean;
   cluster: RedisCluster | undefined;
   sentinels: RedisSentinelGroup | undefined;
   otherChains: TestChain[];
@@ -277,7 +283,13 @@ async function closeRunning(running: Running): Promise<void> {
   await running.chainProxy?.close();
   running.endpoints?.close();
   const { redis, chain, cluster, sentinels, otherChains } = running;
-  await Promise.all([redis.stop(), chain.stop(), cluster?.stop(), sentinels?.stop(), ...otherChains.map((other) => other.stop())]);
+  await Promise.all([
+    redis.stop(),
+    running.ownsChain ? chain.stop() : undefined,
+    cluster?.stop(),
+    sentinels?.stop(),
+    ...otherChains.map((other) => other.stop()),
+  ]);
 }
 
 /** The rest of startSignet, once Redis and the chain run: the proxy, the servers, the Signet processes. */
@@ -290,7 +302,7 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
   running.servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = options.issuer ?? `http://127.0.0.1:${port}`;
   const config = validateConfig({
     mode: 'test',
     issuer,

@@ -1,6 +1,10 @@
-// A minimal browser stand-in for HTTP tests: a cookie jar and fetch without auto-redirects.
+// A minimal browser stand-in for HTTP tests: a cookie jar and fetch without auto-redirects. As
+// the account's pages do, it sends the owner session's form token (from the sign-in's answer)
+// with every request that changes something.
 export class UserAgent {
   private readonly cookies = new Map<string, string>();
+  /** The session's form token, once an account sign-in answered it. */
+  formToken: string | undefined;
 
   /** The Cookie header this agent would send. */
   cookieHeader(): string {
@@ -10,6 +14,8 @@ export class UserAgent {
   async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const method = (init.method ?? 'GET').toUpperCase();
+    if (this.formToken && !['GET', 'HEAD'].includes(method) && !headers.has('x-csrf-token')) headers.set('x-csrf-token', this.formToken);
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
@@ -35,6 +41,7 @@ export class UserAgent {
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as Record<string, unknown>;
+    if (typeof json.csrf_token === 'string') this.formToken = json.csrf_token;
     return { status: response.status, json, response };
   }
 

@@ -523,6 +523,9 @@ describe('validateConfig', () => {
       clientRegistration: 'off',
       clientRegistrationLimits: { maxClients: 1000, unusedHours: 24 },
       tokenLimits: { accessTokensPerGrant: DEFAULT_ACCESS_TOKENS_PER_GRANT, clientCredentialsPerClient: DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT },
+      informationProviders: [],
+      providerTimeoutMs: 3000,
+      providerRecheckSeconds: 30,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -550,6 +553,31 @@ describe('validateConfig', () => {
     expect(configErrorOf(() => loadConfig({ CLIENT_CREDENTIALS_TOKENS_PER_CLIENT: '1001' }))).toBe(
       'configuration: CLIENT_CREDENTIALS_TOKENS_PER_CLIENT Too big: expected number to be <=1000',
     );
+  });
+
+  test('INFORMATION_PROVIDERS: each provider named, at an http(s) URL, with its API key; strict like every setting', () => {
+    const provider = { name: 'KYC Provider B', url: 'https://kyc.example/signet/', api_key: 'key-issued-by-the-provider' };
+    expect(loadConfig({ INFORMATION_PROVIDERS: JSON.stringify([provider]) }).informationProviders).toEqual([
+      // One spelling of the URL: no trailing slash, so a claim's uri lies under it at a "/".
+      { name: 'KYC Provider B', url: 'https://kyc.example/signet', apiKey: 'key-issued-by-the-provider' },
+    ]);
+    const refusal = (providers: unknown[]) => configErrorOf(() => loadConfig({ INFORMATION_PROVIDERS: JSON.stringify(providers) }));
+    expect(refusal([{ ...provider, apiKey: 'x' }])).toContain('INFORMATION_PROVIDERS');
+    expect(refusal([{ ...provider, apiKey: 'x' }])).toContain('apiKey');
+    expect(refusal([{ ...provider, url: 'ftp://kyc.example' }])).toContain('must be an http(s) URL without query, fragment or credentials');
+    expect(refusal([{ ...provider, url: 'https://kyc.example/?x=1' }])).toContain('must be an http(s) URL without query, fragment or credentials');
+    expect(refusal([{ ...provider, api_key: 'short' }])).toContain('needs at least 16 characters');
+    expect(refusal([{ ...provider, name: '' }])).toContain('needs 1 to 60 characters');
+    expect(refusal([provider, { ...provider, url: 'https://other.example' }])).toContain('names "KYC Provider B" twice');
+    expect(refusal([provider, { ...provider, name: 'Other' }])).toContain('lists https://kyc.example/signet twice');
+    expect(refusal([{ ...provider, url: 'http://localhost:3000/kyc' }])).toContain("is this Signet's own issuer");
+    expect(
+      configErrorOf(() => loadConfig({ ...productionEnv(), INFORMATION_PROVIDERS: JSON.stringify([{ ...provider, url: 'http://kyc.example' }]) })),
+    ).toContain('must be an https URL in production');
+    expect(loadConfig({ PROVIDER_TIMEOUT_MS: '800', PROVIDER_RECHECK_SECONDS: '5' })).toMatchObject({ providerTimeoutMs: 800, providerRecheckSeconds: 5 });
+    // No copy older than 30 s is ever released (decision 76).
+    expect(configErrorOf(() => loadConfig({ PROVIDER_RECHECK_SECONDS: '31' }))).toContain('PROVIDER_RECHECK_SECONDS');
+    expect(configErrorOf(() => loadConfig({ PROVIDER_TIMEOUT_MS: '50' }))).toContain('PROVIDER_TIMEOUT_MS');
   });
 
   test('the chain deadlines come from the environment, each on its own', () => {

@@ -106,6 +106,14 @@ test('the default limits', () => {
     registrationsPerAddress: { points: 20, seconds: 3600 },
     identityCreationsPerAddress: { points: 5, seconds: 3600 },
     identityCreationsPerWallet: { points: 3, seconds: 86400 },
+    authorizationsPerAddress: { points: 300, seconds: 60 },
+    pushedRequestsPerAddress: { points: 600, seconds: 60 },
+    backchannelStartsPerAddress: { points: 60, seconds: 60 },
+    backchannelStartsPerClient: { points: 120, seconds: 60 },
+    backchannelStartsPerIdentity: { points: 5, seconds: 600 },
+    backchannelPendingPerIdentity: 3,
+    grantAttemptsPerAddress: { points: 120, seconds: 60 },
+    grantAttemptsPerGrant: { points: 5, seconds: 600 },
   });
 });
 

@@ -43,8 +43,12 @@ export type ClaimsService = {
   listForLinked(factory: Address, identity: Address, wallet: Address, topics: number[]): Promise<{ known: boolean; linked: Linked; claims: ClaimView[] }>;
   /** One claim's public part (cached read); 404 if the identity has no such claim. */
   publicView(identity: Address, claimId: Hex, options?: ReadOptions): Promise<ClaimView>;
-  /** One claim with its data, read fresh; refuses with the reason when it cannot be released. */
-  release(identity: Address, claimId: Hex): Promise<ClaimView>;
+  /**
+   * One claim with its data, read fresh; refuses with the reason when it cannot be released.
+   * With `proof`, also what lets the reader check the data against the onchain hash itself: the
+   * salt and the chain the hashed document names (a service reading under an access grant).
+   */
+  release(identity: Address, claimId: Hex, options?: { proof?: boolean }): Promise<ClaimView & { salt?: Hex; chain_id?: number }>;
   /** The claims kept in a grant as they stand now (fresh reads): data only where releasable; removed ones left out. */
   shared(identity: Address, claimIds: readonly Hex[]): Promise<ClaimView[]>;
 };
@@ -127,7 +131,7 @@ export function createClaimsService(deps: {
     return claim;
   };
 
-  const release = async (identity: Address, claimId: Hex): Promise<ClaimView> => {
+  const release = async (identity: Address, claimId: Hex, options: { proof?: boolean } = {}): Promise<ClaimView & { salt?: Hex; chain_id?: number }> => {
     const claim = await find(identity, claimId, { fresh: true });
     const { view, record } = await viewOf(identity, claim);
     if (view.status === 'untrusted_issuer') {
@@ -139,7 +143,9 @@ export function createClaimsService(deps: {
     if (view.status === 'expired') throw refuse('claim_expired', `the claim expired at ${view.expires_at}`);
     if (!record) throw refuse('claim_data_missing', 'Signet holds no off-chain data for this claim');
     if (!matchesHash(record, claim)) throw refuse('claim_data_mismatch', "the claim's off-chain data does not match its onchain hash");
-    return { ...view, data: record.document.data };
+    if (!options.proof) return { ...view, data: record.document.data };
+    const chainId = record.document.chain_id;
+    return { ...view, data: record.document.data, salt: record.salt, ...(chainId === undefined ? {} : { chain_id: chainId }) };
   };
 
   return {

@@ -27,6 +27,8 @@ export type HistoryEntry = {
   outcome: 'released' | 'refused';
   /** Why a refused attempt was refused (the answer's reason). */
   reason?: string;
+  /** Claims released with data another Information Provider holds: the provider's name, by claim id. */
+  providers?: Record<string, string>;
 };
 
 export type Release = Omit<HistoryEntry, 'id' | 'at' | 'outcome' | 'client_name'> & { outcome?: HistoryEntry['outcome']; reason?: string };
@@ -84,6 +86,7 @@ export function createAccessHistory(deps: {
     client_address: release.client_address,
     outcome: release.outcome ?? 'released',
     ...(release.reason ? { reason: release.reason } : {}),
+    ...(release.providers && Object.keys(release.providers).length ? { providers: release.providers } : {}),
   });
   const bounds = () => ({ keepFromMs: keepFrom(), maxEntries: settings.historyEntries, ttlSeconds: settings.historyDays * 86_400 });
 

@@ -1,12 +1,17 @@
 // Owner sessions for the account routes: created by a signed wallet challenge, kept in the
-// store, carried by an httpOnly, signed, SameSite=Strict cookie.
+// store, carried by an httpOnly, signed, SameSite=Strict cookie. A request that changes
+// something is taken under a session only from Signet's own pages: its Origin (or
+// Sec-Fetch-Site) must be the issuer's, and it must carry the session's form token
+// (form_tokens.ts); SameSite alone lets a sibling subdomain's page through.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { refuse } from '../../base/errors.js';
+import { assertSameOrigin, changesState } from '../../http/same_origin.js';
 import { type IdentityKey, identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
+import { createFormTokens, FORM_TOKEN_FIELD, FORM_TOKEN_HEADER } from './form_tokens.js';
 
 /**
  * A signed-in wallet; `identity` is null until the wallet has one (it may create it). `chain_id`
@@ -24,7 +29,33 @@ const noSession = () => refuse('session_missing', 'no account session: sign in w
 /** How the session index names an identity: the first chain's by its address, another's by CAIP-10. */
 const indexOf = (identity: Address, chainId?: number) => keys.accountSessionsOf(identityKeyOf(identity, chainId));
 
-export function createAccountSessions(store: Store, secureCookies: boolean) {
+/** The form token of the request's session, for the page drawn (the renderer reads it: src/http/pages.ts). */
+const FORM_TOKEN_STATE = 'formToken';
+
+/** The token a request carries: its header, else its form's field. The field is taken out of the body either way, as the route's checks read the body next. */
+function givenToken(ctx: Context): string | undefined {
+  const body = ctx.request.body as Record<string, unknown> | undefined;
+  let field: unknown;
+  if (body && typeof body === 'object' && Object.hasOwn(body, FORM_TOKEN_FIELD)) {
+    field = body[FORM_TOKEN_FIELD];
+    delete body[FORM_TOKEN_FIELD];
+  }
+  return ctx.get(FORM_TOKEN_HEADER) || (typeof field === 'string' ? field : undefined);
+}
+
+export function createAccountSessions(store: Store, settings: { secureCookies: boolean; issuer: string; cookieKeys: readonly string[] }) {
+  const secureCookies = settings.secureCookies;
+  const issuerOrigin = new URL(settings.issuer).origin;
+  const formTokens = createFormTokens(settings.cookieKeys);
+
+  /** A request that changes something under the session: from Signet's own pages, with the session's token. */
+  const assertFromOwnPages = (ctx: Context, session: AccountSession) => {
+    if (!changesState(ctx)) return;
+    assertSameOrigin(ctx, issuerOrigin);
+    if (!formTokens.matches(session.id, givenToken(ctx)))
+      throw refuse('form_token_invalid', "this request does not carry the form token of your session: send it from Signet's account pages");
+  };
+
   // Path "/": the access-grant routes read the owner's session too. SameSite=Strict keeps it
   // off cross-site requests.
   const cookieOptions = { signed: true, httpOnly: true, sameSite: 'strict' as const, secure: secureCookies, path: '/' };
@@ -32,7 +63,11 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
   const findAny = async (ctx: Context): Promise<AccountSession | undefined> => {
     const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
     const raw = id ? await store.get(keys.accountSession(id)) : undefined;
-    return raw ? (JSON.parse(raw) as AccountSession) : undefined;
+    if (!raw) return undefined;
+    const session = JSON.parse(raw) as AccountSession;
+    assertFromOwnPages(ctx, session);
+    ctx.state[FORM_TOKEN_STATE] = formTokens.of(session.id);
+    return session;
   };
   /** The session of an owner whose wallet has an identity, on any chain (`chain_id` names another than the first). */
   const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
@@ -41,6 +76,12 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
   };
 
   return {
+    /** Refuses a sign-in step sent from a page of another origin (a stranger's page signing the browser in to their own account). */
+    assertSameOrigin: (ctx: Context) => assertSameOrigin(ctx, issuerOrigin),
+
+    /** The form token of a session just opened (its pages get it with each page; a script that signed in gets it here). */
+    formTokenOf: (session: AccountSession) => formTokens.of(session.id),
+
     /** A fresh binding for an account sign-in challenge, remembered in the browser. */
     beginSignIn(ctx: Context): string {
       const binding = `account:${randomBytes(16).toString('base64url')}`;
@@ -49,6 +90,7 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
     },
 
     signInBinding(ctx: Context): string {
+      assertSameOrigin(ctx, issuerOrigin);
       const binding = ctx.cookies.get(ACCOUNT_LOGIN_COOKIE, { signed: true });
       if (!binding) throw refuse('sign_in_missing', 'no sign-in is under way in this browser; request a challenge first');
       return binding;
@@ -97,12 +139,12 @@ export function createAccountSessions(store: Store, secureCookies: boolean) {
       await store.addToIndex(indexOf(identity, session.chain_id), session.id, ACCOUNT_SESSION_SECONDS);
     },
 
+    /** Signs out: the session's own pages only, as every change (another origin's page cannot sign the owner out). */
     async close(ctx: Context): Promise<void> {
-      const id = ctx.cookies.get(ACCOUNT_COOKIE, { signed: true });
-      if (id) {
-        const session = await findAny(ctx);
-        await store.delete(keys.accountSession(id));
-        if (session?.identity) await store.removeFromIndex(indexOf(session.identity, session.chain_id), id);
+      const session = await findAny(ctx);
+      if (session) {
+        await store.delete(keys.accountSession(session.id));
+        if (session.identity) await store.removeFromIndex(indexOf(session.identity, session.chain_id), session.id);
       }
       ctx.cookies.set(ACCOUNT_COOKIE, null, cookieOptions);
     },

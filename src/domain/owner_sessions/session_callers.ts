@@ -2,6 +2,7 @@
 // any signed-in wallet (which may not have created its identity yet); for pages, the owner if
 // signed in, and the way to the sign-in page and back for everyone else.
 import type { Context } from 'koa';
+import type { Reason } from '../../base/reasons.js';
 import type { Authenticator } from '../../http/authenticators.js';
 import type { AccountSession, AccountSessions, IdentitySession } from './account_sessions.js';
 
@@ -20,11 +21,14 @@ export function toSignIn(ctx: Context): Record<string, never> {
   return {};
 }
 
+/** What a session's request that changes something is refused with when it does not come from Signet's own pages (account_sessions.ts). */
+export const FROM_OWN_PAGES: Reason[] = ['cross_origin_request', 'form_token_invalid'];
+
 export function sessionCallers(sessions: AccountSessions): SessionCallers {
   return {
-    owner: { kind: 'owner_session', refusals: ['session_missing', 'wallet_without_identity'], authenticate: (ctx) => sessions.require(ctx) },
-    wallet: { kind: 'wallet_session', refusals: ['session_missing'], authenticate: (ctx) => sessions.requireWallet(ctx) },
-    signIn: { kind: 'sign_in', refusals: ['sign_in_missing'], authenticate: async (ctx) => sessions.signInBinding(ctx) },
-    visitor: { kind: 'owner_session', refusals: [], authenticate: (ctx) => sessions.find(ctx) },
+    owner: { kind: 'owner_session', refusals: ['session_missing', 'wallet_without_identity', ...FROM_OWN_PAGES], authenticate: (ctx) => sessions.require(ctx) },
+    wallet: { kind: 'wallet_session', refusals: ['session_missing', ...FROM_OWN_PAGES], authenticate: (ctx) => sessions.requireWallet(ctx) },
+    signIn: { kind: 'sign_in', refusals: ['sign_in_missing', 'cross_origin_request'], authenticate: async (ctx) => sessions.signInBinding(ctx) },
+    visitor: { kind: 'owner_session', refusals: FROM_OWN_PAGES, authenticate: (ctx) => sessions.find(ctx) },
   };
 }

@@ -3,6 +3,7 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { keptAnswers } from '../../base/kept_answers.js';
+import { isWebUrl, WEB_URL_RULE } from '../../base/web_url.js';
 import { keys } from '../../infra/store/keys.js';
 import { createGetsAhead, type ReadToSend } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
@@ -24,7 +25,7 @@ export const profileSchema = z.object({
     .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678')
     .optional(),
   address: addressSchema.optional(),
-  website: z.url().optional(),
+  website: z.string().refine(isWebUrl, { error: WEB_URL_RULE }).optional(),
 });
 
 export type Profile = z.infer<typeof profileSchema>;
@@ -55,10 +56,18 @@ function deepFreeze(profile: Profile): Readonly<Profile> {
   return Object.freeze(profile);
 }
 
+/**
+ * A profile as stored. A website saved before the URL rule (decision 71) that breaks it, a
+ * `javascript:` URL say, reads as absent: never released, and the profile page shows it empty.
+ */
+const storedProfileSchema = profileSchema
+  .extend({ website: z.unknown().optional() })
+  .transform(({ website, ...rest }): Profile => (isWebUrl(website) ? { ...rest, website } : rest));
+
 // Userinfo and the ID token read the profile at every request, and it changes rarely: the
 // checked answers for the texts read last are kept (the text is the key, so a changed profile
 // is parsed anew), frozen, as every reader gets the same object.
-const parseStored = keptAnswers(2048, (raw) => deepFreeze(profileSchema.parse(JSON.parse(raw))));
+const parseStored = keptAnswers(2048, (raw) => deepFreeze(storedProfileSchema.parse(JSON.parse(raw))));
 
 /** A profile as stored (JSON, or nothing: an empty profile). */
 export function parseProfile(raw: string | undefined | null): Readonly<Profile> {

@@ -21,9 +21,14 @@ export type IssuedChallenge = {
   verified: { claim_id: string; claims: string[] }[];
   /** The chain the text names (`Chain ID`), whose identity it is; absent: the issuer's default chain. */
   chainId?: number;
+  /** The kept claims whose data another Information Provider holds (src/domain/providers/); absent: none. */
+  held?: HeldClaimOffer[];
   message: string;
   expiresAt: number;
 };
+
+/** A kept claim whose data a provider holds: where, the onchain hash it must match, whether the owner signs there too. */
+export type HeldClaimOffer = { claim_id: `0x${string}`; provider: string; resource: string; data_hash: `0x${string}`; signs: boolean };
 
 export type ChallengeRequest = {
   binding: string;
@@ -38,6 +43,7 @@ export type ChallengeRequest = {
   resources: string[];
   /** The identity's chain, named in the text (default: the settings' chain). */
   chainId?: number;
+  held?: HeldClaimOffer[];
 };
 
 export type IssueChallenge = (request: ChallengeRequest) => Promise<IssuedChallenge>;
@@ -72,6 +78,7 @@ export function createChallengeIssuer(store: Store, settings: ChallengeSettings,
       claims: request.claims ?? [],
       verified: request.verified ?? [],
       ...(request.chainId === undefined ? {} : { chainId: request.chainId }),
+      ...(request.held?.length ? { held: request.held } : {}),
       message,
       expiresAt,
     };

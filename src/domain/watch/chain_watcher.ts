@@ -34,7 +34,7 @@ export { type ChainConsentHandlers, noConsentEnds } from './consent_handlers.js'
 /** Where a round failed: reading the chain, the store, or in a consent handler. */
 export type WatchStage = 'chain' | 'store' | 'handler';
 
-/** What /readyz shows of the watcher, in the process that holds its lease. */
+/** What /admin/readiness shows of the watcher, in the process that holds its lease. */
 export type ChainWatchReport = {
   head: number;
   /** The last block whose events were all handled. */

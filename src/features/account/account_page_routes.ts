@@ -1,7 +1,7 @@
 // The owner's account pages (server-rendered; JavaScript only for wallet calls) as route
 // declarations, kept out of /openapi.json: sign in, create an identity, then overview, profile,
-// wallets, claims and accesses. Forms post here; the session cookie is SameSite=Strict, so no
-// other site can post them on the owner's behalf.
+// wallets, claims and accesses. Forms post here, each with the session's form token, and a post
+// from a page of another origin is refused (src/domain/owner_sessions/account_sessions.ts).
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { z } from 'zod';
@@ -12,7 +12,8 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
-import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
+import { signInReturnPath } from '../../domain/owner_sessions/account_tabs.js';
+import { FROM_OWN_PAGES, sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, type ProfileStore, profileSchema } from '../../domain/profile/profile.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
@@ -54,10 +55,6 @@ export type AccountPagesDeps = {
 };
 
 const TAG = 'Account pages';
-
-/** The tabs, in order; sign-in returns to the one asked for (and only to one of these). */
-const TABS = ['/account', '/account/profile', '/account/wallets', '/account/claims', '/account/accesses', '/account/data'];
-const returnPath = (asked: string | undefined) => (asked && TABS.includes(asked) ? asked : '/account');
 
 /** The profile form: one input per value, the address flattened. */
 const PROFILE_FORM = [
@@ -107,7 +104,7 @@ function profileFromForm(form: Record<string, unknown>) {
 const FIELD_MESSAGES: Record<string, string> = {
   email: 'Enter an email address like name@example.com',
   phone_number: 'Enter the phone number in international format, like +33612345678',
-  website: 'Enter a full web address starting with https://',
+  website: 'Enter a web address starting with https:// or http://, like https://example.com',
 };
 
 /** A page's optional query word: anything else (a repeated parameter) reads as absent. */
@@ -166,7 +163,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             chainId: deps.chainId,
             chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
             demoWallet: deps.demoWallet,
-            next: returnPath(query.next),
+            next: signInReturnPath(query.next),
           });
           return {};
         }
@@ -217,6 +214,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       auth: anyone,
       bodyLimit: 'form',
       responses: { 302: { description: 'Back to the sign-in page' } },
+      refusals: FROM_OWN_PAGES,
       undocumented: true,
       async handle({ ctx }) {
         await deps.sessions.close(ctx);

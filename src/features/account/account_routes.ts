@@ -2,6 +2,7 @@
 // as the login (a wallet without an identity may sign in to create one), the identity's
 // creation, the transactions the owner's wallet sends to manage keys and claims, the owner's
 // webhook, and consent receipts.
+
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { refuse } from '../../base/errors.js';
@@ -12,6 +13,7 @@ import { signInIdentity } from '../../domain/identity/login_identity.js';
 import { subjectOf } from '../../domain/identity/subject.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
+import { FROM_OWN_PAGES } from '../../domain/owner_sessions/session_callers.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import { CHALLENGE_REFUSALS } from '../../domain/wallet/verify_challenge.js';
@@ -75,8 +77,10 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
           headers: { 'Set-Cookie': 'signet_account_login: the sign-in under way' },
         },
       },
-      refusals: ['wallet_without_identity', 'chain_not_configured', ...LINK_REFUSALS],
+      refusals: ['wallet_without_identity', 'chain_not_configured', 'cross_origin_request', ...LINK_REFUSALS],
       async handle({ ctx, body }) {
+        // Before any chain read: another origin's page cannot start a sign-in in this browser.
+        deps.sessions.assertSameOrigin(ctx);
         const resolved = await signInIdentity(onChain, body);
         if ('choose' in resolved)
           return { body: { choose: resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity })) } };
@@ -134,6 +138,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
             wallet: session.wallet,
             created_at: session.created_at,
             ...(onChain.several ? { chain_id: on.chain.chainId } : {}),
+            csrf_token: deps.sessions.formTokenOf(session),
           },
         };
       },
@@ -146,6 +151,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       tag: TAG,
       auth: anyone,
       responses: { 204: { description: 'Signed out (also when no session was open)' } },
+      refusals: FROM_OWN_PAGES,
       async handle({ ctx }) {
         await deps.sessions.close(ctx);
         return { status: 204 };

@@ -72,6 +72,9 @@ export const accountSession = z
     wallet: address,
     created_at: dateTime,
     chain_id: z.number().int().optional().meta({ description: "With several chains: the identity's chain" }),
+    csrf_token: z.string().meta({
+      description: "The session's form token: send it as X-CSRF-Token with every request that changes something under the session (the account's pages do)",
+    }),
   })
   .meta({ id: 'AccountSession' });
 

@@ -7,6 +7,7 @@ import type { CredentialRecord, CredentialRecords } from '../../domain/credentia
 import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import type { CredentialType } from '../../domain/credentials/credential_types.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import type { AccountTabPath } from '../../domain/owner_sessions/account_tabs.js';
 import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
@@ -14,7 +15,7 @@ import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { CredentialOffer, CredentialOffers } from './credential_offers.js';
 
 const TAG = 'Account pages';
-export const CREDENTIALS_PAGE = '/account/wallet-credentials';
+export const CREDENTIALS_PAGE = '/account/wallet-credentials' satisfies AccountTabPath;
 
 const CAUSE_WORDS: Record<string, string> = {
   owner_revoked: 'you revoked it',

@@ -6,7 +6,7 @@ export type GrantKind = 'immediate' | 'persistent';
 
 /** pending → active → used (immediate) or revoked (persistent); pending → expired | denied. */
 /** Why an access grant was revoked. */
-export type RevocationReason = 'owner_revoked' | 'key_removed' | 'erasure' | 'client_deleted';
+export type RevocationReason = 'owner_revoked' | 'key_removed' | 'erasure' | 'client_deleted' | 'service_released';
 
 export type GrantStatus = 'pending' | 'active' | 'used' | 'revoked' | 'expired' | 'denied';
 
@@ -32,7 +32,7 @@ export type AccessGrant = {
   granted_at?: string;
   used_at?: string;
   revoked_at?: string;
-  /** Why it was revoked: by its owner, because the signing wallet's key was removed on chain, or by an erasure. */
+  /** Why it was revoked: by its owner, because the signing wallet's key was removed on chain, by an erasure, or given up by its service. */
   revoked_reason?: RevocationReason;
   denied_at?: string;
 };

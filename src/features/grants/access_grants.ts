@@ -175,10 +175,17 @@ export function createAccessGrants(deps: AccessGrantDeps) {
 
     /** By the owner: with an account session (identity known) or a signature of the revocation text. */
     /** By the owner (a session or a signature of the revocation text), or by Signet for `reason` (a key removed on chain, an erasure). */
-    async revoke(id: string, by: { identity: Address; chainId?: number } | { signature: string }, reason: RevocationReason = 'owner_revoked') {
+    async revoke(
+      id: string,
+      by: { identity: Address; chainId?: number } | { signature: string } | { service: string },
+      reason: RevocationReason = 'owner_revoked',
+    ) {
       const grant = await current(id);
       if ('identity' in by) {
         if (!ofIdentity(grant, by.identity, by.chainId)) throw grantNotFound(id);
+      } else if ('service' in by) {
+        // A service gives up its own grant (another Signet whose owner erased their data there).
+        if (grant.service !== by.service) throw grantNotFound(id);
       } else {
         await verifySigner(grant, revocationText(settings.issuer, id, grant.identity), by.signature);
       }

@@ -86,15 +86,25 @@ export function createGrantResources(first: ChainResources & { on?: (chainId: nu
       return available.filter((name) => asked.includes(name));
     },
 
+    /** A claim as a login's grant shares it: read fresh, with its data where Signet holds it (else its view alone). */
+    async claimAsShared(ref: ResourceRef & { kind: 'claim' }) {
+      const [view] = await of(ref).claims.shared(ref.identity, [ref.claimId]);
+      if (!view) throw refuse('claim_not_found', `identity ${ref.identity} has no claim ${ref.claimId}`);
+      return view;
+    },
+
     /** The public part: what exists, never a value; 404 identity_not_found at an address that is no identity. */
     async publicPart(ref: ResourceRef): Promise<Record<string, unknown>> {
       if (ref.kind === 'claim') return { identity: ref.identity, ...(await of(ref).claims.publicView(ref.identity, ref.claimId)) };
       return { identity: ref.identity, fields: namesOf(await profileOf(ref)) };
     },
 
-    /** The private part limited to `fields`, read fresh (profiles change; claims are re-checked). */
-    async privatePart(ref: ResourceRef, fields: readonly string[]): Promise<Record<string, unknown>> {
-      if (ref.kind === 'claim') return { identity: ref.identity, ...(await of(ref).claims.release(ref.identity, ref.claimId)) };
+    /**
+     * The private part limited to `fields`, read fresh (profiles change; claims are re-checked).
+     * `proof`: a claim's salt and hashed chain too, so its reader can check the onchain hash.
+     */
+    async privatePart(ref: ResourceRef, fields: readonly string[], options: { proof?: boolean } = {}): Promise<Record<string, unknown>> {
+      if (ref.kind === 'claim') return { identity: ref.identity, ...(await of(ref).claims.release(ref.identity, ref.claimId, options)) };
       const profile = (await of(ref).profiles.get(ref.identity)) as Record<string, unknown>;
       const values = Object.fromEntries(fields.filter((name) => profile[name] !== undefined).map((name) => [name, profile[name]]));
       return { identity: ref.identity, fields: Object.keys(values), values };

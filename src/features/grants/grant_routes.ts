@@ -1,6 +1,7 @@
 // The access-grant API (docs/decisions.md, 15) as route declarations: access requests on each
 // resource, the resource reads, the grant record, validations, denials, revocations, listing,
 // and the owner's inbox.
+
 import type { Context } from 'koa';
 import type { Address } from 'viem';
 import { refuse } from '../../base/errors.js';
@@ -8,12 +9,14 @@ import type { BackchannelRequest } from '../../domain/backchannel/backchannel_in
 import { presentationOf } from '../../domain/dpop/dpop_presentation.js';
 import type { IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
+import { FROM_OWN_PAGES } from '../../domain/owner_sessions/session_callers.js';
 import { LINKED_SIGNATURE_REFUSALS } from '../../domain/wallet/verify_linked_signature.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { clientAddress } from '../../http/client_address.js';
 import { type AnyRoute, type RateLimitSpec, route } from '../../http/route.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { AccessGrants } from './access_grants.js';
+import type { ClaimJwtSigner } from './claim_jwt.js';
 import type { GrantListing } from './grant_listing.js';
 import { claimRef, profileRef, type ResourceRef } from './grant_resource.js';
 import * as forms from './grant_schemas.js';
@@ -33,6 +36,10 @@ export type GrantRoutesDeps = {
   revokeAsOwner: RevokeAsOwner;
   /** The chain of an identity in a path: undefined for the first (bare or named), its id for another; refuses one not served. */
   chainOf: (identity: forms.IdentityInPath) => number | undefined;
+  /** A claim's private part as a JWT Signet signs, for `Accept: application/jwt`. */
+  signClaim?: ClaimJwtSigner;
+  /** The CAIP-10 id of an identity on its chain (undefined: the first). */
+  subjectOf: (identity: Address, chainId?: number) => string;
 };
 
 const TAG = 'Access grants';
@@ -52,7 +59,7 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
   /** A service with its API key, or the owner with an account session. */
   const serviceOrOwner: Authenticator<ServiceCaller | { identity: Address; chainId?: number }> = {
     kind: 'api_key_or_owner_session',
-    refusals: ['api_key_invalid', 'caller_missing'],
+    refusals: ['api_key_invalid', 'caller_missing', ...FROM_OWN_PAGES],
     async authenticate(ctx) {
       const key = ctx.get('x-api-key');
       if (key) return deps.services.authenticate(key);
@@ -119,7 +126,13 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
       params,
       // Only anonymous reads: a token or an API key is checked against its grant instead.
       rateLimits: [{ limit: 'publicReadsPerAddress', key: 'client_address', when: (caller) => !caller.token && !caller.apiKey }],
-      responses: { 200: { description: 'The public part, or the private part a credential covers', schema: publicForm.or(privateForm) } },
+      responses: {
+        200: {
+          description:
+            "The public part, or the private part a credential covers; a claim's private part as a JWT Signet signs when asked with `Accept: application/jwt` (`application/jwt`)",
+          schema: publicForm.or(privateForm),
+        },
+      },
       refusals: [
         'chain_not_configured',
         'token_invalid',
@@ -142,7 +155,14 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
         'chain_unavailable',
       ],
       async handle({ ctx, params, caller }) {
-        return { body: await deps.readResource(refOf(params), caller, clientAddress(ctx)) };
+        const ref = refOf(params);
+        const body = await deps.readResource(ref, caller, clientAddress(ctx));
+        // Only a claim's released data is signed: the public part is anyone's, and says nothing of Signet's.
+        const wantsJwt = ref.kind === 'claim' && body.data !== undefined && ctx.accepts('application/json', 'application/jwt') === 'application/jwt';
+        if (wantsJwt && deps.signClaim) {
+          return { body: await deps.signClaim(deps.subjectOf(ref.identity, ref.chainId), body), headers: { 'content-type': 'application/jwt' } };
+        }
+        return { body };
       },
     });
 
@@ -240,15 +260,22 @@ export function grantRoutes(deps: GrantRoutesDeps): AnyRoute[] {
     route({
       method: 'post',
       path: '/access-grants/{id}/revocations',
-      summary: 'The owner revokes a grant (an access grant or an OIDC login), signed in or with a signature of the revocation text',
+      summary:
+        'The owner revokes a grant (an access grant or an OIDC login), signed in or with a signature of the revocation text; or a service gives up its own access grant with its API key',
       tag: TAG,
       auth: anyone,
       params: forms.grantPath,
       body: forms.revocationBody,
       rateLimits: grantAttempts,
       responses: { 200: { description: 'The revoked grant', schema: forms.accessGrant.or(forms.loginGrant) } },
-      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', ...LINKED_SIGNATURE_REFUSALS],
+      // Under a session, as every change of the owner's: from Signet's own pages (FROM_OWN_PAGES).
+      refusals: ['owner_proof_missing', 'grant_not_found', 'grant_not_active', 'api_key_invalid', ...LINKED_SIGNATURE_REFUSALS, ...FROM_OWN_PAGES],
       async handle({ ctx, params, body }) {
+        const key = ctx.get('x-api-key');
+        if (key) {
+          const { service } = await deps.services.authenticate(key);
+          return { body: await deps.accessGrants.revoke(params.id, { service }, 'service_released') };
+        }
         const session = await deps.sessions.find(ctx);
         if (session) return { body: await deps.revokeAsOwner(params.id, session.identity, session.chain_id) };
         if (!body.signature) throw refuse('owner_proof_missing', 'sign in to your account, or send the owner\'s "signature" of the revocation text');

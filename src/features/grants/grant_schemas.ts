@@ -74,7 +74,7 @@ export const accessGrant = z
     granted_at: dateTime.optional(),
     used_at: dateTime.optional(),
     revoked_at: dateTime.optional(),
-    revoked_reason: z.enum(['owner_revoked', 'key_removed', 'erasure', 'client_deleted']).optional(),
+    revoked_reason: z.enum(['owner_revoked', 'key_removed', 'erasure', 'client_deleted', 'service_released']).optional(),
     denied_at: dateTime.optional(),
   })
   .meta({ id: 'AccessGrant' });

@@ -14,17 +14,21 @@ import type { Signals } from '../../domain/consent/consent_signal.js';
 import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import { subjectOf } from '../../domain/identity/subject.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
 import type { ProfileStore } from '../../domain/profile/profile.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { WebhookQueue } from '../../domain/webhooks/webhook_queue.js';
 import type { Authenticator } from '../../http/authenticators.js';
 import type { OnChains } from '../../infra/chain/chains.js';
+import { signingKeysOf } from '../../infra/keys/signing_keys.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
 import { createAccessGrants } from './access_grants.js';
+import { createClaimJwtSigner } from './claim_jwt.js';
 import { webhookEventOf } from './grant_events.js';
 import { createGrantListing } from './grant_listing.js';
 import { createGrantResources } from './grant_resource.js';
@@ -76,9 +80,10 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
     notify: async (event) => {
       // A request goes to the owner's webhook of the identity on its chain (grant_events.ts).
       await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
-      // A revoked grant is also a grant ended, for the service's SSF stream.
-      if (event.type === 'access_grant.revoked') {
+      // A revoked grant is also a grant ended, for the service's SSF stream (one the service gave up itself needs no telling).
+      if (event.type === 'access_grant.revoked' && event.grant.revoked_reason !== 'service_released') {
         const { grant } = event;
+        const reason = grant.revoked_reason === 'service_released' ? undefined : grant.revoked_reason;
         await deps.signals?.emit({
           type: 'grant_ended',
           identity: grant.identity,
@@ -86,7 +91,7 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
           client_id: grant.service,
           grant_id: grant.id,
           kind: grant.kind,
-          reason: grant.revoked_reason ?? 'owner_revoked',
+          reason: reason ?? 'owner_revoked',
           at: deps.now(),
         });
       }
@@ -146,6 +151,11 @@ export type GrantsFeatureDeps = {
   onChain?: Pick<OnChains<unknown>, 'require'>;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   history: AccessHistory;
+  /** Claim data other Information Providers hold, kept for a login's grant (src/domain/providers/). */
+  heldElsewhere?: HeldElsewhere;
+  /** The signing keys a claim's resource is signed with as a JWT (`Accept: application/jwt`). */
+  config: Pick<Config, 'jwks'>;
+  now: () => number;
 };
 
 /** The grants' listing, revocation by the owner, resource reads and routes, once the engine exists. */
@@ -163,6 +173,7 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     resources,
     services: deps.services.services,
     history: deps.history,
+    heldElsewhere: deps.heldElsewhere,
     checkDpop: deps.checkDpop,
     requiresDpopNonce: async (clientId) => isFapiClient(await deps.clients.find(clientId)),
   });
@@ -176,6 +187,8 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     sessions: { ...deps.sessionCallers, find: (ctx) => deps.sessions.find(ctx) },
     backchannelFor: (identity: Address, chainId?: number) => deps.backchannel.pendingFor(identity, chainId),
     revokeAsOwner,
+    signClaim: createClaimJwtSigner(deps.issuer, signingKeysOf(deps.config), deps.now),
+    subjectOf: (identity, chainId) => subjectOf(chainId ?? deps.chainId, identity),
     // A bare address, or the first chain named, is the first chain's identity (one path, one grant).
     chainOf: ({ chainId }) => {
       if (chainId === undefined || chainId === deps.chainId) return undefined;

@@ -10,6 +10,7 @@ import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { DpopCheck, DpopPresentation } from '../../domain/dpop/dpop_proof.js';
 import type { AccessHistory, Door } from '../../domain/history/access_history.js';
 import { subjectOf } from '../../domain/identity/subject.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { ServiceAuth } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
@@ -27,6 +28,8 @@ export type ResourceReaderDeps = {
   services: ServiceAuth;
   /** Where each release (and each refusal of a grant's holder) is recorded for the owner. */
   history?: AccessHistory;
+  /** Claim data other Information Providers hold, kept for a login's grant: released at the claim's resource as Signet's own. */
+  heldElsewhere?: HeldElsewhere;
   /** The DPoP check of a login's access token, and whether its client must use server nonces. */
   checkDpop: DpopCheck;
   requiresDpopNonce: (clientId: string) => Promise<boolean>;
@@ -74,7 +77,8 @@ export function createResourceReader(deps: ResourceReaderDeps) {
     if (grant.status !== 'active') throw deadGrantToken(grant);
     if (grant.resource !== ref.path) throw insufficient('the access grant of this token is for another resource');
     if (grant.kind === 'immediate') await deps.accessGrants.use(grant);
-    return deps.resources.privatePart(ref, grant.fields);
+    // A service reading under a grant checks a claim's data against its onchain hash: it gets the salt.
+    return deps.resources.privatePart(ref, grant.fields, { proof: true });
   };
 
   /** An OIDC access token: what the owner kept at login, for their own identity. */
@@ -92,7 +96,17 @@ export function createResourceReader(deps: ResourceReaderDeps) {
     reader({ client_id: accessToken.clientId!, grant_id: accessToken.grantId, door: ref.kind === 'claim' ? 'claim_resource' : 'profile_resource' });
     if (ref.kind === 'claim') {
       if (!receipt.claims.some((kept) => kept.toLowerCase() === ref.claimId)) throw insufficient('the grant of this access token does not cover this claim');
-      return deps.resources.privatePart(ref, ['data']);
+      try {
+        return await deps.resources.privatePart(ref, ['data']);
+      } catch (error) {
+        // Data another provider holds: from the copy kept for this grant, as the tokens release it.
+        if (!(deps.heldElsewhere && error instanceof SignetError && error.reason === 'claim_data_missing')) throw error;
+        const view = await deps.resources.claimAsShared(ref);
+        const subject = subjectOf(ref.chainId ?? deps.chainId, ref.identity);
+        if (!deps.heldElsewhere.providers.of(view.uri)) throw error;
+        const { views } = await deps.heldElsewhere.release(accessToken.grantId, subject, ref.identity, [view]);
+        return { identity: ref.identity, ...views[0] };
+      }
     }
     const fields = receipt.fields.filter((name) => !name.startsWith('claim:'));
     if (fields.length === 0) throw insufficient('the grant of this access token does not cover this profile');
@@ -114,12 +128,17 @@ export function createResourceReader(deps: ResourceReaderDeps) {
     // Only a service that holds (or held) a grant of this identity is the owner's business.
     if (grants.some((grant) => sameIdentity(grant, ref))) reader({ client_id: service, grant_id: used[0] ?? null, door: 'access_grant' });
     if (fields.size === 0) throw deps.accessGrants.accessDeniedFor(service);
-    return deps.resources.privatePart(ref, [...fields]);
+    return deps.resources.privatePart(ref, [...fields], { proof: true });
   };
 
   /** What a private part holds, as the history names it: profile field names, or the claim's id. */
-  const released = (ref: ResourceRef, body: Record<string, unknown>) =>
-    ref.kind === 'claim' ? { fields: [], claims: [ref.claimId] } : { fields: (body.fields as string[] | undefined) ?? [], claims: [] };
+  const released = (ref: ResourceRef, body: Record<string, unknown>) => {
+    if (ref.kind !== 'claim') return { fields: (body.fields as string[] | undefined) ?? [], claims: [] };
+    // A claim whose provider gave no data released nothing; one whose data another provider holds names it.
+    if (body.data === undefined) return { fields: [], claims: [] };
+    const provider = typeof body.uri === 'string' ? deps.heldElsewhere?.providers.of(body.uri) : undefined;
+    return { fields: [], claims: [ref.claimId], ...(provider ? { providers: { [ref.claimId]: provider.name } } : {}) };
+  };
 
   return async function read(ref: ResourceRef, { token, apiKey }: GrantCredential, from = 'unknown'): Promise<Record<string, unknown>> {
     if (!token && !apiKey) return deps.resources.publicPart(ref);

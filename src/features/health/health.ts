@@ -4,16 +4,21 @@
 // several chains each is probed and reported; by default the instance stays ready while any
 // chain answers (a down chain refuses only its own logins), or only while all do
 // (READY_WITH_CHAINS=all). The process that follows the chain (src/domain/watch/) adds its lag and
-// last error: reported, never a reason to fail.
+// last error: reported, never a reason to fail. Every answer comes from one probe shared per
+// process and at most a second old (readiness_probe.ts), and the public answer says only ready
+// or not and which check failed: the endpoints' states and the watcher's, which name the
+// operator's providers and how far behind the chain Signet is, are the admin's
+// (GET /admin/readiness, ADMIN_TOKEN).
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { SIGNET_VERSION } from '../../base/version.js';
 import type { Config } from '../../config/config.js';
 import type { ChainWatchReport } from '../../domain/watch/chain_watcher.js';
-import { anyone } from '../../http/authenticators.js';
+import { adminToken, anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import type { EndpointReport } from '../../infra/chain/rpc_endpoints.js';
 import type { Store } from '../../infra/store/store.js';
+import { createReadinessProbe, type ReadinessChecks } from './readiness_probe.js';
 
 export type ReadinessDeps = {
   store: Store;
@@ -26,30 +31,13 @@ export type ReadinessDeps = {
   chainWatch?: () => ChainWatchReport | undefined;
   /** With several chains: each chain's watcher, in the chains' order (its report while this process follows that chain). */
   chainWatches?: () => readonly (ChainWatchReport | undefined)[];
+  /** The clock the probe's result ages by. */
+  now: () => number;
+  /** The admin API's token: the details' route is off without it. */
+  adminToken?: string;
 };
 
-type Check = 'ok' | 'unreachable';
-
 const TAG = 'Health';
-
-/** Settles with the work's outcome, or 'unreachable' when it fails or outlasts the deadline. */
-async function probe(work: () => Promise<unknown>, deadlineMs: number): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Check>((resolve) => {
-    timer = setTimeout(() => resolve('unreachable'), deadlineMs);
-  });
-  try {
-    return await Promise.race([
-      work().then(
-        (): Check => 'ok',
-        (): Check => 'unreachable',
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const check = z.enum(['ok', 'unreachable']);
 const checks = z.object({
@@ -103,6 +91,12 @@ const chainWatches = z
   )
   .meta({ description: "With several chains: each chain's watcher (its state only from the process that follows it); never makes readiness fail" });
 
+const notReady = z.object({
+  error: z.literal('temporarily_unavailable'),
+  error_description: z.string(),
+  reason: z.enum(['store_unavailable', 'chain_unavailable']),
+});
+
 function healthRoutes({
   store,
   chains,
@@ -110,7 +104,51 @@ function healthRoutes({
   deadlineMs = 1000,
   chainWatch: watchReport,
   chainWatches: watchReports,
+  now,
+  adminToken: token,
 }: ReadinessDeps): AnyRoute[] {
+  const probe = createReadinessProbe({
+    ping: () => store.ping(),
+    chainHeads: chains.map(
+      ({ client }) =>
+        () =>
+          client.getBlockNumber({ cacheTime: 0 }),
+    ),
+    readyWithChains,
+    deadlineMs,
+    now,
+  });
+  /** The checks as answered: each chain's only with several. */
+  const checked = (result: ReadinessChecks) => ({
+    store: result.store,
+    chain: result.chain,
+    ...(chains.length > 1 ? { chains: chains.map((chain, i) => ({ chain_id: chain.chainId, name: chain.name, check: result.chains[i]! })) } : {}),
+  });
+  const ready = (result: ReadinessChecks) => result.store === 'ok' && result.chain === 'ok';
+  const whyNot = (result: ReadinessChecks) => ({
+    error: 'temporarily_unavailable' as const,
+    error_description: `not ready: ${result.store === 'ok' ? 'the chain' : 'the store (Redis)'} does not answer`,
+    reason: result.store === 'ok' ? ('chain_unavailable' as const) : ('store_unavailable' as const),
+  });
+  /** What only the operator reads: the endpoints' and the watchers' states, read from memory at each request. */
+  const details = () => {
+    const report = watchReport?.();
+    const reports = chains.length > 1 ? watchReports?.() : undefined;
+    const withEndpoints = chains.filter((chain) => chain.endpoints);
+    return {
+      ...(withEndpoints.length ? { chain_endpoints: withEndpoints.map((chain) => ({ chain_id: chain.chainId, endpoints: chain.endpoints!.report() })) } : {}),
+      ...(report ? { chain_watch: report } : {}),
+      ...(reports
+        ? {
+            chain_watches: chains.map((chain, i) => {
+              const watch = reports[i];
+              return { chain_id: chain.chainId, name: chain.name, following: watch !== undefined, ...(watch ? { watch } : {}) };
+            }),
+          }
+        : {}),
+    };
+  };
+
   return [
     route({
       method: 'get',
@@ -129,26 +167,35 @@ function healthRoutes({
     route({
       method: 'get',
       path: '/readyz',
-      summary: 'Readiness: Redis and the chain answer within the deadline',
+      summary: 'Readiness: Redis and the chain answer within the deadline (a result at most a second old, shared by every caller)',
       tag: TAG,
       auth: anyone,
       responses: {
-        200: {
-          description: 'Ready',
-          schema: z.object({
-            status: z.literal('ready'),
-            checks,
-            chain_endpoints: chainEndpoints.optional(),
-            chain_watch: chainWatch.optional(),
-            chain_watches: chainWatches.optional(),
-          }),
-        },
+        200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks }) },
         503: {
           description: 'Redis (`store_unavailable`) or the chain (`chain_unavailable`) does not answer',
+          schema: notReady.extend({ checks }),
+        },
+      },
+      async handle() {
+        const result = await probe.current();
+        if (ready(result)) return { body: { status: 'ready', checks: checked(result) } };
+        // Not an error thrown: the answer carries which check failed, for the load balancer's logs.
+        return { status: 503, body: { ...whyNot(result), checks: checked(result) } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/admin/readiness',
+      summary: "Readiness with its details: each chain's endpoints and watcher, as this process sees them",
+      tag: 'Admin: health',
+      auth: adminToken(token),
+      responses: {
+        200: {
+          description: 'The same probe as /readyz, and what this process knows of its endpoints and its chain watchers (answered 200 whether ready or not)',
           schema: z.object({
-            error: z.literal('temporarily_unavailable'),
-            error_description: z.string(),
-            reason: z.enum(['store_unavailable', 'chain_unavailable']),
+            status: z.enum(['ready', 'not_ready']),
+            reason: z.enum(['store_unavailable', 'chain_unavailable']).optional().meta({ description: 'Not ready: which check failed' }),
             checks,
             chain_endpoints: chainEndpoints.optional(),
             chain_watch: chainWatch.optional(),
@@ -157,44 +204,9 @@ function healthRoutes({
         },
       },
       async handle() {
-        const [storeCheck, ...chainChecks] = await Promise.all([
-          probe(() => store.ping(), deadlineMs),
-          ...chains.map(({ client }) => probe(() => client.getBlockNumber({ cacheTime: 0 }), deadlineMs)),
-        ]);
-        const answering = chainChecks.filter((each) => each === 'ok').length;
-        const enough = readyWithChains === 'all' ? answering === chains.length : answering > 0;
-        const chainCheck: Check = enough ? 'ok' : 'unreachable';
-        const each = chains.map((chain, i) => ({ chain_id: chain.chainId, name: chain.name, check: chainChecks[i]! }));
-        const checked = { store: storeCheck!, chain: chainCheck, ...(chains.length > 1 ? { chains: each } : {}) };
-        const report = watchReport?.();
-        const reports = chains.length > 1 ? watchReports?.() : undefined;
-        const withEndpoints = chains.filter((chain) => chain.endpoints);
-        const watching = {
-          ...(withEndpoints.length
-            ? { chain_endpoints: withEndpoints.map((chain) => ({ chain_id: chain.chainId, endpoints: chain.endpoints!.report() })) }
-            : {}),
-          ...(report ? { chain_watch: report } : {}),
-          ...(reports
-            ? {
-                chain_watches: chains.map((chain, i) => {
-                  const watch = reports[i];
-                  return { chain_id: chain.chainId, name: chain.name, following: watch !== undefined, ...(watch ? { watch } : {}) };
-                }),
-              }
-            : {}),
-        };
-        if (storeCheck === 'ok' && chainCheck === 'ok') return { body: { status: 'ready', checks: checked, ...watching } };
-        // Not an error thrown: the answer carries which check failed, for the operator.
-        return {
-          status: 503,
-          body: {
-            error: 'temporarily_unavailable',
-            error_description: `not ready: ${storeCheck === 'ok' ? 'the chain' : 'the store (Redis)'} does not answer`,
-            reason: storeCheck === 'ok' ? 'chain_unavailable' : 'store_unavailable',
-            checks: checked,
-            ...watching,
-          },
-        };
+        const result = await probe.current();
+        const status = ready(result) ? ('ready' as const) : ('not_ready' as const);
+        return { body: { status, ...(status === 'ready' ? {} : { reason: whyNot(result).reason }), checks: checked(result), ...details() } };
       },
     }),
   ];
@@ -206,7 +218,8 @@ type WatchReporter = { report(): ChainWatchReport | undefined };
 export function createHealthFeature(deps: {
   store: Store;
   chains: { all: ReadinessDeps['chains'] };
-  config: Pick<Config, 'readyWithChains'>;
+  config: Pick<Config, 'readyWithChains' | 'adminToken'>;
+  now: () => number;
   watching: { watcher: WatchReporter; watchers: readonly WatchReporter[] };
 }) {
   const { watcher, watchers } = deps.watching;
@@ -214,6 +227,8 @@ export function createHealthFeature(deps: {
     store: deps.store,
     chains: deps.chains.all,
     readyWithChains: deps.config.readyWithChains,
+    now: deps.now,
+    adminToken: deps.config.adminToken,
     chainWatch: () => watcher.report(),
     chainWatches: () => watchers.map((each) => each.report()),
   });

@@ -36,12 +36,23 @@ export function askerWords(asker: Asker): string {
   return asker.host && name ? `${named} (${asker.host})` : named;
 }
 
-export function loginStatement(asker: Asker, fields: RequestedField[], claims: ClaimView[], verified: VerifiedShare[] = []): string {
+export function loginStatement(
+  asker: Asker,
+  fields: RequestedField[],
+  claims: ClaimView[],
+  verified: VerifiedShare[] = [],
+  /** The provider holding each claim's data, by claim id, where another one holds it. */
+  heldBy: ReadonlyMap<string, string> = new Map(),
+): string {
   const name = askerWords(asker);
+  const held = (claim: ClaimView) => {
+    const provider = heldBy.get(claim.claim_id.toLowerCase());
+    return provider ? ` with its data, fetched from ${plain(provider)}` : '';
+  };
   const shared = [
     ...fields.filter((field) => field.kind === 'profile').map((field) => field.label),
     ...fields.filter((field) => field.kind === 'credential').map((field) => field.label),
-    ...claims.map((claim) => `${claim.topic_name} claim by ${claim.issuer}`),
+    ...claims.map((claim) => `${claim.topic_name} claim by ${claim.issuer}${held(claim)}`),
     ...verified.map(verifiedWords),
   ];
   return `${name} asks you to sign in with your identity. By signing you share: ${shared.length ? shared.join(', ') : 'nothing but your identity'}.`;

@@ -11,6 +11,7 @@ import { createConsentCompletion } from '../../domain/consent/complete_consent.j
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { FieldDefinition } from '../../domain/fields/fields.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
@@ -41,6 +42,8 @@ export type InteractionFeatureDeps = {
   watchlists?: Watchlists;
   /** The credentials a wallet may ask for through a login (src/domain/credentials/), and their resource. */
   credentialFields?: readonly FieldDefinition[];
+  /** Claim data other Information Providers hold (src/domain/providers/). */
+  heldElsewhere: HeldElsewhere;
   now: () => number;
 };
 
@@ -55,7 +58,7 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
     credentialIssuer: deps.credentialFields?.length ? deps.issuer : undefined,
     now: deps.now,
   });
-  const routes = interactionRoutes({ ...deps, completeConsent });
+  const routes = interactionRoutes({ ...deps, completeConsent, grantSeconds });
   return { routes, completeConsent };
 }
 

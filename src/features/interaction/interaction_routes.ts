@@ -11,18 +11,19 @@ import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import { CLIENT_LINK_FIELDS, isOwnPage, LOCALIZED_NAME_FIELDS, redirectHostsOf } from '../../domain/clients/client_presentation.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
+import type { Fetched, HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { CompleteConsent } from '../../domain/consent/complete_consent.js';
 import { type FieldDefinition, loginFields, type RequestedField, requestedFields } from '../../domain/fields/fields.js';
 import { parseClaimsParameter, verifiedRequestsOf } from '../../domain/fields/verified_claims_request.js';
 import { verifiedClaimLabel, verifiedFieldName } from '../../domain/fields/verified_fields.js';
 import { type IdentityRegistry, LINK_REFUSALS } from '../../domain/identity/identity_registry.js';
 import { loginIdentity, loginIdentityWithClaims } from '../../domain/identity/login_identity.js';
+import { subjectOf } from '../../domain/identity/subject.js';
 import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import { signatureBody } from '../../http/schemas.js';
 import type { OnChains } from '../../infra/chain/chains.js';
 import { loginResources, loginStatement, type VerifiedShare } from './challenge_text.js';
 import { keptClaims, keptFields, keptVerified, type VerifiedOffer, verifiedOffers } from './consent_selection.js';
@@ -47,6 +48,10 @@ export type InteractionRoutesDeps = {
   clients: Pick<ClientRegistry, 'isConfigured'>;
   /** The credentials a wallet may ask for (their scopes), beside the login's fields. */
   credentialFields?: readonly FieldDefinition[];
+  /** Claim data other Information Providers hold (src/domain/providers/): asked for while the owner reads, fetched at the signature. */
+  heldElsewhere: HeldElsewhere;
+  /** How long a login's Grant lives (ttl.grant): data fetched for it is kept no longer. */
+  grantSeconds: number;
   now: () => number;
 };
 
@@ -58,7 +63,7 @@ const binding = (uid: string) => `interaction:${uid}`;
 export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   const { provider } = deps;
   const known = [...loginFields(deps.topics), ...(deps.credentialFields ?? [])];
-  const auth = interactionCookie(provider);
+  const auth = interactionCookie(provider, deps.issuer);
 
   const requestedOf = (details: Interaction): RequestedField[] =>
     requestedFields(known, String(details.params.scope ?? ''), parseClaimsParameter(details.params.claims));
@@ -207,6 +212,10 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const shares = sharesOf(offers, verified.picks);
         // Verified fields travel claim by claim in `verified`; `fields` stays what it was (profile fields and topics).
         const fields = verified.fields.filter((field) => field.kind !== 'verified');
+        // Claims whose data another provider holds: their access requests leave now, while the owner reads.
+        const heldClaims = deps.heldElsewhere.heldAmong(kept.claims);
+        const held = heldClaims.length ? await deps.heldElsewhere.prepare(details.uid, subjectOf(on.chain.chainId, identity), identity, heldClaims) : [];
+        const heldBy = new Map(held.map((offer) => [offer.claim_id, offer.provider]));
         const challenge = await deps.issueChallenge({
           binding: binding(details.uid),
           wallet: body.address,
@@ -216,7 +225,9 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
             fields,
             kept.claims,
             shares,
+            heldBy,
           ),
+          held,
           fields: fields.map((field) => field.name),
           claims: kept.claims.map((claim) => claim.claim_id),
           verified: verified.picks,
@@ -247,10 +258,35 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
                 kept: shares.some((share) => share.claim.claim_id === source.claim.claim_id && share.name === name),
               })),
             })),
+            ...(held.length
+              ? {
+                  held_elsewhere: held.map((offer) => ({
+                    claim_id: offer.claim_id,
+                    provider: offer.provider,
+                    fetched: ['data'],
+                    second_signature: offer.signs,
+                  })),
+                }
+              : {}),
             challenge: challenge.message,
             expires_at: new Date(challenge.expiresAt).toISOString(),
           },
         };
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/interaction/{uid}/provider-challenges',
+      summary: "The challenges of the Information Providers holding kept claims' data, for the wallet to sign after Signet's own text",
+      tag: TAG,
+      auth,
+      params: forms.interactionPath,
+      bodyLimit: 'interaction',
+      rateLimits: [{ limit: 'challengesPerInteraction', key: (details) => binding(details.uid) }],
+      responses: { 200: { description: "Each provider's challenge, or why it gave none", schema: forms.providerChallenges } },
+      async handle({ caller: details }) {
+        return { body: { challenges: await deps.heldElsewhere.challenges(details.uid) } };
       },
     }),
 
@@ -261,7 +297,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
       tag: TAG,
       auth,
       params: forms.interactionPath,
-      body: signatureBody,
+      body: forms.loginSignatureBody,
       bodyLimit: 'interaction',
       // Before the eth_call a contract wallet's signature costs.
       rateLimits: [
@@ -271,9 +307,17 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'Signed: the browser continues to the website', schema: forms.loginRedirect } },
       refusals: [...CHALLENGE_REFUSALS, 'challenge_identity_missing', 'chain_not_configured', ...LINK_REFUSALS],
       async handle({ body, caller: details }) {
-        const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...body }, async (issued) => {
+        let fetching: Promise<Fetched> | undefined;
+        const { provider_signatures: providerSignatures, ...signed } = body;
+        const verified = await deps.verifyChallenge({ binding: binding(details.uid), ...signed }, async (issued) => {
           // Login challenges always name an identity; only account sign-ins may not.
           if (!issued.identity) throw refuse('challenge_identity_missing', 'the challenge names no identity');
+          // Data held elsewhere is fetched beside Signet's own chain reads, never after them.
+          if (issued.held?.length) {
+            const subject = subjectOf(onChainOf(issued).chain.chainId, issued.identity);
+            fetching = deps.heldElsewhere.fetchAtLogin(details.uid, subject, issued.identity, issued.wallet, issued.held, providerSignatures ?? []);
+            fetching.catch(() => {}); // awaited below, once the signature stands
+          }
           // Read live (both in one round trip): a key removed after the challenge was issued no longer counts.
           await onChainOf(issued).registry.assertKnownAndLinked(issued.identity, issued.wallet);
         });
@@ -290,6 +334,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           message: verified.message,
           signature: body.signature,
         });
+        // A provider's failure is the claim's data_status, never the login's (fetchAtLogin does not throw for it).
+        if (fetching) await deps.heldElsewhere.keep(grantId, deps.now() + deps.grantSeconds * 1000, await fetching);
         return { body: { redirect_to: await finishInteraction(details, { login: { accountId }, consent: { grantId } }) } };
       },
     }),

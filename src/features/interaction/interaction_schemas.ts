@@ -2,7 +2,8 @@
 // /openapi.json.
 import { z } from 'zod';
 import { claimView } from '../../domain/claims/claim_schemas.js';
-import { address, addressField, bytes32, chainIdField, dateTime } from '../../http/schemas.js';
+import { DATA_STATUS_NAMES } from '../../domain/claims/data_status.js';
+import { address, addressField, bytes32, chainIdField, dateTime, signatureBody } from '../../http/schemas.js';
 
 export const interactionPath = z.object({
   uid: z
@@ -94,6 +95,16 @@ const offeredVerified = z
 /** The claims the consent page lists (the identity is the answer's own). */
 const offeredClaim = claimView.omit({ identity: true }).extend({ kept: z.boolean().meta({ description: 'Shared if the owner signs' }) });
 
+/** A kept claim whose data another Information Provider holds: who, what is fetched, whether the wallet signs there too. */
+const heldElsewhere = z
+  .object({
+    claim_id: bytes32,
+    provider: z.string().meta({ description: "The provider's name (INFORMATION_PROVIDERS)" }),
+    fetched: z.array(z.string()).meta({ description: "What Signet fetches there on your behalf: the claim's data" }),
+    second_signature: z.boolean().meta({ description: "Whether the wallet signs the provider's challenge too (the first time only)" }),
+  })
+  .meta({ id: 'HeldElsewhere' });
+
 export const loginChallenge = z
   .object({
     identity: address,
@@ -102,10 +113,40 @@ export const loginChallenge = z
     fields: z.array(z.string()).meta({ description: 'The fields the owner shares by signing' }),
     claims: z.array(offeredClaim),
     verified: z.array(offeredVerified).meta({ description: 'The claims holding verified data for the kept verified fields' }),
+    held_elsewhere: z
+      .array(heldElsewhere)
+      .optional()
+      .meta({ description: 'The kept claims whose data another Information Provider holds (present when there are some)' }),
     challenge: z.string().meta({ description: 'The EIP-4361 text to sign' }),
     expires_at: dateTime,
   })
   .meta({ id: 'LoginChallenge' });
+
+const dataStatus = z.enum(DATA_STATUS_NAMES);
+
+/** The providers' challenges of a login, each for the wallet to sign after Signet's own text. */
+export const providerChallenges = z
+  .object({
+    challenges: z.array(
+      z.object({
+        claim_id: bytes32,
+        challenge: z.string().optional().meta({ description: "The provider's EIP-191 text for the owner to sign" }),
+        data_status: dataStatus.optional().meta({ description: 'Why the provider gave no challenge: the claim is shared without its data' }),
+      }),
+    ),
+  })
+  .meta({ id: 'ProviderChallenges' });
+
+/** The wallet's signature of Signet's text, and of each provider's challenge. */
+export const loginSignatureBody = signatureBody.extend({
+  provider_signatures: z
+    .array(z.object({ claim_id: z.string({ error: 'must be a claim id' }).max(66), signature: z.string({ error: 'is required' }).min(1).max(1024) }), {
+      error: 'must be a list of { claim_id, signature }',
+    })
+    .max(16)
+    .optional()
+    .meta({ description: "The owner's signatures of the providers' challenges (POST /interaction/{uid}/provider-challenges)" }),
+});
 
 /** The wallet has identities on several chains: the owner chooses one, and asks again with its chain_id. */
 export const identityChoice = z

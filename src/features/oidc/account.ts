@@ -12,7 +12,7 @@ import type { Address } from 'viem';
 import { SignetError } from '../../base/errors.js';
 import { keptAnswers } from '../../base/kept_answers.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
-import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { ClaimsService, ClaimView } from '../../domain/claims/claims_service.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import { ONCHAIN_CLAIMS, PROFILE_FIELDS } from '../../domain/fields/fields.js';
 import { SCOPE_REQUEST, type VerifiedRequest, verifiedRequestsIn } from '../../domain/fields/verified_claims_request.js';
@@ -20,6 +20,7 @@ import { VERIFIED_CLAIMS, VERIFIED_SCOPE, type VerifiedPick, verifiedFieldName }
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import { parseSubject } from '../../domain/identity/subject.js';
 import type { Profile, ProfileStore } from '../../domain/profile/profile.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import { answerRequest } from '../../domain/verified_claims/verified_claims_answer.js';
 import type { VerifiedClaimsElement } from '../../domain/verified_claims/verified_claims_schema.js';
 import type { VerifiedSource, VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
@@ -44,6 +45,8 @@ export type AccountDeps = {
   onChain?: Pick<OnChains<Pick<AccountDeps, 'profiles' | 'claims' | 'verified'>>, 'get'>;
   /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
+  /** Claim data other Information Providers hold, kept for the grant (src/domain/providers/). */
+  heldElsewhere?: HeldElsewhere;
 };
 
 /** A claim as the tokens carry it: with its data when it was released. */
@@ -76,10 +79,11 @@ function recordRelease(
   grantId: string | undefined,
   fields: string[],
   claimIds: readonly string[],
+  providers: Record<string, string> = {},
 ): void {
   const release = releaseOf(deps, ctx, use, grantId);
   if (!release) return;
-  deps.history!.record(identity, { ...release, fields, claims: [...claimIds] });
+  deps.history!.record(identity, { ...release, fields, claims: [...claimIds], providers });
 }
 
 /** The kept claims Signet can name without the chain (those of trusted issuers), unverified. */
@@ -217,13 +221,19 @@ export function createFindAccount(first: AccountDeps): FindAccount {
                 verifiedSourcesOf(deps, identity, picks),
               ])
             : [[], []];
-        const released = shared.filter((claim) => topics.has(claim.topic));
+        const inScope = shared.filter((claim) => topics.has(claim.topic));
+        // Data another provider holds comes from the copy kept for this grant (read again there when old).
+        const elsewhere =
+          deps.heldElsewhere && grantId && inScope.length
+            ? await deps.heldElsewhere.release(grantId, sub, identity, inScope as ClaimView[])
+            : { views: inScope, sources: {} };
+        const released: SharedClaim[] = elsewhere.views;
         if (wantsClaims) answer[ONCHAIN_CLAIMS] = released;
         const verified = answerVerified(verifiedRequests, sources, picks, (deps.now ?? Date.now)());
         // One element is an object, several a list: both are the standard's forms.
         if (verified.elements.length) answer[VERIFIED_CLAIMS] = verified.elements.length === 1 ? verified.elements[0] : verified.elements;
         const releasedIds = new Set([...released.filter((claim) => claim.data !== undefined).map((claim) => claim.claim_id), ...verified.claims]);
-        recordRelease(deps, ctx, historyIdentity, use, grantId, [...fields, ...verified.fields], [...releasedIds]);
+        recordRelease(deps, ctx, historyIdentity, use, grantId, [...fields, ...verified.fields], [...releasedIds], elsewhere.sources);
         return answer;
       },
     };

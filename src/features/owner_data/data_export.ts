@@ -7,6 +7,7 @@ import type { ClaimRecord } from '../../domain/claims/claim_records.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import { subjectOf } from '../../domain/identity/subject.js';
 import type { Profile } from '../../domain/profile/profile.js';
+import type { HeldGrant } from '../../domain/providers/provider_grants.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import type { ListedGrant } from '../grants/grant_listing.js';
@@ -27,6 +28,8 @@ export type ExportDeps = {
   pendingLogins(identity: Address): Promise<BackchannelRequest[]>;
   /** The identity's access history on this chain. */
   history: { all(identity: Address): ReturnType<AccessHistory['all']> };
+  /** The grants Signet holds for the identity at other Information Providers (by its CAIP-10 subject). */
+  providerGrants?: (subject: string) => Promise<HeldGrant[]>;
   /** How the identity creation records name a wallet on this chain (default: by its address, the first chain's). */
   walletKey?: (wallet: Address) => string;
   now: () => number;
@@ -44,7 +47,7 @@ export function createDataExport(deps: ExportDeps) {
 
   return async function exportFor(identity: Address, currentSessionId: string) {
     const wallets = (await store.indexMembers(keys.identityWallets(identity))) as Address[];
-    const [profile, sessions, grants, records, claimRequests, webhookUrl, pendingLogins, history] = await Promise.all([
+    const [profile, sessions, grants, records, claimRequests, webhookUrl, pendingLogins, history, providerGrants] = await Promise.all([
       deps.profile(identity),
       deps.sessions(identity),
       deps.grants(identity),
@@ -53,6 +56,7 @@ export function createDataExport(deps: ExportDeps) {
       deps.webhookUrl(identity),
       deps.pendingLogins(identity),
       deps.history.all(identity),
+      deps.providerGrants?.(subjectOf(deps.chainId, identity)) ?? [],
     ]);
     const sessionWallets = sessions.map((session) => session.wallet);
     const creationWallets = [...new Set([...wallets, ...sessionWallets].map((wallet) => wallet.toLowerCase()))];
@@ -97,6 +101,7 @@ export function createDataExport(deps: ExportDeps) {
       access_history: history,
       webhooks: webhookUrl ? [{ url: webhookUrl }] : [],
       pending_logins: pendingLogins,
+      provider_grants: providerGrants.map(({ provider, claim_id, grant_id, resource, granted_at }) => ({ provider, claim_id, grant_id, resource, granted_at })),
     };
   };
 }

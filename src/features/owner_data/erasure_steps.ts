@@ -38,6 +38,10 @@ export type ErasureStepDeps = {
   history: AccessHistory;
   /** The credentials issued to the owner's wallets: each revoked (its status bit set), their records forgotten. */
   eraseCredentials?: (identity: IdentityKey) => Promise<unknown>;
+  /** The grants Signet holds for the owner at other Information Providers: revoked there and forgotten. */
+  endProviderGrants?: (identity: IdentityKey) => Promise<void>;
+  /** The data fetched from providers for one of the owner's logins, forgotten. */
+  forgetProviderData?: (grantId: string) => Promise<void>;
   /** Stops following the identity on chain: nothing of it is left to end. */
   unwatch(identity: IdentityKey): Promise<void>;
   /** How long receipts are kept as proof once the identity is erased. */
@@ -76,11 +80,14 @@ export function erasureSteps(deps: ErasureStepDeps): Record<ErasureStep, (target
         // The service's index of this resource is named by the identity; its grants have ended.
         await store.delete(keys.accessGrantsOfServiceResource(grant.service, grant.resource));
       }
+      // The grants Signet itself holds for the owner at other providers end with the owner's here.
+      await deps.endProviderGrants?.(identity);
     },
 
     async logins({ identity }) {
       for (const receipt of await deps.receipts(identity)) {
         await deps.revokeLoginGrant(receipt.grant_id);
+        await deps.forgetProviderData?.(receipt.grant_id);
         await deps.keepReceipt(receipt, deps.receiptSeconds);
         // The client's index of its logins lists this one no more: it has ended.
         await store.removeFromIndex(keys.clientLogins(receipt.client_id), receipt.grant_id);

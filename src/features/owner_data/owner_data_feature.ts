@@ -19,6 +19,7 @@ import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
 import type { ProfileStore } from '../../domain/profile/profile.js';
+import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
@@ -67,6 +68,8 @@ export type OwnerDataDeps = {
   renderPage: RenderPage;
   names: DisplayNames;
   demoWallet: boolean;
+  /** Claim data held at other Information Providers: the grants Signet holds there (exported, ended by an erasure) and the data kept per login. */
+  heldElsewhere?: Pick<HeldElsewhere, 'endGrantsOf' | 'forgetCopy' | 'grantsOf'>;
   /** Erasure job timing (tests shorten the lease and the sweep). */
   erasureSettings?: Partial<ErasureSettings>;
   /** Called before each erasure step (tests cut the process there). */
@@ -111,6 +114,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         pendingLogins: (identity) => deps.backchannel.pendingFor(identity, other),
         history: { all: (identity) => deps.history.all(each.chain.identityKey(identity)) },
         walletKey: each.chain.identityKey,
+        providerGrants: deps.heldElsewhere?.grantsOf,
         now: deps.now,
       }),
     };
@@ -175,6 +179,13 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
       },
       keepReceipt: (receipt, seconds) => deps.receipts.save(receipt, seconds),
       revokeLoginGrant: deps.revokeLoginGrant,
+      endProviderGrants:
+        deps.heldElsewhere &&
+        (async (named) => {
+          const { on, identity } = targetOf(named);
+          await deps.heldElsewhere!.endGrantsOf(subjectOf(on.chain.chainId, identity));
+        }),
+      forgetProviderData: deps.heldElsewhere?.forgetCopy,
       issuedClaims: (named) => {
         const { on, identity } = targetOf(named);
         return on.records.listFor(identity);

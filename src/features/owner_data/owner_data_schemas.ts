@@ -31,6 +31,10 @@ export const historyEntry = z
     fields: z.array(z.string()),
     claims: z.array(bytes32),
     client_address: z.string(),
+    providers: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'Claims released with data another Information Provider holds: the provider, by claim id' }),
     outcome: z.enum(['released', 'refused']),
     reason: z.string().optional(),
   })
@@ -83,6 +87,9 @@ export const dataExport = z
     access_history: z.array(historyEntry),
     webhooks: z.array(z.object({ url: z.string() })),
     pending_logins: z.array(backchannelRequest),
+    provider_grants: z
+      .array(z.object({ provider: z.string(), claim_id: bytes32, grant_id: z.string(), resource: z.string(), granted_at: dateTime }))
+      .meta({ description: "The grants Signet holds at other Information Providers to read your claims' data there (until you revoke them there, or erase)" }),
   })
   .meta({ id: 'DataExport', description: 'Everything Signet holds about one identity (docs/export.md)' });
 

@@ -43,7 +43,7 @@ export type ChainClientOptions = {
   onState?: RpcEndpointsOptions['onState'];
 };
 
-/** A chain's client and the endpoints under it (their state for /readyz, the watcher's range). */
+/** A chain's client and the endpoints under it (their state for /admin/readiness, the watcher's range). */
 export type ChainAccess = { client: PublicClient; endpoints: RpcEndpoints };
 
 export function createChainAccess(endpointSettings: readonly EndpointSetting[], chainId: number, options: ChainClientOptions = {}): ChainAccess {

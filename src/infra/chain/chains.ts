@@ -12,7 +12,7 @@ import type { SettledSetting } from './settled_point.js';
 export type ChainDeps = {
   client: PublicClient;
   rpcUrl: string;
-  /** The endpoints under the client, where Signet made it from settings (their state for /readyz, the watcher's eth_getLogs range). */
+  /** The endpoints under the client, where Signet made it from settings (their state for /admin/readiness, the watcher's eth_getLogs range). */
   endpoints?: RpcEndpoints;
   /** When the watcher takes this chain's events as settled (CHAINS' own; else the setting for every chain, else the chain id's default). */
   confirmations?: SettledSetting;

@@ -7,7 +7,7 @@
 //
 // eth_getLogs refused for its block range or its result size (provider_limits.ts) is split and
 // asked again on the same endpoint; the range that worked is remembered per endpoint, and the
-// chain watcher asks no larger ranges (logBlockRange). Errors, logs, metrics and /readyz name
+// chain watcher asks no larger ranges (logBlockRange). Errors, logs, metrics and /admin/readiness name
 // an endpoint by its label, never by its URL, whose path or query may hold an API key.
 import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
 import type { Logger } from '../observability/logger.js';
@@ -20,7 +20,7 @@ export type EndpointSetting = { url: string; label: string };
 
 export type EndpointState = 'up' | 'down' | 'rate_limited';
 
-/** What /readyz shows of an endpoint. */
+/** What /admin/readiness shows of an endpoint. */
 export type EndpointReport = {
   label: string;
   state: EndpointState;

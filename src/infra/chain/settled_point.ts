@@ -10,7 +10,7 @@ export type SettledSetting = number | 'safe' | 'finalized';
 
 export const settledPointOf = (setting: SettledSetting): SettledPoint => (typeof setting === 'number' ? { confirmations: setting } : { tag: setting });
 
-/** For people and /readyz: "12 confirmations", "safe", "finalized". */
+/** For people and /admin/readiness: "12 confirmations", "safe", "finalized". */
 export const describeSettled = (point: SettledPoint): string =>
   'tag' in point ? point.tag : `${point.confirmations} confirmation${point.confirmations === 1 ? '' : 's'}`;
 

@@ -93,6 +93,10 @@
 // signet:credential-token:<digest>    an access token (its SHA-256) that received its credentials, until the token ends
 // signet:credentials-day:<identity>   set of the credentials issued to an identity, each listed for 24 hours (the daily bound)
 // signet:tx-code-attempts:<code hash> set of the wrong transaction codes tried on a credential offer, until the offer ends
+// signet:provider-grant:<subject>:<claimId> a persistent grant Signet holds at an Information Provider for an owner's claim (JSON), until the provider says it ended or the owner's erasure
+// signet:provider-grants:<subject>    set of the claim ids of those grants
+// signet:provider-login:<uid>         a login's access requests at providers: grant ids and challenges, or why none (JSON), TTL = the challenge's life
+// signet:provider-data:<grantId>      data fetched from providers for one website's grant, encrypted, with when each was checked (JSON), TTL = the grant's life
 
 const PREFIX = 'signet:';
 
@@ -173,4 +177,8 @@ export const keys = {
   credentialTokenSpent: (digest: string) => `${PREFIX}credential-token:${digest}`,
   credentialsOfDay: (identity: string) => `${PREFIX}credentials-day:${identity.toLowerCase()}`,
   txCodeAttempts: (codeHash: string) => `${PREFIX}tx-code-attempts:${codeHash}`,
+  providerGrant: (subject: string, claimId: string) => `${PREFIX}provider-grant:${subject.toLowerCase()}:${claimId.toLowerCase()}`,
+  providerGrantsOf: (subject: string) => `${PREFIX}provider-grants:${subject.toLowerCase()}`,
+  providerLogin: (uid: string) => `${PREFIX}provider-login:${uid}`,
+  providerData: (grantId: string) => `${PREFIX}provider-data:${grantId}`,
 };

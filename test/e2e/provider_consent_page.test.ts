@@ -1,0 +1,125 @@
+// The consent page when a claim's data is held by another Information Provider, in Chromium:
+// Signet B keeps a KYC claim's data (B as claim issuer), Signet A lists B in
+// INFORMATION_PROVIDERS; each has its own Redis, both read one anvil with ONCHAINID. An
+// openid-client website sends the browser to A; the page names B as the holder of the claim's
+// data, shows B's text under A's, the injected wallet signs both (A's first), and the website's
+// userinfo holds the data B keeps, checked against the chain.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as oidc from 'openid-client';
+import type { Browser } from 'playwright-core';
+import type { ClientConfig } from '../../src/config/config.js';
+import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
+import { KeyPurpose } from '../../src/infra/chain/contracts.js';
+import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
+import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
+import { discover } from '../support/login_driver.js';
+import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const outputDir = join(projectRoot, 'test-output');
+const WEBSITE_ORIGIN = 'https://website.example';
+const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
+const ADMIN_TOKEN = 'admin-token-for-the-provider-page-tests';
+const PROVIDER = 'KYC Provider B';
+const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC' };
+const kyc = { name: 'kyc', topic: 1, description: 'Your identity was checked (KYC)' };
+
+let a: Harness;
+let b: Harness;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  b = await startSignet({
+    clients: [WEBSITE, { ...ANALYTICS, client_id: 'signet-a', client_name: 'Signet A' } satisfies ClientConfig],
+    configure: (chain) => ({
+      adminToken: ADMIN_TOKEN,
+      claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
+      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
+    }),
+  });
+  const apiKey = (await b.signet.apiKeys.create('signet-a')).key;
+  a = await startSignet({
+    chain: b.chain,
+    configure: (chain) => ({
+      claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
+      informationProviders: [{ name: PROVIDER, url: b.issuer, api_key: apiKey }],
+    }),
+  });
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await a?.close();
+  await b?.close();
+});
+
+test('the page names the provider and why a second signature; the wallet signs A then B; the website receives B’s data', async () => {
+  const owner = a.chain.accounts[0]!;
+  const identity = await a.chain.createIdentityFor(owner.address);
+  await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const issued = await fetch(`${b.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ identity, topic: 'kyc', data: KYC_DATA }),
+  });
+  expect(issued.status).toBe(201);
+  const claimId = claimIdOf(a.chain.suite.claimIssuer, 1);
+
+  const page = await browser!.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems = await watchProblems(page);
+  const wallet = await injectWallet(page, owner, a.chain.anvil.chainId);
+  await fakeWebsite(page, WEBSITE_ORIGIN);
+  const config = await discover(a.issuer, WEBSITE);
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: CALLBACK,
+    scope: 'openid claim:kyc',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
+  await page.goto(url.href);
+  const interactionUrl = page.url();
+  const [providerResponse] = await Promise.all([
+    page.waitForResponse((response) => response.url() === `${interactionUrl}/provider-challenges`),
+    page.getByRole('button', { name: 'Connect wallet' }).click(),
+  ]);
+  const providerText = ((await providerResponse.json()) as { challenges: { challenge: string }[] }).challenges[0]!.challenge;
+
+  // Who holds which claim's data, what is fetched, and why a second signature.
+  await page.locator('#held-box').waitFor({ state: 'visible' });
+  expect(await page.getByRole('heading', { name: 'Data held by another provider' }).isVisible()).toBe(true);
+  expect(await page.locator('#held-list li').allInnerTexts()).toEqual([
+    `kyc: its data is held by ${PROVIDER}; Signet fetches it there for you (second signature, below).`,
+  ]);
+  expect(await page.locator('#second-signature').textContent()).toContain(
+    'that provider asks you to let Signet read it: your wallet signs its text right after Signet',
+  );
+  await page.waitForFunction((expected) => document.getElementById('provider-challenges')?.textContent === expected, providerText);
+  expect(providerText).toContain('Signet A asks for lasting access, until you revoke it, to your data.');
+  expect(providerText).toContain(`Resource: ${b.issuer}/identities/${identity}/claims/${claimId}`);
+  const signetText = (await page.locator('#challenge').textContent())!;
+  expect(signetText).toContain(`with its data, fetched from ${PROVIDER}`);
+  mkdirSync(outputDir, { recursive: true });
+  await page.screenshot({ path: join(outputDir, 'consent-page-provider.png'), fullPage: true });
+
+  await Promise.all([
+    page.waitForURL((next) => next.origin === WEBSITE_ORIGIN && next.pathname === '/callback', { waitUntil: 'load' }),
+    page.getByRole('button', { name: 'Sign and continue' }).click(),
+  ]);
+  // Two signatures: Signet's text, then the provider's.
+  expect(wallet.signed).toEqual([signetText, providerText]);
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+  const sub = tokens.claims()!.sub;
+  const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, sub);
+  expect(userinfo.onchain_claims).toEqual([expect.objectContaining({ claim_id: claimId, valid: true, data: KYC_DATA })]);
+  expect(problems.all).toEqual([]);
+}, 90_000);
