@@ -238,6 +238,19 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    // A network holds the address: a smaller bound for it would make the address's unreachable.
+    name: 'registrationNetworkHoldsItsAddresses',
+    check(config) {
+      const { perAddress, perNetwork } = config.clientRegistrationLimits;
+      if (perNetwork < perAddress) {
+        throw new ConfigError(
+          'CLIENT_REGISTRATION_PER_NETWORK',
+          `is ${perNetwork}, below CLIENT_REGISTRATION_PER_ADDRESS (${perAddress}): a network holds its addresses`,
+        );
+      }
+    },
+  },
+  {
     name: 'registrationTokenGoesWithItsMode',
     check(config) {
       const withToken = config.clientRegistration === 'initial_access_token';

@@ -298,6 +298,24 @@ export const SETTINGS: readonly Setting[] = [
       'the most clients dynamic registration keeps at once (those it made and not yet removed or expired); past it a registration is refused, `400 access_denied` ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
   },
   {
+    env: 'CLIENT_REGISTRATION_PER_ADDRESS',
+    variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
+    path: 'clientRegistrationLimits.perAddress',
+    parse: 'number',
+    default: 5,
+    meaning:
+      'with `CLIENT_REGISTRATION=open`, the most clients registration keeps at once that were registered from one address (an IPv6 address counts by its /64); past it a registration from there is refused, `400 access_denied`, until one of them is deleted or expires unused ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+  },
+  {
+    env: 'CLIENT_REGISTRATION_PER_NETWORK',
+    variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
+    path: 'clientRegistrationLimits.perNetwork',
+    parse: 'number',
+    default: 10,
+    meaning:
+      'the same, for all the addresses of one network: an IPv4 /24 or an IPv6 /48; at least `CLIENT_REGISTRATION_PER_ADDRESS` ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+  },
+  {
     env: 'CLIENT_REGISTRATION_UNUSED_HOURS',
     variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
     path: 'clientRegistrationLimits.unusedHours',

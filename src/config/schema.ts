@@ -270,10 +270,12 @@ export const configSchema = z.object({
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Dynamic client registration (RFC 7591, 7592): off, behind a fixed initial access token, or open (decision 25). */
   clientRegistration: z.enum(CLIENT_REGISTRATION_MODES).default(defaultChoice('clientRegistration', CLIENT_REGISTRATION_MODES)),
-  /** What dynamic registration may hold: the clients it made at most, and how long one lives without a login. */
+  /** What dynamic registration may hold: the clients it made at most, from one address and one network, and how long one lives without a login. */
   clientRegistrationLimits: z
     .object({
       maxClients: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('clientRegistrationLimits.maxClients')),
+      perAddress: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('clientRegistrationLimits.perAddress')),
+      perNetwork: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('clientRegistrationLimits.perNetwork')),
       unusedHours: z.coerce.number().positive().max(8760).default(defaultNumber('clientRegistrationLimits.unusedHours')),
     })
     .prefault({}),
