@@ -238,6 +238,19 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    // Node refuses a headers timeout longer than the whole request's, and the whole request includes its headers.
+    name: 'requestTimeoutHoldsItsHeaders',
+    check(config) {
+      const { headersTimeoutMs, requestTimeoutMs } = config.http;
+      if (requestTimeoutMs < headersTimeoutMs) {
+        throw new ConfigError(
+          'HTTP_REQUEST_TIMEOUT_MS',
+          `is ${requestTimeoutMs}, below HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}): a request's time includes its headers`,
+        );
+      }
+    },
+  },
+  {
     // A network holds the address: a smaller bound for it would make the address's unreachable.
     name: 'registrationNetworkHoldsItsAddresses',
     check(config) {

@@ -458,6 +458,44 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'on SIGTERM, how long requests in flight may finish before their connections are cut',
   },
   {
+    env: 'HTTP_MAX_CONNECTIONS',
+    path: 'http.maxConnections',
+    parse: 'number',
+    default: 4096,
+    meaning:
+      "the most connections one process keeps open at once (idle keep-alive ones included); one more is closed as soon as it is accepted. Keep it under the process's file limit (`ulimit -n`) less a hundred for Redis and the chain; `WORKERS` processes hold as many each ([operations](operations.md#connections-and-slow-clients))",
+  },
+  {
+    env: 'HTTP_HEADERS_TIMEOUT_MS',
+    path: 'http.headersTimeoutMs',
+    parse: 'number',
+    default: 10000,
+    meaning: "how long a client may take to send a request's headers, from its first byte; past it, `408` and the connection is closed",
+  },
+  {
+    env: 'HTTP_REQUEST_TIMEOUT_MS',
+    path: 'http.requestTimeoutMs',
+    parse: 'number',
+    default: 30000,
+    meaning:
+      'how long a client may take to send a whole request, headers and body; past it, `408` and the connection is closed. At least `HTTP_HEADERS_TIMEOUT_MS`',
+  },
+  {
+    env: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    path: 'http.keepAliveTimeoutMs',
+    parse: 'number',
+    default: 5000,
+    meaning:
+      "how long a connection stays open, idle, after an answer, waiting for the next request; behind a proxy that reuses connections, set it above the proxy's own idle timeout",
+  },
+  {
+    env: 'HTTP_IDLE_TIMEOUT_MS',
+    path: 'http.idleTimeoutMs',
+    parse: 'number',
+    default: 60000,
+    meaning: 'how long a connection may pass nothing either way (a client that neither sends nor reads the answer) before it is closed',
+  },
+  {
     env: 'CREDENTIAL_AGE_THRESHOLDS',
     variableNamed: '`credentials` groups what Signet issues to wallets in the code; the variable names the thresholds',
     path: 'credentials.ageThresholds',

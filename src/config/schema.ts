@@ -293,6 +293,16 @@ export const configSchema = z.object({
       shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(defaultNumber('ops.shutdownGraceMs')),
     })
     .prefault({}),
+  /** The public HTTP server's bounds on connections and on slow clients (src/app/http_server.ts, decision 73). */
+  http: z
+    .object({
+      maxConnections: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('http.maxConnections')),
+      headersTimeoutMs: z.coerce.number().int().min(100).max(300_000).default(defaultNumber('http.headersTimeoutMs')),
+      requestTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(defaultNumber('http.requestTimeoutMs')),
+      keepAliveTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(defaultNumber('http.keepAliveTimeoutMs')),
+      idleTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(defaultNumber('http.idleTimeoutMs')),
+    })
+    .prefault({}),
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */
   trustProxy: z.coerce.number({ error: 'must be a number of proxy hops (0 to 10)' }).int().min(0).max(10).default(defaultNumber('trustProxy')),
   rateLimits: rateLimitsSchema.prefault({}),

@@ -36,8 +36,17 @@ export type HttpAppParts = {
   metrics?: Metrics;
 };
 
+/** A connection cut by its client, or by the server's timeout for a slow one (src/app/http_server.ts): the client's doing. */
+const CLIENT_GONE = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics }: HttpAppParts): Koa {
   const app = new Koa({ keys: [...config.cookieKeys] });
+  // What reaches Koa's own error event is what no answer could carry: the connection went. Koa
+  // would print each with its stack on stderr, a line per slow client an attacker sends.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (CLIENT_GONE.has(error.code ?? '')) logger.debug(`a request's connection ended before its answer (${error.code})`);
+    else logger.error('a request failed past its answer', error);
+  });
   trustProxies(app, provider, config.trustProxy);
   secureCookiesFor(app, config.issuer);
   // Request id, access log line and HTTP metrics around everything else.

@@ -48,3 +48,9 @@ export const REFUSED_URL_ANSWER_MS = 500;
 
 /** …whether its port is open or closed: the medians of the two differ by less than this (nothing tells them apart). */
 export const REFUSED_URL_SPREAD_MS = 50;
+
+/** Beyond its timeout and Node's sweep of connections, how late a slow client's connection is closed. */
+export const SLOW_CLIENT_CUT_SLACK_MS = 500;
+
+/** A connection past HTTP_MAX_CONNECTIONS is closed within this of its arrival, before a byte of it is read. */
+export const OVER_CAP_CLOSE_MS = 500;

@@ -518,6 +518,7 @@ describe('validateConfig', () => {
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
       credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600 },
       ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
+      http: { maxConnections: 4096, headersTimeoutMs: 10000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 5000, idleTimeoutMs: 60000 },
       trustProxy: 0,
       // Listed in full in test/unit/proxy_trust_settings.test.ts.
       rateLimits: expect.any(Object),
