@@ -4,7 +4,7 @@
 // the engine with its own guards. Cookies are Secure behind an https issuer, set once for the
 // app. Nothing here knows a feature.
 import { join } from 'node:path';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
 import { projectRoot } from '../base/project_root.js';
@@ -34,12 +34,14 @@ export type HttpAppParts = {
   renderPage: RenderPage;
   logger: Logger;
   metrics?: Metrics;
+  /** Middleware that sees what the engine answers, right around it (the leaving page). */
+  aroundEngine?: readonly Middleware[];
 };
 
 /** A connection cut by its client, or by the server's timeout for a slow one (src/app/http_server.ts): the client's doing. */
 const CLIENT_GONE = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
-export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics }: HttpAppParts): Koa {
+export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics, aroundEngine = [] }: HttpAppParts): Koa {
   const app = new Koa({ keys: [...config.cookieKeys] });
   // What reaches Koa's own error event is what no answer could carry: the connection went. Koa
   // would print each with its stack on stderr, a line per slow client an attacker sends.
@@ -61,6 +63,7 @@ export function createHttpApp({ config, provider, routes, limits, renderPage, lo
   app.use(clientAuthLimits(limits));
   app.use(registrationLimits(limits));
   app.use(engineBodyGuard());
+  for (const middleware of aroundEngine) app.use(middleware);
   app.use(mount(provider));
   return app;
 }

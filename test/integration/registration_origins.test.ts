@@ -15,7 +15,7 @@ import { waitUntil } from '../support/wait_until.js';
 const MAX_CLIENTS = 20;
 const PER_ADDRESS = 3;
 const PER_NETWORK = 6;
-const UNUSED_SECONDS = 3;
+const UNUSED_SECONDS = 6;
 const ADMIN_TOKEN = 'admin-token-for-the-registration-origin-tests';
 
 let h: Harness;
