@@ -23,7 +23,7 @@ const KEEP_ALIVE_MS = 400;
 const IDLE_MS = 1500;
 const SWEEP_MS = connectionSweepMs({ headersTimeoutMs: HEADERS_MS, requestTimeoutMs: REQUEST_MS });
 
-const logs = captureLogs<{ level: string; msg: string; err?: unknown }>();
+const logs = captureLogs<{ level: string; msg: string; status?: number }>();
 let redis: RedisServer;
 let chain: TestChain;
 const running: RunningSignet[] = [];
@@ -150,6 +150,22 @@ describe('timeouts', () => {
     expect(closedAt - answeredAt).toBeLessThan(keptFor + SLOW_CLIENT_CUT_SLACK_MS);
   });
 });
+
+test('a connection on which nothing passes, the body awaited: closed once the idle timeout passes, before the request timeout', async () => {
+  const IDLE_FIRST_MS = 400;
+  const { port } = await start({ HTTP_IDLE_TIMEOUT_MS: String(IDLE_FIRST_MS), HTTP_HEADERS_TIMEOUT_MS: '3000', HTTP_REQUEST_TIMEOUT_MS: '6000' });
+  const client = open(port);
+  await client.connected;
+  client.socket.write('POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n');
+  const from = performance.now();
+  const closedAt = await client.closed;
+  expect(closedAt - from).toBeGreaterThanOrEqual(IDLE_FIRST_MS - 1);
+  expect(closedAt - from).toBeLessThan(IDLE_FIRST_MS + SLOW_CLIENT_CUT_SLACK_MS);
+  expect(client.received()).toBe('');
+  // The body read that was waiting ends as a refused request, the client's doing: no error line.
+  await waitUntil('the cut request logged', () => logs.lines().some((line) => line.msg === 'request' && line.status === 400));
+  expect(logs.lines().filter((line) => line.level === 'error')).toEqual([]);
+}, 30_000);
 
 describe('the connection cap', () => {
   const CAP = 5;
