@@ -5,6 +5,7 @@
 // The link is checked by openid-client as the website would read it: the error, the state, the iss.
 import * as oidc from 'openid-client';
 import type { ClientConfig } from '../../src/config/config.js';
+import { continueLink, unescapeHtml } from '../support/leaving_page.js';
 import { discover, startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
@@ -33,16 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-const unescapeHtml = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
-
-/** The page's continue link, as the browser would follow it. */
-function continueLink(html: string): string {
-  const href = /<a class="button primary" id="continue" href="([^"]*)">/.exec(html)?.[1];
-  if (href === undefined) throw new Error(`no continue link in the page:\n${html}`);
-  return unescapeHtml(href);
-}
 
 /** An authorization request with prompt=none from a browser without a Signet session. */
 async function silentLogin(client: ClientConfig, extra: Record<string, string> = {}) {
