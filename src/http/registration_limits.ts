@@ -1,6 +1,7 @@
 // Dynamic client registrations (RFC 7591, POST /reg) counted per client address, before the
 // engine reads the body: a stranger's flood is refused with 429 at the door (decision 43),
-// whatever the registration's own answer would have been.
+// whatever the registration's own answer would have been. And where a registration comes from,
+// for the places its client then holds while it lives (decision 72).
 import type { Context, Middleware } from 'koa';
 import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
 import { clientAddress, clientNetwork } from './client_address.js';
