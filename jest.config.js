@@ -20,6 +20,7 @@ const TIMING_FILES = [
   'test/integration/contract_wallets.test.ts',
   'test/integration/erasure_resume.test.ts',
   'test/integration/input_limits.test.ts',
+  'test/integration/slow_clients.test.ts',
   'test/integration/rate_limit_counters.test.ts',
   'test/integration/ssf.test.ts',
   'test/integration/webhook_isolation.test.ts',

@@ -20,6 +20,7 @@ import { createOwnerDataFeature } from '../features/owner_data/owner_data_featur
 import { createServicesFeature } from '../features/services/services_feature.js';
 import { createSignalEmitter, signalRoutes } from '../features/signals/signals_feature.js';
 import { createWebhooksFeature } from '../features/webhook_admin/webhooks_feature.js';
+import { leavingPage } from '../features/oidc/leaving_page.js';
 import { createHttpApp } from '../http/http_app.js';
 import { openApiDocumentOf } from '../http/openapi.js';
 import { openApiRoute } from '../http/openapi_route.js';
@@ -120,7 +121,9 @@ export function createApp(deps: AppDeps): SignetApp {
     ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.reads.names, clients: parts.clients }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
-  const app = createHttpApp({ ...parts, provider, routes, metrics: deps.metrics });
+  // Run-time clients' error and logout redirects go through a page that names their host (decision 74).
+  const aroundEngine = [leavingPage({ isConfigured: parts.clients.isConfigured, renderPage: parts.renderPage })];
+  const app = createHttpApp({ ...parts, provider, routes, aroundEngine, metrics: deps.metrics });
   const { profiles, receipts, registry, history, clients } = parts;
   return {
     app,

@@ -1,7 +1,7 @@
 // Boots a production Signet from a Config: the store, the chain client, the app and its HTTP
 // server, and a close() that drains. Nothing here knows the demo: src/demo/demo_server.ts
 // adds its chain, routes and data through the options.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { ConfigError } from '../base/errors.js';
 import type { Config } from '../config/config.js';
 import { reportRecoveryFallback } from '../domain/wallet/recover_message_signer.js';
@@ -16,6 +16,7 @@ import { redisConnectionOf } from '../infra/store/redis_connection.js';
 import { createRedisStore } from '../infra/store/redis_store.js';
 import type { Store } from '../infra/store/store.js';
 import { type AppDeps, createApp, type SignetApp } from './app.js';
+import { createBoundedServer } from './http_server.js';
 import { createWebhookQueueFor } from './webhook_queue_for.js';
 
 export type RunningSignet = {
@@ -133,7 +134,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     webhooks.start();
     // Erasures whose process died half way are finished here (at start, then on each sweep).
     signet.erasures.start();
-    const server = createServer(signet.app.callback());
+    const server = createBoundedServer(signet.app.callback(), config.http, () => options.metrics?.httpConnectionsDropped.inc());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, resolve);

@@ -261,6 +261,32 @@ export const CONFIG_CHECKS: readonly ConfigCheck[] = [
     },
   },
   {
+    // Node refuses a headers timeout longer than the whole request's, and the whole request includes its headers.
+    name: 'requestTimeoutHoldsItsHeaders',
+    check(config) {
+      const { headersTimeoutMs, requestTimeoutMs } = config.http;
+      if (requestTimeoutMs < headersTimeoutMs) {
+        throw new ConfigError(
+          'HTTP_REQUEST_TIMEOUT_MS',
+          `is ${requestTimeoutMs}, below HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}): a request's time includes its headers`,
+        );
+      }
+    },
+  },
+  {
+    // A network holds the address: a smaller bound for it would make the address's unreachable.
+    name: 'registrationNetworkHoldsItsAddresses',
+    check(config) {
+      const { perAddress, perNetwork } = config.clientRegistrationLimits;
+      if (perNetwork < perAddress) {
+        throw new ConfigError(
+          'CLIENT_REGISTRATION_PER_NETWORK',
+          `is ${perNetwork}, below CLIENT_REGISTRATION_PER_ADDRESS (${perAddress}): a network holds its addresses`,
+        );
+      }
+    },
+  },
+  {
     name: 'registrationTokenGoesWithItsMode',
     check(config) {
       const withToken = config.clientRegistration === 'initial_access_token';

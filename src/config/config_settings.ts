@@ -312,6 +312,24 @@ export const SETTINGS: readonly Setting[] = [
       'the most clients dynamic registration keeps at once (those it made and not yet removed or expired); past it a registration is refused, `400 access_denied` ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
   },
   {
+    env: 'CLIENT_REGISTRATION_PER_ADDRESS',
+    variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
+    path: 'clientRegistrationLimits.perAddress',
+    parse: 'number',
+    default: 5,
+    meaning:
+      'with `CLIENT_REGISTRATION=open`, the most clients registration keeps at once that were registered from one address (an IPv6 address counts by its /64); past it a registration from there is refused, `400 access_denied`, until one of them is deleted or expires unused ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+  },
+  {
+    env: 'CLIENT_REGISTRATION_PER_NETWORK',
+    variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
+    path: 'clientRegistrationLimits.perNetwork',
+    parse: 'number',
+    default: 10,
+    meaning:
+      'the same, for all the addresses of one network: an IPv4 /24 or an IPv6 /48; at least `CLIENT_REGISTRATION_PER_ADDRESS` ([operations](operations.md#dynamic-client-registration-rfc-7591-rfc-7592))',
+  },
+  {
     env: 'CLIENT_REGISTRATION_UNUSED_HOURS',
     variableNamed: 'read as options of CLIENT_REGISTRATION, beside it',
     path: 'clientRegistrationLimits.unusedHours',
@@ -452,6 +470,44 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'number',
     default: 10000,
     meaning: 'on SIGTERM, how long requests in flight may finish before their connections are cut',
+  },
+  {
+    env: 'HTTP_MAX_CONNECTIONS',
+    path: 'http.maxConnections',
+    parse: 'number',
+    default: 4096,
+    meaning:
+      "the most connections one process keeps open at once (idle keep-alive ones included); one more is closed as soon as it is accepted. Keep it under the process's file limit (`ulimit -n`) less a hundred for Redis and the chain; `WORKERS` processes hold as many each ([operations](operations.md#connections-and-slow-clients))",
+  },
+  {
+    env: 'HTTP_HEADERS_TIMEOUT_MS',
+    path: 'http.headersTimeoutMs',
+    parse: 'number',
+    default: 10000,
+    meaning: "how long a client may take to send a request's headers, from its first byte; past it, `408` and the connection is closed",
+  },
+  {
+    env: 'HTTP_REQUEST_TIMEOUT_MS',
+    path: 'http.requestTimeoutMs',
+    parse: 'number',
+    default: 30000,
+    meaning:
+      'how long a client may take to send a whole request, headers and body; past it, `408` and the connection is closed. At least `HTTP_HEADERS_TIMEOUT_MS`',
+  },
+  {
+    env: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    path: 'http.keepAliveTimeoutMs',
+    parse: 'number',
+    default: 5000,
+    meaning:
+      "how long a connection stays open, idle, after an answer, waiting for the next request; behind a proxy that reuses connections, set it above the proxy's own idle timeout",
+  },
+  {
+    env: 'HTTP_IDLE_TIMEOUT_MS',
+    path: 'http.idleTimeoutMs',
+    parse: 'number',
+    default: 60000,
+    meaning: 'how long a connection may pass nothing either way (a client that neither sends nor reads the answer) before it is closed',
   },
   {
     env: 'CREDENTIAL_AGE_THRESHOLDS',

@@ -354,10 +354,12 @@ export const configSchema = z.object({
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Dynamic client registration (RFC 7591, 7592): off, behind a fixed initial access token, or open (decision 25). */
   clientRegistration: z.enum(CLIENT_REGISTRATION_MODES).default(defaultChoice('clientRegistration', CLIENT_REGISTRATION_MODES)),
-  /** What dynamic registration may hold: the clients it made at most, and how long one lives without a login. */
+  /** What dynamic registration may hold: the clients it made at most, from one address and one network, and how long one lives without a login. */
   clientRegistrationLimits: z
     .object({
       maxClients: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('clientRegistrationLimits.maxClients')),
+      perAddress: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('clientRegistrationLimits.perAddress')),
+      perNetwork: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('clientRegistrationLimits.perNetwork')),
       unusedHours: z.coerce.number().positive().max(8760).default(defaultNumber('clientRegistrationLimits.unusedHours')),
     })
     .prefault({}),
@@ -373,6 +375,16 @@ export const configSchema = z.object({
       logLevel: z.enum(LOG_LEVELS).default(defaultChoice('ops.logLevel', LOG_LEVELS)),
       /** On SIGTERM, how long requests in flight may take before their connections are cut. */
       shutdownGraceMs: z.coerce.number().int().min(0).max(120000).default(defaultNumber('ops.shutdownGraceMs')),
+    })
+    .prefault({}),
+  /** The public HTTP server's bounds on connections and on slow clients (src/app/http_server.ts, decision 73). */
+  http: z
+    .object({
+      maxConnections: z.coerce.number().int().min(1).max(1_000_000).default(defaultNumber('http.maxConnections')),
+      headersTimeoutMs: z.coerce.number().int().min(100).max(300_000).default(defaultNumber('http.headersTimeoutMs')),
+      requestTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(defaultNumber('http.requestTimeoutMs')),
+      keepAliveTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(defaultNumber('http.keepAliveTimeoutMs')),
+      idleTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(defaultNumber('http.idleTimeoutMs')),
     })
     .prefault({}),
   /** Reverse proxies in front of Signet whose X-Forwarded-* headers count; 0 trusts none. */

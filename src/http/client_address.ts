@@ -17,3 +17,14 @@ export function clientAddress(ctx: Context): string {
   const prefix = (parsed as ipaddr.IPv6).toNormalizedString().split(':').slice(0, 4).join(':');
   return `${prefix}::/64`;
 }
+
+/**
+ * The network an address (as clientAddress gives it) belongs to, for the bounds one network
+ * shares: an IPv4 /24, an IPv6 /48 (a site's usual allocation; the address already is a /64).
+ * What is no address at all is its own network.
+ */
+export function clientNetwork(address: string): string {
+  if (isIPv4(address)) return `${address.split('.').slice(0, 3).join('.')}.0/24`;
+  if (address.endsWith('::/64')) return `${address.split(':').slice(0, 3).join(':')}::/48`;
+  return address;
+}

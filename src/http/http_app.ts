@@ -4,7 +4,7 @@
 // the engine with its own guards. Cookies are Secure behind an https issuer, set once for the
 // app. Nothing here knows a feature.
 import { join } from 'node:path';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
 import { projectRoot } from '../base/project_root.js';
@@ -36,10 +36,21 @@ export type HttpAppParts = {
   renderPage: RenderPage;
   logger: Logger;
   metrics?: Metrics;
+  /** Middleware that sees what the engine answers, right around it (the leaving page). */
+  aroundEngine?: readonly Middleware[];
 };
 
-export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics }: HttpAppParts): Koa {
+/** A connection cut by its client, or by the server's timeout for a slow one (src/app/http_server.ts): the client's doing. */
+const CLIENT_GONE = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+export function createHttpApp({ config, provider, routes, limits, renderPage, logger, metrics, aroundEngine = [] }: HttpAppParts): Koa {
   const app = new Koa({ keys: [...config.cookieKeys] });
+  // What reaches Koa's own error event is what no answer could carry: the connection went. Koa
+  // would print each with its stack on stderr, a line per slow client an attacker sends.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (CLIENT_GONE.has(error.code ?? '')) logger.debug(`a request's connection ended before its answer (${error.code})`);
+    else logger.error('a request failed past its answer', error);
+  });
   trustProxies(app, provider, config.trustProxy);
   secureCookiesFor(app, config.issuer);
   // Request id, access log line and HTTP metrics around everything else.
@@ -56,6 +67,7 @@ export function createHttpApp({ config, provider, routes, limits, renderPage, lo
   app.use(authorizationLimits(limits));
   app.use(engineBodyGuard());
   app.use(authorizationBounds());
+  for (const middleware of aroundEngine) app.use(middleware);
   app.use(mount(provider));
   return app;
 }

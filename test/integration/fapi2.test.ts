@@ -10,6 +10,7 @@ import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { BANK, bankJwk, bankKey } from '../support/fapi_bank.js';
 import { kycIssuedBySignet } from '../support/kyc_claims.js';
+import { continueLink } from '../support/leaving_page.js';
 import { followToCallback, type LoginStart, signChallenge, submitSignature } from '../support/login_driver.js';
 import { type Harness, startSignet, testJwks, WEBSITE } from '../support/signet_harness.js';
 import { UserAgent } from '../support/user_agent.js';
@@ -381,6 +382,7 @@ test('a FAPI 2.0 client made through the admin API gets what the profile require
     code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
     code_challenge_method: 'S256',
   });
-  const refused = new URL((await new UserAgent().fetch(plain)).headers.get('location')!);
+  // A client of the admin API is a run-time client: its error goes through the leaving page (decision 74).
+  const refused = new URL(continueLink(await (await new UserAgent().fetch(plain)).text()));
   expect(refused.searchParams.get('error')).toBe('invalid_request');
 });

@@ -19,6 +19,7 @@ import { keys } from '../../src/infra/store/keys.js';
 import { signInToAccount } from '../support/account_sign_in.js';
 import { type ConnectionRecorder, startConnectionRecorder } from '../support/connection_recorder.js';
 import { type Json, jsonApi } from '../support/json_api.js';
+import { continueLink } from '../support/leaving_page.js';
 import { discover } from '../support/login_driver.js';
 import { type Harness, RISK, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitFor } from '../support/wait_until.js';
@@ -97,7 +98,8 @@ beforeAll(async () => {
   };
   h = await startSignet({
     clients: [WEBSITE, RISK, internal],
-    configure: () => ({ clientRegistration: 'open', adminToken: ADMIN_TOKEN }),
+    // Every registration here comes from one address: the bounds per address are not the subject.
+    configure: () => ({ clientRegistration: 'open', clientRegistrationLimits: { perAddress: 1000, perNetwork: 1000 }, adminToken: ADMIN_TOKEN }),
     resolveHost: dns.resolveHost,
     dialAddress: (approved) => (STAND_INS.has(approved.address) ? v4('127.0.0.1') : approved),
   });
@@ -239,9 +241,10 @@ describe('refused when given, before anything connects', () => {
     const auth = new URL(`${h.issuer}/auth`);
     auth.search = new URLSearchParams({ client_id: created.json.client_id as string, request_uri: requestUri }).toString();
     const answer = await fetch(auth, { redirect: 'manual', headers: { accept: 'application/json' } });
-    // Refused as the engine refuses any error of a known client: back to its redirect_uri.
-    expect(answer.status).toBe(303);
-    expect(new URL(answer.headers.get('location')!).searchParams.get('error')).toBe('request_uri_not_supported');
+    // Refused as the engine refuses any error of a known client: back to its redirect_uri, through
+    // the page that names its host, since the client was registered at run time (decision 74).
+    expect(answer.status).toBe(200);
+    expect(new URL(continueLink(await answer.text())).searchParams.get('error')).toBe('request_uri_not_supported');
     expect(inner.connections).toEqual([]);
   });
 

@@ -51,3 +51,9 @@ export const REFUSED_URL_SPREAD_MS = 50;
 
 /** Beyond the chain's deadline and PROVIDER_TIMEOUT_MS, how late a login step or userinfo answers when an Information Provider hangs. */
 export const PROVIDER_SLACK_MS = 750;
+
+/** Beyond its timeout and Node's sweep of connections, how late a slow client's connection is closed. */
+export const SLOW_CLIENT_CUT_SLACK_MS = 500;
+
+/** A connection past HTTP_MAX_CONNECTIONS is closed within this of its arrival, before a byte of it is read. */
+export const OVER_CAP_CLOSE_MS = 500;

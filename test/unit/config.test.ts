@@ -329,6 +329,16 @@ describe('loadConfig: a bad value names the setting', () => {
       { CLIENT_REGISTRATION: 'initial_access_token', REGISTRATION_ACCESS_TOKEN: 'short' },
       'configuration: REGISTRATION_ACCESS_TOKEN needs at least 24 characters',
     ],
+    [
+      'CLIENT_REGISTRATION_PER_NETWORK below CLIENT_REGISTRATION_PER_ADDRESS',
+      { CLIENT_REGISTRATION: 'open', CLIENT_REGISTRATION_PER_ADDRESS: '8', CLIENT_REGISTRATION_PER_NETWORK: '4' },
+      'configuration: CLIENT_REGISTRATION_PER_NETWORK is 4, below CLIENT_REGISTRATION_PER_ADDRESS (8): a network holds its addresses',
+    ],
+    [
+      'CLIENT_REGISTRATION_PER_ADDRESS zero',
+      { CLIENT_REGISTRATION_PER_ADDRESS: '0' },
+      'configuration: CLIENT_REGISTRATION_PER_ADDRESS Too small: expected number to be >=1',
+    ],
     ['WEBHOOKS_ALLOW_PRIVATE not a boolean', { WEBHOOKS_ALLOW_PRIVATE: 'yes' }, 'configuration: WEBHOOKS_ALLOW_PRIVATE must be true or false'],
     ['WEBHOOKS_TIMEOUT_MS too short', { WEBHOOKS_TIMEOUT_MS: '10' }, 'configuration: WEBHOOKS_TIMEOUT_MS Too small: expected number to be >=100'],
     ['WEBHOOKS_CONCURRENCY zero', { WEBHOOKS_CONCURRENCY: '0' }, 'configuration: WEBHOOKS_CONCURRENCY Too small: expected number to be >=1'],
@@ -509,6 +519,7 @@ describe('validateConfig', () => {
       credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600, perIdentityPerDay: 30 },
       defaultLanguage: 'en',
       ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
+      http: { maxConnections: 4096, headersTimeoutMs: 10000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 5000, idleTimeoutMs: 60000 },
       trustProxy: 0,
       // Listed in full in test/unit/proxy_trust_settings.test.ts.
       rateLimits: expect.any(Object),
@@ -521,7 +532,7 @@ describe('validateConfig', () => {
       chainWatch: { enabled: true, pollMs: 1000, lagWarnSeconds: 120, maxBlockRange: 2000, leaseSeconds: 10 },
       refreshWhenChainDown: 'allow',
       clientRegistration: 'off',
-      clientRegistrationLimits: { maxClients: 1000, unusedHours: 24 },
+      clientRegistrationLimits: { maxClients: 1000, perAddress: 5, perNetwork: 10, unusedHours: 24 },
       tokenLimits: { accessTokensPerGrant: DEFAULT_ACCESS_TOKENS_PER_GRANT, clientCredentialsPerClient: DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT },
       informationProviders: [],
       providerTimeoutMs: 3000,

@@ -6,10 +6,11 @@
 // its static clients.
 //
 // Strangers may register (CLIENT_REGISTRATION=open), so what registration may hold is bounded
-// (decision 43): each record's size (client_metadata.ts), the number of registered clients at
-// once (a cap, past which registration is refused), and their life until their first use: a
-// client that earns no token within the set hours expires, with its registration access
-// tokens. Its first token (a login's, or its own by client credentials) keeps it until it is deleted.
+// (decisions 43, 72): each record's size (client_metadata.ts), the number of registered clients
+// at once, in all and from one address or one network (past any of them registration is
+// refused until a client goes), and their life until their first use: a client that earns no
+// token within the set hours expires, with its registration access tokens and its places. Its
+// first token (a login's, or its own by client credentials) keeps it until it is deleted.
 import { errors } from 'oidc-provider';
 import { clientSizeProblem } from '../../config/client_metadata.js';
 import type { ClientRecord, ClientRecords } from '../../infra/store/client_records.js';
@@ -31,7 +32,10 @@ export type RegisteredClients = {
   remove: RemoveClient;
 };
 
-export type RegistrationLimits = { maxClients: number; unusedHours: number };
+export type RegistrationLimits = { maxClients: number; perAddress: number; perNetwork: number; unusedHours: number };
+
+/** Where a registration comes from, as the bounds count it (src/http/client_address.ts). */
+export type RegistrationOrigin = { address: string; network: string };
 
 export function registeredClients(deps: {
   store: Store;
@@ -40,6 +44,8 @@ export function registeredClients(deps: {
   remove: RemoveClient;
   isConfigured: (clientId: string) => boolean;
   limits: RegistrationLimits;
+  /** The address and network of the registration being served; undefined outside a request (nothing then counts but the cap). */
+  originOf: () => RegistrationOrigin | undefined;
 }): RegisteredClients {
   const { store, records } = deps;
   const unusedSeconds = Math.max(1, Math.round(deps.limits.unusedHours * 3600));
@@ -50,6 +56,34 @@ export function registeredClients(deps: {
   const lifeLeft = async (clientId: string) => {
     const left = await store.ttl(keys.client(clientId));
     return left === undefined || !Number.isFinite(left) ? unusedSeconds : Math.max(1, left);
+  };
+
+  /** A new client takes a place in the cap, its address's and its network's, all or none (one script), and remembers where it came from. */
+  const admit = async (clientId: string) => {
+    const { maxClients, perAddress, perNetwork, unusedHours } = deps.limits;
+    const origin = deps.originOf();
+    const bounds = origin
+      ? [
+          { key: keys.registeredFromAddress(origin.address), max: perAddress },
+          { key: keys.registeredFromNetwork(origin.network), max: perNetwork },
+          { key: keys.registeredClients(), max: maxClients },
+        ]
+      : [{ key: keys.registeredClients(), max: maxClients }];
+    const full = await store.addToIndexesWithin(bounds, clientId, unusedSeconds);
+    // RFC 7591's shape for a refusal (decision 43): the server declines, the metadata is fine.
+    const freed = `a place is freed when one of them is deleted (RFC 7592) or, if it completes no login within ${unusedHours} h, removed`;
+    if (full === bounds[0]!.key && origin) {
+      throw new errors.AccessDenied(
+        `registration is closed to this address for now: Signet keeps at most ${perAddress} registered clients from one address; ${freed}`,
+      );
+    }
+    if (full === bounds[1]?.key && origin) {
+      throw new errors.AccessDenied(
+        `registration is closed to this network (${origin.network}) for now: Signet keeps at most ${perNetwork} registered clients from one network; ${freed}`,
+      );
+    }
+    if (full) throw new errors.AccessDenied(`registration is closed for now: Signet keeps at most ${maxClients} registered clients; ${freed}`);
+    if (origin) await store.set(keys.registrationOrigin(clientId), JSON.stringify(origin), unusedSeconds);
   };
 
   return {
@@ -65,11 +99,7 @@ export function registeredClients(deps: {
       if (current && !current[UNUSED]) return records.save(metadata as ClientRecord);
       // An update of a client still unused keeps its remaining life: updating is no way to live on.
       if (current) return records.save({ ...metadata, [UNUSED]: true } as ClientRecord, await lifeLeft(record.client_id));
-      if (!(await store.addToIndexWithin(keys.registeredClients(), record.client_id, unusedSeconds, deps.limits.maxClients))) {
-        throw new errors.AccessDenied(
-          `registration is closed for now: Signet keeps at most ${deps.limits.maxClients} registered clients, and a client that completes no login within ${deps.limits.unusedHours} h is removed`,
-        );
-      }
+      await admit(record.client_id);
       await records.save({ ...metadata, [UNUSED]: true } as ClientRecord, unusedSeconds);
     },
 
@@ -88,15 +118,24 @@ export function registeredClients(deps: {
       const { [UNUSED]: _mark, ...kept } = record;
       if (!(await records.replaceIf(clientId, raw, kept as ClientRecord))) return;
       await store.addToIndex(keys.registeredClients(), clientId, 0);
-      // Its registration access tokens live as long as it now; one gone meanwhile leaves the index.
+      // Its places from its address and network are kept as long: its origin first, so a step cut
+      // half way leaves a place that still expires, never one no deletion can find.
+      // Each is kept only as read (compare and set): one deleted meanwhile is not brought back.
+      const origin = await store.get(keys.registrationOrigin(clientId));
+      if (origin && (await store.compareAndSet(keys.registrationOrigin(clientId), [origin], origin, 0)).swapped) {
+        const { address, network } = JSON.parse(origin) as RegistrationOrigin;
+        await store.addToIndex(keys.registeredFromAddress(address), clientId, 0);
+        await store.addToIndex(keys.registeredFromNetwork(network), clientId, 0);
+      }
+      // Its registration access tokens live as long as it now; one gone meanwhile (an update
+      // rotated it) leaves the index, and is not brought back.
       const tokens = await store.indexMembers(keys.registrationTokensOf(clientId));
       const values = tokens.length ? await store.getMany(tokens) : [];
       for (const [i, key] of tokens.entries()) {
-        if (values[i] === undefined) await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
-        else {
-          await store.set(key, values[i]!);
+        const value = values[i];
+        if (value !== undefined && (await store.compareAndSet(key, [value], value, 0)).swapped) {
           await store.addToIndex(keys.registrationTokensOf(clientId), key, 0);
-        }
+        } else await store.removeFromIndex(keys.registrationTokensOf(clientId), key);
       }
     },
 

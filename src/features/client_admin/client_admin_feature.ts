@@ -2,7 +2,8 @@
 // what the engine fetches for a client, a client's deletion and all it ends, the registration
 // door of RFC 7591, and, once the engine exists, the admin API, CLIENTS written at start, and a
 // registered client kept by its first token.
-import type Provider from 'oidc-provider';
+import type { Context } from 'koa';
+import Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config/config.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
@@ -12,6 +13,7 @@ import { seedConfiguredClients } from '../../domain/clients/client_seeding.js';
 import { engineValidation } from '../../domain/clients/engine_validation.js';
 import { registeredClients } from '../../domain/clients/registered_clients.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
+import { registrationOrigin } from '../../http/registration_limits.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import { createGuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import type { DialAddress } from '../../infra/outbound/pinned_request.js';
@@ -21,7 +23,7 @@ import type { Store } from '../../infra/store/store.js';
 import { clientsAdminRoutes } from './clients_admin_routes.js';
 
 export type ClientAdminFeatureDeps = {
-  config: Pick<Config, 'mode' | 'issuer' | 'adminToken' | 'clients' | 'clientRegistrationLimits'>;
+  config: Pick<Config, 'mode' | 'issuer' | 'adminToken' | 'clients' | 'clientRegistration' | 'clientRegistrationLimits'>;
   store: Store;
   clientRecords: ClientRecords;
   clients: ClientRegistry;
@@ -60,6 +62,14 @@ export function createClientAdminFeature(deps: ClientAdminFeatureDeps) {
     remove: removeClient,
     isConfigured: deps.clients.isConfigured,
     limits: config.clientRegistrationLimits,
+    // The engine saves a registration inside the request that made it: its Koa context is the one
+    // it runs for. Only strangers are counted by address (decision 72): a registration that brings
+    // the initial access token comes from a party the operator chose.
+    originOf: () => {
+      if (config.clientRegistration !== 'open') return undefined;
+      const ctx = Provider.ctx as Context | undefined;
+      return ctx?.request ? registrationOrigin(ctx) : undefined;
+    },
   });
   /** What needs the engine: its verdict on a client's metadata. */
   const withEngine = (provider: Provider) => {

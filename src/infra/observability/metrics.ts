@@ -29,6 +29,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
+    /** Connections closed as soon as accepted because the process held HTTP_MAX_CONNECTIONS (src/app/http_server.ts). */
+    httpConnectionsDropped: new Counter({
+      name: 'signet_http_connections_dropped_total',
+      help: 'Connections closed on arrival because the process already held its most open connections',
+      registers,
+    }),
     /** Logins: outcome success or failure, with the error reason ("none" for success). */
     loginOutcomes: new Counter({
       name: 'signet_login_outcomes_total',

@@ -96,8 +96,16 @@ export function createClientRecords(store: Store, options: { cacheMs?: number } 
       const tokens = await store.indexMembers(keys.registrationTokensOf(clientId));
       await store.delete(keys.client(clientId), ...tokens, keys.registrationTokensOf(clientId));
       await store.removeFromIndex(keys.clients(), clientId);
-      // A registered client's slot is free again, however it was deleted (RFC 7592 or the admin API).
+      // A registered client's places are free again, however it was deleted (RFC 7592 or the admin
+      // API): the cap's, and those of the address and network it was registered from.
       await store.removeFromIndex(keys.registeredClients(), clientId);
+      const origin = await store.get(keys.registrationOrigin(clientId));
+      if (origin) {
+        const { address, network } = JSON.parse(origin) as { address: string; network: string };
+        await store.removeFromIndex(keys.registeredFromAddress(address), clientId);
+        await store.removeFromIndex(keys.registeredFromNetwork(network), clientId);
+        await store.delete(keys.registrationOrigin(clientId));
+      }
       cache.delete(clientId);
     },
   };

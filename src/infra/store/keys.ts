@@ -6,7 +6,8 @@
 // a wallet challenge and its used mark ({challenge:<nonce>}),
 // a grant's indexes and tombstone ({grant:<id>}), an access grant and its status
 // ({access-grant:<id>}), an API key and its revocation and last use ({api-key:<id>}), the
-// webhook stream, retries and dead letters ({webhooks}). What cannot share a slot is written in
+// webhook stream, retries and dead letters ({webhooks}), the registered clients' indexes
+// ({clients:registered}). What cannot share a slot is written in
 // steps (redis_store.ts): a record and the grant index that lists it (also when a consume cuts
 // the record's life), a record and its uid or user-code lookup, the records a revoked grant
 // deletes and those a token bound evicts (one DEL per slot). Every other key is
@@ -78,6 +79,10 @@
 // signet:client:<clientId>            a client's metadata (JSON): the engine's Client record, CLIENTS' or added at run time
 // signet:clients                      set of the ids of every client
 // signet:clients:configured           set of the ids the last start wrote from CLIENTS
+// signet:{clients:registered}         set of the ids of the clients dynamic registration made, each until it expires unused or is removed
+// signet:{clients:registered}:address:<a> the same, of those registered from one address (an IPv6 /64)
+// signet:{clients:registered}:network:<n> the same, of those registered from one network (IPv4 /24, IPv6 /48)
+// signet:registration-origin:<client> the address and network a registered client came from (JSON), as long as it lives
 // signet:client-logins:<clientId>     set of the grant ids of a client's consent receipts (its login grants)
 // signet:registration-token:<id>      an RFC 7592 registration access token (the engine's RegistrationAccessToken, JSON)
 // signet:registration-tokens:<client> set of the keys of a client's registration access tokens
@@ -160,7 +165,13 @@ export const keys = {
   client: (clientId: string) => `${PREFIX}client:${clientId}`,
   clients: () => `${PREFIX}clients`,
   /** The clients dynamic registration made, each listed until it expires unused or is removed (the cap counts them). */
-  registeredClients: () => `${PREFIX}clients:registered`,
+  registeredClients: () => `${PREFIX}{clients:registered}`,
+  /** The same, of those registered from one address (or IPv6 /64), in the cap's slot: one script admits a client into all three. */
+  registeredFromAddress: (address: string) => `${PREFIX}{clients:registered}:address:${address}`,
+  /** The same, of those registered from one network (IPv4 /24, IPv6 /48). */
+  registeredFromNetwork: (network: string) => `${PREFIX}{clients:registered}:network:${network}`,
+  /** Where a registered client came from (its address and network), so its deletion releases its places. */
+  registrationOrigin: (clientId: string) => `${PREFIX}registration-origin:${clientId}`,
   configuredClients: () => `${PREFIX}clients:configured`,
   clientLogins: (clientId: string) => `${PREFIX}client-logins:${clientId}`,
   registrationToken: (id: string) => `${PREFIX}registration-token:${id}`,

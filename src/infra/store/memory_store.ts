@@ -98,6 +98,15 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       addToIndex(key, member, ttl);
       return true;
     },
+    addToIndexesWithin: async (bounds, member, ttl) => {
+      const full = bounds.find(({ key, max }) => {
+        const members = liveIndex(key);
+        return members && !members.has(member) && members.size >= max;
+      });
+      if (full) return full.key;
+      for (const { key } of bounds) addToIndex(key, member, ttl);
+      return undefined;
+    },
     indexMembers: async (key) => {
       const members = liveIndex(key);
       if (members && !members.size) entries.delete(key);

@@ -135,6 +135,17 @@ if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >
 add_to_index(KEYS[1], ARGV[1], tonumber(ARGV[2]), now, false)
 return 1`;
 
+// KEYS: the indexes; ARGV: member, ttl, then each index's bound. Returns 0 when listed in all,
+// else the 1-based place of the first index already full (nothing written then).
+const ADD_TO_INDEXES_WITHIN = `${INDEX_LUA}
+local now = clock_ms()
+for i, key in ipairs(KEYS) do
+  drop_past(key, now)
+  if not redis.call('ZSCORE', key, ARGV[1]) and redis.call('ZCARD', key) >= tonumber(ARGV[i + 2]) then return i end
+end
+for _, key in ipairs(KEYS) do add_to_index(key, ARGV[1], tonumber(ARGV[2]), now, false) end
+return 0`;
+
 // The listed members, the past ones dropped first.
 const INDEX_MEMBERS = `${INDEX_LUA}
 drop_past(KEYS[1], clock_ms())
@@ -321,6 +332,7 @@ type Scripted = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<[number, ...string[]]>;
   addToIndexes(numberOfKeys: number, ...args: string[]): Promise<number>;
   addToIndexWithin(key: string, member: string, ttl: string, max: string): Promise<number>;
+  addToIndexesWithin(numberOfKeys: number, ...args: string[]): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
   retimeMember(numberOfKeys: number, ...args: string[]): Promise<string[]>;
@@ -344,6 +356,7 @@ function defineScripts(client: RedisClient): Scripted {
   redis.defineCommand('addToIndexesUnless', { lua: ADD_TO_INDEXES_UNLESS });
   redis.defineCommand('addToIndexes', { lua: ADD_TO_INDEXES });
   redis.defineCommand('addToIndexWithin', { numberOfKeys: 1, lua: ADD_TO_INDEX_WITHIN });
+  redis.defineCommand('addToIndexesWithin', { lua: ADD_TO_INDEXES_WITHIN });
   redis.defineCommand('indexMembersLive', { numberOfKeys: 1, lua: INDEX_MEMBERS });
   redis.defineCommand('removeFromIndex', { numberOfKeys: 1, lua: REMOVE_FROM_INDEX });
   redis.defineCommand('retimeMember', { lua: RETIME_MEMBER });
@@ -525,6 +538,12 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       }),
     addToIndexWithin: (key, member, ttl, max) =>
       guard(async () => (await redis.addToIndexWithin(key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 1),
+    addToIndexesWithin: (bounds, member, ttl) =>
+      guard(async () => {
+        const args = [member, String(ttl > 0 ? seconds(ttl) : 0), ...bounds.map(({ max }) => String(max))];
+        const full = await redis.addToIndexesWithin(bounds.length, ...bounds.map(({ key }) => key), ...args);
+        return full === 0 ? undefined : bounds[full - 1]!.key;
+      }),
     indexMembers: (key) => guard(() => redis.indexMembersLive(key)),
     removeFromIndex: (key, ...members) =>
       guard(async () => {

@@ -27,6 +27,13 @@ export interface Store {
    * then, and nothing written. One atomic step: of many at once, at most `max` are listed.
    */
   addToIndexWithin(key: string, member: string, ttlSeconds: number, max: number): Promise<boolean>;
+  /**
+   * addToIndexWithin over several indexes in one atomic step (on a cluster they share a hash
+   * slot): the member joins every one, unless one of them already lists its `max` other
+   * members; then nothing is written and the answer is that index's key (the first such, in
+   * the order given). Undefined when the member was listed.
+   */
+  addToIndexesWithin(bounds: readonly { key: string; max: number }[], member: string, ttlSeconds: number): Promise<string | undefined>;
   /** The members still listed. */
   indexMembers(key: string): Promise<string[]>;
   /** Removes members from an index; the index then expires with its latest remaining member, and goes with its last. */

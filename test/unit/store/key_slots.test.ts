@@ -29,6 +29,10 @@ test.each([
   ['the webhook stream, retries and dead letters', [keys.webhookStream, keys.webhookRetries, keys.webhookDeadLetters]],
   ['an access grant and its status', [keys.accessGrant('ag1'), keys.accessGrantStatus('ag1')]],
   ['an API key, its revocation and its last use', [keys.apiKey('k1'), keys.apiKeyRevoked('k1'), keys.apiKeyUsed('k1')]],
+  [
+    "the registered clients' cap and the places of their addresses and networks",
+    [keys.registeredClients(), keys.registeredFromAddress('192.0.2.1'), keys.registeredFromNetwork('2001:db8:1::/48')],
+  ],
 ])('%s share one slot', (_what, together) => {
   expect(bySlot(together)).toHaveLength(1);
 });
