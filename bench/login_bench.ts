@@ -557,10 +557,11 @@ async function main() {
 
     // The browser's path of a login, on two fresh processes of its own (with and without Multicall3).
     const browserPathResults = await browserPath();
-    // A login keeping a claim whose data another Signet holds, with 0 and 50 ms per answer of it.
-    const providerPathResults = await measureProviderPath(log);
 
     await signet.stop();
+
+    // A login keeping a claim whose data another Signet holds, with 0 and 50 ms per answer of it.
+    const providerPathResults = await measureProviderPath(log);
 
     // Where a login's CPU goes: another process of each server, on the same Redis and chain,
     // profiled over logins alone (after a warm-up), apart from the figures above.
