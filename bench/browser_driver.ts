@@ -13,6 +13,9 @@ import { type BenchClient, Browser, type StepTimes, type Tokens } from './oidc_d
 /** What a browser sends for a page it navigates to. */
 const NAVIGATION = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
+/** The page's request for another provider's text, made while the owner reads Signet's (not the owner's wait). */
+export const PROVIDER_TEXT_STEP = 'provider text (owner reads)';
+
 /** Counts that only grow (requests by method), read around each step. */
 export type StepMeter = { counts(): Record<string, number> };
 
@@ -135,12 +138,28 @@ export async function browserLogin(base: string, client: BenchClient, scope: str
     browser.send(`${interaction}/challenge`, { json: { address: wallet.address, fields: pageFields(page.text) } }),
   );
   expectStatus('challenge', challenged, 200);
-  const answer = JSON.parse(challenged.text) as { challenge?: string; choose?: unknown };
+  const answer = JSON.parse(challenged.text) as { challenge?: string; choose?: unknown; held_elsewhere?: { claim_id: string; second_signature: boolean }[] };
   if (!answer.challenge) throw new Error(`the challenge asked for a choice: ${challenged.text.slice(0, 300)}`);
   const message = answer.challenge;
-  // The person presses Sign (their time is not counted); the wallet signs.
+  // A kept claim whose data another provider holds, the first time: the page asks for that
+  // provider's text at once, while the owner reads Signet's (interaction.js, showHeld()).
+  const held = (answer.held_elsewhere ?? []).filter((each) => each.second_signature);
+  let providerTexts: { claim_id: string; challenge: string }[] = [];
+  if (held.length) {
+    const asked = await step(PROVIDER_TEXT_STEP, () => browser.send(`${interaction}/provider-challenges`, { json: {} }));
+    expectStatus('provider challenges', asked, 200);
+    const { challenges } = JSON.parse(asked.text) as { challenges: { claim_id: string; challenge?: string }[] };
+    providerTexts = challenges.flatMap((each) => (each.challenge && held.some((one) => one.claim_id === each.claim_id) ? [{ claim_id: each.claim_id, challenge: each.challenge }] : []));
+  }
+  // The person presses Sign (their time is not counted); the wallet signs Signet's text, then each provider's.
   const signature = await step('wallet signs (driver)', () => wallet.signMessage({ message }));
-  const signed = await step('signature', () => browser.send(`${interaction}/signature`, { json: { signature, message } }));
+  const providerSignatures: { claim_id: string; signature: string }[] = [];
+  for (const each of providerTexts) {
+    providerSignatures.push({ claim_id: each.claim_id, signature: await step('wallet signs (driver)', () => wallet.signMessage({ message: each.challenge })) });
+  }
+  const signed = await step('signature', () =>
+    browser.send(`${interaction}/signature`, { json: { signature, message, ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}) } }),
+  );
   expectStatus('signature', signed, 200);
 
   // window.location.assign(redirect_to): through the engine back to the website's redirect URI.

@@ -14,6 +14,10 @@
 // Each path people and services wait on (the browser's login, the wallet SDK's, userinfo, a
 // refresh, a claim resource read, an access-grant read) is also set against the bare engine in
 // the same run (bench/users_paths.ts), and the browser's login is traced for its Redis cost.
+// A login keeping one claim whose data another Signet holds is measured with 0 and 50 ms added
+// to every answer of that provider, first and later logins apart (bench/provider_path.ts);
+// BENCH_ONLY=provider_path runs it alone (a few minutes), BENCH_PROVIDER_LOGINS sets its owners
+// per latency (40), and like browser_path it leaves docs/performance.md to the whole run.
 // BENCH_ONLY=userinfo runs userinfo on the four servers and the claim resource reads alone
 // (under a minute), printing their rates and CPU: for trying a change to those paths.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -42,7 +46,8 @@ import { type Counters, idleCpuRate, idleRedisRate, type LoginOutcome, type Logi
 import { type BenchClient, floorLogin, refresh, resourceRead, signetLogin, userinfo } from './oidc_driver.js';
 import { summarizeProfile } from './profile_summary.js';
 import { traceRedis } from './redis_trace.js';
-import { type BenchResults, browserPathSection, writeReport } from './report.js';
+import { measureProviderPath } from './provider_path.js';
+import { type BenchResults, browserPathSection, providerPathSection, writeReport } from './report.js';
 import { benchServerEnv, ownerProfiles } from './server_env.js';
 import { startServerProcess } from './server_process.js';
 import { median, round } from './stats.js';
@@ -64,7 +69,7 @@ const CLAIM_HOLDERS = 16;
 const CLAIM_TOPIC = 'kyc';
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 /** The sections that can run alone (BENCH_ONLY). */
-const SECTIONS = ['browser_path', 'userinfo'] as const;
+const SECTIONS = ['browser_path', 'provider_path', 'userinfo'] as const;
 
 async function timeEach(count: number, work: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -106,6 +111,19 @@ async function main() {
     throw new Error(`BENCH_ONLY=${only}: the sections that run alone are ${SECTIONS.join(', ')}`);
   }
   try {
+    if (only === 'provider_path') {
+      // Its own two Signets and chain: nothing of the rest is started.
+      const results = { startedAt: new Date(runStarted).toISOString(), loadAverageAtStart, providerPath: await measureProviderPath(log) };
+      const loadAverageAtEnd = loadavg().map((value) => round(value, 2));
+      const dir = join(projectRoot, 'bench', 'results');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `provider-path-${results.startedAt.replace(/[:.]/g, '-')}.json`);
+      writeFileSync(file, `${JSON.stringify({ ...results, loadAverageAtEnd, durationSeconds: round((Date.now() - runStarted) / 1000, 0) }, null, 2)}\n`);
+      console.log(providerPathSection(results.providerPath).join('\n'));
+      log(`load average at start ${loadAverageAtStart.join(', ')}, at end ${loadAverageAtEnd.join(', ')}`);
+      log(`done: ${file.slice(projectRoot.length + 1)} (docs/performance.md is left to the whole run)`);
+      return;
+    }
     const [signetRedis, floorRedis, bareRedis, chain] = await Promise.all([startRedisServer(), startRedisServer(), startRedisServer(), startBenchChain(IDENTITIES)]);
     stops.push(() => signetRedis.stop(), () => floorRedis.stop(), () => bareRedis.stop(), () => chain.anvil.stop());
     log(`anvil with ONCHAINID and ${chain.users.length} identities; three redis-servers`);
@@ -542,6 +560,9 @@ async function main() {
 
     await signet.stop();
 
+    // A login keeping a claim whose data another Signet holds, with 0 and 50 ms per answer of it.
+    const providerPathResults = await measureProviderPath(log);
+
     // Where a login's CPU goes: another process of each server, on the same Redis and chain,
     // profiled over logins alone (after a warm-up), apart from the figures above.
     let profile: BenchResults['profile'];
@@ -612,6 +633,7 @@ async function main() {
       severalChains,
       profile,
       browserPath: browserPathResults,
+      providerPath: providerPathResults,
     };
     const report = writeReport(results);
     const dir = join(projectRoot, 'bench', 'results');

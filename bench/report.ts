@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../src/base/project_root.js';
 import type { BrowserPathResults } from './browser_path.js';
 import type { LoginPhase } from './load.js';
+import { PROVIDER_GROWTH_LIMITS, type ProviderPathResults } from './provider_path.js';
 import type { RedisTrace } from './redis_trace.js';
 import { round } from './stats.js';
 import type { UsersPaths } from './users_paths.js';
@@ -79,6 +80,8 @@ export type BenchResults = {
   profile?: { logins: number; signet: ProfiledLogins; floor: ProfiledLogins; bare: ProfiledLogins };
   /** The browser's path of a login (consent page, userinfo and all) behind a provider-like proxy, with and without Multicall3. */
   browserPath: BrowserPathResults;
+  /** The browser's path of a login keeping one claim whose data another Signet holds, with 0 and 50 ms per answer of it. */
+  providerPath: ProviderPathResults;
 };
 
 const versionOf = (pkg: string) =>
@@ -155,6 +158,7 @@ export function writeReport(results: BenchResults) {
     met: extraRoundTrips <= 0,
   });
   targets.push(...browserPathTargets(results.browserPath));
+  targets.push(...providerPathTargets(results.providerPath));
   targets.push(...usersPathTargets(results));
   const pathRow = (label: string, t: RedisTrace) => `| ${label} | ${t.chainRoundTripsPerLogin} | ${t.roundTripsPerLogin} | ${t.commandsPerLogin} |`;
   const workers = results.workers;
@@ -301,6 +305,7 @@ export function writeReport(results: BenchResults) {
     'wallet SDK path; a bare address is the first chain\'s) or its chain (`chain_id`) reads only that chain.',
     '',
     ...browserPathSection(results.browserPath),
+    ...providerPathSection(results.providerPath),
     '## Floors of the parts (median)',
     '',
     `- signature recovery as Signet does it (${results.parts.signatureRecoveryBackend}, EIP-191 hash included, a ${'~'}700-byte challenge): ${results.parts.signatureRecoveryMs} ms`,
@@ -438,6 +443,75 @@ export function browserPathSection(results: BrowserPathResults): string[] {
     '| target | this run | limit | met |',
     '|---|---|---|---|',
     ...browserPathTargets(results).map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
+    '',
+  ];
+}
+
+/** Requests at the provider per login for one claim held there (decision 77): the first time, and afterwards. */
+export const PROVIDER_REQUESTS_LIMITS = { first: 3, later: 1 } as const;
+
+export function providerPathTargets(results: ProviderPathResults): Target[] {
+  const targets: Target[] = [];
+  for (const login of ['first', 'later'] as const) {
+    const limit = PROVIDER_GROWTH_LIMITS[login];
+    targets.push({
+      target: `browser login p50 growth with 50 ms per answer of the provider ≤ ${limit} ms (${login} login, signing excluded)`,
+      value: results.growthMs[login],
+      limit,
+      unit: 'ms',
+      met: results.growthMs[login] <= limit,
+    });
+    const most = Math.max(...results.settings.filter((each) => each.login === login).map((each) => each.providerRequestsRange[1]));
+    const allowed = PROVIDER_REQUESTS_LIMITS[login];
+    targets.push({ target: `requests at the provider per ${login} login ≤ ${allowed} (the most of one)`, value: most, limit: allowed, unit: '', met: most <= allowed });
+  }
+  return targets;
+}
+
+/** "Data held at another provider": the browser's path with 0 and 50 ms per answer of it, the growth and the requests. */
+export function providerPathSection(results: ProviderPathResults): string[] {
+  const counts = (byStep: Record<string, Record<string, number>>) =>
+    Object.entries(byStep)
+      .map(([step, kinds]) => `${step}: ${Object.entries(kinds).map(([kind, count]) => `${kind} ${count}`).join(', ')}`)
+      .join('; ') || 'none';
+  const stepList = (setting: ProviderPathResults['settings'][number]) =>
+    Object.entries(setting.steps)
+      .map(([step, t]) => `${step} ${t.p50Ms}/${t.p90Ms}`)
+      .join(', ');
+  return [
+    '## Data held at another provider',
+    '',
+    "A login keeping one claim whose data another Signet holds (decisions 75 to 77), as a person's browser makes it",
+    "(bench/browser_driver.ts: the consent page, the challenge, the page's request for the provider's text, both signatures, the",
+    "redirects, the website's token exchange and userinfo). Two Signets in the bench's process as two Information Providers",
+    '(test/support/provider_pair.ts: their own redis-servers, one anvil with the ONCHAINID contracts): A lists B, and B keeps',
+    "the claim's data behind an HTTP proxy that adds 0 or 50 ms before every answer of B. Each owner logs in at A twice: the",
+    "first login signs B's text too (the access request, the validation, the read at B), the later one uses the grant A keeps",
+    `there (the read). Scope \`${results.scope}\`, concurrency 1, ${results.loginsPerSetting} owners per latency (each logging in twice), the two`,
+    `latencies alternating owner by owner, after ${results.warmupLogins} owners of warm-up. The path's time leaves out the owner's: the wallet's`,
+    "signing, and the page's request for B's text, which the page makes while the owner reads Signet's text (its own time is",
+    `below: B's text shows ${Object.entries(results.providerTextP50Ms).map(([latency, ms]) => `${ms} ms after Signet's at ${latency}`).join(', ')}, p50).`,
+    '',
+    '| added per answer of B | login | logins | p50 ms | p90 ms | requests at B per login (fewest–most) |',
+    '|---|---|---|---|---|---|',
+    ...results.settings.map(
+      (setting) =>
+        `| ${setting.latencyMs} ms | ${setting.login} | ${setting.logins} | ${setting.p50Ms} | ${setting.p90Ms} | ${setting.providerRequestsRange[0]}–${setting.providerRequestsRange[1]} |`,
+    ),
+    '',
+    `Growth of the p50 at 50 ms per answer of B: first login ${results.growthMs.first} ms (limit ${PROVIDER_GROWTH_LIMITS.first}), later login ${results.growthMs.later} ms (limit ${PROVIDER_GROWTH_LIMITS.later}).`,
+    '',
+    "Requests at B per login, by the browser's step that caused them:",
+    '',
+    ...results.settings.map((setting) => `- ${setting.latencyMs} ms, ${setting.login} login: ${counts(setting.providerRequestsByStep)}`),
+    '',
+    'Per step, p50/p90 in ms:',
+    '',
+    ...results.settings.map((setting) => `- ${setting.latencyMs} ms, ${setting.login} login: ${stepList(setting)}`),
+    '',
+    '| target | this run | limit | met |',
+    '|---|---|---|---|',
+    ...providerPathTargets(results).map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
     '',
   ];
 }

@@ -48,6 +48,8 @@ export async function startProviderPair(
     /** A's DNS and where its sockets for approved addresses go: the internet as a test plays it. */
     resolveHost?: ResolveHost;
     dialAddress?: DialAddress;
+    /** false: neither checks its answers against /openapi.json (the bench, which times them). */
+    checkContract?: boolean;
   } = {},
 ): Promise<ProviderPair> {
   const proxy = await startHttpProxy();
@@ -56,6 +58,7 @@ export async function startProviderPair(
     b = await startSignet({
       issuer: proxy.url,
       clients: [WEBSITE, SIGNET_A],
+      checkContract: options.checkContract,
       configure: (chain) => ({
         adminToken: ADMIN_TOKEN,
         claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
@@ -72,6 +75,7 @@ export async function startProviderPair(
       peers: options.peersOfA,
       resolveHost: options.resolveHost,
       dialAddress: options.dialAddress,
+      checkContract: options.checkContract,
       configure: (chain) => ({
         claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
         informationProviders: [{ name: PROVIDER_NAME, url: proxy.url, api_key: apiKey }],

@@ -107,12 +107,18 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
     return raw ? (JSON.parse(raw) as PendingRecord) : undefined;
   };
 
-  /** Reads the claim at its provider under the grant Signet holds; a grant the provider no longer honours is forgotten. */
-  const readHeld = async (subject: string, claim: HeldClaim, signal: AbortSignal) => {
+  /**
+   * Reads the claim at its provider under the grant Signet holds; a grant the provider no longer
+   * honours is forgotten (after `saving`, the grant's write still on its way, so the forgetting wins).
+   */
+  const readHeld = async (subject: string, claim: HeldClaim, signal: AbortSignal, saving?: Promise<void>) => {
     try {
       return await withinDeadline(client.read(claim, signal), signal);
     } catch (error) {
-      if (faultStatusOf(error) === 'provider_grant_missing') await grants.forget(subject, claim.claimId);
+      if (faultStatusOf(error) === 'provider_grant_missing') {
+        await saving?.catch(() => {});
+        await grants.forget(subject, claim.claimId);
+      }
       throw error;
     }
   };
@@ -173,7 +179,7 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
       );
     },
 
-    /** The signature step: validations where the owner signed, then the reads, all within one provider deadline. */
+    /** The signature step: validations where the owner signed, then the reads (each grant written meanwhile), all within one provider deadline. */
     async fetchAtLogin(
       uid: string,
       subject: string,
@@ -200,6 +206,7 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
             return;
           }
           const claim = heldClaim(provider, identity, offer);
+          let saving: Promise<void> | undefined;
           try {
             if (!holding.has(offer.claim_id)) {
               const asked = pending?.identity.toLowerCase() === identity.toLowerCase() ? pending.claims[offer.claim_id] : undefined;
@@ -209,16 +216,21 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
                 return;
               }
               await withinDeadline(client.validate(claim, asked.grant_id, signature, wallet, signal), signal);
-              await grants.save(subject, {
+              // The grant is written while the data is read: no Redis round trip between the provider's two answers.
+              saving = grants.save(subject, {
                 provider: offer.provider,
                 claim_id: offer.claim_id,
                 grant_id: asked.grant_id,
                 resource: offer.resource,
                 granted_at: new Date(deps.now()).toISOString(),
               });
+              saving.catch(() => {}); // awaited below
             }
-            fetched[offer.claim_id] = { ...entry, data: await readHeld(subject, claim, signal) };
+            const data = await readHeld(subject, claim, signal, saving);
+            await saving;
+            fetched[offer.claim_id] = { ...entry, data };
           } catch (error) {
+            await saving?.catch(() => {});
             const status = faultStatusOf(error);
             note(offer.provider, status);
             fetched[offer.claim_id] = { ...entry, status };

@@ -334,9 +334,17 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           message: verified.message,
           signature: body.signature,
         });
+        const finishing = () => finishInteraction(details, { login: { accountId }, consent: { grantId } });
+        if (!fetching) return { body: { redirect_to: await finishing() } };
         // A provider's failure is the claim's data_status, never the login's (fetchAtLogin does not throw for it).
-        if (fetching) await deps.heldElsewhere.keep(grantId, deps.now() + deps.grantSeconds * 1000, await fetching);
-        return { body: { redirect_to: await finishInteraction(details, { login: { accountId }, consent: { grantId } }) } };
+        // The interaction's result is written while the provider answers; the browser is sent on only once the
+        // copy is kept, so no token is issued before the data it releases is there.
+        const fetched = fetching;
+        const [redirectTo] = await Promise.all([
+          finishing(),
+          fetched.then((data) => deps.heldElsewhere.keep(grantId, deps.now() + deps.grantSeconds * 1000, data)),
+        ]);
+        return { body: { redirect_to: redirectTo } };
       },
     }),
 
