@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY views ./views
+COPY locales ./locales
 COPY public ./public
 COPY config ./config
 COPY bin ./bin

@@ -52,7 +52,10 @@ function withSignetMiddleware() {
     provider,
     routes: [],
     limits: createRateLimits(store, config.rateLimits),
-    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public')),
+    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public'), {
+      localesDir: join(projectRoot, 'locales'),
+      defaultLanguage: config.defaultLanguage,
+    }),
     logger: createLogger({ level: config.ops.logLevel }),
     metrics: createMetrics(),
   });

@@ -5,6 +5,7 @@
   const root = document.getElementById('account');
   if (!root) return;
   const $ = (id) => document.getElementById(id);
+  const text = window.signetText;
   const chainId = Number(root.dataset.chainId);
   const say = (text, isError) => {
     const status = $('status');
@@ -28,7 +29,7 @@
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(json.error_description || `Signet answered ${response.status}`);
+    if (!response.ok) throw new Error(json.error_description || text('signet_answered', { status: response.status }));
     return json;
   };
 
@@ -60,19 +61,19 @@
   const sendAndWait = async (prepared) => {
     const wallet = await chooseWallet();
     await window.signetWallets.ensureChain(wallet, chainId, say);
-    say(`${prepared.description}: confirm in your wallet…`);
+    say(text('tx_confirm', { what: prepared.description }));
     const hash = await wallet.provider.request({
       method: 'eth_sendTransaction',
       params: [{ from: root.dataset.wallet, to: prepared.to, data: prepared.data }],
     });
-    say(`${prepared.description}: transaction ${hash} pending…`);
+    say(text('tx_pending', { what: prepared.description, hash }));
     for (;;) {
       const { status } = await call('GET', `/account/transactions/${hash}`);
       if (status === 'confirmed') break;
-      if (status === 'failed') throw new Error(`The transaction ${hash} failed: the identity refused the change.`);
+      if (status === 'failed') throw new Error(text('tx_failed', { hash }));
       await sleep(1000);
     }
-    say(`${prepared.description}: confirmed.`);
+    say(text('tx_confirmed', { what: prepared.description }));
     window.location.reload();
   };
 
@@ -85,7 +86,7 @@
           $('signin-chain').value = String(choice.chain_id);
           resolve(choice);
         });
-        say('Your wallet has an identity on several chains: choose the one to sign in with.');
+        say(text('choose_chain'));
       });
     const signInWith = async (wallet) => {
       const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
@@ -104,14 +105,14 @@
       $('signin-box').hidden = false;
       say(
         answer.chain_name
-          ? `Your identity on ${answer.chain_name}. Read the text, then press Sign to sign it with ${wallet.name}.`
-          : `Read the text, then press Sign to sign it with ${wallet.name}.`,
+          ? text('press_sign_chain', { chain: answer.chain_name, wallet: wallet.name })
+          : text('press_sign', { wallet: wallet.name }),
       );
       await pressed($('signin-sign'));
       $('signin-sign').disabled = true;
       // The identity's chain (as the text names it): the wallet signs on it.
       await window.signetWallets.ensureChain(wallet, answer.chain_id ?? chainId, say);
-      say('Waiting for your wallet…');
+      say(text('waiting_wallet'));
       const signature = await wallet.provider.request({ method: 'personal_sign', params: [answer.challenge, address] });
       ({ csrf_token: formToken } = await call('POST', '/account/session', { signature, message: answer.challenge }));
       window.location.assign(root.dataset.next || '/account');
@@ -134,12 +135,12 @@
       guard(create, async () => {
         let record = await call('POST', '/account/identity', {});
         while (record.status === 'pending') {
-          say(`Deploying your identity… transaction ${record.transaction}`);
+          say(text('deploying', { transaction: record.transaction }));
           await sleep(1000);
           record = await call('GET', '/account/identity');
         }
-        if (record.status === 'failed') throw new Error(record.error || 'The deployment failed; try again.');
-        say(`Your identity ${record.identity} is ready.`);
+        if (record.status === 'failed') throw new Error(record.error || text('deploy_failed'));
+        say(text('identity_ready', { identity: record.identity }));
         window.location.assign('/account');
       }),
     );
@@ -183,7 +184,7 @@
         try {
           claim = JSON.parse($('signed-claim').value);
         } catch {
-          throw new Error('The signed claim must be the JSON the issuer returned.');
+          throw new Error(text('claim_not_json'));
         }
         await sendAndWait(await call('POST', '/account/claims/transactions', { action: 'add', claim }));
       }),
@@ -204,12 +205,12 @@
         try {
           const wallet = await chooseWallet();
           const [address] = await wallet.provider.request({ method: 'eth_requestAccounts' });
-          say(`Read the text, then press Sign to sign it with ${wallet.name}.`);
+          say(text('press_sign', { wallet: wallet.name }));
           button.hidden = true;
           await pressed(sign);
           sign.disabled = true;
           await window.signetWallets.ensureChain(wallet, chainId, say);
-          say('Waiting for your wallet…');
+          say(text('waiting_wallet'));
           signature = await wallet.provider.request({ method: 'personal_sign', params: [challenge, address] });
         } finally {
           // Approve again after a refusal; the text stays shown.
@@ -234,21 +235,21 @@
         const answer = await call('POST', '/account/erasure/challenge');
         $('erase-text').textContent = answer.challenge;
         $('erase-box').hidden = false;
-        say(`Read the text, then press Sign to sign it with ${wallet.name}.`);
+        say(text('press_sign', { wallet: wallet.name }));
         await pressed($('erase-sign'));
         $('erase-sign').disabled = true;
         await window.signetWallets.ensureChain(wallet, chainId, say);
-        say('Waiting for your wallet…');
+        say(text('waiting_wallet'));
         const signature = await wallet.provider.request({ method: 'personal_sign', params: [answer.challenge, address] });
         const revoke = $('revoke-issued-claims')?.checked === true;
         const job = await call('POST', '/account/erasure', { signature, message: answer.challenge, revoke_issued_claims: revoke });
         let state = job;
         while (state.status !== 'done') {
-          say(`Erasing… (${state.status})`);
+          say(text('erasing', { status: state.status }));
           await sleep(500);
           state = await call('GET', `/account/erasures/${encodeURIComponent(job.id)}`);
         }
-        say('Your data is erased. You are signed out; the texts you signed are kept as proof until their end.');
+        say(text('erased'));
         $('erase-box').hidden = true;
         erase.hidden = true;
       }),

@@ -1,6 +1,14 @@
 // Shortened addresses: each copy button copies its full value, and page scripts build the
-// same markup as views/partials/address.ejs for addresses they show.
+// same markup as views/partials/address.ejs for addresses they show. And the page's messages in
+// its language (the catalog's `script.` messages, carried in the page as JSON): signetText.
 (() => {
+  const carried = document.getElementById('signet-messages');
+  const { lang, messages } = carried ? JSON.parse(carried.textContent) : { lang: 'en', messages: {} };
+  /** The message `key` in the page's language, its {names} replaced by `values`. */
+  window.signetText = (key, values) =>
+    (messages[key] ?? key).replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+  window.signetLang = lang;
+
   const node = (tag, className, text) => {
     const element = document.createElement(tag);
     if (className) element.className = className;
@@ -17,7 +25,7 @@
     const cut = node('span', 'addr-cut', `${value.slice(0, 6)}…${value.slice(-4)}`);
     cut.setAttribute('aria-hidden', 'true');
     short.append(cut, node('span', 'addr-full visually-hidden', value));
-    const copy = node('button', 'copy', 'Copy');
+    const copy = node('button', 'copy', window.signetText('copy'));
     copy.type = 'button';
     copy.dataset.copy = value;
     copy.append(node('span', 'visually-hidden', ` ${value}`));
@@ -31,14 +39,14 @@
     const label = button.firstChild;
     try {
       await navigator.clipboard.writeText(button.dataset.copy);
-      label.textContent = 'Copied';
+      label.textContent = window.signetText('copied');
     } catch {
-      label.textContent = 'Select to copy';
+      label.textContent = window.signetText('copy_select');
       const short = button.parentElement.querySelector('.addr-short');
       short?.focus();
     }
     setTimeout(() => {
-      label.textContent = 'Copy';
+      label.textContent = window.signetText('copy');
     }, 2000);
   });
 })();

@@ -11,12 +11,11 @@
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const $ = (id) => document.getElementById(id);
   const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false, providers: null };
-  const STATUS_WORDS = {
-    valid: 'valid',
-    untrusted_issuer: 'issuer not trusted: cannot be shared',
-    not_confirmed_by_issuer: 'revoked or no longer confirmed by its issuer',
-    expired: 'expired',
-  };
+  const text = window.signetText;
+  const statusWords = (status) => (['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired'].includes(status) ? text(`claim_${status}`) : status);
+  const day = (iso) => new Intl.DateTimeFormat(window.signetLang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+  const moment = (iso) =>
+    new Intl.DateTimeFormat(window.signetLang, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 
   const say = (text, isError) => {
     $('status').textContent = text;
@@ -31,7 +30,7 @@
       body: JSON.stringify(body ?? {}),
     });
     const json = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(json.error_description || `Signet answered ${response.status}`);
+    if (!response.ok) throw new Error(json.error_description || text('signet_answered', { status: response.status }));
     return json;
   };
 
@@ -70,7 +69,7 @@
       if (mine.length === 0) {
         const none = document.createElement('p');
         none.className = 'muted';
-        none.textContent = 'Your identity holds no claim of this kind: nothing to share.';
+        none.textContent = text('no_claim_of_kind');
         list.append(none);
       }
       for (const claim of mine) {
@@ -88,14 +87,14 @@
         label.htmlFor = box.id;
         const topic = topicNames[claim.topic_name] ?? claim.topic_name;
         const issuer = issuerOf(claim.issuer);
-        const expiry = claim.expires_at ? `, until ${claim.expires_at.slice(0, 10)}` : '';
-        label.textContent = `${topic} (${STATUS_WORDS[claim.status] ?? claim.status}${expiry}), issued by${issuer ? ` ${issuer}` : ''}`;
-        const text = document.createElement('div');
-        text.className = 'field-text';
-        text.append(label);
+        const status = claim.expires_at ? text('claim_until', { status: statusWords(claim.status), date: day(claim.expires_at) }) : statusWords(claim.status);
+        label.textContent = text(issuer ? 'claim_by' : 'claim_by_address', { topic, status, issuer: issuer ?? '' });
+        const line = document.createElement('div');
+        line.className = 'field-text';
+        line.append(label);
         // An issuer without a configured name: its address, shortened, beside the label.
-        if (!issuer) text.append(' ', window.signetAddress(claim.issuer));
-        row.append(box, text);
+        if (!issuer) line.append(' ', window.signetAddress(claim.issuer));
+        row.append(box, line);
         list.append(row);
       }
     }
@@ -112,7 +111,7 @@
       if (holders.length === 0) {
         const none = document.createElement('p');
         none.className = 'muted';
-        none.textContent = 'None of your claims holds this verified: nothing to share.';
+        none.textContent = text('no_verified');
         list.append(none);
       }
       for (const offer of holders) {
@@ -130,30 +129,69 @@
         box.addEventListener('change', prepare);
         const label = document.createElement('label');
         label.htmlFor = box.id;
-        const what = claim.label.charAt(0).toUpperCase() + claim.label.slice(1);
-        const under = ` under ${offer.trust_framework_name}`;
-        const text = document.createElement('div');
-        text.className = 'field-text';
+        const label0 = list.dataset.label || claim.label;
+        const what = label0.charAt(0).toLocaleUpperCase(window.signetLang) + label0.slice(1);
+        const under = text('verified_under', { framework: offer.trust_framework_name });
+        const line = document.createElement('div');
+        line.className = 'field-text';
         if (offer.issuer_name) {
-          label.textContent = `${what}, verified by ${offer.issuer_name}${under}`;
-          text.append(label);
+          label.textContent = text('verified_by', { what, issuer: offer.issuer_name, under });
+          line.append(label);
         } else {
           // An issuer without a configured name: its address, shortened (in full for screen readers).
-          label.textContent = `${what}, verified by`;
-          box.setAttribute('aria-label', `${what}, verified by ${offer.issuer}${under}`);
-          text.append(label, ' ', window.signetAddress(offer.issuer), under);
+          label.textContent = text('verified_by_address', { what });
+          box.setAttribute('aria-label', text('verified_by', { what, issuer: offer.issuer, under }));
+          line.append(label, ' ', window.signetAddress(offer.issuer), ' ', under);
         }
         if (claim.required) {
           const tag = document.createElement('span');
           tag.className = 'tag';
-          tag.textContent = 'required';
-          text.append(' ', tag);
+          tag.textContent = text('required');
+          line.append(' ', tag);
         }
-        row.append(box, text);
+        row.append(box, line);
         list.append(row);
       }
     }
     state.verifiedShown = document.querySelector('.verified-list') !== null;
+  };
+
+  // The signed text stays ASCII English (EIP-4361); beside it, each of its lines in the page's language.
+  const LINES = [
+    [/^(\S+) wants you to sign in with your Ethereum account:$/, (m) => text('siwe_domain', { domain: m[1] })],
+    [/^(0x[0-9a-fA-F]{40})$/, (m) => text('siwe_address', { address: m[1] })],
+    [/^URI: (.+)$/, (m) => text('siwe_uri', { uri: m[1] })],
+    [/^Version: (.+)$/, (m) => text('siwe_version', { version: m[1] })],
+    [/^Chain ID: (\d+)$/, (m) => text('siwe_chain', { chain: m[1] })],
+    [/^Nonce: (.+)$/, () => text('siwe_nonce')],
+    [/^Issued At: (.+)$/, (m) => text('siwe_issued', { time: moment(m[1]) })],
+    [/^Expiration Time: (.+)$/, (m) => text('siwe_expires', { time: moment(m[1]) })],
+    [/^Not Before: (.+)$/, (m) => text('siwe_not_before', { time: moment(m[1]) })],
+    [/^Request ID: (.+)$/, () => text('siwe_request_id')],
+    [/^Resources:$/, () => text('siwe_resources')],
+    [/^- (did:pkh:\S+|eip155:\S+)$/, (m) => text('siwe_resource_identity', { uri: m[1] })],
+    [/^- (\S+)$/, (m) => text('siwe_resource', { uri: m[1] })],
+  ];
+  const explain = (message) => {
+    const items = [];
+    let statementSeen = false;
+    for (const line of message.split('\n')) {
+      if (!line) continue;
+      const known = LINES.find(([pattern]) => pattern.test(line));
+      let words;
+      if (known) words = known[1](line.match(known[0]));
+      else if (!statementSeen) {
+        statementSeen = true;
+        words = text('siwe_statement');
+      } else continue;
+      const item = document.createElement('li');
+      const quoted = document.createElement('code');
+      quoted.lang = 'en';
+      quoted.textContent = line.length > 60 ? `${line.slice(0, 57)}…` : line;
+      item.append(quoted, document.createElement('br'), words);
+      items.push(item);
+    }
+    $('challenge-explained').replaceChildren(...items);
   };
 
   // Claims whose data another provider holds: who holds it, and, the first time, that provider's
@@ -167,23 +205,23 @@
     list.replaceChildren();
     for (const each of held) {
       const claim = claims.find((one) => one.claim_id === each.claim_id);
-      const topic = claim?.topic_name ? topicNames[claim.topic_name] || claim.topic_name : 'claim';
+      const topic = claim?.topic_name ? topicNames[claim.topic_name] || claim.topic_name : text('held_claim_word');
       const item = document.createElement('li');
       item.className = 'held-claim';
       item.dataset.claimId = each.claim_id;
-      item.textContent = `${topic}: its data is held by ${each.provider}; Signet fetches it there for you${each.second_signature ? ' (second signature, below)' : ''}.`;
+      item.textContent = text(each.second_signature ? 'held_claim_second' : 'held_claim', { topic, provider: each.provider });
       list.append(item);
     }
     if (!held.some((each) => each.second_signature)) return;
     $('second-signature').hidden = false;
-    $('provider-challenges').textContent = 'Asking the provider for its text…';
+    $('provider-challenges').textContent = text('asking_provider');
     state.providers = post('/provider-challenges').then(
       (answer) => {
         // Only the claims kept now: the owner may have unticked one since the provider was asked.
         const texts = answer.challenges.filter((each) => each.challenge && held.some((one) => one.claim_id === each.claim_id && one.second_signature));
         $('provider-challenges').textContent = texts.length
           ? texts.map((each) => each.challenge).join('\n\n')
-          : 'The provider did not answer: the claim is shared without its data.';
+          : text('provider_no_answer');
         return texts;
       },
       () => [],
@@ -194,6 +232,7 @@
     state.challenge = null;
     state.providers = null;
     $('challenge-box').hidden = true;
+    $('challenge-explained').replaceChildren();
     $('held-box').hidden = true;
     $('sign').disabled = true;
     $('prepare').hidden = false;
@@ -213,13 +252,13 @@
     try {
       await connectWith(await window.signetWallets.choose({ after: $('wallet') }));
     } catch (error) {
-      say(error.message === window.signetWallets.NO_WALLET ? error.message : `The wallet did not connect: ${error.message}`, true);
+      say(error.message === window.signetWallets.NO_WALLET ? error.message : text('wallet_not_connected', { message: error.message }), true);
     }
   };
 
   const prepare = async () => {
     if (!state.address) return;
-    say('Preparing the text to sign…');
+    say(text('preparing'));
     try {
       const identity = $('identity').value.trim();
       const chosenChain = $('chain')?.value;
@@ -242,10 +281,11 @@
       showHeld(answer.held_elsewhere ?? [], answer.claims ?? []);
       $('identity').value = answer.identity;
       $('challenge').textContent = answer.challenge;
+      explain(answer.challenge);
       $('challenge-box').hidden = false;
       $('prepare').hidden = true;
       $('sign').disabled = false;
-      say($('chain') ? `Your identity on ${answer.chain_name}. Read the text, then sign it with your wallet.` : 'Read the text, then sign it with your wallet.');
+      say($('chain') ? text('read_then_sign_chain', { chain: answer.chain_name }) : text('read_then_sign'));
     } catch (error) {
       resetChallenge();
       say(error.message, true);
@@ -259,7 +299,7 @@
       $('identity').value = choice.identity;
       prepare();
     });
-    say('Your wallet has an identity on several chains: choose the one to sign in with.');
+    say(text('choose_chain'));
   };
 
   const sign = async () => {
@@ -267,21 +307,21 @@
     $('sign').disabled = true;
     try {
       await window.signetWallets.ensureChain(state.wallet, chainId, say);
-      say('Waiting for your wallet…');
+      say(text('waiting_wallet'));
       const signature = await state.wallet.provider.request({ method: 'personal_sign', params: [state.challenge, state.address] });
       // Each provider's text right after Signet's own.
       const providerSignatures = [];
       for (const each of (await state.providers) ?? []) {
-        say('Waiting for your wallet: the second signature, for the provider…');
+        say(text('waiting_second_signature'));
         providerSignatures.push({ claim_id: each.claim_id, signature: await state.wallet.provider.request({ method: 'personal_sign', params: [each.challenge, state.address] }) });
       }
-      say('Checking the signature…');
+      say(text('checking_signature'));
       const answer = await post('/signature', {
         signature,
         message: state.challenge,
         ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}),
       });
-      say('Signed in. Returning to the website…');
+      say(text('signed_in_returning'));
       window.location.assign(answer.redirect_to);
     } catch (error) {
       $('sign').disabled = false;

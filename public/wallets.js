@@ -4,7 +4,8 @@
 // Before a signature or a transaction, a wallet on another chain is asked to switch.
 (() => {
   const REMEMBERED = 'signet.wallet';
-  const NO_WALLET = 'No browser wallet found. Install one, or use the demo wallet where offered.';
+  const text = window.signetText;
+  const NO_WALLET = text('no_wallet');
   const announced = [];
   window.addEventListener('eip6963:announceProvider', (event) => {
     const { info, provider } = event.detail ?? {};
@@ -15,7 +16,7 @@
   discover();
 
   const demoWallet = () =>
-    window.signetDemoWallet ? { id: 'demo', name: 'Demo wallet (built into this demo)', provider: window.signetDemoWallet } : undefined;
+    window.signetDemoWallet ? { id: 'demo', name: text('demo_wallet'), provider: window.signetDemoWallet } : undefined;
 
   /** Injected wallets: the announced ones, then window.ethereum unless it is one of them. */
   const injected = () => {
@@ -23,7 +24,7 @@
     const list = announced.map(({ info, provider }) => ({ id: info.rdns || info.uuid, name: info.name, icon: info.icon, provider }));
     const fallback = window.ethereum;
     if (fallback?.request && !announced.some((wallet) => wallet.provider === fallback)) {
-      list.push({ id: 'window.ethereum', name: 'Browser wallet', provider: fallback });
+      list.push({ id: 'window.ethereum', name: text('browser_wallet'), provider: fallback });
     }
     return list;
   };
@@ -53,7 +54,7 @@
       group.setAttribute('aria-labelledby', 'wallet-picker-heading');
       const heading = document.createElement('p');
       heading.id = 'wallet-picker-heading';
-      heading.textContent = 'Choose a wallet:';
+      heading.textContent = text('choose_wallet');
       const buttons = document.createElement('div');
       buttons.className = 'actions';
       for (const wallet of wallets) {
@@ -104,15 +105,15 @@
   const ensureChain = async (wallet, chainId, say) => {
     const current = Number.parseInt(await wallet.provider.request({ method: 'eth_chainId' }), 16);
     if (current === chainId) return;
-    say?.(`Your wallet is on chain ${current}; asking it to switch to chain ${chainId}…`);
+    say?.(text('switching_chain', { current, chain: chainId }));
     try {
       await wallet.provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${chainId.toString(16)}` }] });
     } catch (error) {
-      if (error?.code === 4902) throw new Error(`Your wallet does not know chain ${chainId}: add that network to it, then try again.`);
-      throw new Error(`Switch your wallet to chain ${chainId} to continue (${error?.message ?? 'the wallet refused'}).`);
+      if (error?.code === 4902) throw new Error(text('unknown_chain', { chain: chainId }));
+      throw new Error(text('switch_chain', { chain: chainId, reason: error?.message ?? text('wallet_refused') }));
     }
     const now = Number.parseInt(await wallet.provider.request({ method: 'eth_chainId' }), 16);
-    if (now !== chainId) throw new Error(`Your wallet is still on chain ${now}: switch it to chain ${chainId} to continue.`);
+    if (now !== chainId) throw new Error(text('still_on_chain', { current: now, chain: chainId }));
   };
 
   /** Lists the identities a wallet has on several chains as buttons in `box`; `pick` gets the one chosen. */

@@ -96,7 +96,16 @@ export function createAppParts(deps: {
     issuer: config.issuer,
     chainId: chain.chainId,
     logger,
-    renderPage: createPageRenderer(join(projectRoot, 'views'), join(projectRoot, 'public'), { accountTabs: ACCOUNT_TABS }),
+    renderPage: createPageRenderer(
+      join(projectRoot, 'views'),
+      join(projectRoot, 'public'),
+      {
+        localesDir: join(projectRoot, 'locales'),
+        defaultLanguage: config.defaultLanguage,
+        ...(config.operatorName === undefined ? {} : { operatorName: config.operatorName }),
+      },
+      { accountTabs: ACCOUNT_TABS },
+    ),
     demoWallet: deps.demoWallet ?? false,
     profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),

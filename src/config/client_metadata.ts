@@ -8,7 +8,18 @@ export const clientSchema = z.object({
   client_id: z.string().min(1),
   client_secret: z.string().min(8).optional(),
   client_name: z.string().min(1),
+  /** The client's name in a language Signet speaks (Dynamic Client Registration §2.1), shown on pages in that language. */
+  'client_name#en': z.string().min(1).optional(),
+  'client_name#fr': z.string().min(1).optional(),
+  'client_name#de': z.string().min(1).optional(),
+  'client_name#es': z.string().min(1).optional(),
+  'client_name#ja': z.string().min(1).optional(),
+  'client_name#ar': z.string().min(1).optional(),
   logo_uri: z.url().optional(),
+  /** The client's home page, privacy policy and terms, linked from the consent page (https, on a redirect URI's host). */
+  client_uri: z.url({ error: 'must be an absolute URL' }).optional(),
+  policy_uri: z.url({ error: 'must be an absolute URL' }).optional(),
+  tos_uri: z.url({ error: 'must be an absolute URL' }).optional(),
   redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   post_logout_redirect_uris: z.array(z.url({ error: 'must be an absolute URL' })).default([]),
   grant_types: z

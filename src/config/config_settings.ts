@@ -280,6 +280,20 @@ export const SETTINGS: readonly Setting[] = [
     defaultText: 'anvil account #0 in the demo',
     meaning: 'private key holding a MANAGEMENT key on that ClaimIssuer (it signs and revokes claims, and sends `addClaim`)',
   },
+  {
+    env: 'DEFAULT_LANGUAGE',
+    path: 'defaultLanguage',
+    default: 'en',
+    meaning:
+      'the language of the pages when neither the website (`ui_locales`), the owner (the switcher) nor the browser (`Accept-Language`) names one Signet speaks: `en`, `fr`, `de`, `es`, `ja` or `ar` ([operations](operations.md#languages))',
+  },
+  {
+    env: 'OPERATOR_NAME',
+    path: 'operatorName',
+    defaultText: 'none: the pages say "this Signet\'s operator"',
+    meaning:
+      'who runs this Signet, as owners know it (at most 60 characters): the consent page says a website that registered itself was "not reviewed by" it ([owners](owners.md#who-asks))',
+  },
   { env: 'ADMIN_TOKEN', path: 'adminToken', defaultText: 'none: admin API off', meaning: 'bearer token of the admin API (at least 24 characters)' },
   {
     env: 'CLIENT_REGISTRATION',

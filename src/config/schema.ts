@@ -3,6 +3,7 @@
 // as people write them, snake_case, and read into the code's names where those differ.
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import { LANGUAGES, type Language, type LocalizedText, textIn } from '../base/languages.js';
 import { type ClientMetadata, clientSchema } from './client_metadata.js';
 import { defaultChoice, defaultFlag, defaultNumber, defaultNumbers, defaultText } from './config_settings.js';
 
@@ -53,14 +54,42 @@ const hexKey = z
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')
   .transform((value) => value as `0x${string}`);
 
+/**
+ * An operator's text people read, plain (the same in every language) or given per language
+ * ({ "en": "…", "fr": "…" }, decision 82): read as its English text (else the first given), the
+ * per-language forms kept beside it for the pages.
+ */
+function localizedText(text: z.ZodType<string>) {
+  const perLanguage = perLanguageTexts(text).refine(
+    (given) => Object.values(given).some((value) => value !== undefined),
+    'must give the text in at least one language',
+  );
+  return z.union([text, perLanguage], { error: `must be text, or an object of texts by language (${LANGUAGES.join(', ')})` });
+}
+
+/** Texts by language, each optional: also how Signet keeps a text given per language, so a read config validates again as itself. */
+function perLanguageTexts(text: z.ZodType<string>) {
+  return z.strictObject(Object.fromEntries(LANGUAGES.map((language) => [language, text.optional()])) as Record<Language, z.ZodOptional<z.ZodType<string>>>);
+}
+
+/** The English (else first) form of a text, and the per-language forms when they were given. */
+const readLocalized = (given: LocalizedText) => (typeof given === 'string' ? { text: given } : { text: textIn(given, 'en'), byLanguage: given });
+
 const claimsSchema = z.object({
   topics: z
     .array(
-      z.object({
-        name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be lower case letters, digits, "_" or "-"'),
-        topic: z.number().int().nonnegative(),
-        description: z.string().min(1),
-      }),
+      z
+        .object({
+          name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be lower case letters, digits, "_" or "-"'),
+          topic: z.number().int().nonnegative(),
+          description: localizedText(z.string().min(1)),
+          descriptions: perLanguageTexts(z.string().min(1)).optional(),
+        })
+        .transform(({ description, descriptions, ...topic }) => {
+          const { text, byLanguage } = readLocalized(description);
+          const forms = byLanguage ?? descriptions;
+          return { ...topic, description: text, ...(forms ? { descriptions: forms } : {}) };
+        }),
     )
     .default([]),
   trustedIssuers: z
@@ -152,12 +181,24 @@ export const RATE_LIMIT_CLASSES: readonly string[] = Object.keys(rateLimitClasse
 export type RateLimitSettings = z.output<typeof rateLimitsSchema>;
 // Names people read instead of addresses and topic codes, on the pages and the demo website.
 const displayName = z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters');
+/** A display name read: `name` in English (else the first given), `names` by language when given so. */
+const withNames = <T extends { name: LocalizedText; names?: Partial<Record<Language, string>> }>({ name, names, ...entry }: T) => {
+  const { text, byLanguage } = readLocalized(name);
+  const forms = byLanguage ?? names;
+  return { ...entry, name: text, ...(forms ? { names: forms } : {}) } as Omit<T, 'name' | 'names'> & {
+    name: string;
+    names?: Partial<Record<Language, string>>;
+  };
+};
+
 const displayNamesSchema = z
   .object({
     /** A claim issuer's name, by its ClaimIssuer contract address. */
-    issuers: z.array(z.object({ address, name: displayName })).default([]),
+    issuers: z.array(z.object({ address, name: localizedText(displayName), names: perLanguageTexts(displayName).optional() }).transform(withNames)).default([]),
     /** A claim topic's name, by the topic's configured name (claims.topics[].name). */
-    topics: z.array(z.object({ topic: z.string(), name: displayName })).default([]),
+    topics: z
+      .array(z.object({ topic: z.string(), name: localizedText(displayName), names: perLanguageTexts(displayName).optional() }).transform(withNames))
+      .default([]),
     /** A trust framework in words ("the German AML rules"), by its identifier (de_aml). */
     trust_frameworks: z.array(z.object({ trust_framework: z.string(), name: displayName })).default([]),
   })
@@ -305,6 +346,10 @@ export const configSchema = z.object({
       probeMs: z.coerce.number().int().min(100).max(600_000).default(defaultNumber('chainTimeouts.probeMs')),
     })
     .prefault({}),
+  /** The pages' language when no request names one Signet speaks (decision 80). */
+  defaultLanguage: z.enum(LANGUAGES).default(defaultChoice('defaultLanguage', LANGUAGES)),
+  /** Who runs this Signet, named on the consent page beside a website that registered itself. */
+  operatorName: displayName.optional(),
   /** Bearer token of the admin API; without it the admin API is off. */
   adminToken: z.string().min(24, 'needs at least 24 characters').optional(),
   /** Dynamic client registration (RFC 7591, 7592): off, behind a fixed initial access token, or open (decision 25). */

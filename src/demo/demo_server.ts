@@ -53,7 +53,25 @@ function withDemoChain(config: Config, demo: DemoChain, second?: DemoChain): Con
     },
     claimIssuer: config.claimIssuer ?? { address: demo.suite.claimIssuer, key: DEPLOYER_KEY },
     // People read the demo issuer's name, not its address.
-    displayNames: { ...config.displayNames, issuers: [...config.displayNames.issuers, { address: demo.suite.claimIssuer, name: 'Signet demo issuer' }] },
+    displayNames: {
+      ...config.displayNames,
+      issuers: [
+        ...config.displayNames.issuers,
+        {
+          address: demo.suite.claimIssuer,
+          name: 'Signet demo issuer',
+          // In every language the pages speak (decision 82).
+          names: {
+            en: 'Signet demo issuer',
+            fr: 'Émetteur de démonstration Signet',
+            de: 'Signet-Demo-Aussteller',
+            es: 'Emisor de demostración de Signet',
+            ja: 'Signet デモ発行者',
+            ar: 'مُصدِر Signet التجريبي',
+          },
+        },
+      ],
+    },
     identityDeployerKey: config.identityDeployerKey ?? DEPLOYER_KEY,
   });
 }

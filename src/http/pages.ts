@@ -1,17 +1,26 @@
 // Server-rendered pages: ejs templates from views/, compiled once, rendered with the
 // request's CSP nonce. A page may carry public/'s files in itself (`pageFiles`): the consent
 // page does, so a browser that has never seen Signet shows it without a second round of requests.
+// Every page speaks the request's language (page_language.ts): its templates get `t` (the
+// catalog's messages), `lang` and `dir` for <html>, the switcher's links, `dates`/`numbers`
+// through Intl, `localized` for the operator's texts given per language, and the scripts'
+// messages as JSON.
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import ejs from 'ejs';
 import type { Context } from 'koa';
+import { directionOf, LANGUAGE_NAMES, LANGUAGES, type Language, type LocalizedText, textIn } from '../base/languages.js';
+import { type LanguageHint, pageLanguage } from './page_language.js';
 import { publicFiles } from './public_files.js';
 import { pageNonce } from './security_headers.js';
+import { createTranslations, readCatalogs } from './translations.js';
 
-export type RenderPage = (ctx: Context, view: string, data: Record<string, unknown>) => void;
+export type RenderPage = (ctx: Context, view: string, data: Record<string, unknown> & { languageHint?: LanguageHint }) => void;
 
 /** public/'s scripts and stylesheet as text, by file name, and its icon as a data: URL. */
 export type PageFiles = Record<string, string>;
+
+export type PageSettings = { localesDir: string; defaultLanguage: Language; operatorName?: string };
 
 function readPageFiles(publicDir: string): PageFiles {
   const files: PageFiles = {};
@@ -25,10 +34,43 @@ function readPageFiles(publicDir: string): PageFiles {
   return files;
 }
 
+/** JSON safe inside a <script> element: no "<" can close it. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** Where the switcher sends the owner back: this page's path and query when it was a GET, its path otherwise. */
+const backOf = (ctx: Context) => (ctx.method === 'GET' ? ctx.originalUrl : ctx.path);
+
+/** Dates (in UTC, named as such) and numbers in a language's own forms, through Intl. */
+function languageFormats(lang: Language) {
+  const day = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
+  const clock = { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' } as const;
+  const moment = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric', ...clock });
+  const time = new Intl.DateTimeFormat(lang, clock);
+  const number = new Intl.NumberFormat(lang);
+  return {
+    dates: {
+      day: (iso: string) => day.format(new Date(iso)),
+      moment: (iso: string) => moment.format(new Date(iso)),
+      time: (iso: string) => time.format(new Date(iso)),
+    },
+    numbers: (value: number) => number.format(value),
+  };
+}
+
 /** `shared`: values every page may read (the account's tabs). */
-export function createPageRenderer(viewsDir: string, publicDir: string, shared: Record<string, unknown> = {}): RenderPage {
+export function createPageRenderer(viewsDir: string, publicDir: string, settings: PageSettings, shared: Record<string, unknown> = {}): RenderPage {
   const pageFiles = readPageFiles(publicDir);
+  const translations = createTranslations(readCatalogs(settings.localesDir));
   const compiled = new Map<string, ejs.TemplateFunction>();
+  const formats = new Map<Language, ReturnType<typeof languageFormats>>();
+  const formatsOf = (lang: Language) => {
+    let made = formats.get(lang);
+    if (!made) {
+      made = languageFormats(lang);
+      formats.set(lang, made);
+    }
+    return made;
+  };
   const template = (view: string) => {
     let fn = compiled.get(view);
     if (!fn) {
@@ -38,9 +80,36 @@ export function createPageRenderer(viewsDir: string, publicDir: string, shared: 
     }
     return fn;
   };
-  return (ctx, view, data) => {
+  return (ctx, view, { languageHint, ...data }) => {
+    const lang = pageLanguage(ctx, settings.defaultLanguage, languageHint);
+    const t = translations.translate(lang);
+    const back = backOf(ctx);
+    const languages = LANGUAGES.map((code) => ({
+      code,
+      name: LANGUAGE_NAMES[code],
+      current: code === lang,
+      href: `/language?${new URLSearchParams({ lang: code, back, ...(languageHint?.loginUid ? { login: languageHint.loginUid } : {}) })}`,
+    }));
+    const { dates, numbers } = formatsOf(lang);
     ctx.type = 'html';
-    // `formToken`: the owner session's, when the request has one (its forms and scripts send it back).
-    ctx.body = template(view)({ cspNonce: pageNonce(ctx), pageFiles, formToken: ctx.state.formToken, ...shared, ...data });
+    ctx.set('Content-Language', lang);
+    ctx.body = template(view)({
+      cspNonce: pageNonce(ctx),
+      pageFiles,
+      // `formToken`: the owner session's, when the request has one (its forms and scripts send it back).
+      formToken: ctx.state.formToken,
+      ...shared,
+      lang,
+      dir: directionOf(lang),
+      t,
+      hasText: translations.has,
+      languages,
+      operatorName: settings.operatorName ?? t('operator.unnamed'),
+      localized: (text: LocalizedText) => textIn(text, lang),
+      dates,
+      numbers,
+      scriptMessages: scriptJson({ lang, messages: translations.scriptMessages(lang) }),
+      ...data,
+    });
   };
 }

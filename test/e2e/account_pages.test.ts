@@ -270,9 +270,10 @@ test('a fresh wallet creates its identity, fills in its profile, logs in to a we
   expect(await page.locator('tbody tr').count()).toBe(1);
   const [service, kind, , when, lastRead, status] = await cells(row);
   expect([service, kind, status]).toEqual(['Test Website', 'login', 'active']);
-  expect(when).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  // In the page's language through Intl, in UTC and named so ("Dec 1, 2026, 10:46 PM UTC").
+  expect(when).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M UTC$/);
   // The website read the data at login and through userinfo: the last of those is shown.
-  expect(lastRead).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  expect(lastRead).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [AP]M UTC$/);
   await row.getByText('Consent receipt').click();
   const receiptText = row.locator('details pre');
   expect(await receiptText.isVisible()).toBe(true);
@@ -498,9 +499,9 @@ test('accessibility: no serious or critical axe violation on any account page, a
 
   await openTab(page, 'Profile', '/account/profile');
   await check('profile');
-  // By keyboard from the top: the tabs, then each field in order, then Save.
+  // By keyboard from the top: the language switcher, the tabs, then each field in order, then Save.
   const focused: string[] = [];
-  for (let i = 0; i < 19; i++) {
+  for (let i = 0; i < 25; i++) {
     await page.keyboard.press('Tab');
     focused.push(
       await page.evaluate(() => {
@@ -510,6 +511,7 @@ test('accessibility: no serious or critical axe violation on any account page, a
     );
   }
   expect(focused).toEqual([
+    ...['English', 'Français', 'Deutsch', 'Español', '日本語', 'العربية'].map((name) => `a:${name}`),
     'a:Overview',
     'a:Profile',
     'a:Wallets',

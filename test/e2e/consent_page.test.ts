@@ -145,7 +145,7 @@ test('the owner unticks a field, signs with the injected wallet, and the website
   await page.waitForFunction((expected) => document.getElementById('challenge')?.textContent === expected, answer.challenge);
   const shown = await challenge.textContent();
   expect(shown).toBe(answer.challenge);
-  expect(shown).toContain(`Test Website asks you to sign in with your identity. By signing you share: first name, last name, email address.`);
+  expect(shown).toContain(`Test Website (website.example) asks you to sign in with your identity. By signing you share: first name, last name, email address.`);
   expect(shown).toContain(`\n${owner.address}\n`);
   const profile = `${h.issuer}/identities/${identity}/profile`;
   expect(shown).toContain(`\nResources:\n- eip155:${h.chain.anvil.chainId}:${identity}\n- ${profile}#given_name\n- ${profile}#family_name\n- ${profile}#email`);

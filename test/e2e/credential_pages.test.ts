@@ -144,7 +144,7 @@ test("a wallet's own request goes through the consent page: the owner reads and 
   await page.locator('#challenge').waitFor({ state: 'visible' });
   const shown = (await page.locator('#challenge').textContent())!;
   expect(shown).toContain(
-    'Pocket Wallet asks you to sign in with your identity. By signing you share: age proofs credential for your wallet (18 or over, 21 or over).',
+    'Pocket Wallet (wallet.example) asks you to sign in with your identity. By signing you share: age proofs credential for your wallet (18 or over, 21 or over).',
   );
   expect(shown).toContain(`- ${h.issuer}/credentials/types/age`);
   await page.screenshot({ path: join(outputDir, 'credential-consent.png'), fullPage: true });

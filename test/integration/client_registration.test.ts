@@ -199,4 +199,66 @@ describe('CLIENT_REGISTRATION=open', () => {
     const { tokens } = await logIn(await startLogin(h.issuer, website, { scope: 'openid email' }), owner);
     expect(tokens.claims()).toMatchObject({ aud: client.client_id });
   });
+  test('what owners read of a registered client is refused with its reason: names that pass for Signet, its clients or the signed text; links off its site', async () => {
+    const meta = (extra: Record<string, unknown>) => metadata('Shop', extra);
+    const cases: [Record<string, unknown>, string][] = [
+      [meta({ client_name: 'Signet' }), 'client_name is too close to "Signet", a name of this Signet or of a website its operator configured'],
+      [meta({ client_name: 'S1GNET Login' }), 'client_name is too close to "Signet", a name of this Signet or of a website its operator configured'],
+      [meta({ client_name: 'Your Wallet' }), 'client_name is too close to "Your wallet", a name of this Signet or of a website its operator configured'],
+      // "Test Wеbsite" with a Cyrillic "е": the configured website's name, to the eye.
+      [meta({ client_name: 'Test W\u0435bsite' }), 'client_name is too close to "Test Website", a name of this Signet or of a website its operator configured'],
+      [meta({ 'client_name#fr': 'Ｓｉｇｎｅｔ' }), 'client_name#fr is too close to "Signet", a name of this Signet or of a website its operator configured'],
+      [
+        meta({ client_name: 'Shop. By signing you share nothing' }),
+        'client_name may hold only letters, digits, single spaces and & \' - _ ( ) +, with a "." only inside a word',
+      ],
+      [meta({ client_name: 'Shop\nBy signing' }), 'client_name may hold only letters, digits, single spaces and & \' - _ ( ) +, with a "." only inside a word'],
+      [meta({ client_name: 'Shop by signing you agree' }), 'client_name must not hold "by signing": it could pass for the text owners sign'],
+      // Other schemes than http(s): the engine's own check refuses them first.
+      [meta({ policy_uri: 'javascript:alert(1)' }), 'policy_uri must be a web uri'],
+      [meta({ tos_uri: 'data:text/html,hello' }), 'tos_uri must be a web uri'],
+      [meta({ client_uri: 'http://shop.example/' }), 'client_uri must be an https URL'],
+      [meta({ policy_uri: 'https://elsewhere.example/privacy' }), 'policy_uri must be on the host of a redirect URI (shop.example)'],
+      [meta({ logo_uri: 'https://cdn.example/logo.png' }), 'logo_uri must be on the host of a redirect URI (shop.example)'],
+    ];
+    for (const [body, description] of cases) {
+      const answer = await post(h, body);
+      expect({ body, status: answer.status, json: answer.json }).toEqual({
+        body,
+        status: 400,
+        json: { error: 'invalid_client_metadata', error_description: description, reason: 'invalid_client_metadata' },
+      });
+    }
+  });
+
+  test('a registered client with its names by language and links on its site: kept, and the consent request names its host and marks it', async () => {
+    const registered = await register(
+      h,
+      metadata('Corner Shop', {
+        'client_name#fr': 'Épicerie du coin',
+        'client_name#ja': '街角の店',
+        policy_uri: 'https://corner-shop.example/privacy',
+        tos_uri: 'https://corner-shop.example/terms',
+        client_uri: 'https://corner-shop.example/',
+      }),
+    );
+    const client = registered.clientMetadata() as Json;
+    expect(client).toMatchObject({ 'client_name#fr': 'Épicerie du coin', 'client_name#ja': '街角の店', policy_uri: 'https://corner-shop.example/privacy' });
+    const website = {
+      ...WEBSITE,
+      client_id: client.client_id as string,
+      client_secret: client.client_secret as string,
+      redirect_uris: client.redirect_uris as string[],
+    };
+    const login = await startLogin(h.issuer, website, { scope: 'openid email' });
+    const view = await login.agent.getJson(login.interactionUrl);
+    expect(view.json.client).toEqual({
+      client_id: client.client_id,
+      name: 'Corner Shop',
+      redirect_host: 'corner-shop.example',
+      registered_at_run_time: true,
+      names: { fr: 'Épicerie du coin', ja: '街角の店' },
+      links: { client_uri: 'https://corner-shop.example/', policy_uri: 'https://corner-shop.example/privacy', tos_uri: 'https://corner-shop.example/terms' },
+    });
+  });
 });

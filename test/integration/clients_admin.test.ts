@@ -323,7 +323,8 @@ test('the account page names a run-time client from the registry, links to no lo
   };
   const before = await page();
   expect(before).toContain('<td>Pictured Ltd</td>');
-  expect(before).not.toContain('pictured.example');
+  // The signed text names the host its answers went to; the logo is neither linked nor shown.
+  expect(before).not.toContain('https://pictured.example/logo.png');
   expect(before).not.toMatch(/<img\b/);
   expect((await admin('DELETE', '/admin/clients/pictured')).status).toBe(204);
   // The consent receipt keeps the text the owner signed, name included; the page names the client as deleted.

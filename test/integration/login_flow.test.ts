@@ -55,7 +55,8 @@ test('login → tokens → userinfo with exactly the kept fields → refresh rot
   expect(view.status).toBe(200);
   expect(view.json).toEqual({
     uid: login.uid,
-    client: { client_id: 'website', name: 'Test Website' },
+    // Who asks: where the answer goes, and that the operator configured it (CLIENTS).
+    client: { client_id: 'website', name: 'Test Website', redirect_host: 'website.example', registered_at_run_time: false, names: {}, links: {} },
     fields: [
       { name: 'given_name', scope: 'profile', required: false, description: 'Your first name' },
       { name: 'family_name', scope: 'profile', required: false, description: 'Your last name' },

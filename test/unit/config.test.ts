@@ -517,6 +517,7 @@ describe('validateConfig', () => {
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
       credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600, perIdentityPerDay: 30 },
+      defaultLanguage: 'en',
       ops: { workers: 1, logLevel: 'info', shutdownGraceMs: 10000 },
       http: { maxConnections: 4096, headersTimeoutMs: 10000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 5000, idleTimeoutMs: 60000 },
       trustProxy: 0,
@@ -635,12 +636,19 @@ describe('loadConfig: display names', () => {
   test('the defaults name the demo topics; DISPLAY_NAMES replaces them and names issuers by checksummed address', () => {
     expect(loadConfig({}).displayNames).toEqual({
       issuers: [],
+      // Given in the six languages (decision 82): read as the English name, the others beside it.
       topics: [
-        { topic: 'kyc', name: 'KYC check' },
-        { topic: 'accredited', name: 'Accredited investor' },
+        { topic: 'kyc', name: 'KYC check', names: expect.objectContaining({ en: 'KYC check', fr: 'Vérification KYC', ar: 'التحقق من الهوية (KYC)' }) },
+        { topic: 'accredited', name: 'Accredited investor', names: expect.objectContaining({ de: 'Akkreditierter Anleger', ja: '適格投資家' }) },
       ],
       trustFrameworks: [],
     });
+    // A name per language without English: the first given stands for it; an unknown language stops the start.
+    const perLanguage = { topics: [{ topic: 'kyc', name: { fr: 'Contrôle', de: 'Prüfung' } }] };
+    expect(loadConfig({ DISPLAY_NAMES: JSON.stringify(perLanguage) }).displayNames.topics).toEqual([
+      { topic: 'kyc', name: 'Contrôle', names: { fr: 'Contrôle', de: 'Prüfung' } },
+    ]);
+    expect(() => loadConfig({ DISPLAY_NAMES: JSON.stringify({ topics: [{ topic: 'kyc', name: { pt: 'Verificação' } }] }) })).toThrow(/DISPLAY_NAMES/);
     const names = {
       issuers: [{ address: FACTORY.toLowerCase(), name: '  Example Issuer ' }],
       topics: [{ topic: 'kyc', name: 'Identity check' }],

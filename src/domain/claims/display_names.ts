@@ -2,6 +2,7 @@
 // address, a topic's name instead of its code, a trust framework's words instead of its
 // identifier, a field's words instead of its OIDC name.
 import { type Address, getAddress } from 'viem';
+import type { LocalizedText } from '../../base/languages.js';
 import type { Config } from '../../config/config.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
 import { VERIFIED_FIELDS } from '../fields/verified_fields.js';
@@ -28,6 +29,8 @@ export type DisplayNames = {
   issuers: Record<Address, string>;
   /** Every topic name by topic code name, for page scripts. */
   topics: Record<string, string>;
+  /** The pages' forms: each issuer's and topic's name, and each topic's description, in every language the operator gave (decision 82). */
+  localized: { issuers: Record<Address, LocalizedText>; topics: Record<string, LocalizedText>; descriptions: Record<string, LocalizedText> };
 };
 
 /** The settings display names come from; a trust framework's words may be left out. */
@@ -44,7 +47,22 @@ export function createDisplayNames(config: NamesConfig): DisplayNames {
   const frameworks = new Map(Object.entries(KNOWN_TRUST_FRAMEWORKS));
   for (const entry of config.displayNames.trustFrameworks ?? []) frameworks.set(entry.trust_framework, entry.name);
   const topic = (name: string) => topics[name] ?? name;
+  const localized = {
+    issuers: Object.fromEntries(config.displayNames.issuers.map((entry) => [getAddress(entry.address), entry.names ?? entry.name])) as Record<
+      Address,
+      LocalizedText
+    >,
+    topics: { ...topics, ...Object.fromEntries(config.displayNames.topics.flatMap((entry) => (entry.names ? [[entry.topic, entry.names]] : []))) } as Record<
+      string,
+      LocalizedText
+    >,
+    descriptions: Object.fromEntries(config.claims.topics.map((entry) => [entry.name, entry.descriptions ?? entry.description])) as Record<
+      string,
+      LocalizedText
+    >,
+  };
   return {
+    localized,
     issuer: (address) => {
       try {
         return issuers[getAddress(address)];

@@ -2,17 +2,26 @@
 // the engine's own validation: the rules every client meets (client_metadata.ts), https redirect
 // URIs in production, and every URL Signet or the engine will call or fetch for it (webhook_url,
 // backchannel_logout_uri, jwks_uri, sector_identifier_uri…) passing the one address check of
-// src/infra/outbound/. CLIENTS is the operator's: its URLs are trusted.
+// src/infra/outbound/. CLIENTS is the operator's: its URLs are trusted. And what owners read of
+// it (decision 81): its names (client_name, client_name#fr…) are no look-alike of Signet's or of
+// the operator's clients and cannot pass for part of the signed text; its pages (client_uri,
+// policy_uri, tos_uri) and logo are https URLs on its redirect URIs' hosts.
 import { SignetError } from '../../base/errors.js';
 import { type ClientFields, type ClientProblem, clientProblem } from '../../config/client_metadata.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
+import { CLIENT_LINK_FIELDS, LOCALIZED_NAME_FIELDS, ownPageProblem, redirectHostsOf, runTimeNameProblem } from './client_presentation.js';
 
 export type RunTimeClient = ClientFields & {
   redirect_uris?: readonly string[];
   post_logout_redirect_uris?: readonly string[];
   sector_identifier_uri?: string;
   backchannel_client_notification_endpoint?: string;
-};
+  client_name?: string;
+  client_uri?: string;
+  policy_uri?: string;
+  tos_uri?: string;
+  logo_uri?: string;
+} & { [localizedName: `client_name#${string}`]: unknown };
 
 /** The first rule the client breaks, or undefined (a resolver that fails throws its 503 dns_unavailable). */
 export type ClientRules = (client: RunTimeClient) => Promise<ClientProblem | undefined>;
@@ -41,9 +50,29 @@ export function configuredOutboundUrls(clients: readonly Record<string, unknown>
   return new Set(urls.flatMap((url) => URL.parse(url)?.href ?? []));
 }
 
-export function createClientRules(deps: { production: boolean; guard: UrlGuard }): ClientRules {
+/** The first problem of what owners read of the client: its names, its pages, its logo. */
+export function shownMetadataProblem(client: RunTimeClient, reservedNames: readonly string[]): ClientProblem | undefined {
+  for (const field of ['client_name', ...LOCALIZED_NAME_FIELDS] as const) {
+    const name = client[field];
+    if (name === undefined) continue;
+    if (typeof name !== 'string') return { field, problem: 'must be text' };
+    const problem = runTimeNameProblem(name, reservedNames);
+    if (problem) return { field, problem };
+  }
+  const hosts = redirectHostsOf(client.redirect_uris ?? []);
+  for (const field of [...CLIENT_LINK_FIELDS, 'logo_uri'] as const) {
+    const uri = client[field];
+    if (uri === undefined) continue;
+    const problem = typeof uri === 'string' ? ownPageProblem(uri, hosts) : 'must be an https URL';
+    if (problem) return { field, problem };
+  }
+  return undefined;
+}
+
+/** `reservedNames`: names no run-time client may take or imitate (Signet, its built-in clients, CLIENTS' names). */
+export function createClientRules(deps: { production: boolean; guard: UrlGuard; reservedNames: readonly string[] }): ClientRules {
   return async (client) => {
-    const broken = clientProblem(client);
+    const broken = clientProblem(client) ?? shownMetadataProblem(client, deps.reservedNames);
     if (broken) return broken;
     if (deps.production) {
       for (const field of ['redirect_uris', 'post_logout_redirect_uris'] as const) {

@@ -275,7 +275,8 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         claims,
         statusWords: STATUS_WORDS,
         requestable: requestsClaims(session) ? deps.topics.all : [],
-        notice: query.requested ? `Your request for a ${query.requested} claim was sent to Signet's claim issuer.` : undefined,
+        // A message of the catalogs (locales/), in the page's language.
+        notice: query.requested ? { key: 'account.notice.claim_requested', values: { topic: query.requested } } : undefined,
       });
     }),
 
@@ -307,7 +308,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         deps.backchannel.pendingFor(session.identity, session.chain_id),
         deps.lastReads(session.identity, session.chain_id),
       ]);
-      const notices: Record<string, string> = { revoked: 'The grant is revoked: no more reads under it.', denied: 'The request is denied.' };
+      const notices: Record<string, { key: string }> = { revoked: { key: 'account.notice.grant_revoked' }, denied: { key: 'account.notice.request_denied' } };
       // Names from the client registry, read before the page is drawn (a deleted client reads as such).
       const services = [...new Set(items.map((grant) => grant.service))];
       const names = new Map(await Promise.all(services.map(async (service) => [service, await deps.serviceName(service)] as const)));

@@ -39,7 +39,12 @@ export type ClientAdminFeatureDeps = {
 
 export function createClientAdminFeature(deps: ClientAdminFeatureDeps) {
   const { config } = deps;
-  const rules = createClientRules({ production: config.mode === 'production', guard: deps.urlGuard });
+  const rules = createClientRules({
+    production: config.mode === 'production',
+    guard: deps.urlGuard,
+    // Signet, its wallets' built-in client, and every client the operator configured.
+    reservedNames: ['Signet', 'Your wallet', ...config.clients.map((client) => client.client_name)],
+  });
   // What the engine fetches for a client (jwks_uri, sector_identifier_uri) goes through the same
   // check, pinned, redirects checked hop by hop; CLIENTS' own URLs are the operator's.
   const operatorUrls = configuredOutboundUrls(config.clients);

@@ -95,9 +95,11 @@ export function clientsAdminRoutes(deps: ClientsAdminDeps): AnyRoute[] {
       refusals: [...STORE_REFUSALS, 'client_id_taken'],
       async handle({ body }) {
         const clientId = body.client_id ?? newClientId();
+        const taken = () => refuse('client_id_taken', `a client "${clientId}" already exists: replace it with PUT, or choose another id`);
+        // A CLIENTS id is taken whatever the body holds (its name is reserved too, which would say less).
+        if (deps.registry.isConfigured(clientId)) throw taken();
         const record = await checked(body, clientId, undefined);
-        if (!(await deps.records.create(record)))
-          throw refuse('client_id_taken', `a client "${clientId}" already exists: replace it with PUT, or choose another id`);
+        if (!(await deps.records.create(record))) throw taken();
         return { status: 201, headers: { Location: `${deps.issuer}/admin/clients/${encodeURIComponent(clientId)}` }, body: answer(record) };
       },
     }),

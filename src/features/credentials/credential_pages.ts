@@ -37,7 +37,7 @@ export function credentialPages(deps: {
 }): AnyRoute[] {
   const { visitor } = sessionCallers(deps.sessions);
   const nameOf = (id: string) => deps.types.find((type) => type.id === id)?.name ?? id;
-  const show = async (ctx: Context, session: IdentitySession, data: { offer?: CredentialOffer; notice?: string }) => {
+  const show = async (ctx: Context, session: IdentitySession, data: { offer?: CredentialOffer; notice?: { key: string } }) => {
     const entries: CredentialRecord[] = deps.issuing ? await deps.issuing.records.listOf(identityKeyOf(session.identity, session.chain_id)) : [];
     deps.renderPage(ctx, 'account/credentials', {
       title: 'Credentials in your wallet',
@@ -69,9 +69,7 @@ export function credentialPages(deps: {
       responses: { 200: { description: 'The page' } },
       undocumented: true,
       handle: async ({ ctx, query, caller }) =>
-        caller
-          ? show(ctx, caller, { notice: query.done === 'revoked' ? 'The credential is revoked: verifiers checking its status see it.' : undefined })
-          : toSignIn(ctx),
+        caller ? show(ctx, caller, { notice: query.done === 'revoked' ? { key: 'account.notice.credential_revoked' } : undefined }) : toSignIn(ctx),
     }),
 
     route({

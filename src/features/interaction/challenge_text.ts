@@ -15,15 +15,36 @@ const plain = (text: string) => text.replace(/[^\p{L}\p{N} .,'&()_:/+-]/gu, '').
 export const verifiedWords = (share: VerifiedShare) =>
   `${verifiedClaimLabel(share.name)} verified by ${plain(share.issuerWords)} under ${plain(share.trustFrameworkWords)}`;
 
+/**
+ * Who asks, as the signed text names it (decision 81): its name in ASCII (EIP-4361 statements
+ * are ASCII: accents dropped, other scripts left out), quoted when the client registered itself
+ * so that nothing in it reads as a sentence of the text, and the host its answer goes to.
+ */
+export type Asker = { name: string; host?: string; runTime?: boolean };
+
+const asciiName = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9 &()'-]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
+
+export function askerWords(asker: Asker): string {
+  const name = asciiName(asker.runTime ? asker.name.replaceAll("'", '') : asker.name);
+  const named = !name ? (asker.host ?? 'A website') : asker.runTime ? `'${name}'` : name;
+  return asker.host && name ? `${named} (${asker.host})` : named;
+}
+
 export function loginStatement(
-  clientName: string,
+  asker: Asker,
   fields: RequestedField[],
   claims: ClaimView[],
   verified: VerifiedShare[] = [],
   /** The provider holding each claim's data, by claim id, where another one holds it. */
   heldBy: ReadonlyMap<string, string> = new Map(),
 ): string {
-  const name = clientName.replace(/[^\p{L}\p{N} .,'&()-]/gu, '').slice(0, 80) || 'A website';
+  const name = askerWords(asker);
   const held = (claim: ClaimView) => {
     const provider = heldBy.get(claim.claim_id.toLowerCase());
     return provider ? ` with its data, fetched from ${plain(provider)}` : '';

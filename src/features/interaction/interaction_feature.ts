@@ -6,6 +6,7 @@ import type { Config } from '../../config/config.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import { createConsentCompletion } from '../../domain/consent/complete_consent.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { FieldDefinition } from '../../domain/fields/fields.js';
@@ -35,6 +36,8 @@ export type InteractionFeatureDeps = {
   /** The embedded demo offers its built-in wallet on the consent page. */
   demoWallet: boolean;
   names: DisplayNames;
+  /** Whether a client is the operator's (CLIENTS) or was added at run time. */
+  clients: Pick<ClientRegistry, 'isConfigured'>;
   /** The identities the chain watcher follows: a login's identity joins for its Grant's life. */
   watchlists?: Watchlists;
   /** The credentials a wallet may ask for through a login (src/domain/credentials/), and their resource. */

@@ -9,6 +9,8 @@ import { refuse } from '../../base/errors.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
+import { CLIENT_LINK_FIELDS, isOwnPage, LOCALIZED_NAME_FIELDS, redirectHostsOf } from '../../domain/clients/client_presentation.js';
+import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import type { Fetched, HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { CompleteConsent } from '../../domain/consent/complete_consent.js';
 import { type FieldDefinition, loginFields, type RequestedField, requestedFields } from '../../domain/fields/fields.js';
@@ -42,6 +44,8 @@ export type InteractionRoutesDeps = {
   demoWallet: boolean;
   /** Issuer, topic and trust framework names the page shows instead of addresses and codes. */
   names: DisplayNames;
+  /** Whether a client is the operator's (CLIENTS) or was added at run time. */
+  clients: Pick<ClientRegistry, 'isConfigured'>;
   /** The credentials a wallet may ask for (their scopes), beside the login's fields. */
   credentialFields?: readonly FieldDefinition[];
   /** Claim data other Information Providers hold (src/domain/providers/): asked for while the owner reads, fetched at the signature. */
@@ -91,6 +95,28 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   /** The chain a challenge names (one from before several chains: the first). */
   const onChainOf = (issued: IssuedChallenge) => (issued.chainId === undefined ? deps.onChain.first : deps.onChain.require(issued.chainId));
 
+  /** Who asks (decision 81): its name, the host its answer goes to, whether the operator configured it, its own pages. */
+  const askerOf = (client: Awaited<ReturnType<typeof clientOf>>, details: Interaction) => {
+    const metadata = client.metadata() as Record<string, unknown>;
+    const hosts = redirectHostsOf(client.redirectUris ?? []);
+    const redirectHost = URL.parse(String(details.params.redirect_uri ?? ''))?.hostname || hosts[0] || '';
+    const names: Record<string, string> = {};
+    for (const field of LOCALIZED_NAME_FIELDS) {
+      const value = metadata[field];
+      if (typeof value === 'string' && value.trim()) names[field.slice('client_name#'.length)] = value;
+    }
+    const links: Partial<Record<(typeof CLIENT_LINK_FIELDS)[number], string>> = {};
+    for (const field of CLIENT_LINK_FIELDS) if (isOwnPage(metadata[field], hosts)) links[field] = metadata[field] as string;
+    return {
+      client_id: client.clientId,
+      name: client.clientName ?? client.clientId,
+      redirect_host: redirectHost,
+      registered_at_run_time: !deps.clients.isConfigured(client.clientId),
+      names,
+      links,
+    };
+  };
+
   const clientOf = async (details: Interaction) => {
     const client = await provider.Client.find(String(details.params.client_id));
     if (!client) throw refuse('client_not_found', 'the website of this login is no longer registered', { previous: 'login_client_unknown' });
@@ -112,7 +138,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const client = await clientOf(details);
         const view = {
           uid: details.uid,
-          client: { client_id: client.clientId, name: client.clientName ?? client.clientId },
+          client: askerOf(client, details),
           ...purposeOf(details),
           fields: requestedOf(details).map(({ name, scope, required, description, purpose }) => ({
             name,
@@ -124,14 +150,13 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         };
         if (ctx.accepts('html', 'json') === 'json') return { body: view };
         deps.renderPage(ctx, 'interaction', {
-          title: `Sign in to ${view.client.name}`,
+          languageHint: { uiLocales: details.params.ui_locales, loginUid: details.uid },
           ...view,
-          logoUri: client.logoUri,
           chainId: deps.onChain.first.chain.chainId,
           chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
           demoWallet: deps.demoWallet,
-          issuerNames: deps.names.issuers,
-          topicNames: deps.names.topics,
+          // The operator's names and descriptions, in every language given (decision 82).
+          localizedNames: deps.names.localized,
           requestPurpose: view.purpose ?? null,
         });
         return {};
@@ -195,7 +220,13 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           binding: binding(details.uid),
           wallet: body.address,
           identity,
-          statement: loginStatement(client.clientName ?? client.clientId, fields, kept.claims, shares, heldBy),
+          statement: loginStatement(
+            { name: client.clientName ?? client.clientId, host: askerOf(client, details).redirect_host, runTime: !deps.clients.isConfigured(client.clientId) },
+            fields,
+            kept.claims,
+            shares,
+            heldBy,
+          ),
           held,
           fields: fields.map((field) => field.name),
           claims: kept.claims.map((claim) => claim.claim_id),

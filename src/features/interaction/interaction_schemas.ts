@@ -46,7 +46,18 @@ const purpose = z.string().meta({ description: 'Why the website says it asks, as
 export const consentView = z
   .object({
     uid: z.string(),
-    client: z.object({ client_id: z.string(), name: z.string() }),
+    client: z.object({
+      client_id: z.string(),
+      name: z.string(),
+      /** Where the answer of this login goes: the host of its redirect URI. */
+      redirect_host: z.string(),
+      /** Added while Signet runs (dynamic registration, the admin API), not listed by the operator in CLIENTS. */
+      registered_at_run_time: z.boolean(),
+      /** Its names by language (client_name#fr…), when it gave them. */
+      names: z.record(z.string(), z.string()),
+      /** Its home page, privacy policy and terms: https URLs on its redirect URIs' hosts only. */
+      links: z.object({ client_uri: z.string().optional(), policy_uri: z.string().optional(), tos_uri: z.string().optional() }),
+    }),
     purpose: purpose.optional(),
     fields: z.array(
       z.object({

@@ -1,8 +1,10 @@
 // The page at `/`: what Signet is, and where to go from here (the demo, the account pages,
-// discovery and the API description), so the address the console prints first leads somewhere.
+// discovery and the API description), so the address the console prints first leads somewhere;
+// and the language switcher of every page.
 import { anyone } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
+import { languageRoute } from './language_route.js';
 
 export function createLandingFeature(deps: { renderPage: RenderPage; issuer: string; demo: boolean }): { routes: AnyRoute[] } {
   const landing = route({
@@ -14,9 +16,9 @@ export function createLandingFeature(deps: { renderPage: RenderPage; issuer: str
     undocumented: true,
     responses: { 200: { description: 'An HTML page' } },
     async handle({ ctx }) {
-      deps.renderPage(ctx, 'landing', { title: 'Log in with your onchain identity', issuer: deps.issuer, demo: deps.demo });
+      deps.renderPage(ctx, 'landing', { titleKey: 'landing.title', issuer: deps.issuer, demo: deps.demo });
       return {};
     },
   });
-  return { routes: [landing] };
+  return { routes: [landing, languageRoute({ secureCookies: new URL(deps.issuer).protocol === 'https:' })] };
 }

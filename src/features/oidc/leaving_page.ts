@@ -83,8 +83,9 @@ export function leavingPage(deps: { isConfigured: (clientId: string) => boolean;
     ctx.status = 200;
     ctx.set('Cache-Control', 'no-store');
     deps.renderPage(ctx, 'leaving', {
-      title: `Leaving for ${host}`,
       host,
+      // The login's or the logout's ui_locales: the page speaks the owner's language (decision 80).
+      languageHint: { uiLocales: oidc.params?.ui_locales },
       kind: departure.kind,
       client: client.clientName ?? client.clientId,
       href: departure.href,

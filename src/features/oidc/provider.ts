@@ -1,9 +1,12 @@
 // Builds the oidc-provider engine: the standard endpoints with Signet's choices (PKCE S256
 // for every client, rotating refresh tokens, keys from configuration, clients from Signet's
 // client records) and Signet's parts plugged in (adapter, account model, interaction URL, pages).
+
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { LANGUAGES } from '../../base/languages.js';
 import { SIGNET_CLIENT_METADATA, signetMetadataProblem } from '../../config/client_metadata.js';
 import type { Config } from '../../config/config.js';
+import { LOCALIZED_NAME_FIELDS } from '../../domain/clients/client_presentation.js';
 import { FAPI_PROFILE, fapiClientProblem, isFapiClient, withFapiDefaults } from '../../domain/clients/fapi_profile.js';
 import type { RegisteredClients } from '../../domain/clients/registered_clients.js';
 import { DPOP_ALGS } from '../../domain/dpop/dpop_proof.js';
@@ -90,8 +93,13 @@ export function createProvider(deps: ProviderDeps): Provider {
     // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/domain/clients/fapi_profile.ts).
     extraClientMetadata: {
       // webhook_url, webhook_secret: where a service's access-grant notifications go (src/config/client_metadata.ts).
-      properties: ['fapi_profile', ...SIGNET_CLIENT_METADATA],
+      // client_name#fr…: the client's name in each language Signet speaks (Dynamic Client Registration §2.1).
+      properties: ['fapi_profile', ...SIGNET_CLIENT_METADATA, ...LOCALIZED_NAME_FIELDS],
       validator(_ctx, key, value, metadata) {
+        if ((LOCALIZED_NAME_FIELDS as readonly string[]).includes(key)) {
+          if (value !== undefined && (typeof value !== 'string' || !value.trim())) throw new errors.InvalidClientMetadata(`${key} must be non-empty text`);
+          return;
+        }
         if (key === 'webhook_url' || key === 'webhook_secret') {
           const problem = signetMetadataProblem(key, value);
           if (problem) throw new errors.InvalidClientMetadata(problem);
@@ -116,6 +124,8 @@ export function createProvider(deps: ProviderDeps): Provider {
     // OpenID Connect for Identity Assurance: what Signet releases in verified_claims.
     discovery: {
       ...identityAssuranceMetadata(deps.topics),
+      // The languages of the consent page, chosen by `ui_locales` (decision 80).
+      ui_locales_supported: [...LANGUAGES],
       // OpenID4VCI: a wallet redeems an offer without a client_id (the wallets' client stands in).
       ...(deps.credentials ? { 'pre-authorized_grant_anonymous_access_supported': true } : {}),
     },
@@ -171,10 +181,10 @@ export function createProvider(deps: ProviderDeps): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
-          renderPage(ctx, 'logout', { title: 'Sign out', form, host: ctx.host });
+          renderPage(ctx, 'logout', { titleKey: 'logout.title', form, host: ctx.host, languageHint: { uiLocales: ctx.oidc?.params?.ui_locales } });
         },
         postLogoutSuccessSource: async (ctx) => {
-          renderPage(ctx, 'logged_out', { title: 'Signed out' });
+          renderPage(ctx, 'logged_out', { titleKey: 'logged_out.title', languageHint: { uiLocales: ctx.oidc?.params?.ui_locales } });
         },
       },
       // Dynamic client registration (RFC 7591) and its management (RFC 7592), when
@@ -238,7 +248,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       if (outage) return answerOutage(ctx, outage, renderPage);
       ctx.status = Math.max(ctx.status, 400);
       renderPage(ctx, 'error', {
-        title: 'Something went wrong',
+        titleKey: 'error.title',
+        languageHint: { uiLocales: ctx.oidc?.params?.ui_locales },
         error: String(out.error),
         description: String(out.error_description ?? ''),
       });

@@ -10,7 +10,8 @@ const resolveHost: ResolveHost = async (host) => {
   if (host === 'flaky.example') throw Object.assign(new Error('resolver down'), { code: 'ETIMEOUT' });
   return [{ address: '93.184.216.34', family: 4 }];
 };
-const rulesIn = (production: boolean) => createClientRules({ production, guard: createUrlGuard({ allowPrivate: false, resolveHost }) });
+const rulesIn = (production: boolean) =>
+  createClientRules({ production, guard: createUrlGuard({ allowPrivate: false, resolveHost }), reservedNames: ['Signet'] });
 
 const website = { client_secret: 'a-secret-value', redirect_uris: ['https://shop.example/cb'], grant_types: ['authorization_code'] };
 
