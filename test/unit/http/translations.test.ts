@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { directionOf, firstOfAcceptLanguage, firstOfUiLocales, LANGUAGES, textIn } from '../../../src/base/languages.js';
 import { projectRoot } from '../../../src/base/project_root.js';
+import { DOORS } from '../../../src/domain/history/access_history.js';
 import { createTranslations, readCatalogs } from '../../../src/http/translations.js';
 
 const catalogs = readCatalogs(join(projectRoot, 'locales'));
@@ -64,6 +65,12 @@ test('every message the templates and the page scripts ask for is in the catalog
   for (const match of readFileSync(join(projectRoot, 'src/features/credentials/credential_pages.ts'), 'utf8').matchAll(/\bt\('([a-z_.]+)'[,)]/g)) {
     asked.add(match[1]!);
   }
+  // The keys the account's page modules hand their templates (a credential's state, a notice).
+  for (const file of ['src/features/credentials/credential_pages.ts', 'src/features/account/account_page_routes.ts']) {
+    for (const match of readFileSync(join(projectRoot, file), 'utf8').matchAll(/'(account\.[a-z_]+\.[a-z_.]+)'/g)) asked.add(match[1]!);
+  }
+  // The words the pages build from a closed list: each door of the access history.
+  for (const door of DOORS) asked.add(`door.${door}`);
   expect(asked.size).toBeGreaterThan(50);
   expect([...asked].filter((key) => !(key in english))).toEqual([]);
 });
