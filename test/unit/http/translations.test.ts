@@ -100,6 +100,21 @@ test('no template holds an English sentence outside a translation call', () => {
   expect(left).toEqual([]);
 });
 
+/** English words in a template's code: a string of two words or more inside a <% … %> block (keys and codes are one word). */
+const englishInCode = (template: string): string[] =>
+  [...template.matchAll(/<%[\s\S]*?%>/g)].flatMap(([block]) =>
+    [...block.matchAll(/(["'])([^"'\n]*)\1/g)].map((match) => match[2]!).filter((text) => /[A-Za-z]+ [A-Za-z]+/.test(text)),
+  );
+
+test("no template's code builds an English phrase: what the server picks reaches it as a key or a code", () => {
+  const left = files(join(projectRoot, 'views'), '.ejs')
+    .filter((file) => !NOT_SIGNETS.includes(relative(join(projectRoot, 'views'), file)))
+    .flatMap((file) => englishInCode(readFileSync(file, 'utf8')).map((words) => `${relative(projectRoot, file)}: ${words}`));
+  expect(left).toEqual([]);
+  expect(englishInCode("<% var w = e.claims.length ? 'a claim' : t('account.data.nothing'); %>")).toEqual(['a claim']);
+  expect(englishInCode("<%= t('door.' + e.door) %> <p>'two words'</p>")).toEqual([]);
+});
+
 test('the scan finds English left in text and in read attributes, and passes translation calls', () => {
   expect(englishLeftIn('<p><%= t("a.b") %></p>')).toEqual([]);
   expect(englishLeftIn('<h1>Signet</h1><p>Sign in <%= name %></p>')).toEqual(['Sign in']);
