@@ -57,23 +57,24 @@
       button.addEventListener('click', () => resolve(), { once: true });
     });
 
-  // Sends a transaction prepared by Signet from the signed-in wallet, then waits for it.
-  const sendAndWait = async (prepared) => {
+  // Sends a transaction prepared by Signet from the signed-in wallet, then waits for it. `what`:
+  // the change in the page's language (the answer's `description` is English, for API users).
+  const sendAndWait = async (prepared, what) => {
     const wallet = await chooseWallet();
     await window.signetWallets.ensureChain(wallet, chainId, say);
-    say(text('tx_confirm', { what: prepared.description }));
+    say(text('tx_confirm', { what }));
     const hash = await wallet.provider.request({
       method: 'eth_sendTransaction',
       params: [{ from: root.dataset.wallet, to: prepared.to, data: prepared.data }],
     });
-    say(text('tx_pending', { what: prepared.description, hash }));
+    say(text('tx_pending', { what, hash }));
     for (;;) {
       const { status } = await call('GET', `/account/transactions/${hash}`);
       if (status === 'confirmed') break;
       if (status === 'failed') throw new Error(text('tx_failed', { hash }));
       await sleep(1000);
     }
-    say(text('tx_confirmed', { what: prepared.description }));
+    say(text('tx_confirmed', { what }));
     window.location.reload();
   };
 
@@ -146,12 +147,16 @@
     );
   }
 
+  const keyChange = (action, address, purpose) => {
+    const values = { wallet: address, purpose: purpose.toUpperCase() };
+    return action === 'add' ? text('tx_key_add', values) : text('tx_key_remove', values);
+  };
   for (const button of document.querySelectorAll('.js-key')) {
     button.addEventListener(
       'click',
       guard(button, async () => {
         const { address, purpose, action } = button.dataset;
-        await sendAndWait(await call('POST', '/account/wallets/transactions', { address, purpose, action }));
+        await sendAndWait(await call('POST', '/account/wallets/transactions', { address, purpose, action }), keyChange(action, address, purpose));
       }),
     );
   }
@@ -162,7 +167,7 @@
       guard(addKey.querySelector('button'), async () => {
         const address = $('new-wallet').value.trim();
         const purpose = $('new-purpose').value;
-        await sendAndWait(await call('POST', '/account/wallets/transactions', { address, purpose, action: 'add' }));
+        await sendAndWait(await call('POST', '/account/wallets/transactions', { address, purpose, action: 'add' }), keyChange('add', address, purpose));
       }),
     );
   }
@@ -171,7 +176,8 @@
     button.addEventListener(
       'click',
       guard(button, async () => {
-        await sendAndWait(await call('POST', '/account/claims/transactions', { action: 'remove', claim_id: button.dataset.claimId }));
+        const claimId = button.dataset.claimId;
+        await sendAndWait(await call('POST', '/account/claims/transactions', { action: 'remove', claim_id: claimId }), text('tx_claim_remove', { claim: claimId }));
       }),
     );
   }
@@ -186,7 +192,8 @@
         } catch {
           throw new Error(text('claim_not_json'));
         }
-        await sendAndWait(await call('POST', '/account/claims/transactions', { action: 'add', claim }));
+        const what = text('tx_claim_add', { topic: String(claim.topic), issuer: String(claim.issuer) });
+        await sendAndWait(await call('POST', '/account/claims/transactions', { action: 'add', claim }), what);
       }),
     );
   }

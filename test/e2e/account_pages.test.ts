@@ -626,6 +626,14 @@ test('your data: the owner sees who read what, downloads all of it, and erases i
   expect(await rows.count()).toBe(1);
   await checkAccessibility(page, 'your data');
   await screenshot(page, 'account-data');
+  // In French (the switcher), the history's words and the grant's are French: the field, the door, the outcome.
+  const inLanguage = (lang: string, back: string) => page.goto(`${h.issuer}/language?lang=${lang}&back=${encodeURIComponent(back)}`);
+  await inLanguage('fr', '/account/data?client=analytics');
+  expect(await what(0)).toEqual(['Analytics Co', 'nom de famille', "autorisation d'accès", 'envoyé']);
+  await inLanguage('fr', '/account/accesses');
+  const grant = await cells(page.locator(`#grant-${request.id}`));
+  expect([grant[1], grant[2]?.split('\n')[0], grant[5]]).toEqual(['accès durable', 'nom de famille', 'actif']);
+  await inLanguage('en', '/account/data');
 
   // Download my data: one JSON file with the profile and both grants.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()]);

@@ -126,6 +126,9 @@ test('the owner gets an offer on the credentials page, a wallet redeems it with 
   await Promise.all([page.waitForURL(`${h.issuer}/account/wallet-credentials?done=revoked`), row.getByRole('button', { name: /^Revoke/ }).click()]);
   expect(await page.getByRole('status').first().textContent()).toBe('The credential is revoked: verifiers checking its status see it.');
   expect(await page.locator('tbody tr td').nth(3).textContent()).toBe('revoked: you revoked it');
+  // In French (the switcher), the state reads in French.
+  await page.goto(`${h.issuer}/language?lang=fr&back=${encodeURIComponent('/account/wallet-credentials')}`);
+  expect(await page.locator('tbody tr td').nth(3).textContent()).toBe("révoqué : vous l'avez révoqué");
   expect(await statusOf(h.issuer, credential)).toBe(1);
   expect(problems.all).toEqual([]);
 }, 60_000);

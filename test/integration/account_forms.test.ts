@@ -104,6 +104,19 @@ describe('the profile form', () => {
     expect(page).toContain(`<input type="hidden" name="csrf_token" value="${token()}">`);
     expect(page).toContain(`<meta name="csrf-token" content="${token()}">`);
   });
+
+  test("what to fix is said in the page's language, beside each input, and nothing is saved", async () => {
+    const before = await profile();
+    const answer = await send('POST', '/account/profile', {
+      headers: { ...FROM.ownForm(), cookie: `${agent.cookieHeader()}; signet_lang=de` },
+      form: { given_name: 'Ada', region: 'x'.repeat(101), phone_number: '0612345678', csrf_token: token() },
+    });
+    expect(answer.status).toBe(400);
+    const page = await answer.text();
+    expect(page).toContain('<p class="field-error" id="region-error">Region: höchstens 100 Zeichen</p>');
+    expect(page).toContain('<p class="field-error" id="phone_number-error">Geben Sie die Telefonnummer im internationalen Format ein, etwa +33612345678</p>');
+    expect(await profile()).toEqual(before);
+  });
 });
 
 test("revoking a website's login from another origin or without the token leaves it active", async () => {

@@ -2,10 +2,11 @@
 // address, a topic's name instead of its code, a trust framework's words instead of its
 // identifier, a field's words instead of its OIDC name.
 import { type Address, getAddress } from 'viem';
-import type { LocalizedText } from '../../base/languages.js';
+import { type Language, type LocalizedText, textIn } from '../../base/languages.js';
 import type { Config } from '../../config/config.js';
+import type { Translate } from '../../http/translations.js';
 import { PROFILE_FIELDS } from '../fields/fields.js';
-import { VERIFIED_FIELDS } from '../fields/verified_fields.js';
+import { VERIFIED_FIELD_PREFIX, VERIFIED_FIELDS } from '../fields/verified_fields.js';
 import { CLAIM_SCOPE_PREFIX } from './claim_topics.js';
 
 /** Words for the trust frameworks most often met, which DISPLAY_NAMES may rename or add to. */
@@ -16,6 +17,9 @@ const KNOWN_TRUST_FRAMEWORKS: Record<string, string> = {
   jp_aml: 'the Japanese AML rules',
 };
 
+/** What a page needs to word a field in its language: its catalog's messages and its language. */
+export type PageWords = { t: Translate; has: (key: string) => boolean; language: Language };
+
 export type DisplayNames = {
   /** The configured name of a claim issuer, if it has one. */
   issuer(address: string): string | undefined;
@@ -25,6 +29,8 @@ export type DisplayNames = {
   trustFramework(identifier: string): string;
   /** A field in words: "first name", "KYC check", "verified date of birth". */
   field(name: string): string;
+  /** A field in a page's language: the catalogs' words for a profile or verified field, a topic's name as the operator gave it in that language, else `field`'s. */
+  fieldIn(name: string, page: PageWords): string;
   /** Every configured issuer name by checksummed address, for page scripts. */
   issuers: Record<Address, string>;
   /** Every topic name by topic code name, for page scripts. */
@@ -61,6 +67,8 @@ export function createDisplayNames(config: NamesConfig): DisplayNames {
       LocalizedText
     >,
   };
+  const field = (name: string) =>
+    name.startsWith(CLAIM_SCOPE_PREFIX) ? topic(name.slice(CLAIM_SCOPE_PREFIX.length)) : (profileWords.get(name) ?? name.replaceAll('_', ' '));
   return {
     localized,
     issuer: (address) => {
@@ -72,8 +80,15 @@ export function createDisplayNames(config: NamesConfig): DisplayNames {
     },
     topic,
     trustFramework: (identifier) => frameworks.get(identifier) ?? `trust framework ${identifier}`,
-    field: (name) =>
-      name.startsWith(CLAIM_SCOPE_PREFIX) ? topic(name.slice(CLAIM_SCOPE_PREFIX.length)) : (profileWords.get(name) ?? name.replaceAll('_', ' ')),
+    field,
+    fieldIn: (name, { t, has, language }) => {
+      if (has(`field_word.${name}`)) return t(`field_word.${name}`);
+      const verified = name.startsWith(VERIFIED_FIELD_PREFIX) ? `verified_word.${name.slice(VERIFIED_FIELD_PREFIX.length)}` : undefined;
+      if (verified && has(verified)) return t('field_word.verified', { what: t(verified) });
+      const claimTopic = name.startsWith(CLAIM_SCOPE_PREFIX) ? name.slice(CLAIM_SCOPE_PREFIX.length) : undefined;
+      if (claimTopic !== undefined) return textIn(localized.topics[claimTopic] ?? claimTopic, language);
+      return field(name);
+    },
     issuers,
     topics,
   };

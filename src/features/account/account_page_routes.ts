@@ -78,14 +78,6 @@ void formIsComplete;
 
 const isAddressPart = (name: string): name is AddressPart => (ADDRESS_PARTS as readonly string[]).includes(name);
 
-const STATUS_WORDS = {
-  valid: 'valid',
-  untrusted_issuer: 'issuer not trusted',
-  not_confirmed_by_issuer: 'revoked by its issuer',
-  expired: 'expired',
-};
-const KIND_WORDS = { login: 'login', immediate: 'one-time access', persistent: 'lasting access' };
-
 function flatten(profile: Profile): Record<string, string> {
   const { address, ...rest } = profile;
   return { ...(rest as Record<string, string>), ...(address as Record<string, string> | undefined) };
@@ -100,12 +92,6 @@ function profileFromForm(form: Record<string, unknown>) {
   const fields = Object.fromEntries(PROFILE_FORM.filter((input) => !isAddressPart(input.name)).map((input) => [input.name, value(input.name)]));
   return { ...fields, ...(Object.keys(address).length ? { address } : {}) };
 }
-
-const FIELD_MESSAGES: Record<string, string> = {
-  email: 'Enter an email address like name@example.com',
-  phone_number: 'Enter the phone number in international format, like +33612345678',
-  website: 'Enter a web address starting with https:// or http://, like https://example.com',
-};
 
 /** A page's optional query word: anything else (a repeated parameter) reads as absent. */
 const word = z.string().optional().catch(undefined);
@@ -243,10 +229,11 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         if (!session) return toSignIn(ctx);
         const parsed = profileSchema.safeParse(profileFromForm(submitted));
         if (!parsed.success) {
-          const errors = parsed.error.issues.map((issue) => {
-            const field = String(issue.path[issue.path.length - 1]);
-            return { field, message: FIELD_MESSAGES[field] ?? `${PROFILE_FORM.find((f) => f.name === field)?.label ?? field}: ${issue.message}` };
-          });
+          // What to fix, worded by the page in its language (profile_error.* of the catalogs).
+          const errors = parsed.error.issues.map((issue) => ({
+            field: String(issue.path[issue.path.length - 1]),
+            ...(issue.code === 'too_big' ? { max: Number(issue.maximum) } : {}),
+          }));
           ctx.status = 400;
           const values = Object.fromEntries(PROFILE_FORM.map((f) => [f.name, typeof submitted[f.name] === 'string' ? submitted[f.name] : '']));
           return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors, saved: false });
@@ -273,7 +260,6 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       );
       return page(ctx, 'claims', 'Claims', session, {
         claims,
-        statusWords: STATUS_WORDS,
         requestable: requestsClaims(session) ? deps.topics.all : [],
         // A message of the catalogs (locales/), in the page's language.
         notice: query.requested ? { key: 'account.notice.claim_requested', values: { topic: query.requested } } : undefined,
@@ -318,8 +304,6 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         backchannel,
         lastReads,
         serviceName: (service: string) => names.get(service) ?? service,
-        kindWords: KIND_WORDS,
-        fieldWords: (fields: string[]) => fields.map((field) => deps.names.field(field)).join(', '),
         notice: notices[query.done ?? ''],
       });
     }),

@@ -3,7 +3,7 @@
 // and revoking one. Plain forms: the page works without scripts.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { CredentialRecord, CredentialRecords } from '../../domain/credentials/credential_records.js';
+import type { CredentialRecord, CredentialRecords, RevocationCause } from '../../domain/credentials/credential_records.js';
 import type { CredentialRevocation } from '../../domain/credentials/credential_revocation.js';
 import type { CredentialType } from '../../domain/credentials/credential_types.js';
 import type { AccountSessions, IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
@@ -17,13 +17,15 @@ import type { CredentialOffer, CredentialOffers } from './credential_offers.js';
 const TAG = 'Account pages';
 export const CREDENTIALS_PAGE = '/account/wallet-credentials' satisfies AccountTabPath;
 
-const CAUSE_WORDS: Record<string, string> = {
-  owner_revoked: 'you revoked it',
-  claim_removed: 'its claim was removed from your identity',
-  claim_changed: 'its claim changed',
-  claim_revoked: 'its issuer revoked the claim',
-  erasure: 'your data was erased',
+/** A credential's state on the page: a message of the catalogs (locales/), one per revocation cause. */
+const REVOKED_KEYS: Record<RevocationCause, string> = {
+  owner_revoked: 'account.credentials.revoked_owner_revoked',
+  claim_removed: 'account.credentials.revoked_claim_removed',
+  claim_changed: 'account.credentials.revoked_claim_changed',
+  claim_revoked: 'account.credentials.revoked_claim_revoked',
+  erasure: 'account.credentials.revoked_erasure',
 };
+const VALID_KEY = 'account.credentials.state_valid';
 
 export function credentialPages(deps: {
   sessions: AccountSessions;
@@ -50,7 +52,7 @@ export function credentialPages(deps: {
       credentials: entries.map((entry) => ({
         ...entry,
         name: nameOf(entry.configuration),
-        stateWords: entry.revoked ? `revoked: ${CAUSE_WORDS[entry.revoked.cause] ?? entry.revoked.cause}` : 'valid',
+        stateKey: entry.revoked ? REVOKED_KEYS[entry.revoked.cause] : VALID_KEY,
       })),
       offer: data.offer && { ...data.offer, name: nameOf(data.offer.credential_configuration_id) },
       notice: data.notice,

@@ -2,7 +2,7 @@
 // download of everything, and the erasure, whose wallet signature the page script asks for.
 import { z } from 'zod';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
-import type { AccessHistory, Door, HistoryEntry } from '../../domain/history/access_history.js';
+import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import type { RenderPage } from '../../http/pages.js';
@@ -20,26 +20,11 @@ export type OwnerDataPagesDeps = {
   retention: { historyDays: number; historyEntries: number; receiptDays: number; endedGrantDays: number };
 };
 
-const DOOR_WORDS: Record<Door, string> = {
-  id_token: 'at login (ID token)',
-  userinfo: 'profile request (userinfo)',
-  profile_resource: 'profile read',
-  claim_resource: 'claim read',
-  access_grant: 'access grant',
-  ciba: 'login from another device',
-  credential: 'credential to your wallet',
-};
-
 const PAGE_SIZE = 50;
 const word = z.string().max(512).optional().catch(undefined);
 
 export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
   const { visitor } = sessionCallers(deps.sessions);
-  const whatWords = (entry: HistoryEntry) => {
-    const parts = [...entry.fields.map((field) => deps.names.field(field)), ...entry.claims.map(() => 'a claim')];
-    return parts.length ? parts.join(', ') : 'nothing';
-  };
-
   return [
     route({
       method: 'get',
@@ -76,8 +61,6 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
           nextCursor: page.next_cursor,
           services,
           client,
-          doorWords: DOOR_WORDS,
-          whatWords,
           issuesClaims: issuer !== undefined,
           ...deps.retention,
         });

@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { directionOf, firstOfAcceptLanguage, firstOfUiLocales, LANGUAGES, textIn } from '../../../src/base/languages.js';
 import { projectRoot } from '../../../src/base/project_root.js';
+import { DOORS } from '../../../src/domain/history/access_history.js';
 import { createTranslations, readCatalogs } from '../../../src/http/translations.js';
 
 const catalogs = readCatalogs(join(projectRoot, 'locales'));
@@ -64,6 +65,12 @@ test('every message the templates and the page scripts ask for is in the catalog
   for (const match of readFileSync(join(projectRoot, 'src/features/credentials/credential_pages.ts'), 'utf8').matchAll(/\bt\('([a-z_.]+)'[,)]/g)) {
     asked.add(match[1]!);
   }
+  // The keys the account's page modules hand their templates (a credential's state, a notice).
+  for (const file of ['src/features/credentials/credential_pages.ts', 'src/features/account/account_page_routes.ts']) {
+    for (const match of readFileSync(join(projectRoot, file), 'utf8').matchAll(/'(account\.[a-z_]+\.[a-z_.]+)'/g)) asked.add(match[1]!);
+  }
+  // The words the pages build from a closed list: each door of the access history.
+  for (const door of DOORS) asked.add(`door.${door}`);
   expect(asked.size).toBeGreaterThan(50);
   expect([...asked].filter((key) => !(key in english))).toEqual([]);
 });
@@ -91,6 +98,21 @@ test('no template holds an English sentence outside a translation call', () => {
     .filter((file) => !NOT_SIGNETS.includes(relative(join(projectRoot, 'views'), file)))
     .flatMap((file) => englishLeftIn(readFileSync(file, 'utf8')).map((words) => `${relative(projectRoot, file)}: ${words}`));
   expect(left).toEqual([]);
+});
+
+/** English words in a template's code: a string of two words or more inside a <% … %> block (keys and codes are one word). */
+const englishInCode = (template: string): string[] =>
+  [...template.matchAll(/<%[\s\S]*?%>/g)].flatMap(([block]) =>
+    [...block.matchAll(/(["'])([^"'\n]*)\1/g)].map((match) => match[2]!).filter((text) => /[A-Za-z]+ [A-Za-z]+/.test(text)),
+  );
+
+test("no template's code builds an English phrase: what the server picks reaches it as a key or a code", () => {
+  const left = files(join(projectRoot, 'views'), '.ejs')
+    .filter((file) => !NOT_SIGNETS.includes(relative(join(projectRoot, 'views'), file)))
+    .flatMap((file) => englishInCode(readFileSync(file, 'utf8')).map((words) => `${relative(projectRoot, file)}: ${words}`));
+  expect(left).toEqual([]);
+  expect(englishInCode("<% var w = e.claims.length ? 'a claim' : t('account.data.nothing'); %>")).toEqual(['a claim']);
+  expect(englishInCode("<%= t('door.' + e.door) %> <p>'two words'</p>")).toEqual([]);
 });
 
 test('the scan finds English left in text and in read attributes, and passes translation calls', () => {
