@@ -4,17 +4,12 @@
 // then shows no logo. The client's site is a real TLS server on 127.0.0.1 standing in for public
 // addresses (the test's DNS names them, the guard approves them, the socket goes here), with a
 // certificate this process trusts for the test's host names.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import type { ClientConfig } from '../../src/config/config.js';
 import type { ResolveHost } from '../../src/infra/outbound/url_guard.js';
 import { startLogin } from '../support/login_driver.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { startTrustedTlsSite, type TrustedTlsSite } from '../support/trusted_tls_site.js';
 
 /** Public addresses (example.com's documentation) that the test's connections are taken from. */
 const PUBLIC_SITE = '93.184.215.14';
@@ -34,14 +29,12 @@ const resolveHost: ResolveHost = async (hostname) => {
 };
 
 let h: Harness;
-let site: Server;
+let site: TrustedTlsSite;
 let port: number;
 /** A port nothing listens on: the "down" host's. */
 let closedPort: number;
 /** Every request the client's site got, as "host path". */
 const requests: string[] = [];
-let certDir: string;
-const defaultCAs = getCACertificates('default');
 
 /** A website the operator configured, its answers going to logo-shop.example, with this logo_uri. */
 const shop = (clientId: string, logoUri: string): ClientConfig => ({
@@ -54,35 +47,7 @@ const shop = (clientId: string, logoUri: string): ClientConfig => ({
 });
 
 beforeAll(async () => {
-  certDir = mkdtempSync(join(tmpdir(), 'signet-logo-'));
-  const key = join(certDir, 'key.pem');
-  const cert = join(certDir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=logo-shop.example',
-      '-addext',
-      `subjectAltName=${SITE_HOSTS.map((host) => `DNS:${host}`).join(',')}`,
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  // This process trusts the site's certificate, as a browser trusts a public one: TLS is checked as in production.
-  setDefaultCACertificates([...defaultCAs, readFileSync(cert, 'utf8')]);
-  site = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+  site = await startTrustedTlsSite(SITE_HOSTS, (request, response) => {
     requests.push(`${request.headers.host?.split(':')[0]} ${request.url}`);
     if (request.url === '/logo.png') return response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     // An SVG that says it is a PNG: the bytes decide.
@@ -91,8 +56,7 @@ beforeAll(async () => {
     if (request.url === '/moved.png') return response.writeHead(302, { location: '/logo.png' }).end();
     response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  port = (site.address() as { port: number }).port;
+  port = site.port;
   const closed = createHttpServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   closedPort = (closed.address() as { port: number }).port;
@@ -117,10 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  site?.closeAllConnections();
-  await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
-  setDefaultCACertificates(defaultCAs);
-  if (certDir) rmSync(certDir, { recursive: true, force: true });
+  await site?.close();
 });
 
 beforeEach(() => {
