@@ -53,6 +53,8 @@ beforeAll(async () => {
     // An SVG that says it is a PNG: the bytes decide.
     if (request.url === '/logo.svg') return response.writeHead(200, { 'content-type': 'image/png' }).end(SVG);
     if (request.url === '/big.png') return response.writeHead(200, { 'content-type': 'image/png' }).end(BIG_PNG);
+    // Headers and never a body: only the deadline ends the wait.
+    if (request.url === '/slow.png') return response.writeHead(200, { 'content-type': 'image/png' }).write(PNG.subarray(0, 8));
     if (request.url === '/moved.png') return response.writeHead(302, { location: '/logo.png' }).end();
     response.writeHead(404).end();
   });
@@ -67,6 +69,7 @@ beforeAll(async () => {
       shop('png-shop', 'https://logo-shop.example:{port}/logo.png'),
       shop('svg-shop', 'https://logo-shop.example:{port}/logo.svg'),
       shop('big-shop', 'https://logo-shop.example:{port}/big.png'),
+      shop('slow-shop', 'https://logo-shop.example:{port}/slow.png'),
       shop('moved-shop', 'https://logo-shop.example:{port}/moved.png'),
       shop('plain-shop', 'http://logo-shop.example:{port}/logo.png'),
       shop('cdn-shop', 'https://other.example:{port}/logo.png'),
@@ -120,6 +123,17 @@ test.each([
   expect(response.headers.get('cache-control')).toBe('no-store');
   expect(((await response.json()) as { reason: string }).reason).toBe('client_logo_unavailable');
   expect(requests).toEqual(fetched);
+});
+
+test('a site that never finishes its answer: 404 client_logo_unavailable once the 3 s deadline passes, not before', async () => {
+  const started = performance.now();
+  const response = await logoOf('slow-shop');
+  const waited = performance.now() - started;
+  expect(response.status).toBe(404);
+  expect(((await response.json()) as { reason: string }).reason).toBe('client_logo_unavailable');
+  expect(waited).toBeGreaterThanOrEqual(2900);
+  expect(waited).toBeLessThan(6000);
+  expect(requests).toEqual(['logo-shop.example /slow.png']);
 });
 
 test('the consent page shows the logo from Signet only when its logo_uri qualifies, and allows images from Signet only', async () => {
