@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): SignetApp {
   // Signet's routes check DPoP proofs as the engine does, with its nonces and its replay record.
   const engine = { ...shared, provider, checkDpop: createDpopCheck({ provider, nonces: createDpopNonces(nonceSecret) }) };
   const clientsWithEngine = clientAdmin.withEngine(provider);
-  const interaction = createInteractionFeature({ ...engine, credentialFields: credentials.fields });
+  const interaction = createInteractionFeature({ ...engine, credentialFields: credentials.fields, dialAddress: deps.dialAddress });
   const grants = createGrantsFeature({ ...engine, services, access, revokeLoginGrant: loginEnds.endLoginGrantById('owner_revoked') });
   const account = createAccountFeature({ ...engine, grants, serviceName: services.serviceName });
   const ownerData = createOwnerDataFeature({

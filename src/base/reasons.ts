@@ -221,6 +221,11 @@ const loginReasons = {
 /** The admin API: claims Signet issues, clients, services' API keys. */
 const adminReasons = {
   claim_issuer_off: { error: 'not_found', meaning: 'Signet is not a claim issuer here: SIGNET_ISSUER_ADDRESS and SIGNET_ISSUER_KEY are not set.' },
+  client_logo_unavailable: {
+    error: 'not_found',
+    meaning:
+      'Signet serves no logo for this client: none given, not an https URL on a redirect URI’s host, or its image unreachable, over 100 KiB, or not a PNG, JPEG, WebP or GIF.',
+  },
   client_not_found: {
     error: 'not_found',
     meaning:

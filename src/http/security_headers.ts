@@ -1,6 +1,7 @@
 // Security headers on every response. The CSP allows scripts and styles from Signet's own
 // origin (plus a per-request nonce on pages, which the consent page's own scripts and styles
-// carry), never inline code without it, and no framing at all.
+// carry), never inline code without it, images only from Signet itself (a client's logo too, which
+// Signet fetches and serves: decision 81), and no framing at all.
 import { randomBytes } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 
@@ -9,7 +10,7 @@ const policy = (nonce?: string) =>
     "default-src 'none'",
     nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
     nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
-    "img-src 'self' data: https:",
+    "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

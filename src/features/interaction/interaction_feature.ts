@@ -6,6 +6,7 @@ import type { Config } from '../../config/config.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
+import { createClientLogos } from '../../domain/clients/client_logos.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import { createConsentCompletion } from '../../domain/consent/complete_consent.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
@@ -18,6 +19,9 @@ import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_chal
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { RenderPage } from '../../http/pages.js';
 import type { OnChains } from '../../infra/chain/chains.js';
+import { createGuardedFetch } from '../../infra/outbound/guarded_fetch.js';
+import type { DialAddress } from '../../infra/outbound/pinned_request.js';
+import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import { interactionRoutes } from './interaction_routes.js';
 
 export type InteractionFeatureDeps = {
@@ -44,6 +48,10 @@ export type InteractionFeatureDeps = {
   credentialFields?: readonly FieldDefinition[];
   /** Claim data other Information Providers hold (src/domain/providers/). */
   heldElsewhere: HeldElsewhere;
+  /** The one check of URLs given at run time: clients' logos are fetched through it. */
+  urlGuard: UrlGuard;
+  /** Tests only: where the socket for an approved address goes (src/infra/outbound/pinned_request.ts). */
+  dialAddress?: DialAddress;
   now: () => number;
 };
 
@@ -58,7 +66,9 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
     credentialIssuer: deps.credentialFields?.length ? deps.issuer : undefined,
     now: deps.now,
   });
-  const routes = interactionRoutes({ ...deps, completeConsent, grantSeconds });
+  // A logo is a client's own URL even for a client the operator configured: always checked.
+  const logos = createClientLogos(createGuardedFetch({ guard: deps.urlGuard, dial: deps.dialAddress }));
+  const routes = interactionRoutes({ ...deps, completeConsent, grantSeconds, logos });
   return { routes, completeConsent };
 }
 

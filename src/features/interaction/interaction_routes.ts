@@ -10,6 +10,7 @@ import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import { CLIENT_LINK_FIELDS, isOwnPage, LOCALIZED_NAME_FIELDS, redirectHostsOf } from '../../domain/clients/client_presentation.js';
+import type { ClientLogos } from '../../domain/clients/client_logos.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import type { Fetched, HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { CompleteConsent } from '../../domain/consent/complete_consent.js';
@@ -23,6 +24,7 @@ import type { VerifiedSources } from '../../domain/verified_claims/verified_sour
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import type { RenderPage } from '../../http/pages.js';
+import { anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import type { OnChains } from '../../infra/chain/chains.js';
 import { loginResources, loginStatement, type VerifiedShare } from './challenge_text.js';
@@ -52,10 +54,15 @@ export type InteractionRoutesDeps = {
   heldElsewhere: HeldElsewhere;
   /** How long a login's Grant lives (ttl.grant): data fetched for it is kept no longer. */
   grantSeconds: number;
+  /** Clients' logos, fetched through the outbound guard and served from Signet's origin (decision 81). */
+  logos: ClientLogos;
   now: () => number;
 };
 
 const TAG = 'Login';
+
+/** How long a browser and a cache may keep a client's logo. */
+const LOGO_MAX_AGE_SECONDS = 300;
 
 /** What a login's challenges and its rate limit are bound to. */
 const binding = (uid: string) => `interaction:${uid}`;
@@ -126,6 +133,30 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   return [
     route({
       method: 'get',
+      path: '/clients/{clientId}/logo',
+      summary: "A client's logo, fetched by Signet from its logo_uri (https, on a redirect URI's host) and served from Signet's origin",
+      tag: TAG,
+      auth: anyone,
+      params: forms.clientLogoPath,
+      cache: { publicMaxAgeSeconds: LOGO_MAX_AGE_SECONDS },
+      responses: {
+        200: {
+          description: 'The logo: a PNG, JPEG, WebP or GIF of at most 100 KiB, its type read from its bytes',
+          headers: { 'Content-Type': 'image/png, image/jpeg, image/webp or image/gif' },
+        },
+      },
+      refusals: ['client_logo_unavailable'],
+      async handle({ params }) {
+        const client = await provider.Client.find(params.clientId);
+        const logo = client ? await deps.logos.logoOf(client.metadata() as Record<string, unknown>) : undefined;
+        if (!logo) throw refuse('client_logo_unavailable', 'this client has no logo Signet serves');
+        // The type read from the bytes; pixels only: no script, no style, nothing loaded, even opened on its own.
+        return { status: 200, body: Buffer.from(logo.bytes), headers: { 'Content-Type': logo.type, 'Content-Security-Policy': "default-src 'none'; sandbox" } };
+      },
+    }),
+
+    route({
+      method: 'get',
       path: '/interaction/{uid}',
       summary: 'The consent request of a login: the website and the fields it asks for (the consent page to browsers)',
       tag: TAG,
@@ -158,6 +189,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           // The operator's names and descriptions, in every language given (decision 82).
           localizedNames: deps.names.localized,
           requestPurpose: view.purpose ?? null,
+          // Served from Signet's origin, and only for a logo_uri on a redirect URI's host.
+          logoPath: deps.logos.shownUri(client.metadata() as Record<string, unknown>) ? `/clients/${encodeURIComponent(client.clientId)}/logo` : null,
         });
         return {};
       },

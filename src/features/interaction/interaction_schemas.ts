@@ -43,6 +43,11 @@ export type ChallengeBody = z.infer<typeof challengeBody>;
 /** Why the website says it asks: shown as given (the drafts of OpenID Connect for Identity Assurance). */
 const purpose = z.string().meta({ description: 'Why the website says it asks, as it wrote it (3 to 300 characters)' });
 
+/** A client's logo: the id of the client whose consent page shows it. */
+export const clientLogoPath = z.object({
+  clientId: z.string().min(1).max(128).meta({ description: 'The client whose logo the consent page shows' }),
+});
+
 export const consentView = z
   .object({
     uid: z.string(),

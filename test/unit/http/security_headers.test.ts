@@ -32,7 +32,7 @@ test('a page gets a fresh nonce in its policy, the one it used', async () => {
 test('an answer that renders no page gets the policy without a nonce, and the other headers', async () => {
   const { headers } = await headersOf(false);
   expect(headers.get('content-security-policy')).toBe(
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'",
   );
   expect(headers.get('x-content-type-options')).toBe('nosniff');
   expect(headers.get('referrer-policy')).toBe('no-referrer');
