@@ -11,9 +11,11 @@ import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import type { ClientConfig } from '../../src/config/config.js';
 import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
+import { LANGUAGES } from '../../src/base/languages.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
 import { discover } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
@@ -123,3 +125,37 @@ test('the page names the provider and why a second signature; the wallet signs A
   expect(userinfo.onchain_claims).toEqual([expect.objectContaining({ claim_id: claimId, valid: true, data: KYC_DATA })]);
   expect(problems.all).toEqual([]);
 }, 90_000);
+
+test('every language, the second signature shown: no serious or critical axe violation', async () => {
+  const owner = a.chain.accounts[1]!;
+  const identity = await a.chain.createIdentityFor(owner.address);
+  await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
+  const issued = await fetch(`${b.issuer}/admin/claims`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ identity, topic: 'kyc', data: KYC_DATA }),
+  });
+  expect(issued.status).toBe(201);
+  const config = await discover(a.issuer, WEBSITE);
+  for (const language of LANGUAGES) {
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(15_000);
+    await injectWallet(page, owner, a.chain.anvil.chainId);
+    await fakeWebsite(page, WEBSITE_ORIGIN);
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK,
+      scope: 'openid claim:kyc',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      ui_locales: language,
+    });
+    await page.goto(url.href);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
+    await page.locator('#connect').click();
+    await page.locator('#held-box').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => (document.getElementById('provider-challenges')?.textContent ?? '').includes('Resource:'));
+    const state = `${language}: second signature`;
+    expect({ state, violations: await severeAccessibilityViolations(page) }).toEqual({ state, violations: [] });
+    await page.close();
+  }
+}, 120_000);
