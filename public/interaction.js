@@ -9,6 +9,7 @@
   let chainId = Number(page.dataset.chainId);
   const issuerNames = JSON.parse(page.dataset.issuerNames || '{}');
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
+  const providerNames = JSON.parse(page.dataset.providerNames || '{}');
   const $ = (id) => document.getElementById(id);
   const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false, providers: null };
   const text = window.signetText;
@@ -209,7 +210,7 @@
       const item = document.createElement('li');
       item.className = 'held-claim';
       item.dataset.claimId = each.claim_id;
-      item.textContent = text(each.second_signature ? 'held_claim_second' : 'held_claim', { topic, provider: each.provider });
+      item.textContent = text(each.second_signature ? 'held_claim_second' : 'held_claim', { topic, provider: providerNames[each.provider] ?? each.provider });
       list.append(item);
     }
     if (!held.some((each) => each.second_signature)) return;

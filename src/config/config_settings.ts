@@ -626,7 +626,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'none: claim data held elsewhere is not fetched',
     meaning:
-      "JSON list of `{ name, url, api_key }`: the Information Providers (other Signets, or any provider of the same access-grant protocol) whose claim data Signet fetches for its owners when a claim's `uri` lies under `url`; `name` is shown to owners (1 to 60 characters), `api_key` is the key that provider issued to this Signet as a service ([operations](operations.md#connecting-two-information-providers))",
+      'JSON list of `{ name, url, api_key }`: the Information Providers (other Signets, or any provider of the same access-grant protocol) whose claim data Signet fetches for its owners when a claim\'s `uri` lies under `url`; `name` is shown to owners (1 to 60 characters; plain, or per language as `{ "en": …, "fr": … }`, whose English form names the provider in logs, metrics and the signed text), `api_key` is the key that provider issued to this Signet as a service ([operations](operations.md#connecting-two-information-providers))',
   },
   {
     env: 'PROVIDER_TIMEOUT_MS',

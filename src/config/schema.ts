@@ -28,7 +28,9 @@ const address = z
 /** An Information Provider the operator trusts: its name for owners, its base URL, the API key it issued to this Signet. */
 const informationProviderSchema = z
   .object({
-    name: z.string().trim().min(1, 'needs 1 to 60 characters').max(60, 'needs 1 to 60 characters'),
+    // Shown to owners, so it may be given per language; its English (else first) form names the provider in logs, metrics and the signed text.
+    name: localizedText(z.string().trim().min(1, 'needs 1 to 60 characters').max(60, 'needs 1 to 60 characters')),
+    names: perLanguageTexts(z.string().trim().min(1, 'needs 1 to 60 characters').max(60, 'needs 1 to 60 characters')).optional(),
     url: z
       .string()
       .refine((value) => {
@@ -42,7 +44,7 @@ const informationProviderSchema = z
       .min(16, 'needs at least 16 characters')
       .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
   })
-  .transform(inCodeNames);
+  .transform((provider) => inCodeNames(withNames(provider)));
 
 // Signing keys: private JWKs (the engine publishes their public halves at /jwks).
 const jwkSchema = z

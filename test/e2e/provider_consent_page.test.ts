@@ -26,6 +26,8 @@ const WEBSITE_ORIGIN = 'https://website.example';
 const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
 const ADMIN_TOKEN = 'admin-token-for-the-provider-page-tests';
 const PROVIDER = 'KYC Provider B';
+// The operator's name for it in French (decision 82): the French page shows it, the signed texts keep the English.
+const PROVIDER_FR = 'Fournisseur KYC B';
 const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC' };
 const kyc = { name: 'kyc', topic: 1, description: 'Your identity was checked (KYC)' };
 
@@ -47,7 +49,7 @@ beforeAll(async () => {
     chain: b.chain,
     configure: (chain) => ({
       claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
-      informationProviders: [{ name: PROVIDER, url: b.issuer, api_key: apiKey }],
+      informationProviders: [{ name: { en: PROVIDER, fr: PROVIDER_FR }, url: b.issuer, api_key: apiKey }],
     }),
   });
   browser = await launchBrowser();
@@ -154,6 +156,7 @@ test('every language, the second signature shown: no serious or critical axe vio
     await page.locator('#connect').click();
     await page.locator('#held-box').waitFor({ state: 'visible' });
     await page.waitForFunction(() => (document.getElementById('provider-challenges')?.textContent ?? '').includes('Resource:'));
+    expect(await page.locator('#held-list').textContent()).toContain(language === 'fr' ? PROVIDER_FR : PROVIDER);
     const state = `${language}: second signature`;
     expect({ state, violations: await severeAccessibilityViolations(page) }).toEqual({ state, violations: [] });
     await page.close();

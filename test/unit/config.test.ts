@@ -585,6 +585,13 @@ describe('validateConfig', () => {
     expect(
       configErrorOf(() => loadConfig({ ...productionEnv(), INFORMATION_PROVIDERS: JSON.stringify([{ ...provider, url: 'http://kyc.example' }]) })),
     ).toContain('must be an https URL in production');
+    // Its name may be given per language: the English form names it everywhere but the pages.
+    const named = { ...provider, name: { en: 'KYC Provider B', fr: 'Fournisseur KYC B', ar: 'مزود KYC ب' } };
+    expect(loadConfig({ INFORMATION_PROVIDERS: JSON.stringify([named]) }).informationProviders).toEqual([
+      { name: 'KYC Provider B', names: named.name, url: 'https://kyc.example/signet', apiKey: 'key-issued-by-the-provider' },
+    ]);
+    expect(refusal([{ ...provider, name: { fr: '' } }])).toContain('informationProviders.0.name.fr needs 1 to 60 characters');
+    expect(refusal([{ ...provider, name: { xx: 'Provider' } }])).toContain('INFORMATION_PROVIDERS');
     expect(loadConfig({ PROVIDER_TIMEOUT_MS: '800', PROVIDER_RECHECK_SECONDS: '5' })).toMatchObject({ providerTimeoutMs: 800, providerRecheckSeconds: 5 });
     // No copy older than 30 s is ever released (decision 76).
     expect(configErrorOf(() => loadConfig({ PROVIDER_RECHECK_SECONDS: '31' }))).toContain('PROVIDER_RECHECK_SECONDS');

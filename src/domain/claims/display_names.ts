@@ -36,13 +36,20 @@ export type DisplayNames = {
   /** Every topic name by topic code name, for page scripts. */
   topics: Record<string, string>;
   /** The pages' forms: each issuer's and topic's name, and each topic's description, in every language the operator gave (decision 82). */
-  localized: { issuers: Record<Address, LocalizedText>; topics: Record<string, LocalizedText>; descriptions: Record<string, LocalizedText> };
+  localized: {
+    issuers: Record<Address, LocalizedText>;
+    topics: Record<string, LocalizedText>;
+    descriptions: Record<string, LocalizedText>;
+    /** Each Information Provider's name, by its English name (what the login's answers carry). */
+    providers: Record<string, LocalizedText>;
+  };
 };
 
 /** The settings display names come from; a trust framework's words may be left out. */
 type NamesConfig = {
   claims: { topics: Config['claims']['topics']; trustedIssuers?: unknown };
   displayNames: Omit<Config['displayNames'], 'trustFrameworks'> & Partial<Pick<Config['displayNames'], 'trustFrameworks'>>;
+  informationProviders?: readonly { name: string; names?: LocalizedText }[];
 };
 
 export function createDisplayNames(config: NamesConfig): DisplayNames {
@@ -66,6 +73,7 @@ export function createDisplayNames(config: NamesConfig): DisplayNames {
       string,
       LocalizedText
     >,
+    providers: Object.fromEntries((config.informationProviders ?? []).map((entry) => [entry.name, entry.names ?? entry.name])) as Record<string, LocalizedText>,
   };
   const field = (name: string) =>
     name.startsWith(CLAIM_SCOPE_PREFIX) ? topic(name.slice(CLAIM_SCOPE_PREFIX.length)) : (profileWords.get(name) ?? name.replaceAll('_', ' '));
