@@ -61,8 +61,9 @@ afterAll(async () => {
   await b?.close();
 });
 
-test('the page names the provider and why a second signature; the wallet signs A then B; the website receives B’s data', async () => {
-  const owner = a.chain.accounts[0]!;
+/** An owner of a new identity on which B, as claim issuer, puts a KYC claim whose data B keeps. */
+async function ownerWithKycAtB(account: number) {
+  const owner = a.chain.accounts[account]!;
   const identity = await a.chain.createIdentityFor(owner.address);
   await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
   const issued = await fetch(`${b.issuer}/admin/claims`, {
@@ -71,6 +72,11 @@ test('the page names the provider and why a second signature; the wallet signs A
     body: JSON.stringify({ identity, topic: 'kyc', data: KYC_DATA }),
   });
   expect(issued.status).toBe(201);
+  return { owner, identity };
+}
+
+test('the page names the provider and why a second signature; the wallet signs A then B; the website receives B’s data', async () => {
+  const { owner, identity } = await ownerWithKycAtB(0);
   const claimId = claimIdOf(a.chain.suite.claimIssuer, 1);
 
   const page = await browser!.newPage();
@@ -129,15 +135,7 @@ test('the page names the provider and why a second signature; the wallet signs A
 }, 90_000);
 
 test('every language, the second signature shown: no serious or critical axe violation', async () => {
-  const owner = a.chain.accounts[1]!;
-  const identity = await a.chain.createIdentityFor(owner.address);
-  await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
-  const issued = await fetch(`${b.issuer}/admin/claims`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ identity, topic: 'kyc', data: KYC_DATA }),
-  });
-  expect(issued.status).toBe(201);
+  const { owner } = await ownerWithKycAtB(1);
   const config = await discover(a.issuer, WEBSITE);
   for (const language of LANGUAGES) {
     const page = await browser!.newPage();
