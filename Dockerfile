@@ -9,7 +9,7 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/write_entry_before_layers.mjs ./scripts/
+COPY scripts/write_entry_before_layers.mjs scripts/copy_lua_scripts.mjs ./scripts/
 RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime

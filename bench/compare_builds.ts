@@ -1,6 +1,6 @@
 // Userinfo of this build against another build of Signet, measured from outside with the same
 // driver, interleaved in one run: `npm run bench:compare -- <the other build's main.js>` (build it
-// first, e.g. in a git worktree of the commit: `npx tsc -p tsconfig.build.json`). Both servers run
+// first, e.g. in a git worktree of the commit: `npm run build`). Both servers run
 // on one redis-server each and one chain (anvil with the ONCHAINID contracts), log in the same
 // identities, then answer userinfo at concurrency 16 in alternating one-second slices; it prints
 // each side's requests per second and server CPU per request, and their ratios.

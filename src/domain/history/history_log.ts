@@ -3,6 +3,7 @@
 // demo. Each grant's last read is read from the log (src/domain/history/access_history.ts).
 import { Cluster, type Redis } from 'ioredis';
 import { keys } from '../../infra/store/keys.js';
+import { defineLuaScripts, readLuaScripts } from '../../infra/store/lua_scripts.js';
 import type { RedisStore } from '../../infra/store/redis_store.js';
 import type { Store } from '../../infra/store/store.js';
 
@@ -29,31 +30,8 @@ export type HistoryLog = {
   erase(identity: string): Promise<void>;
 };
 
-// Adds entries to the logs, then trims each log written by age and by count and renews its
-// life. One identity's failure (a key of another type) costs its own entries only.
-// KEYS: each identity's log. ARGV: keep-from score, max entries, ttl, then three per entry: its
-// log (1-based), entry, score. Answers {entries not written, logs not trimmed}.
-const APPEND = `
-local keepFrom, most, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local added, lost, untrimmed = {}, 0, 0
-local function add(i)
-  local log = tonumber(ARGV[i])
-  redis.call('ZADD', KEYS[log], ARGV[i + 2], ARGV[i + 1])
-  added[log] = true
-end
-local function trim(log)
-  redis.call('ZREMRANGEBYSCORE', KEYS[log], '-inf', '(' .. keepFrom)
-  -- All but the newest \`most\` (nothing when it holds fewer).
-  redis.call('ZREMRANGEBYRANK', KEYS[log], 0, -most - 1)
-  redis.call('EXPIRE', KEYS[log], ttl)
-end
-for i = 4, #ARGV, 3 do
-  if not pcall(add, i) then lost = lost + 1 end
-end
-for log = 1, #KEYS do
-  if added[log] and not pcall(trim, log) then untrimmed = untrimmed + 1 end
-end
-return {lost, untrimmed}`;
+// The number of keys goes with each call: a batch names as many identities as it holds.
+export const HISTORY_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.url), { 'append_history.lua': {} });
 
 type WithAppend = Redis & {
   appendHistory(...keysThenArgs: (string | number)[]): Promise<[number, number]>;
@@ -73,8 +51,7 @@ function appendArgs(entries: readonly LogEntry[], bounds: LogBounds): (string | 
 
 function redisHistoryLog(store: RedisStore): HistoryLog {
   const redis = store.client as WithAppend;
-  // The number of keys goes with each call: a batch names as many identities as it holds.
-  redis.defineCommand('appendHistory', { lua: APPEND });
+  defineLuaScripts(redis, HISTORY_SCRIPTS);
   // A script touches one slot: on a cluster each identity's entries are a call of their own (its
   // logs share a hash tag); on one server the whole batch is one call.
   const oneServer = !(store.client instanceof Cluster);

@@ -16,6 +16,7 @@ import {
   type RedisClientTuning,
   type RedisConnection,
 } from '../../infra/store/redis_connection.js';
+import { defineLuaScripts, readLuaScripts } from '../../infra/store/lua_scripts.js';
 import { redisGuard } from '../../infra/store/redis_guard.js';
 import { createDeliveryLanes } from './delivery_lanes.js';
 import { type AttemptOutcome, createWebhookDelivery, parseJob, type WebhookJob } from './webhook_delivery.js';
@@ -36,49 +37,22 @@ const STREAM = keys.webhookStream;
 const RETRIES = keys.webhookRetries;
 const DEAD = keys.webhookDeadLetters;
 
-// Due retries go back onto the stream in one step, so two workers never both move one.
-const MOVE_DUE_RETRIES = `
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for _, job in ipairs(due) do
-  redis.call('XADD', KEYS[2], '*', 'job', job)
-  redis.call('ZREM', KEYS[1], job)
-end
-return #due`;
+// Each step that must not be split between workers is one script (scripts/*.lua).
+export const WEBHOOK_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.url), {
+  'move_due_retries.lua': { numberOfKeys: 2 },
+  'replay_dead_letter.lua': { numberOfKeys: 2 },
+  'prune_consumers.lua': { numberOfKeys: 1 },
+  'put_back_unsettled.lua': { numberOfKeys: 1 },
+});
 
-// Only the caller that removes the dead letter puts it back, so a double replay queues it once.
-const REPLAY = `
-if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('XADD', KEYS[2], '*', 'job', ARGV[2])
-return 1`;
+/** The queue's client, with its scripts as commands. */
+type ScriptedQueueRedis = Redis & {
+  moveDueRetries(retries: string, stream: string, nowMs: string, batch: string): Promise<number>;
+  replayDeadLetter(dead: string, stream: string, eventId: string, job: string): Promise<number>;
+  pruneConsumers(stream: string, group: string, consumer: string, idleMs: string): Promise<number>;
+  putBackUnsettled(stream: string, group: string, consumer: string, ...idsAndJobs: string[]): Promise<number>;
+};
 
-// Consumers of restarted processes pile up in the group: drop those holding nothing and idle far
-// longer than a live worker ever is. Atomic, so none reads an entry between check and removal.
-const PRUNE_CONSUMERS = `
-local removed = 0
-for _, consumer in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])) do
-  local info = {}
-  for i = 1, #consumer, 2 do info[consumer[i]] = consumer[i + 1] end
-  if info['name'] ~= ARGV[2] and info['pending'] == 0 and info['idle'] > tonumber(ARGV[3]) then
-    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
-    removed = removed + 1
-  end
-end
-return removed`;
-
-// A stopping worker puts the entries it read but did not settle back on the stream, each only if
-// it is still pending under this worker (another may have claimed it meanwhile).
-const PUT_BACK = `
-local moved = 0
-for i = 1, #ARGV - 2, 2 do
-  local id = ARGV[i + 2]
-  if #redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1, ARGV[2]) > 0 then
-    redis.call('XADD', KEYS[1], '*', 'job', ARGV[i + 3])
-    redis.call('XACK', KEYS[1], ARGV[1], id)
-    redis.call('XDEL', KEYS[1], id)
-    moved = moved + 1
-  end
-end
-return moved`;
 
 type Entry = [id: string, fields: string[] | null];
 
@@ -116,7 +90,8 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
   const putOffMs = Math.min(timeoutMs, 1000);
   // The command API of a server client and of a cluster client is the same; one type serves both.
   const client = createRedisClient(connection, options.redis);
-  const redis = client as Redis;
+  defineLuaScripts(client, WEBHOOK_SCRIPTS);
+  const redis = client as ScriptedQueueRedis;
   // Fail-fast clients have no offline queue: the first commands wait for the first connection.
   const waitForFirstConnection = firstConnection(client);
   const commandTimeoutMs = options.redis?.commandTimeoutMs ?? REDIS_CLIENT_DEFAULTS.commandTimeoutMs;
@@ -141,7 +116,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
 
   const moveDueRetries = async () => {
     const batch = 100;
-    while ((await redis.eval(MOVE_DUE_RETRIES, 2, RETRIES, STREAM, String(now()), String(batch))) === batch);
+    while ((await redis.moveDueRetries(RETRIES, STREAM, String(now()), String(batch))) === batch);
   };
 
   /** Acks and deletes an entry, keeping its retry, dead letter or put-off job in the same step. */
@@ -212,7 +187,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
     if (cursor === '0-0') {
       // A whole pass over the pending entries is done: rest, and tidy the group meanwhile.
       nextClaimAt = Date.now() + claimEveryMs;
-      await redis.eval(PRUNE_CONSUMERS, 1, STREAM, GROUP, consumer, String(2 * claimIdleMs));
+      await redis.pruneConsumers(STREAM, GROUP, consumer, String(2 * claimIdleMs));
     }
     // Redis 6.2 lists an entry deleted meanwhile as nil; 7 leaves it out.
     return claimed.filter(Boolean);
@@ -229,7 +204,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
     if (held.size === 0) return;
     const pairs = [...held].flatMap(([id, job]) => [id, JSON.stringify(job)]);
     try {
-      await redis.eval(PUT_BACK, 1, STREAM, GROUP, consumer, ...pairs);
+      await redis.putBackUnsettled(STREAM, GROUP, consumer, ...pairs);
     } catch (error) {
       // Still pending in Redis: another worker claims them after claimIdleMs.
       logger.error('webhook worker: could not put unsettled entries back; they will be claimed later', error);
@@ -312,7 +287,7 @@ export function createRedisWebhookQueue(connection: RedisConnection | string, op
       if (text === null) throw missing();
       const { event } = JSON.parse(text) as DeadLetter;
       const job: WebhookJob = { event, attempts: 0 };
-      const replayed = await guard(() => redis.eval(REPLAY, 2, DEAD, STREAM, eventId, JSON.stringify(job)));
+      const replayed = await guard(() => redis.replayDeadLetter(DEAD, STREAM, eventId, JSON.stringify(job)));
       if (replayed !== 1) throw missing();
     },
     close: async () => {

@@ -7,6 +7,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { refuse, type SignetError } from '../../base/errors.js';
 import type { RateLimitSettings } from '../../config/config.js';
 import { keys } from '../store/keys.js';
+import { luaScriptOf, readLuaScripts } from '../store/lua_scripts.js';
 import type { RedisStore } from '../store/redis_store.js';
 import type { Store } from '../store/store.js';
 
@@ -57,25 +58,9 @@ export type RateLimits = {
 
 const isRedis = (store: Store): store is RedisStore => store.kind === 'redis' && 'client' in store;
 
-// The library's count (its customIncrTtlLuaScript option, one script for every class), at most
-// two commands where the library's takes three: the count, then the window's start on the first
-// count of a window (the counter's life); past the class's limit, the window's time left (for
-// Retry-After), which a count within it does not need. KEYS: counter. ARGV: points, window
-// seconds, the class's limit (the library passes it). Answers {count, ms left}: within the limit,
-// the whole window, a time nothing reads.
-const COUNT = `
-local consumed = redis.call('incrby', KEYS[1], ARGV[1])
-if consumed == tonumber(ARGV[1]) then
-  redis.call('expire', KEYS[1], ARGV[2])
-  return {consumed, 1000 * ARGV[2]}
-end
-if consumed <= tonumber(ARGV[3]) then return {consumed, 1000 * ARGV[2]} end
-local ttl = redis.call('pttl', KEYS[1])
-if ttl == -1 then
-  redis.call('expire', KEYS[1], ARGV[2])
-  ttl = 1000 * ARGV[2]
-end
-return {consumed, ttl}`;
+// The library's count, handed to it as its customIncrTtlLuaScript (scripts/count_attempt.lua).
+export const RATE_LIMIT_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.url), { 'count_attempt.lua': { numberOfKeys: 1 } });
+const COUNT = luaScriptOf(RATE_LIMIT_SCRIPTS, 'count_attempt.lua').lua;
 
 function refusal(limit: LimitClass, settings: RateLimitSettings, msBeforeNext: number): SignetError {
   const { points, seconds } = settings[limit];
