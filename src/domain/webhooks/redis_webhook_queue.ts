@@ -53,7 +53,6 @@ type ScriptedQueueRedis = Redis & {
   putBackUnsettled(stream: string, group: string, consumer: string, ...idsAndJobs: string[]): Promise<number>;
 };
 
-
 type Entry = [id: string, fields: string[] | null];
 
 /** XINFO answers flat [name, value, name, value, …] lists. */
