@@ -27,7 +27,7 @@ import type { VerifiedSource, VerifiedSources } from '../../domain/verified_clai
 import { clientAddress } from '../../http/client_address.js';
 import type { OnChains } from '../../infra/chain/chains.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
-import type { OidcAdapterOptions } from '../../infra/store/oidc_adapter.js';
+import type { ReadAccountAhead } from '../../infra/store/read_account_ahead.js';
 
 export type AccountDeps = {
   chainId: number;
@@ -241,14 +241,13 @@ export function createFindAccount(first: AccountDeps): FindAccount {
 }
 
 /**
- * For the adapter (readAccountAhead): what the claims and checks of a code or token read next,
- * read as soon as its record is found, in the MGET of its Grant: the owner's profile, and
- * the grant's consent receipt where it will be read (a refresh checks the signing wallet's key
- * by it; claim topics and verified claims are answered from it).
+ * Fills the store's ReadAccountAhead port (src/infra/store/read_account_ahead.ts, decision 57):
+ * what the claims and checks of a code or token read next, read as soon as its record is found,
+ * in the MGET of its Grant: the owner's profile, and the grant's consent receipt where it will
+ * be read (a refresh checks the signing wallet's key by it; claim topics and verified claims are
+ * answered from it).
  */
-export function readAccountAhead(
-  first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain' | 'receipts' | 'topics'>,
-): NonNullable<OidcAdapterOptions['readAccountAhead']> {
+export function readAccountAhead(first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain' | 'receipts' | 'topics'>): ReadAccountAhead {
   const readScope = scopeReaderOf(first.topics);
   return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);

@@ -87,7 +87,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       clientCredentialsPerClient: config.tokenLimits.clientCredentialsPerClient,
       clients: deps.credentials?.clients ?? deps.clientRecords,
       registeredClients: deps.registeredClients,
-      // What the claims and checks of a code or token read next goes out with its Grant's read.
+      // The store's ReadAccountAhead port, filled by the account model: what the claims and checks
+      // of a code or token read next goes out with its Grant's read (decision 57).
       readAccountAhead: readAccountAhead(deps),
     }),
     // `fapi_profile`: "2.0" puts a client under the FAPI 2.0 Security Profile (src/domain/clients/fapi_profile.ts).

@@ -7,7 +7,8 @@ import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { defaultNumber } from '../../config/config.js';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
-import { createReadAhead, type ReadToSend } from './read_ahead.js';
+import { createReadAhead } from './read_ahead.js';
+import type { ReadAccountAhead } from './read_account_ahead.js';
 import type { BoundedIndex, Store } from './store.js';
 
 // Models whose records belong to a grant: revoking the grant deletes them all. Not an
@@ -56,11 +57,11 @@ export type OidcAdapterOptions = {
   /** The most live client credentials tokens one client holds (they have no grant): past it, the client's oldest go. */
   clientCredentialsPerClient?: number;
   /**
-   * Told of the account a code or token names (and its model, grant and scope) as soon as its
-   * record is found, so the reads its claims or checks make next (the owner's profile, the
-   * grant's consent receipt) go out with the Grant's, in the same MGET.
+   * The port the account model fills (read_account_ahead.ts): told of the account a code or
+   * token names as soon as its record is found, it names the reads its claims or checks make
+   * next, which go out with the Grant's, in the same MGET.
    */
-  readAccountAhead?: (record: { model: string; accountId: string; grantId?: string; scope?: string }) => readonly ReadToSend[];
+  readAccountAhead?: ReadAccountAhead;
   /** The engine's Client model: Signet's client records (src/infra/store/client_records.ts), shared with its registry. */
   clients?: ClientRecords;
   /**
@@ -161,6 +162,7 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
     const grantKey = typeof grantId === 'string' ? keys.model('Grant', grantId) : undefined;
     const grantKeys = grantKey ? recordKeys('Grant', grantKey) : [];
     const accountReads =
+      // Up through the port into the account model (read_account_ahead.ts, decision 57).
       typeof accountId === 'string' && options.readAccountAhead
         ? options.readAccountAhead({
             model,
