@@ -3,8 +3,9 @@
 // is atomic and costs one round trip. On a cluster a script may only touch one hash slot: the
 // keys (keys.ts) put what one step needs under one hash tag, and the steps whose keys cannot
 // share a slot (a record and its lookups, the records a revoked grant deletes or a token bound
-// evicts, a consumed record and its grant index entry) are split here, in an order that keeps their guarantee. The client fails fast when Redis is gone (no offline
-// queue, a command deadline) and reconnects on its own.
+// evicts, a consumed record and its grant index entry) are split, in an order that keeps their
+// guarantee (writes_across_slots.ts, and markOnce below). The client fails fast when Redis is
+// gone (no offline queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
 import { defaultNumber } from '../../config/config.js';
 import {
@@ -15,11 +16,14 @@ import {
   type RedisClientTuning,
   type RedisConnection,
   redisClientOptions,
-  slotGroup,
 } from './redis_connection.js';
-import { type RedisGuard, redisGuard, storeUnavailable } from './redis_guard.js';
-import type { BoundedIndex, RecordWrite, Store } from './store.js';
+import { createIndexJoinsInTurn } from './index_joins_in_turn.js';
+import { type RedisGuard, redisGuard } from './redis_guard.js';
+import { createReplicatedWrite } from './replicated_write.js';
+import { boundArgs, seconds, ttlArg } from './script_args.js';
+import type { RecordWrite, Store } from './store.js';
 import { defineStoreScripts } from './store_scripts.js';
+import { createWritesAcrossSlots } from './writes_across_slots.js';
 
 export type RedisStoreOptions = RedisClientTuning & {
   /**
@@ -61,114 +65,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
   const guard = redisGuard(client, { commandTimeoutMs, onOutage: () => options.onError?.('command') });
   const waitReplicas = options.waitReplicas ?? defaultNumber('redis.waitReplicas');
   const waitTimeoutMs = Math.max(10, Math.floor(commandTimeoutMs / 2));
-  /**
-   * A write that must not be lost in a failover: sent with WAIT right behind it in one pipeline,
-   * so WAIT runs on the connection (and, on a cluster, the node) that took the write.
-   */
-  type Commands = Record<string, (...args: (string | number)[]) => unknown>;
-  const replicated = async <T>(command: string, ...args: (string | number)[]): Promise<T> => {
-    if (!waitReplicas) return (await (redis as unknown as Commands)[command]!(...args)) as T;
-    const chain = redis.pipeline() as unknown as Commands & { exec(): Promise<[Error | null, unknown][] | null> };
-    chain[command]!(...args);
-    chain.wait!(waitReplicas, waitTimeoutMs);
-    const [[writeError, result], [waitError, acknowledged]] = (await chain.exec()) as [[Error | null, unknown], [Error | null, unknown]];
-    if (writeError) throw writeError;
-    if (waitError) throw waitError;
-    if (Number(acknowledged) < waitReplicas) {
-      throw storeUnavailable(new Error(`${acknowledged} of ${waitReplicas} replicas acknowledged within ${waitTimeoutMs} ms`));
-    }
-    return result as T;
-  };
-  const seconds = (ttl: number) => Math.max(1, Math.ceil(ttl));
-  const ttlArg = (write: RecordWrite) => String(write.ttlSeconds && write.ttlSeconds > 0 ? seconds(write.ttlSeconds) : 0);
-  /** A bounded index's script arguments: its bound (0: none), then its marks' suffixes. */
-  const boundArgs = (bounded: BoundedIndex | undefined) => (bounded ? [String(bounded.atMost), ...(bounded.marks ?? [])] : ['0']);
-  /** On a cluster, the records a bound evicted (in their own slots) and their marks: one DEL per slot, all at once. */
-  const deleteEvicted = async (evicted: readonly string[], bounded: BoundedIndex) => {
-    if (!evicted.length) return;
-    const doomed = evicted.flatMap((record) => [record, ...(bounded.marks ?? []).map((suffix) => record + suffix)]);
-    await Promise.all(bySlot(doomed).map((group) => replicated('del', ...group)));
-  };
-
-  /**
-   * putRecord on a cluster, where a record, its grant's index and its lookups live in different
-   * slots. The record (with the keys it clears, which share its tag) is written first; then its
-   * indexes, refused while the tombstone exists (tombstone and indexes share the grant's tag).
-   * A refusal deletes the record again. A revocation between the two steps either finds the
-   * record in the index and deletes it, or leaves the tombstone that refuses the index and
-   * makes this write delete it: no record of a revoked grant survives. The record's id is not
-   * yet known to any client while this runs, so the moment it exists unindexed is harmless.
-   * Lookups (uid, user code) are written last: they point at a record that exists.
-   * With a bounded index (which shares the tombstone's and the indexes' tag), the index join
-   * decides the bound in the index's slot, and the records it evicts are deleted before this
-   * returns: the new record, which no client knows yet, is handed out only once they are gone.
-   */
-  const putRecordAcrossSlots = async (write: RecordWrite): Promise<boolean> => {
-    const ttl = ttlArg(write);
-    const clear = write.clear ?? [];
-    const strays = clear.filter((key) => slotGroup(key) !== slotGroup(write.key));
-    if (strays.length) throw new Error(`putRecord: ${strays.join(', ')} must share the hash tag of ${write.key}`);
-    const recordKeys = [write.key, write.key, ...clear];
-    await redis.putRecord(recordKeys.length, ...recordKeys, write.value, ttl, '0', String(clear.length), '0', '0', '0');
-    const indexes = write.indexes ?? [];
-    const { bounded } = write;
-    const together = [...(write.unless ? [write.unless] : []), ...indexes, ...(bounded ? [bounded.key] : [])];
-    if (bounded && bySlot(together).length > 1) throw new Error(`putRecord: ${together.join(', ')} must share one hash tag`);
-    let joined = 1;
-    let evicted: string[] = [];
-    try {
-      if (write.unless || bounded) {
-        [joined, ...evicted] = await redis.addToIndexesUnless(together.length, ...together, write.key, ttl, write.unless ? '1' : '0', ...boundArgs(bounded));
-      } else await Promise.all(indexes.map((index) => redis.addToIndexes(1, index, write.key, ttl, '0')));
-    } catch (error) {
-      // The grant's master failed: the request fails, and the record, which no client has
-      // seen, is removed if its own master still answers (else it expires unused).
-      await redis.del(write.key, ...clear).catch(() => {});
-      throw error;
-    }
-    if (joined !== 1) {
-      await redis.del(write.key, ...clear);
-      return false;
-    }
-    // A failure here fails the request (the new record is never handed out, and counts in the
-    // bound until it expires); an evicted record left behind is no longer listed and lives out
-    // its own life.
-    if (bounded) await deleteEvicted(evicted, bounded);
-    await Promise.all(
-      (write.aliases ?? []).map((alias) => (ttl === '0' ? redis.set(alias.key, alias.value) : redis.set(alias.key, alias.value, 'EX', Number(ttl)))),
-    );
-    return true;
-  };
-
-  /**
-   * On one server, the index joins asked in the same turn of the event loop (a consent's
-   * watchlist entry and its indexes, say) go as one script: one clock reading, one EVALSHA. Each
-   * join keeps its own meaning; they succeed or fail together. Sent on the next tick, the script
-   * still leaves with the turn's other commands (the client pipelines a tick's commands).
-   */
-  type Joins = { keys: string[]; args: string[]; waiting: { resolve: () => void; reject: (error: unknown) => void }[] };
-  let joins: Joins | undefined;
-  const joinInTurn = (key: string, args: readonly [string, string, string]) =>
-    new Promise<void>((resolve, reject) => {
-      if (!joins) {
-        const batch: Joins = { keys: [], args: [], waiting: [] };
-        joins = batch;
-        process.nextTick(() => {
-          joins = undefined;
-          redis.addToIndexes(batch.keys.length, ...batch.keys, ...batch.args).then(
-            () => {
-              for (const each of batch.waiting) each.resolve();
-            },
-            (error: unknown) => {
-              for (const each of batch.waiting) each.reject(error);
-            },
-          );
-        });
-      }
-      joins.keys.push(key);
-      joins.args.push(...args);
-      joins.waiting.push({ resolve, reject });
-    });
+  const replicated = createReplicatedWrite(redis, waitReplicas, waitTimeoutMs);
+  const { putRecordAcrossSlots, deleteEvicted } = createWritesAcrossSlots(redis, replicated);
+  const joinInTurn = createIndexJoinsInTurn(redis);
 
   return {
     kind: 'redis',
