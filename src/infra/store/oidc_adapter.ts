@@ -5,32 +5,13 @@
 // consume one atomic decision.
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { defaultNumber } from '../../config/config.js';
+import { CONSUMABLE, GRANTABLE, LEADS_TO_GRANT, RESAVED } from './adapter_models.js';
+import { createAdapterReadAhead, recordKeys } from './adapter_read_ahead.js';
 import { type ClientRecord, type ClientRecords, createClientRecords } from './client_records.js';
 import { keys } from './keys.js';
-import { createReadAhead } from './read_ahead.js';
 import type { ReadAccountAhead } from './read_account_ahead.js';
+import { rememberedOfRead } from './remembered_of_read.js';
 import type { BoundedIndex, Store } from './store.js';
-
-// Models whose records belong to a grant: revoking the grant deletes them all. Not an
-// authorization code, which is neither listed with its grant's records nor checked against the
-// grant's revocation when written: the engine redeems a code only once it has found the code's
-// Grant, which revocation deletes (and the tokens a redemption then writes are refused under the
-// revoked grant), and a code lives a minute. Listing it cost six Redis commands per login
-// (docs/decisions.md, 55).
-const GRANTABLE = new Set(['AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode', 'Grant']);
-
-// Single-use models of a grant. Once consumed, such a record is kept only for reuse detection:
-// a second use revokes the grant. A refresh token is consumed at each refresh (rotation), so
-// without a cut every refresh would leave one record, and one grant index member, for the
-// token's whole life (a day and more).
-const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
-// Every model the engine consumes (single use without a grant to revoke among them): only their
-// records can carry a consumed mark.
-const MARKED = new Set([...CONSUMABLE, 'PushedAuthorizationRequest']);
-// Of those, the ones the engine saves again under the same id (a device code or a CIBA request
-// when the owner answers): only their saves clear a mark. The others are saved once, under a new
-// random id, which no mark can name yet.
-const RESAVED = new Set(['DeviceCode', 'BackchannelAuthenticationRequest']);
 
 /** How long a consumed code or refresh token is kept for reuse detection, unless it expires sooner. */
 export const DEFAULT_REUSE_WINDOW_SECONDS = 600;
@@ -96,27 +77,6 @@ const REFUSALS: Record<string, () => Error> = {
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
-// How many records' grants (or sessions' uids) are remembered between the engine's read and its next step.
-const REMEMBERED = 1000;
-
-/** What the engine's read of a record told, kept for its next step on that record in the same request (bounded: the oldest go). */
-function rememberedOfRead() {
-  const of = new Map<string, string>();
-  return {
-    remember(key: string, value: string) {
-      of.delete(key);
-      of.set(key, value);
-      if (of.size > REMEMBERED) of.delete(of.keys().next().value!);
-    },
-    /** Once: the value is forgotten as it is taken. */
-    take(key: string): string | undefined {
-      const value = of.get(key);
-      of.delete(key);
-      return value;
-    },
-  };
-}
-
 /**
  * The key of the copy a login session record keeps at its uid (written and deleted with it), from
  * the record as stored; none for a record that names no uid or cannot be read (a corrupt key must
@@ -130,9 +90,6 @@ export function sessionCopyKeyOf(raw: string | undefined): string | undefined {
     return undefined;
   }
 }
-
-// Models whose records name the Grant, perhaps the Session, and the account the engine reads next.
-const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
 
 export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}): new (model: string) => Adapter {
   const reuseWindowSeconds = options.reuseWindowSeconds ?? DEFAULT_REUSE_WINDOW_SECONDS;
@@ -149,55 +106,8 @@ export function createOidcAdapter(store: Store, options: OidcAdapterOptions = {}
   // gives it a new id): its uid, read here, names the copy the destroy deletes with it.
   const uidOfRead = rememberedOfRead();
 
-  // A code's or a token's record names the Grant the engine reads next, its Session when the
-  // token expires with it (read by uid), and the account whose claims it may release: the reads
-  // are sent as soon as the record is found, together (the Grant's and the account's in one MGET,
-  // the Session's in the same round trip, where the engine would make them one after the other),
-  // and the engine's finds take them (src/infra/store/read_ahead.ts).
-  const readAhead = createReadAhead<{ id: string; values: (string | undefined)[] } | undefined>();
-  // A record, and its consumed mark where its model has one: the two are read together.
-  const recordKeys = (model: string, key: string) => (MARKED.has(model) ? [key, keys.consumed(key)] : [key]);
-  const readAheadFor = (model: string, payload: AdapterPayload) => {
-    const { accountId, grantId, scope } = payload;
-    const grantKey = typeof grantId === 'string' ? keys.model('Grant', grantId) : undefined;
-    const grantKeys = grantKey ? recordKeys('Grant', grantKey) : [];
-    const accountReads =
-      // Up through the port into the account model (read_account_ahead.ts, decision 57).
-      typeof accountId === 'string' && options.readAccountAhead
-        ? options.readAccountAhead({
-            model,
-            accountId,
-            grantId: grantKey ? (grantId as string) : undefined,
-            scope: typeof scope === 'string' ? scope : undefined,
-          })
-        : [];
-    // The Grant's record and the account's reads in one getMany: one MGET on one server.
-    const values = store.getMany([...grantKeys, ...accountReads.map((read) => read.key)]);
-    if (grantKey) {
-      const id = grantId as string;
-      readAhead.send(
-        grantKey,
-        values.then((all) => ({ id, values: all.slice(0, grantKeys.length) })),
-      );
-    }
-    for (const [i, read] of accountReads.entries()) read.hold(values.then((all) => all[grantKeys.length + i]));
-    if (payload.expiresWithSession && typeof payload.sessionUid === 'string') {
-      const lookup = keys.uid(payload.sessionUid);
-      readAhead.send(lookup, sessionByUid(lookup));
-    }
-  };
-
-  // A login session is found by its uid (a token that expires with it, every use) through a copy
-  // of its record kept at its uid key, written and deleted with the record: one GET, where a
-  // pointer to its id took a script and two reads (docs/decisions.md, 55). A pointer written
-  // before the copies (a plain id) is still followed.
-  const sessionByUid = async (lookupKey: string) => {
-    const [held] = await store.getMany([lookupKey]);
-    if (held === undefined || held.startsWith('{')) {
-      return held === undefined ? undefined : { id: String((JSON.parse(held) as AdapterPayload).jti), values: [held] };
-    }
-    return store.getViaLookup(lookupKey, (id) => [keys.model('Session', id)]);
-  };
+  const readAhead = createAdapterReadAhead(store, options.readAccountAhead);
+  const { readAheadFor, sessionByUid } = readAhead;
 
   /** Deletes every record of a grant and refuses any record written under it afterwards. */
   const revokeGrant = async (grantId: string) => {
