@@ -12,48 +12,31 @@
 // chunk of watched addresses: nothing per grant, and no eth_getLogs at all with no address.
 // When every endpoint rests after a 429, the
 // next round waits for the first Retry-After. A watcher that has not reached the settled point
-// for lagWarnSeconds says so once, at warn.
+// for lagWarnSeconds says so once, at warn. The round is here; its parts are the blocks it
+// reads first (chain_points.ts), a range's events (watched_logs.ts), where it stands and what
+// it reports (watch_progress.ts), and the stage a failure is counted in (round_stage.ts).
 import { randomUUID } from 'node:crypto';
 import type { Address, PublicClient } from 'viem';
 import type { Config } from '../../config/config.js';
 import { createWorkerLoop } from '../../infra/background/worker_loop.js';
 import type { RpcEndpoints } from '../../infra/chain/rpc_endpoints.js';
-import { describeSettled, type SettledPoint, settledPointOf } from '../../infra/chain/settled_point.js';
+import { type SettledPoint, settledPointOf } from '../../infra/chain/settled_point.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { Metrics } from '../../infra/observability/metrics.js';
 import type { Store } from '../../infra/store/store.js';
-import { chunks, nextRange } from './block_ranges.js';
-import { type DecodedLog, inChainOrder, type WatchedEvent, watchedEventOf, watchedEvents } from './chain_events.js';
+import { nextRange } from './block_ranges.js';
+import { readChainPoints } from './chain_points.js';
 import { type ChainConsentHandlers, dispatch } from './consent_handlers.js';
+import { at, StageError, type WatchStage } from './round_stage.js';
 import { createWatchCursor } from './watch_cursor.js';
 import { createWatchLease } from './watch_lease.js';
+import { type ChainWatchReport, createWatchProgress } from './watch_progress.js';
+import { watchedEventsIn } from './watched_logs.js';
 import type { Watchlist } from './watchlist.js';
 
 export { type ChainConsentHandlers, noConsentEnds } from './consent_handlers.js';
 
-/** Where a round failed: reading the chain, the store, or in a consent handler. */
-export type WatchStage = 'chain' | 'store' | 'handler';
-
-/** What /admin/readiness shows of the watcher, in the process that holds its lease. */
-export type ChainWatchReport = {
-  head: number;
-  /** The last block whose events were all handled. */
-  cursor: number;
-  /** head - cursor. */
-  lag_blocks: number;
-  /** Seconds since the newest block whose events were all handled was made (as far as its time is known). */
-  lag_seconds?: number;
-  /** The newest block taken as settled; the watcher reads nothing past it. */
-  settled: number;
-  /** What makes a block settled: "12 confirmations", "safe", "finalized". */
-  settled_by: string;
-  /** Since when the watcher has not reached the settled point (absent: it is there). */
-  behind_since?: string;
-  /** When the last round that read the chain completed. */
-  last_round_at?: string;
-  /** The latest failed round (where, and when); the cursor stayed, the range is read again. */
-  last_error?: { stage: WatchStage; at: string };
-};
+export type { ChainWatchReport, WatchStage };
 
 export type RoundResult = {
   outcome: 'followed' | 'standby' | 'failed' | 'stopped';
@@ -100,24 +83,6 @@ export type ChainWatcherDeps = {
   now?: () => number;
 };
 
-/** What a round step threw, with the stage it failed in. */
-class StageError extends Error {
-  constructor(
-    readonly stage: WatchStage,
-    cause: unknown,
-  ) {
-    super(`chain watcher: ${stage} failed`, { cause });
-  }
-}
-
-const at = async <T>(stage: WatchStage, work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof StageError ? error : new StageError(stage, error);
-  }
-};
-
 const DEFAULT_ADDRESSES_PER_CALL = 1000;
 
 export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
@@ -132,24 +97,17 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
   const labelled = deps.metricsChainId ?? deps.chainId;
   const chainLabel: { chain_id?: string } = labelled === undefined ? {} : { chain_id: String(labelled) };
 
+  const progress = createWatchProgress({ settings, settled, chainLabel, metrics, logger: deps.logger, now });
+
   let holding = false;
   let heldAt = 0;
-  let state: { head: bigint; cursor: bigint; settled: bigint } | undefined;
-  /** The newest fully handled block whose time is known. */
-  let handled: { block: bigint; timestamp: number } | undefined;
-  /** Since when the cursor has been short of the settled point (or the rounds failed). */
-  let behindSince: number | undefined;
-  let warnedBehind = false;
-  let lastRoundAt: number | undefined;
-  let lastError: { stage: WatchStage; at: number } | undefined;
-  let failing = false;
 
   const setHolding = (held: boolean) => {
     if (held && !holding) deps.logger?.info('the chain watcher lease is taken: this process follows the chain');
     holding = held;
     metrics?.chainWatchLeaseHeld.set(chainLabel, held ? 1 : 0);
     if (held) return;
-    state = undefined;
+    progress.forget();
     // Only the holder reports a lag: the others read 0 (and signet_chain_watch_lease_held 0).
     metrics?.chainWatchLag.set(chainLabel, 0);
   };
@@ -161,72 +119,17 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
     else setHolding(false);
     return held;
   };
-  const lagSeconds = () => (handled ? Math.max(0, Math.round(now() / 1000 - handled.timestamp)) : undefined);
-  const observe = (head: bigint, cursor: bigint, settledAt: bigint) => {
-    state = { head, cursor, settled: settledAt };
-    metrics?.chainWatchLag.set(chainLabel, Number(head > cursor ? head - cursor : 0n));
-    const seconds = lagSeconds();
-    if (seconds !== undefined) metrics?.chainWatchLagSeconds.set(chainLabel, seconds);
-  };
-  /** Where the round left the cursor against the settled point: behind since when, said once past the bound. */
-  const keepUp = (reached: boolean) => {
-    if (reached) {
-      if (warnedBehind) deps.logger?.info('the chain watcher has reached the settled point again');
-      behindSince = undefined;
-      warnedBehind = false;
-      return;
-    }
-    behindSince ??= now();
-    if (!warnedBehind && now() - behindSince >= settings.lagWarnSeconds * 1000) {
-      warnedBehind = true;
-      deps.logger?.warn(
-        `the chain watcher has not reached the settled point for ${Math.round((now() - behindSince) / 1000)} s (bound ${settings.lagWarnSeconds} s): consents that chain events end are ended late`,
-        { lag_blocks: state ? Number(state.head - state.cursor) : undefined, lag_seconds: lagSeconds() },
-      );
-    }
-  };
-  /** The head, and the newest settled block (its time where known). */
-  const readPoints = async () => {
-    const head = await client.getBlock({ blockTag: 'latest' });
-    if ('tag' in settled) {
-      const point = await client.getBlock({ blockTag: settled.tag });
-      return { head: head.number, last: point.number, lastTime: Number(point.timestamp) };
-    }
-    const last = head.number - BigInt(settled.confirmations);
-    return { head: head.number, last: last > 0n ? last : 0n, lastTime: settled.confirmations === 0 ? Number(head.timestamp) : undefined };
-  };
   /** Every block up to `block` is handled: its time, read once per new block where the round did not read it already. */
   const handledUpTo = async (block: bigint, time: number | undefined) => {
-    if (handled?.block === block) return;
+    if (progress.handled()?.block === block) return;
     const timestamp = time ?? Number((await at('chain', () => client.getBlock({ blockNumber: block }))).timestamp);
-    handled = { block, timestamp };
+    progress.handledUpTo(block, timestamp);
   };
   /** The most blocks one range asks: the setting, and no more than the endpoint takes. */
   const rangeSize = () => Math.min(settings.maxBlockRange, deps.endpoints?.logBlockRange() ?? settings.maxBlockRange);
 
-  /** The watched events of blocks from..to, in chain order: one eth_getLogs per address chunk. */
-  const eventsIn = async (
-    range: { from: bigint; to: bigint },
-    addresses: Address[],
-    from: { identities: Set<string>; issuers: Set<string> },
-    count: { getLogs: number },
-  ) => {
-    const found: WatchedEvent[] = [];
-    for (const chunk of chunks(addresses, perCall)) {
-      count.getLogs++;
-      const logs = await at('chain', () => client.getLogs({ address: chunk, events: watchedEvents, fromBlock: range.from, toBlock: range.to, strict: true }));
-      for (const log of logs as unknown as DecodedLog[]) {
-        const watched = watchedEventOf(log, from);
-        if (watched) found.push(watched);
-      }
-    }
-    return found.sort((a, b) => inChainOrder(a.event, b.event));
-  };
-
   const succeeded = (result: RoundResult) => {
-    lastRoundAt = now();
-    if (failing) deps.logger?.info('the chain watcher reads the chain again');
-    failing = false;
+    progress.succeeded();
     return result;
   };
 
@@ -245,12 +148,12 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
         return result;
       }
       heldAt = performance.now();
-      const { head, last, lastTime } = await at('chain', readPoints);
+      const { head, last, lastTime } = await at('chain', () => readChainPoints(client, settled));
       let cursor = await at('store', () => cursorKey.readOrStart(last));
       if (cursor >= last) await handledUpTo(last, lastTime);
-      observe(head, cursor, last);
+      progress.observe(head, cursor, last);
       if (!nextRange(cursor, last, rangeSize())) {
-        keepUp(true);
+        progress.keepUp(true);
         return succeeded(result);
       }
       // Read after the head: an identity listed before this round's head was read is in the filter.
@@ -261,7 +164,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
         if (result.ranges > 0 && (!active() || !(await stillHeld()))) break;
         // With no address to follow there is nothing to ask for: the cursor moves to the end at once.
         if (!addresses.length) range = { from: range.from, to: last };
-        const events = addresses.length ? await eventsIn(range, addresses, from, result) : [];
+        const events = addresses.length ? await watchedEventsIn(client, range, addresses, from, perCall, result) : [];
         for (const watched of events) {
           if (!(await stillHeld())) {
             result.outcome = 'standby';
@@ -280,25 +183,15 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
         cursor = range.to;
         result.ranges++;
         if (cursor === last) await handledUpTo(last, lastTime);
-        observe(head, cursor, last);
+        progress.observe(head, cursor, last);
       }
-      keepUp(cursor >= last);
+      progress.keepUp(cursor >= last);
       return succeeded(result);
     } catch (error) {
       const stage = error instanceof StageError ? error.stage : 'store';
       result.outcome = 'failed';
       result.failedAt = stage;
-      lastError = { stage, at: now() };
-      metrics?.chainWatchErrors.inc({ ...chainLabel, stage });
-      keepUp(false);
-      // Once per outage, not once per poll.
-      if (!failing) {
-        deps.logger?.error(
-          `the chain watcher round failed (${stage}); the cursor stays, the range is read again every ${settings.pollMs} ms`,
-          error instanceof StageError ? error.cause : error,
-        );
-      }
-      failing = true;
+      progress.failed(stage, error);
       return result;
     } finally {
       result.ms = performance.now() - started;
@@ -343,22 +236,7 @@ export function createChainWatcher(deps: ChainWatcherDeps): ChainWatcher {
     start: () => loop.start(),
     stop: () => loop.stop(),
     round: () => round(),
-    report() {
-      if (!(holding && state)) return undefined;
-      const { head, cursor } = state;
-      const seconds = lagSeconds();
-      return {
-        head: Number(head),
-        cursor: Number(cursor),
-        lag_blocks: Number(head > cursor ? head - cursor : 0n),
-        ...(seconds === undefined ? {} : { lag_seconds: seconds }),
-        settled: Number(state.settled),
-        settled_by: describeSettled(settled),
-        ...(behindSince === undefined ? {} : { behind_since: new Date(behindSince).toISOString() }),
-        ...(lastRoundAt === undefined ? {} : { last_round_at: new Date(lastRoundAt).toISOString() }),
-        ...(lastError ? { last_error: { stage: lastError.stage, at: new Date(lastError.at).toISOString() } } : {}),
-      };
-    },
+    report: () => (holding ? progress.report() : undefined),
   };
 }
 
