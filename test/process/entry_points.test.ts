@@ -3,7 +3,7 @@
 // command, starts it and warns of nothing; `node dist/main.js`, how operators started it until
 // the code moved into its layers' folders, still starts it and says once, at start, to use
 // `signet serve`; `signet --version` prints package.json's version, which /healthz answers too.
-// The build is `npm run build`'s two steps into a folder of its own, with the bin beside it.
+// The build is `npm run build`'s three steps into a folder of its own, with the bin beside it.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +31,7 @@ beforeAll(async () => {
     cwd: projectRoot,
   });
   execFileSync(process.execPath, [join(projectRoot, 'scripts', 'write_entry_before_layers.mjs'), dist], { cwd: projectRoot });
+  execFileSync(process.execPath, [join(projectRoot, 'scripts', 'copy_lua_scripts.mjs'), dist], { cwd: projectRoot });
   // The bin reads ../dist, as it does in the package.
   mkdirSync(join(buildDir, 'bin'));
   copyFileSync(join(projectRoot, 'bin', 'signet.js'), join(buildDir, 'bin', 'signet.js'));

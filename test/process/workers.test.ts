@@ -51,6 +51,8 @@ beforeAll(async () => {
   execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', buildDir], {
     cwd: projectRoot,
   });
+  // The Lua scripts beside the compiled code, as `npm run build` puts them.
+  execFileSync(process.execPath, [join(projectRoot, 'scripts', 'copy_lua_scripts.mjs'), buildDir], { cwd: projectRoot });
   [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
 }, 120_000);
 
