@@ -1,8 +1,8 @@
 // The webhook queue's scripts (src/domain/webhooks/scripts/), each run by the command named after
 // its file on a real redis-server, on a stream read through a consumer group as the queue does.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { WEBHOOK_SCRIPTS } from '../../../../src/domain/webhooks/redis_webhook_queue.js';
-import { defineLuaScripts } from '../../../../src/infra/store/lua_scripts.js';
+import { luaScriptClient } from '../../../support/lua_script_client.js';
 import { redisForTests } from '../../../support/redis_for_tests.js';
 
 type Queueing = Redis & {
@@ -13,17 +13,7 @@ type Queueing = Redis & {
 };
 
 const redis = redisForTests();
-let client: Queueing;
-
-beforeAll(() => {
-  const plain = new Redis(redis.url);
-  defineLuaScripts(plain, WEBHOOK_SCRIPTS);
-  client = plain as Queueing;
-});
-
-afterAll(() => {
-  client.disconnect();
-});
+const scripted = luaScriptClient<Queueing>(redis, WEBHOOK_SCRIPTS);
 
 /** The jobs on the stream, oldest first. */
 const jobsOn = async (stream: string) => (await redis.admin.xrange(stream, '-', '+')).map(([, fields]) => fields[1]);
@@ -32,17 +22,17 @@ type Read = [stream: string, entries: [id: string, fields: string[]][]][];
 
 test('moveDueRetries moves the due retries, at most a batch, onto the stream, and answers how many', async () => {
   await redis.admin.zadd('retries', '100', 'job-1', '200', 'job-2', '300', 'job-3', '900', 'later');
-  expect(await client.moveDueRetries('retries', 'stream', '500', '2')).toBe(2);
-  expect(await client.moveDueRetries('retries', 'stream', '500', '2')).toBe(1);
-  expect(await client.moveDueRetries('retries', 'stream', '500', '2')).toBe(0);
+  expect(await scripted().moveDueRetries('retries', 'stream', '500', '2')).toBe(2);
+  expect(await scripted().moveDueRetries('retries', 'stream', '500', '2')).toBe(1);
+  expect(await scripted().moveDueRetries('retries', 'stream', '500', '2')).toBe(0);
   expect(await jobsOn('stream')).toEqual(['job-1', 'job-2', 'job-3']);
   expect(await redis.admin.zrange('retries', '0', '-1')).toEqual(['later']);
 });
 
 test('replayDeadLetter queues a dead letter once: a second replay finds it gone', async () => {
   await redis.admin.hset('dead', 'event-1', 'letter');
-  expect(await client.replayDeadLetter('dead', 'stream', 'event-1', 'job-1')).toBe(1);
-  expect(await client.replayDeadLetter('dead', 'stream', 'event-1', 'job-1')).toBe(0);
+  expect(await scripted().replayDeadLetter('dead', 'stream', 'event-1', 'job-1')).toBe(1);
+  expect(await scripted().replayDeadLetter('dead', 'stream', 'event-1', 'job-1')).toBe(0);
   expect(await jobsOn('stream')).toEqual(['job-1']);
   expect(await redis.admin.hexists('dead', 'event-1')).toBe(0);
 });
@@ -53,12 +43,12 @@ test('pruneConsumers drops the idle consumers holding nothing, never the caller 
   for (const consumer of ['idle', 'me']) await redis.admin.xgroup('CREATECONSUMER', 'stream', 'group', consumer);
   await redis.admin.xreadgroup('GROUP', 'group', 'holding', 'COUNT', '1', 'STREAMS', 'stream', '>');
   // Idle for at least 0 ms: every consumer is idle enough, so only what it holds and who asks decide.
-  expect(await client.pruneConsumers('stream', 'group', 'me', '-1')).toBe(1);
+  expect(await scripted().pruneConsumers('stream', 'group', 'me', '-1')).toBe(1);
   const left = ((await redis.admin.xinfo('CONSUMERS', 'stream', 'group')) as unknown[][]).map((info) => String(info[1]));
   expect(left.sort()).toEqual(['holding', 'me']);
   // A consumer idle for less than asked stays.
   await redis.admin.xgroup('CREATECONSUMER', 'stream', 'group', 'fresh');
-  expect(await client.pruneConsumers('stream', 'group', 'me', '600000')).toBe(0);
+  expect(await scripted().pruneConsumers('stream', 'group', 'me', '600000')).toBe(0);
 });
 
 test('putBackUnsettled puts back only what is still pending under this consumer, as new entries', async () => {
@@ -69,7 +59,7 @@ test('putBackUnsettled puts back only what is still pending under this consumer,
   const [first, second] = read[0]![1].map(([id]) => id);
   // Another worker took the second over meanwhile.
   await redis.admin.xclaim('stream', 'group', 'other', 0, second!);
-  expect(await client.putBackUnsettled('stream', 'group', 'me', first!, 'job-1', second!, 'job-2')).toBe(1);
+  expect(await scripted().putBackUnsettled('stream', 'group', 'me', first!, 'job-1', second!, 'job-2')).toBe(1);
   expect(await jobsOn('stream')).toEqual(['job-2', 'job-1']);
   const pending = (await redis.admin.xpending('stream', 'group', '-', '+', 10)) as [string, string][];
   expect(pending.map(([id, consumer]) => [id, consumer])).toEqual([[second, 'other']]);
