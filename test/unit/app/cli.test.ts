@@ -2,8 +2,8 @@
 // a kid, cookie keys), rotates with --previous (new key first), and every command answers
 // --help with exit 0 and its own usage.
 
-import { CHAIN_RETRY_MS, runCli } from '../../src/app/cli.js';
-import { loadConfig } from '../../src/config/config.js';
+import { CHAIN_RETRY_MS, runCli } from '../../../src/app/cli.js';
+import { loadConfig } from '../../../src/config/config.js';
 
 async function cli(...argv: string[]) {
   const out: string[] = [];

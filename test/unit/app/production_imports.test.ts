@@ -3,7 +3,7 @@
 // The demo entry does reach the demo. CI also runs the pruned build (scripts/production_check.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { projectRoot } from '../../src/base/project_root.js';
+import { projectRoot } from '../../../src/base/project_root.js';
 
 const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;

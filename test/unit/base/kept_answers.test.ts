@@ -1,7 +1,7 @@
 // The answers kept per text: asked again, a text's answer is the one computed first (not computed
 // again); past the bound the oldest text goes and is computed anew; a text the caller does not
 // want kept is computed each time; an answer that throws is not kept.
-import { keptAnswers } from '../../src/base/kept_answers.js';
+import { keptAnswers } from '../../../src/base/kept_answers.js';
 
 test('an answer is computed once per text, within the bound; the oldest text goes first', () => {
   const asked: string[] = [];

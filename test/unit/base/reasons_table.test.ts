@@ -2,10 +2,10 @@
 // reason, with its status and meaning, and nothing else. When this fails, run `npm run docs:reasons`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { statusOfCode } from '../../src/base/error_codes.js';
-import { projectRoot } from '../../src/base/project_root.js';
-import { PREVIOUS_REASON_UNTIL, REASONS, REPLACED_REASONS } from '../../src/base/reasons.js';
-import { reasonsListIn, reasonsTable, withReasonsList } from '../../src/base/reasons_table.js';
+import { statusOfCode } from '../../../src/base/error_codes.js';
+import { projectRoot } from '../../../src/base/project_root.js';
+import { PREVIOUS_REASON_UNTIL, REASONS, REPLACED_REASONS } from '../../../src/base/reasons.js';
+import { reasonsListIn, reasonsTable, withReasonsList } from '../../../src/base/reasons_table.js';
 
 const integration = readFileSync(join(projectRoot, 'docs', 'integration.md'), 'utf8');
 

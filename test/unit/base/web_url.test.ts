@@ -1,5 +1,5 @@
 // The one URL rule of what Signet releases or links: http and https with a host, nothing else.
-import { isWebUrl, WEB_URL_MAX_LENGTH } from '../../src/base/web_url.js';
+import { isWebUrl, WEB_URL_MAX_LENGTH } from '../../../src/base/web_url.js';
 
 test.each(['https://example.org', 'https://example.org/ada?tab=1#top', 'http://example.org:8080/', 'https://xn--bcher-kva.example/', 'https://[2001:db8::1]/'])(
   '%s is a web address',

@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../src/base/errors.js';
-import { type Config, DEMO_COOKIE_KEY_PREFIX, loadConfig, validateConfig } from '../../src/config/config.js';
-import { DEFAULT_ACCESS_TOKENS_PER_GRANT, DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT } from '../../src/infra/store/oidc_adapter.js';
-import { redisConnectionOf } from '../../src/infra/store/redis_connection.js';
+import { ConfigError } from '../../../src/base/errors.js';
+import { type Config, DEMO_COOKIE_KEY_PREFIX, loadConfig, validateConfig } from '../../../src/config/config.js';
+import { DEFAULT_ACCESS_TOKENS_PER_GRANT, DEFAULT_CLIENT_CREDENTIALS_PER_CLIENT } from '../../../src/infra/store/oidc_adapter.js';
+import { redisConnectionOf } from '../../../src/infra/store/redis_connection.js';
 
 type Env = Record<string, string | undefined>;
 

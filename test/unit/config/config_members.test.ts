@@ -1,9 +1,9 @@
 // The settings refuse members they do not know, naming the member's path and the one it most
 // looks like; JSON settings are spelt snake_case, their old camelCase members read with a warning.
-import { configWarnings, loadConfig, validateConfig } from '../../src/config/config.js';
-import { SETTINGS, variableOfPath } from '../../src/config/config_settings.js';
-import { configSchema } from '../../src/config/schema.js';
-import { configRefusal } from '../support/config_refusal.js';
+import { configWarnings, loadConfig, validateConfig } from '../../../src/config/config.js';
+import { SETTINGS, variableOfPath } from '../../../src/config/config_settings.js';
+import { configSchema } from '../../../src/config/schema.js';
+import { configRefusal } from '../../support/config_refusal.js';
 
 const ISSUER = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
 const TOPICS = JSON.stringify([

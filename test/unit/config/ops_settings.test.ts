@@ -1,8 +1,8 @@
 // The operations settings: WORKERS, METRICS_PORT, LOG_LEVEL, SHUTDOWN_GRACE_MS, each checked
 // at start with an error naming it.
 
-import { workerCount } from '../../src/app/run_signet.js';
-import { loadConfig } from '../../src/config/config.js';
+import { workerCount } from '../../../src/app/run_signet.js';
+import { loadConfig } from '../../../src/config/config.js';
 
 const SHARED = {
   REDIS_URL: 'redis://127.0.0.1:6379',

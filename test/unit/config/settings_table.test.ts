@@ -3,10 +3,10 @@
 // first test fails, run `npm run docs:settings`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/base/project_root.js';
-import { loadConfig } from '../../src/config/config.js';
-import { SETTINGS } from '../../src/config/config_settings.js';
-import { settingsTable, settingsTableIn, withSettingsTable } from '../../src/config/settings_table.js';
+import { projectRoot } from '../../../src/base/project_root.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { SETTINGS } from '../../../src/config/config_settings.js';
+import { settingsTable, settingsTableIn, withSettingsTable } from '../../../src/config/settings_table.js';
 
 const operations = readFileSync(join(projectRoot, 'docs', 'operations.md'), 'utf8');
 

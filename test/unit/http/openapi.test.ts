@@ -2,11 +2,11 @@
 // refusals grouped by status with their reasons, and the answer schemas; and the check the
 // harness runs on every answer can fail.
 import { z } from 'zod';
-import { anyone } from '../../src/http/authenticators.js';
-import { openApiDocumentOf, refusalsOf } from '../../src/http/openapi.js';
-import { route } from '../../src/http/route.js';
-import { addressField, dateTime } from '../../src/http/schemas.js';
-import { openApiValidator } from '../support/openapi_validator.js';
+import { anyone } from '../../../src/http/authenticators.js';
+import { openApiDocumentOf, refusalsOf } from '../../../src/http/openapi.js';
+import { route } from '../../../src/http/route.js';
+import { addressField, dateTime } from '../../../src/http/schemas.js';
+import { openApiValidator } from '../../support/openapi_validator.js';
 
 const thing = z.object({ id: z.string(), at: dateTime }).meta({ id: 'Thing' });
 const routes = [

@@ -2,13 +2,13 @@
 // how many proxies append to it; with n hops the client is the n-th entry from the right.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app/app.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createMemoryWebhookQueue } from '../../src/domain/webhooks/memory_webhook_queue.js';
-import { clientAddress } from '../../src/http/client_address.js';
-import { createChainClient } from '../../src/infra/chain/chain_client.js';
-import { createMemoryStore } from '../../src/infra/store/memory_store.js';
-import { testJwks } from '../support/signet_harness.js';
+import { createApp } from '../../../src/app/app.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { createMemoryWebhookQueue } from '../../../src/domain/webhooks/memory_webhook_queue.js';
+import { clientAddress } from '../../../src/http/client_address.js';
+import { createChainClient } from '../../../src/infra/chain/chain_client.js';
+import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
+import { testJwks } from '../../support/signet_harness.js';
 
 const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 

@@ -1,5 +1,5 @@
 // The claim document's canonical JSON and the bounds on claim data.
-import { assertClaimDataBounds, canonicalJson } from '../../../src/domain/claims/claim_document.js';
+import { assertClaimDataBounds, canonicalJson } from '../../../../src/domain/claims/claim_document.js';
 
 const nested = (depth: number) => {
   let value: unknown = 'deep';

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type Address, createPublicClient, custom, encodeFunctionResult, getAddress, type Hex, type PublicClient, zeroAddress } from 'viem';
-import { CLAIM_CACHE_BOUNDS, createClaimReader } from '../../../src/domain/claims/claim_reader.js';
-import { identityAbi } from '../../../src/infra/chain/contracts.js';
+import { CLAIM_CACHE_BOUNDS, createClaimReader } from '../../../../src/domain/claims/claim_reader.js';
+import { identityAbi } from '../../../../src/infra/chain/contracts.js';
 
 const IDENTITY: Address = getAddress(`0x${'a1'.repeat(20)}`);
 const OTHER: Address = getAddress(`0x${'b2'.repeat(20)}`);

@@ -1,9 +1,9 @@
 // Display names: issuers by checksummed address, topics by code name, fields in words; what
 // has no name falls back to its code (the pages then show the address, shortened).
 import { join } from 'node:path';
-import { projectRoot } from '../../../src/base/project_root.js';
-import { createDisplayNames } from '../../../src/domain/claims/display_names.js';
-import { createTranslations, readCatalogs } from '../../../src/http/translations.js';
+import { projectRoot } from '../../../../src/base/project_root.js';
+import { createDisplayNames } from '../../../../src/domain/claims/display_names.js';
+import { createTranslations, readCatalogs } from '../../../../src/http/translations.js';
 
 const ISSUER = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
 

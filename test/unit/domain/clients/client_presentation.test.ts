@@ -1,7 +1,7 @@
 // Who asks, as the owner reads and signs it: name skeletons catch look-alikes, run-time names
 // cannot carry sentences, and the signed statement names the host in ASCII.
-import { nameSkeleton, ownPageProblem, runTimeNameProblem } from '../../../src/domain/clients/client_presentation.js';
-import { askerWords } from '../../../src/features/interaction/challenge_text.js';
+import { nameSkeleton, ownPageProblem, runTimeNameProblem } from '../../../../src/domain/clients/client_presentation.js';
+import { askerWords } from '../../../../src/features/interaction/challenge_text.js';
 
 const RESERVED = ['Signet', 'Your wallet', 'Test Website'];
 

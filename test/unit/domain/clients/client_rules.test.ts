@@ -1,9 +1,9 @@
 // Signet's rules for a client added at run time (the admin API, dynamic registration): CLIENTS'
 // rules across fields, https redirect URIs in production, and the address check of the URLs
 // Signet would call, which refuses what resolves inward and lets a resolver's outage through.
-import { clientProblem } from '../../../src/config/client_metadata.js';
-import { configuredOutboundUrls, createClientRules } from '../../../src/domain/clients/client_rules.js';
-import { createUrlGuard, type ResolveHost } from '../../../src/infra/outbound/url_guard.js';
+import { clientProblem } from '../../../../src/config/client_metadata.js';
+import { configuredOutboundUrls, createClientRules } from '../../../../src/domain/clients/client_rules.js';
+import { createUrlGuard, type ResolveHost } from '../../../../src/infra/outbound/url_guard.js';
 
 const resolveHost: ResolveHost = async (host) => {
   if (host === 'inner.example') return [{ address: '10.0.0.7', family: 4 }];

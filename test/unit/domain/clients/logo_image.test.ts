@@ -1,5 +1,5 @@
 // A logo's type is read from its first bytes: the four image signatures, nothing else (decision 81).
-import { logoTypeOf } from '../../../src/domain/clients/logo_image.js';
+import { logoTypeOf } from '../../../../src/domain/clients/logo_image.js';
 
 const bytes = (hex: string, text = '') => Buffer.concat([Buffer.from(hex, 'hex'), Buffer.from(text)]);
 

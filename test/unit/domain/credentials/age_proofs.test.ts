@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ageOn, ageProofs } from '../../../src/domain/credentials/age_proofs.js';
+import { ageOn, ageProofs } from '../../../../src/domain/credentials/age_proofs.js';
 
 const at = (iso: string) => Date.parse(iso);
 

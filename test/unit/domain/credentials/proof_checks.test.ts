@@ -4,7 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { importJWK, type JWK, SignJWT } from 'jose';
-import { PROOF_MAX_AGE_SECONDS, PROOF_MAX_AHEAD_SECONDS, readProofs } from '../../../src/domain/credentials/proof_checks.js';
+import { PROOF_MAX_AGE_SECONDS, PROOF_MAX_AHEAD_SECONDS, readProofs } from '../../../../src/domain/credentials/proof_checks.js';
 
 const NOW_MS = Date.parse('2026-12-01T12:00:00Z');
 const NOW = NOW_MS / 1000;

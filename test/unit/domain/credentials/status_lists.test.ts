@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { StatusList } from '@sd-jwt/jwt-status-list';
-import { statusBytes } from '../../../src/domain/credentials/status_lists.js';
+import { statusBytes } from '../../../../src/domain/credentials/status_lists.js';
 
 describe('status list bits', () => {
   it('are ordered as the Token Status List specifies: index 0 is the least significant bit of the first byte', () => {

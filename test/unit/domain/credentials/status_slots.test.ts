@@ -3,11 +3,11 @@
 // is ever given in a list the status route does not serve. Full lists are filled through Redis
 // itself (a script writing every slot key of a list), as years of issuance would leave them.
 import { describe, expect, it } from '@jest/globals';
-import { SignetError } from '../../../src/base/errors.js';
-import { createStatusLists, STATUS_LIST_SIZE, STATUS_LISTS } from '../../../src/domain/credentials/status_lists.js';
-import { keys } from '../../../src/infra/store/keys.js';
-import { createRedisStore, type RedisStore } from '../../../src/infra/store/redis_store.js';
-import { redisForTests } from '../../support/redis_for_tests.js';
+import { SignetError } from '../../../../src/base/errors.js';
+import { createStatusLists, STATUS_LIST_SIZE, STATUS_LISTS } from '../../../../src/domain/credentials/status_lists.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { createRedisStore, type RedisStore } from '../../../../src/infra/store/redis_store.js';
+import { redisForTests } from '../../../support/redis_for_tests.js';
 
 const redis = redisForTests();
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@
 // so a nonce handed out at the token endpoint is good at Signet's routes and back. Time injected.
 import { randomBytes } from 'node:crypto';
 import ServerChallenge from 'oidc-provider/lib/helpers/challenge.js';
-import { createDpopNonces, dpopNonceSecret } from '../../../src/domain/dpop/dpop_nonces.js';
+import { createDpopNonces, dpopNonceSecret } from '../../../../src/domain/dpop/dpop_nonces.js';
 
 test('the engine accepts the nonce Signet hands out, and Signet the engine’s', () => {
   const secret = randomBytes(32);

@@ -2,15 +2,15 @@
 // older than historyDays go, at most historyEntries stay (the oldest go first), the log's key
 // expires historyDays after its last write, and "last read" follows each grant's newest release.
 
-import { createAccessHistory, type Release } from '../../../src/domain/history/access_history.js';
-import { createHistoryLog } from '../../../src/domain/history/history_log.js';
-import { keys } from '../../../src/infra/store/keys.js';
-import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
-import { createRedisStore, type RedisStore } from '../../../src/infra/store/redis_store.js';
-import type { Store } from '../../../src/infra/store/store.js';
-import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
-import { clusterBackend, redisBackend } from '../../support/store_backends.js';
-import { waitUntil } from '../../support/wait_until.js';
+import { createAccessHistory, type Release } from '../../../../src/domain/history/access_history.js';
+import { createHistoryLog } from '../../../../src/domain/history/history_log.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { createMemoryStore } from '../../../../src/infra/store/memory_store.js';
+import { createRedisStore, type RedisStore } from '../../../../src/infra/store/redis_store.js';
+import type { Store } from '../../../../src/infra/store/store.js';
+import { type RedisServer, startRedisServer } from '../../../support/redis_server.js';
+import { clusterBackend, redisBackend } from '../../../support/store_backends.js';
+import { waitUntil } from '../../../support/wait_until.js';
 
 const IDENTITY = '0x00000000000000000000000000000000000000aa';
 const DAY = 86_400_000;

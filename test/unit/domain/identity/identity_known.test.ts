@@ -3,8 +3,8 @@
 // its answer (known or not) kept for the cache's seconds on the given clock, an outage never
 // kept, and no cache at all with 0 seconds. assertKnown stays a live read.
 import { type Address, createPublicClient, custom, decodeFunctionData, encodeFunctionResult, getAddress, type Hex, type PublicClient } from 'viem';
-import { createIdentityRegistry } from '../../../src/domain/identity/identity_registry.js';
-import { idFactoryAbi } from '../../../src/infra/chain/contracts.js';
+import { createIdentityRegistry } from '../../../../src/domain/identity/identity_registry.js';
+import { idFactoryAbi } from '../../../../src/infra/chain/contracts.js';
 
 const FACTORY: Address = getAddress(`0x${'fa'.repeat(20)}`);
 const IDENTITY: Address = getAddress(`0x${'1d'.repeat(20)}`);

@@ -3,8 +3,8 @@
 // its answer is decoded to a checksummed address or none, and an answer that holds no address
 // (no code at the factory's address) is the chain's failure, never "no identity".
 import { type Address, createPublicClient, custom, decodeFunctionData, encodeFunctionResult, getAddress, type Hex, type PublicClient, zeroAddress } from 'viem';
-import { createIdentityRegistry } from '../../../src/domain/identity/identity_registry.js';
-import { idFactoryAbi } from '../../../src/infra/chain/contracts.js';
+import { createIdentityRegistry } from '../../../../src/domain/identity/identity_registry.js';
+import { idFactoryAbi } from '../../../../src/infra/chain/contracts.js';
 
 const FACTORY: Address = getAddress(`0x${'fa'.repeat(20)}`);
 const WALLET: Address = getAddress(`0x${'ab'.repeat(20)}`);

@@ -1,7 +1,7 @@
 // A subject is parsed as a CAIP-10 account id of an EVM chain: the identity in its checksummed
 // form, refused when it is anything else; parsing it again gives the same answer, which no
 // caller can change.
-import { parseSubject, subjectOf } from '../../../src/domain/identity/subject.js';
+import { parseSubject, subjectOf } from '../../../../src/domain/identity/subject.js';
 
 const IDENTITY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 

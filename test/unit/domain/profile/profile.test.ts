@@ -1,6 +1,6 @@
 // A stored profile is checked against its schema as it is read; the answer for a text read
 // before is the same object, frozen (every reader gets it), and a changed text is read anew.
-import { parseProfile } from '../../../src/domain/profile/profile.js';
+import { parseProfile } from '../../../../src/domain/profile/profile.js';
 
 test('the same text gives the same frozen profile; another text its own', () => {
   const raw = JSON.stringify({ given_name: 'Ada', address: { locality: 'London' } });

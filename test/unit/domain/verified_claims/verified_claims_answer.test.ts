@@ -3,9 +3,9 @@
 // evidence filters as a logical OR, an unmet verification requirement omitting the element,
 // an unmet claim requirement omitting the claim, and only claims the owner kept.
 
-import { claimsParameterProblem, listsWrapped, verifiedRequestsIn } from '../../../src/domain/fields/verified_claims_request.js';
-import { answerRequest, offeredClaims } from '../../../src/domain/verified_claims/verified_claims_answer.js';
-import type { VerifiedClaimsElement } from '../../../src/domain/verified_claims/verified_claims_schema.js';
+import { claimsParameterProblem, listsWrapped, verifiedRequestsIn } from '../../../../src/domain/fields/verified_claims_request.js';
+import { answerRequest, offeredClaims } from '../../../../src/domain/verified_claims/verified_claims_answer.js';
+import type { VerifiedClaimsElement } from '../../../../src/domain/verified_claims/verified_claims_schema.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const DAY = 86_400;

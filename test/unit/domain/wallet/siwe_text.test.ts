@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { SiweMessage } from 'siwe';
 import { getAddress, type Hex } from 'viem';
-import { type SiweFields, siweText } from '../../../src/domain/wallet/siwe_text.js';
+import { type SiweFields, siweText } from '../../../../src/domain/wallet/siwe_text.js';
 
 const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/);

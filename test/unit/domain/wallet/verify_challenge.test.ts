@@ -5,11 +5,11 @@
 // an injected clock, and a chain that only counts what it is asked (an EOA needs none).
 import { createPublicClient, custom } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { refuse } from '../../../src/base/errors.js';
-import { loadConfig } from '../../../src/config/config.js';
-import { createChallengeIssuer } from '../../../src/domain/wallet/challenge.js';
-import { createChallengeVerifier } from '../../../src/domain/wallet/verify_challenge.js';
-import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
+import { refuse } from '../../../../src/base/errors.js';
+import { loadConfig } from '../../../../src/config/config.js';
+import { createChallengeIssuer } from '../../../../src/domain/wallet/challenge.js';
+import { createChallengeVerifier } from '../../../../src/domain/wallet/verify_challenge.js';
+import { createMemoryStore } from '../../../../src/infra/store/memory_store.js';
 
 const ISSUER = 'https://signet.example';
 const TTL_SECONDS = 300;

@@ -2,10 +2,10 @@
 // profile always, the grant's consent receipt only where it will be read (a refresh's key check,
 // claim topics, verified claims), and nothing for a subject Signet does not serve.
 import type { Address } from 'viem';
-import { createClaimTopics } from '../../../src/domain/claims/claim_topics.js';
-import type { ConsentReceipts } from '../../../src/domain/consent/consent_receipts.js';
-import type { ProfileStore } from '../../../src/domain/profile/profile.js';
-import { readAccountAhead } from '../../../src/features/oidc/account.js';
+import { createClaimTopics } from '../../../../src/domain/claims/claim_topics.js';
+import type { ConsentReceipts } from '../../../../src/domain/consent/consent_receipts.js';
+import type { ProfileStore } from '../../../../src/domain/profile/profile.js';
+import { readAccountAhead } from '../../../../src/features/oidc/account.js';
 
 const OWNER = '0x00000000000000000000000000000000000000d1';
 

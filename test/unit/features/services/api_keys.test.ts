@@ -1,9 +1,9 @@
 // createApiKeys on both store backends (memory, and Redis on a real redis-server): keys shown
 // once and stored hashed, authentication and each refusal with its reason, rotate, revoke.
 import { createHash } from 'node:crypto';
-import { type ApiKeys, createApiKeys } from '../../../src/features/services/api_keys.js';
-import { keys } from '../../../src/infra/store/keys.js';
-import { memoryBackend, redisBackend } from '../../support/store_backends.js';
+import { type ApiKeys, createApiKeys } from '../../../../src/features/services/api_keys.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { memoryBackend, redisBackend } from '../../../support/store_backends.js';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 const at = (ms: number) => new Date(ms).toISOString();

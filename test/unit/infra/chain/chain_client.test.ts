@@ -4,8 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodeErrorResult, parseAbi } from 'viem';
-import { createChainClient } from '../../../src/infra/chain/chain_client.js';
-import { isContractRefusal } from '../../../src/infra/chain/chain_errors.js';
+import { createChainClient } from '../../../../src/infra/chain/chain_client.js';
+import { isContractRefusal } from '../../../../src/infra/chain/chain_errors.js';
 
 const offchainLookup = parseAbi(['error OffchainLookup(address sender, string[] urls, bytes callData, bytes4 callbackFunction, bytes extraData)']);
 const probe = parseAbi(['function probe() view returns (uint256)']);

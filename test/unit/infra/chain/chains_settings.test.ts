@@ -1,9 +1,9 @@
 // CHAINS: several chains behind one issuer, validated at start with messages naming the entry;
 // the one-chain shorthand stays; trusted issuers name their chain when there are several.
 
-import { loadConfig } from '../../../src/config/config.js';
-import { configuredChains } from '../../../src/infra/chain/chains.js';
-import { configRefusal } from '../../support/config_refusal.js';
+import { loadConfig } from '../../../../src/config/config.js';
+import { configuredChains } from '../../../../src/infra/chain/chains.js';
+import { configRefusal } from '../../../support/config_refusal.js';
 
 const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const ISSUER = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';

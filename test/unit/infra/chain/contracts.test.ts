@@ -2,7 +2,7 @@
 // each function, by name, with the same inputs, outputs and mutability as its artifact's.
 import type { Abi, AbiFunction } from 'viem';
 import { formatAbiItem } from 'viem/utils';
-import { claimIssuerAbi, claimIssuerArtifact, identityAbi, identityArtifact, idFactoryAbi, idFactoryArtifact } from '../../../src/infra/chain/contracts.js';
+import { claimIssuerAbi, claimIssuerArtifact, identityAbi, identityArtifact, idFactoryAbi, idFactoryArtifact } from '../../../../src/infra/chain/contracts.js';
 
 /** What a caller relies on: the signature, the result types and whether it is a read. */
 const shape = (item: AbiFunction) => ({

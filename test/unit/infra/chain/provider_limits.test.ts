@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPublicClient, encodeErrorResult, HttpRequestError, http, parseAbi, RpcRequestError } from 'viem';
-import { logsRefusalOf, rateLimitOf } from '../../../src/infra/chain/provider_limits.js';
-import { freePort } from '../../support/free_port.js';
-import { PROVIDER_ERRORS, type ProviderErrorRow, renderProviderError } from '../../support/provider_errors.js';
+import { logsRefusalOf, rateLimitOf } from '../../../../src/infra/chain/provider_limits.js';
+import { freePort } from '../../../support/free_port.js';
+import { PROVIDER_ERRORS, type ProviderErrorRow, renderProviderError } from '../../../support/provider_errors.js';
 
 type Answer = { status: number; body: string; headers?: Record<string, string> };
 

@@ -3,8 +3,8 @@
 // oversized answer refused.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rpcFetch } from '../../../src/infra/chain/rpc_fetch.js';
-import { ABORTED_CALL_END_MS } from '../../support/bounds.js';
+import { rpcFetch } from '../../../../src/infra/chain/rpc_fetch.js';
+import { ABORTED_CALL_END_MS } from '../../../support/bounds.js';
 
 let server: Server;
 let url: string;

@@ -1,6 +1,6 @@
 // When a chain's events count as settled: its own setting, else the one for every chain, else
 // the documented default for its id; a chain Signet has no default for is said to be unknown.
-import { describeSettled, KNOWN_SETTLED_POINTS, settledPointFor } from '../../../src/infra/chain/settled_point.js';
+import { describeSettled, KNOWN_SETTLED_POINTS, settledPointFor } from '../../../../src/infra/chain/settled_point.js';
 
 test('the well-known chains have their documented defaults', () => {
   expect(Object.fromEntries([...KNOWN_SETTLED_POINTS].map(([id, { settled }]) => [id, describeSettled(settled)]))).toEqual({

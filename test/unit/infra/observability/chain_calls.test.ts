@@ -2,10 +2,10 @@
 // (viem) against a JSON-RPC endpoint the test controls: one that answers, one that refuses
 // connections, one that never answers.
 import { createServer, type Server } from 'node:http';
-import { createChainClient } from '../../../src/infra/chain/chain_client.js';
-import { observeChainCalls } from '../../../src/infra/observability/chain_calls.js';
-import { createMetrics } from '../../../src/infra/observability/metrics.js';
-import { freePort } from '../../support/free_port.js';
+import { createChainClient } from '../../../../src/infra/chain/chain_client.js';
+import { observeChainCalls } from '../../../../src/infra/observability/chain_calls.js';
+import { createMetrics } from '../../../../src/infra/observability/metrics.js';
+import { freePort } from '../../../support/free_port.js';
 
 let answering: Server;
 let silent: Server;

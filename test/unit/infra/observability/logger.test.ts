@@ -3,9 +3,9 @@
 // account address never reaches the output; hashes stay readable; errors are one line (viem's
 // shortMessage, not its request dump).
 import { Writable } from 'node:stream';
-import { createLogHash } from '../../../src/infra/observability/log_hash.js';
-import { createLogger } from '../../../src/infra/observability/logger.js';
-import { requestContext } from '../../../src/infra/observability/request_context.js';
+import { createLogHash } from '../../../../src/infra/observability/log_hash.js';
+import { createLogger } from '../../../../src/infra/observability/logger.js';
+import { requestContext } from '../../../../src/infra/observability/request_context.js';
 
 function capture() {
   const chunks: string[] = [];

@@ -1,8 +1,8 @@
 // Redis errors are counted: with no Redis at the URL, a read answers store_unavailable and
 // the connection errors and the refused command are both counted.
-import { createMetrics } from '../../../src/infra/observability/metrics.js';
-import { createRedisStore } from '../../../src/infra/store/redis_store.js';
-import { freePort } from '../../support/free_port.js';
+import { createMetrics } from '../../../../src/infra/observability/metrics.js';
+import { createRedisStore } from '../../../../src/infra/store/redis_store.js';
+import { freePort } from '../../../support/free_port.js';
 
 test('connection errors and commands refused as an outage are counted', async () => {
   const metrics = createMetrics({ processMetrics: false });

@@ -2,7 +2,7 @@
 // a request both see the same Koa context, work apart from the engine's requests gets a holder of
 // its own, and nothing is seen outside.
 import Provider from 'oidc-provider';
-import { requestContext } from '../../../src/infra/observability/request_context.js';
+import { requestContext } from '../../../../src/infra/observability/request_context.js';
 
 test("the engine's Provider.ctx is the holder Signet's request runs in, with Signet's context on it", async () => {
   const koaContext = { path: '/me' };

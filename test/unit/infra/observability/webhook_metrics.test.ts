@@ -1,9 +1,9 @@
 // Every webhook delivery attempt is counted by outcome: a receiver that answers 200 is
 // "delivered"; one that refuses gets "retry" until the last attempt, then "dead" (a dead letter).
 import { createServer, type Server } from 'node:http';
-import { createMemoryWebhookQueue } from '../../../src/domain/webhooks/memory_webhook_queue.js';
-import { createMetrics } from '../../../src/infra/observability/metrics.js';
-import { waitUntil } from '../../support/wait_until.js';
+import { createMemoryWebhookQueue } from '../../../../src/domain/webhooks/memory_webhook_queue.js';
+import { createMetrics } from '../../../../src/infra/observability/metrics.js';
+import { waitUntil } from '../../../support/wait_until.js';
 
 let receiver: Server;
 let url: string;

@@ -4,9 +4,9 @@
 // URL reached unchecked, but not the hops it names. "Public" hosts are a test DNS's names whose
 // connections the dial seam hands to the local server (the internet as these tests play it).
 import { createServer, type Server } from 'node:http';
-import { createGuardedFetch } from '../../../src/infra/outbound/guarded_fetch.js';
-import { createUrlGuard, type ResolvedAddress, type ResolveHost } from '../../../src/infra/outbound/url_guard.js';
-import { type ConnectionRecorder, startConnectionRecorder } from '../../support/connection_recorder.js';
+import { createGuardedFetch } from '../../../../src/infra/outbound/guarded_fetch.js';
+import { createUrlGuard, type ResolvedAddress, type ResolveHost } from '../../../../src/infra/outbound/url_guard.js';
+import { type ConnectionRecorder, startConnectionRecorder } from '../../../support/connection_recorder.js';
 
 const PUBLIC = '93.184.215.14';
 

@@ -1,6 +1,6 @@
 // refusedRange: which addresses a URL given at run time may reach, with and without
 // WEBHOOKS_ALLOW_PRIVATE; the metadata endpoints and non-unicast ranges are refused in every mode.
-import { refusedRange } from '../../../src/infra/outbound/public_address.js';
+import { refusedRange } from '../../../../src/infra/outbound/public_address.js';
 
 describe('refusedRange', () => {
   test.each([['8.8.8.8'], ['93.184.215.14'], ['2606:4700::1111'], ['::ffff:8.8.8.8']])('%s is public', (address) => {

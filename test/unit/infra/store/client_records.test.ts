@@ -1,8 +1,8 @@
 // A client's record as its readers get it: `find` gives each caller a copy of its own to change,
 // `look` one frozen copy shared by readers that only read it (the engine among them); both
 // follow a change saved in this process at once.
-import { createClientRecords } from '../../../src/infra/store/client_records.js';
-import { createMemoryStore } from '../../../src/infra/store/memory_store.js';
+import { createClientRecords } from '../../../../src/infra/store/client_records.js';
+import { createMemoryStore } from '../../../../src/infra/store/memory_store.js';
 
 test('find gives a copy of its own each time; look one shared frozen record; a save is seen at once by both', async () => {
   const records = createClientRecords(createMemoryStore());

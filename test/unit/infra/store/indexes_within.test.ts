@@ -1,8 +1,8 @@
 // Store.addToIndexesWithin, the step that admits a registered client into the cap and into its
 // address's and network's places at once (decision 72), on every backend: Redis, a real
 // three-master Redis Cluster (its keys share one hash slot) and the memory store.
-import { keys } from '../../../src/infra/store/keys.js';
-import { clusterBackend, memoryBackend, redisBackend } from '../../support/store_backends.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { clusterBackend, memoryBackend, redisBackend } from '../../../support/store_backends.js';
 
 describe.each([
   ['redis', redisBackend],

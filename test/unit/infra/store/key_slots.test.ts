@@ -1,7 +1,7 @@
 // The key layout for Redis Cluster: the keys one atomic step uses together share a hash tag (so
 // one slot), and the store's per-slot split groups keys by the same rule Redis uses.
-import { keys } from '../../../src/infra/store/keys.js';
-import { bySlot, parseHostPort, slotGroup } from '../../../src/infra/store/redis_connection.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { bySlot, parseHostPort, slotGroup } from '../../../../src/infra/store/redis_connection.js';
 
 test('a hash tag is the text between the first "{" and the next "}"; without one, the whole key', () => {
   expect(slotGroup('signet:oidc:{AccessToken:abc}:consumed')).toBe('AccessToken:abc');

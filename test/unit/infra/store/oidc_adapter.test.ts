@@ -2,11 +2,11 @@
 // every backend: Redis on a real redis-server, a real three-master Redis Cluster (where every
 // multi-key step must keep to one hash slot or be split) and the memory store with a controllable clock.
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { keys } from '../../../src/infra/store/keys.js';
-import { createOidcAdapter } from '../../../src/infra/store/oidc_adapter.js';
-import type { Store } from '../../../src/infra/store/store.js';
-import { clusterBackend, memoryBackend, redisBackend } from '../../support/store_backends.js';
-import { waitUntil } from '../../support/wait_until.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { createOidcAdapter } from '../../../../src/infra/store/oidc_adapter.js';
+import type { Store } from '../../../../src/infra/store/store.js';
+import { clusterBackend, memoryBackend, redisBackend } from '../../../support/store_backends.js';
+import { waitUntil } from '../../../support/wait_until.js';
 
 type AdapterClass = new (model: string) => Adapter;
 

@@ -1,5 +1,5 @@
 // A read sent ahead is taken once, only within its window, and a write of its key drops it.
-import { createReadAhead, READ_AHEAD_MS } from '../../../src/infra/store/read_ahead.js';
+import { createReadAhead, READ_AHEAD_MS } from '../../../../src/infra/store/read_ahead.js';
 
 test('taken once, within the window; dropped or replaced, never stale', async () => {
   const clock = { now: 1_000 };

@@ -5,14 +5,14 @@
 // read of its owner's profile.
 import { Redis } from 'ioredis';
 import type { Address } from 'viem';
-import { type ConsentReceipt, createConsentReceipts } from '../../../src/domain/consent/consent_receipts.js';
-import { createProfileStore } from '../../../src/domain/profile/profile.js';
-import { keys } from '../../../src/infra/store/keys.js';
-import { createOidcAdapter } from '../../../src/infra/store/oidc_adapter.js';
-import { createRedisStore } from '../../../src/infra/store/redis_store.js';
-import type { Store } from '../../../src/infra/store/store.js';
-import { type RedisServer, startRedisServer } from '../../support/redis_server.js';
-import { waitUntil } from '../../support/wait_until.js';
+import { type ConsentReceipt, createConsentReceipts } from '../../../../src/domain/consent/consent_receipts.js';
+import { createProfileStore } from '../../../../src/domain/profile/profile.js';
+import { keys } from '../../../../src/infra/store/keys.js';
+import { createOidcAdapter } from '../../../../src/infra/store/oidc_adapter.js';
+import { createRedisStore } from '../../../../src/infra/store/redis_store.js';
+import type { Store } from '../../../../src/infra/store/store.js';
+import { type RedisServer, startRedisServer } from '../../../support/redis_server.js';
+import { waitUntil } from '../../../support/wait_until.js';
 
 let server: RedisServer;
 let store: Store;
