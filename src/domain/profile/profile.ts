@@ -3,6 +3,7 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { keptAnswers } from '../../base/kept_answers.js';
+import { PHONE_NUMBER_RULES } from '../../base/phone_number.js';
 import { isWebUrl, WEB_URL_RULE } from '../../base/web_url.js';
 import { keys } from '../../infra/store/keys.js';
 import { createGetsAhead, type ReadToSend } from '../../infra/store/read_ahead.js';
@@ -20,10 +21,7 @@ export const profileSchema = z.object({
   given_name: z.string().min(1).max(100).optional(),
   family_name: z.string().min(1).max(100).optional(),
   email: z.email().optional(),
-  phone_number: z
-    .string()
-    .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678')
-    .optional(),
+  phone_number: z.string().regex(PHONE_NUMBER_RULES.phone_number.pattern, PHONE_NUMBER_RULES.phone_number.refusal).optional(),
   address: addressSchema.optional(),
   website: z.string().refine(isWebUrl, { error: WEB_URL_RULE }).optional(),
 });
