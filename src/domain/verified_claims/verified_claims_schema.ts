@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DATE_SHAPE, readsAsTime, TIME_SHAPE } from '../../base/dates.js';
 import { refuse } from '../../base/errors.js';
 import { PHONE_NUMBER_RULES } from '../../base/phone_number.js';
+import type { PostalAddressShape } from '../../base/postal_address.js';
 
 /** Where a claim's verified data sits in its off-chain data: `data.verified_claims`. */
 export const VERIFIED_DATA_MEMBER = 'verified_claims';
@@ -23,7 +24,7 @@ const date = text.regex(DATE_SHAPE, 'must be a date as YYYY-MM-DD').refine(reads
 const country = text.regex(COUNTRY, 'must be an ISO 3166-1 alpha-2 or alpha-3 code');
 const notEmpty = (value: Record<string, unknown>) => Object.keys(value).length > 0;
 
-/** The parts of an OpenID Connect `address`. */
+/** The parts of an OpenID Connect `address`, as a claim issuer writes them (base/postal_address.ts). */
 const addressParts = {
   formatted: text.optional(),
   street_address: text.optional(),
@@ -32,7 +33,7 @@ const addressParts = {
   postal_code: text.optional(),
   country: text.optional(),
   country_code: country.optional(),
-};
+} satisfies PostalAddressShape<z.ZodType>;
 
 /** The claims about the person, as OpenID Connect and the Identity Assurance claims define them. */
 export const verifiedPersonClaims = z.looseObject({
