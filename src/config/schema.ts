@@ -4,6 +4,7 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { ADDRESS_RULE, isEthereumAddress } from '../base/ethereum_address.js';
+import { BYTES32_PATTERN } from '../base/hex_text.js';
 import { LANGUAGES, type Language, type LocalizedText, textIn } from '../base/languages.js';
 import { type ClientMetadata, clientSchema } from './client_metadata.js';
 import { defaultChoice, defaultFlag, defaultNumber, defaultNumbers, defaultText } from './config_settings.js';
@@ -54,7 +55,7 @@ const jwkSchema = z
 
 const hexKey = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')
+  .regex(BYTES32_PATTERN, 'must be a 0x-prefixed 32-byte private key')
   .transform((value) => value as `0x${string}`);
 
 /**

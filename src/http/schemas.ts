@@ -3,6 +3,7 @@
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { ADDRESS_PATTERN, ADDRESS_RULE, isEthereumAddress } from '../base/ethereum_address.js';
+import { BYTES32_PATTERN } from '../base/hex_text.js';
 
 /**
  * An Ethereum address (base/ethereum_address.ts), returned in its EIP-55 form. The pattern is
@@ -13,6 +14,9 @@ export const addressField = z
   .regex(ADDRESS_PATTERN, ADDRESS_RULE)
   .refine(isEthereumAddress, ADDRESS_RULE)
   .transform((value) => getAddress(value));
+
+/** The id of a login under way (the engine's interaction uid), in a path or a query. */
+export const LOGIN_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An optional chain id in a request body; `description` says what its absence means. */
 export const chainIdField = (description: string) =>
@@ -30,7 +34,7 @@ export const identityChainId = z.number().int().optional().meta({ description: "
 export const bytes32Field = (what: string) =>
   z
     .string({ error: `must be ${what}` })
-    .regex(/^0x[0-9a-fA-F]{64}$/, `must be ${what}`)
+    .regex(BYTES32_PATTERN, `must be ${what}`)
     .transform((value) => value.toLowerCase() as `0x${string}`);
 
 /** A wallet's answer to a challenge: the signature, and the signed text when the wallet has it. */
