@@ -4,7 +4,7 @@
 // keys (keys.ts) put what one step needs under one hash tag, and the steps whose keys cannot
 // share a slot (a record and its lookups, the records a revoked grant deletes or a token bound
 // evicts, a consumed record and its grant index entry) are split, in an order that keeps their
-// guarantee (writes_across_slots.ts, and markOnce below). The client fails fast when Redis is
+// guarantee (writes_across_slots.ts). The client fails fast when Redis is
 // gone (no offline queue, a command deadline) and reconnects on its own.
 import { Cluster, type Redis } from 'ioredis';
 import { defaultNumber } from '../../config/config.js';
@@ -66,7 +66,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
   const waitReplicas = options.waitReplicas ?? defaultNumber('redis.waitReplicas');
   const waitTimeoutMs = Math.max(10, Math.floor(commandTimeoutMs / 2));
   const replicated = createReplicatedWrite(redis, waitReplicas, waitTimeoutMs);
-  const { putRecordAcrossSlots, deleteEvicted } = createWritesAcrossSlots(redis, replicated);
+  const { putRecordAcrossSlots, markOnceAcrossSlots } = createWritesAcrossSlots(redis, replicated, () => options.onError?.('command'));
   const joinInTurn = createIndexJoinsInTurn(redis);
 
   return {
@@ -189,22 +189,7 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         const bounded = keep.bounded ? [keep.bounded.key] : [];
         const bound = keep.bounded ? boundArgs(keep.bounded) : [];
         if (!sharded) return replicated<Outcome>('markOnce', 3 + bounded.length, recordKey, markKey, keep.index, ...bounded, value, keepMs, ...bound);
-        // On a cluster the index is in the grant's slot, on another node. Only the winner re-times
-        // its member, after the mark and without waiting: the losers of a race must not queue on
-        // the grant's node ahead of it (they go on to revoke the grant), and a re-timing that fails
-        // only leaves the member listed until its record's first life ends, as before the mark.
-        // It may only come earlier (LT); the second more keeps the member listed past its record.
-        // The bound, too, comes after the mark: it evicts from the grant's slot, then deletes the
-        // evicted records in theirs (a consumed record only serves reuse detection).
-        const outcome = await replicated<Outcome>('markOnce', 2, recordKey, markKey, value, keepMs);
-        if (outcome === 'marked') {
-          redis
-            .retimeMember(1 + bounded.length, keep.index, ...bounded, recordKey, String(Number(keepMs) + 1000), ...bound)
-            .then((evicted) => (keep.bounded ? deleteEvicted(evicted, keep.bounded) : undefined))
-            // The mark stands; a bound that fails leaves the records to their TTL, counted as a refused command.
-            .catch(() => options.onError?.('command'));
-        }
-        return outcome;
+        return markOnceAcrossSlots(recordKey, markKey, value, keepMs, { index: keep.index, bounded: keep.bounded });
       }),
     readCountingAttempt: (recordKey, markKey, counterKey, only) =>
       guard(async () => {

@@ -1,18 +1,22 @@
 // On a Redis Cluster a script touches one hash slot, and some steps' keys cannot share one: a
-// record and its grant's index and lookups, the records a bound evicts. These steps are split
-// across slots here, in an order that keeps their guarantee.
+// record and its grant's index and lookups, the records a bound evicts, a consumed record and its
+// grant's index. These steps are split across slots here, in an order that keeps their guarantee.
 import { bySlot, slotGroup } from './redis_connection.js';
 import type { ReplicatedWrite } from './replicated_write.js';
 import { boundArgs, ttlArg } from './script_args.js';
 import type { BoundedIndex, RecordWrite } from './store.js';
 import type { ScriptedRedis } from './store_scripts.js';
 
+type MarkOutcome = 'marked' | 'already_marked' | 'missing';
+
 export type WritesAcrossSlots = {
   putRecordAcrossSlots(write: RecordWrite): Promise<boolean>;
-  deleteEvicted(evicted: readonly string[], bounded: BoundedIndex): Promise<void>;
+  /** markOnce with an index (and perhaps a bound) in the grant's slot: keepMs as the script takes it. */
+  markOnceAcrossSlots(recordKey: string, markKey: string, value: string, keepMs: string, keep: { index: string; bounded?: BoundedIndex }): Promise<MarkOutcome>;
 };
 
-export function createWritesAcrossSlots(redis: ScriptedRedis, replicated: ReplicatedWrite): WritesAcrossSlots {
+/** `onRefused`: a step left to run after the answer failed (the metrics count it as a refused command). */
+export function createWritesAcrossSlots(redis: ScriptedRedis, replicated: ReplicatedWrite, onRefused: () => void): WritesAcrossSlots {
   /** The records a bound evicted (in their own slots) and their marks: one DEL per slot, all at once. */
   const deleteEvicted = async (evicted: readonly string[], bounded: BoundedIndex) => {
     if (!evicted.length) return;
@@ -70,5 +74,28 @@ export function createWritesAcrossSlots(redis: ScriptedRedis, replicated: Replic
     return true;
   };
 
-  return { putRecordAcrossSlots, deleteEvicted };
+  /**
+   * The index is in the grant's slot, on another node. Only the winner re-times its member,
+   * after the mark and without waiting: the losers of a race must not queue on the grant's node
+   * ahead of it (they go on to revoke the grant), and a re-timing that fails only leaves the
+   * member listed until its record's first life ends, as before the mark. It may only come
+   * earlier (LT); the second more keeps the member listed past its record. The bound, too, comes
+   * after the mark: it evicts from the grant's slot, then deletes the evicted records in theirs
+   * (a consumed record only serves reuse detection).
+   */
+  const markOnceAcrossSlots: WritesAcrossSlots['markOnceAcrossSlots'] = async (recordKey, markKey, value, keepMs, keep) => {
+    const bounded = keep.bounded ? [keep.bounded.key] : [];
+    const bound = keep.bounded ? boundArgs(keep.bounded) : [];
+    const outcome = await replicated<MarkOutcome>('markOnce', 2, recordKey, markKey, value, keepMs);
+    if (outcome === 'marked') {
+      redis
+        .retimeMember(1 + bounded.length, keep.index, ...bounded, recordKey, String(Number(keepMs) + 1000), ...bound)
+        .then((evicted) => (keep.bounded ? deleteEvicted(evicted, keep.bounded) : undefined))
+        // The mark stands; a bound that fails leaves the records to their TTL, counted as a refused command.
+        .catch(onRefused);
+    }
+    return outcome;
+  };
+
+  return { putRecordAcrossSlots, markOnceAcrossSlots };
 }
