@@ -29,6 +29,20 @@ export type ChainDeps = {
   endpoints?: RpcEndpoints;
 };
 
+/**
+ * Every member of a CHAINS entry and the one place that reads it. A member added to the schema
+ * does not compile until it is listed here (docs/development.md, "Add a per-chain setting").
+ */
+export const CHAIN_SETTINGS_READ = {
+  chain_id: 'buildChain, below: the chain id of every part',
+  name: 'buildChain, below: what people read',
+  identity_factory: "buildChain, below: the identity registry's IdFactory",
+  claim_issuer: "buildChain, below: Signet's ClaimIssuer here",
+  rpc_url: 'src/app/server.ts: the client over the chain endpoints (chainEndpointsOf)',
+  rpc_urls: 'src/app/server.ts: the client over the chain endpoints (chainEndpointsOf)',
+  confirmations: "src/features/consent_end/consent_end_feature.ts: the watcher's settled point",
+} as const satisfies Record<keyof ChainSetting, string>;
+
 /** What every chain's parts share. */
 export type ChainShared = {
   config: Pick<Config, 'issuer' | 'claims' | 'chainCacheSeconds' | 'claimIssuer' | 'retention'>;

@@ -28,7 +28,7 @@ export type Watchlist = {
 /** An address is 42 characters; a lasting grant's member follows it with `:<grantId>`. */
 const identityOf = (member: string) => member.slice(0, 42) as Address;
 
-/** The watchlist of one chain (`chainId`: another than the first). */
+/** The watchlist of one chain (`chainId`: another than the default one). */
 export function createWatchlist(store: Store, now: () => number, chainId?: number): Watchlist {
   const key = keys.watchedIdentities(chainId);
   return {

@@ -257,17 +257,17 @@ export function createFindAccount(shared: AccountDeps): FindAccount {
  * by it; claim topics and verified claims are answered from it).
  */
 export function readAccountAhead(
-  first: Pick<AccountDeps, 'receipts' | 'topics'> & { chains: { get(chainId: number): Pick<AccountChain, 'profiles'> | undefined } },
+  deps: Pick<AccountDeps, 'receipts' | 'topics'> & { chains: { get(chainId: number): Pick<AccountChain, 'profiles'> | undefined } },
 ): NonNullable<OidcAdapterOptions['readAccountAhead']> {
-  const readScope = scopeReaderOf(first.topics);
+  const readScope = scopeReaderOf(deps.topics);
   return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);
     if (!subject) return [];
     // A subject of a chain not served: the engine finds no account, nothing is read.
-    const profiles = first.chains.get(subject.chainId)?.profiles;
+    const profiles = deps.chains.get(subject.chainId)?.profiles;
     if (!profiles) return [];
     const profile = profiles.readAhead(subject.identity);
     const readsReceipt = model === 'RefreshToken' || readScope(scope ?? '').namesReceipt;
-    return grantId && readsReceipt ? [profile, first.receipts.readAhead(grantId)] : [profile];
+    return grantId && readsReceipt ? [profile, deps.receipts.readAhead(grantId)] : [profile];
   };
 }
