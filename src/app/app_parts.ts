@@ -1,9 +1,10 @@
 // The parts several features share, built once per app from its deps: the clock, logs, pages,
-// the one URL guard, the profile and receipt stores, the identity registry, the clients (their
-// records, which the engine reads too, and Signet's registry of them), the rate limits, the wallet's
-// challenge and signature checks, the owner sessions (the account signs owners in; the grants,
-// the owner's data and CIBA read them), the CIBA inbox the engine and the owner both use, and
-// the access history every door that releases data writes to.
+// every chain with all its parts (src/domain/chains/), the claim topics and display names, the
+// one URL guard, the receipt store, the clients (their records, which the engine reads too, and
+// Signet's registry of them), the rate limits, the wallet's challenge and signature checks, the
+// owner sessions (the account signs owners in; the grants, the owner's data and CIBA read them),
+// the CIBA inbox the engine and the owner both use, and the access history every door that
+// releases data writes to.
 import { join } from 'node:path';
 import { projectRoot } from '../base/project_root.js';
 import type { Config } from '../config/config.js';
