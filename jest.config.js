@@ -27,7 +27,7 @@ const TIMING_FILES = [
   'test/integration/outbound_guard_timing.test.ts',
   'test/integration/provider_deadline.test.ts',
   'test/property/malformed_input.test.ts',
-  'test/unit/chain/rpc_fetch.test.ts',
+  'test/unit/infra/chain/rpc_fetch.test.ts',
   'test/integration/rpc_endpoints.test.ts',
   'test/integration/public_chain.test.ts',
   'test/cluster/cluster_wait.test.ts',

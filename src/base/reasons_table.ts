@@ -1,6 +1,6 @@
 // The error reasons table of docs/integration.md, made from the catalog (src/base/reasons.ts):
 // the table that `npm run docs:reasons` writes between the markers, and the check that the doc's
-// copy is current (test/unit/reasons_table.test.ts).
+// copy is current (test/unit/base/reasons_table.test.ts).
 
 import { statusOfCode } from './error_codes.js';
 import { markedSectionIn, withMarkedSection } from './marked_section.js';

@@ -1,8 +1,10 @@
 // The one schema of the settings: every setting's type, bounds and structure. Defaults come from
 // the settings' declarations (config_settings.ts); the members of JSON settings are written here
 // as people write them, snake_case, and read into the code's names where those differ.
-import { getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import { z } from 'zod';
+import { ADDRESS_RULE, isEthereumAddress } from '../base/ethereum_address.js';
+import { BYTES32_PATTERN } from '../base/hex_text.js';
 import { LANGUAGES, type Language, type LocalizedText, textIn } from '../base/languages.js';
 import { type ClientMetadata, clientSchema } from './client_metadata.js';
 import { defaultChoice, defaultFlag, defaultNumber, defaultNumbers, defaultText } from './config_settings.js';
@@ -22,7 +24,7 @@ function inCodeNames<T extends Record<string, unknown>>(value: T): { [K in keyof
 
 const address = z
   .string()
-  .refine((v) => isAddress(v), 'must be a 0x-prefixed 20-byte address')
+  .refine(isEthereumAddress, ADDRESS_RULE)
   .transform((v) => getAddress(v));
 
 /** An Information Provider the operator trusts: its name for owners, its base URL, the API key it issued to this Signet. */
@@ -53,7 +55,7 @@ const jwkSchema = z
 
 const hexKey = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')
+  .regex(BYTES32_PATTERN, 'must be a 0x-prefixed 32-byte private key')
   .transform((value) => value as `0x${string}`);
 
 /**

@@ -1,6 +1,6 @@
 // The "Configuration" table of docs/operations.md, made from the settings' declarations
 // (src/config/config_settings.ts): the table that `npm run docs:settings` writes between the
-// markers, and the check that the doc's copy is current (test/unit/settings_table.test.ts).
+// markers, and the check that the doc's copy is current (test/unit/config/settings_table.test.ts).
 // The meanings' links are relative to docs/, where the table lives.
 import { markedSectionIn, withMarkedSection } from '../base/marked_section.js';
 import { SETTINGS, type Setting } from './config_settings.js';

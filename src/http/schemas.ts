@@ -1,17 +1,22 @@
 // Schemas shared by the route table: request fields (checked at the edge) and the plain forms
 // of answers (documented in /openapi.json).
-import { getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import { z } from 'zod';
+import { ADDRESS_PATTERN, ADDRESS_RULE, isEthereumAddress } from '../base/ethereum_address.js';
+import { BYTES32_PATTERN } from '../base/hex_text.js';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const ADDRESS_MESSAGE = 'must be a 0x-prefixed 20-byte address';
-
-/** An Ethereum address in any case, returned in its EIP-55 form. */
+/**
+ * An Ethereum address (base/ethereum_address.ts), returned in its EIP-55 form. The pattern is
+ * checked too, though the rule holds it, so that /openapi.json states it.
+ */
 export const addressField = z
-  .string({ error: ADDRESS_MESSAGE })
-  .regex(ADDRESS, ADDRESS_MESSAGE)
-  .refine((value) => isAddress(value), ADDRESS_MESSAGE)
+  .string({ error: ADDRESS_RULE })
+  .regex(ADDRESS_PATTERN, ADDRESS_RULE)
+  .refine(isEthereumAddress, ADDRESS_RULE)
   .transform((value) => getAddress(value));
+
+/** The id of a login under way (the engine's interaction uid), in a path or a query. */
+export const LOGIN_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An optional chain id in a request body; `description` says what its absence means. */
 export const chainIdField = (description: string) =>
@@ -29,7 +34,7 @@ export const identityChainId = z.number().int().optional().meta({ description: "
 export const bytes32Field = (what: string) =>
   z
     .string({ error: `must be ${what}` })
-    .regex(/^0x[0-9a-fA-F]{64}$/, `must be ${what}`)
+    .regex(BYTES32_PATTERN, `must be ${what}`)
     .transform((value) => value.toLowerCase() as `0x${string}`);
 
 /** A wallet's answer to a challenge: the signature, and the signed text when the wallet has it. */
@@ -39,6 +44,6 @@ export const signatureBody = z.object({
 });
 
 // Answer forms.
-export const address = z.string().regex(ADDRESS).meta({ description: 'An EIP-55 address' });
+export const address = z.string().regex(ADDRESS_PATTERN).meta({ description: 'An EIP-55 address' });
 export const bytes32 = z.string().regex(/^0x[0-9a-f]{64}$/);
 export const dateTime = z.iso.datetime();

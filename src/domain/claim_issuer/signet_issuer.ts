@@ -5,6 +5,7 @@
 // from the holder.
 import { type Address, encodeAbiParameters, type Hex, keccak256, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { readsAsTime } from '../../base/dates.js';
 import { refuse } from '../../base/errors.js';
 import { createSendingClient } from '../../infra/chain/chain_client.js';
 import { outsideRequestBudget } from '../../infra/chain/chain_deadline.js';
@@ -89,7 +90,7 @@ export function createSignetIssuer(deps: {
     async issue(request) {
       const topic = deps.topics.byName(request.topic);
       if (!topic) throw refuse('claim_topic_unknown', `"topic" names "${request.topic}", which is not a configured claim topic`);
-      if (request.expiresAt !== undefined && Number.isNaN(Date.parse(request.expiresAt))) {
+      if (request.expiresAt !== undefined && !readsAsTime(request.expiresAt)) {
         throw refuse('claim_expiry_invalid', '"expires_at" must be an ISO-8601 date');
       }
       await deps.registry.assertKnown(request.identity);

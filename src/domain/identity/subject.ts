@@ -1,5 +1,6 @@
 // The OIDC subject of an identity: its CAIP-10 account id, eip155:<chainId>:<EIP-55 address>.
-import { type Address, getAddress, isAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
+import { isEthereumAddress } from '../../base/ethereum_address.js';
 import { keptAnswers } from '../../base/kept_answers.js';
 
 export function subjectOf(chainId: number, identity: Address): string {
@@ -10,7 +11,8 @@ type Subject = { chainId: number; identity: Address };
 
 function parseOnce(sub: string): Readonly<Subject> | undefined {
   const [namespace, reference, account, extra] = sub.split(':');
-  if (namespace !== 'eip155' || !reference || !/^[1-9][0-9]{0,15}$/.test(reference) || !account || extra !== undefined || !isAddress(account)) return undefined;
+  if (namespace !== 'eip155' || !reference || !/^[1-9][0-9]{0,15}$/.test(reference) || !account || extra !== undefined || !isEthereumAddress(account))
+    return undefined;
   return Object.freeze({ chainId: Number(reference), identity: getAddress(account) });
 }
 

@@ -3,27 +3,27 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { keptAnswers } from '../../base/kept_answers.js';
+import { PHONE_NUMBER_RULES } from '../../base/phone_number.js';
+import type { PostalAddressShape } from '../../base/postal_address.js';
 import { isWebUrl, WEB_URL_RULE } from '../../base/web_url.js';
 import { keys } from '../../infra/store/keys.js';
 import { createGetsAhead, type ReadToSend } from '../../infra/store/read_ahead.js';
 import type { Store } from '../../infra/store/store.js';
 
+/** The owner's postal address, as the profile form takes it (base/postal_address.ts). */
 export const addressSchema = z.object({
   street_address: z.string().max(200).optional(),
   locality: z.string().max(100).optional(),
   region: z.string().max(100).optional(),
   postal_code: z.string().max(20).optional(),
   country: z.string().max(100).optional(),
-});
+} satisfies PostalAddressShape<z.ZodType>);
 
 export const profileSchema = z.object({
   given_name: z.string().min(1).max(100).optional(),
   family_name: z.string().min(1).max(100).optional(),
   email: z.email().optional(),
-  phone_number: z
-    .string()
-    .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164, like +33612345678')
-    .optional(),
+  phone_number: z.string().regex(PHONE_NUMBER_RULES.phone_number.pattern, PHONE_NUMBER_RULES.phone_number.refusal).optional(),
   address: addressSchema.optional(),
   website: z.string().refine(isWebUrl, { error: WEB_URL_RULE }).optional(),
 });

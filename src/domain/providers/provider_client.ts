@@ -7,6 +7,7 @@
 // is the provider's alone); any other is refused, never connected to. An answer about another identity,
 // another claim or another resource is refused, never taken for the one asked.
 import type { Address, Hex } from 'viem';
+import { BYTES32_PATTERN } from '../../base/hex_text.js';
 import { hashClaimDocument } from '../claims/claim_document.js';
 import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import { ProviderFault } from './provider_fault.js';
@@ -41,7 +42,6 @@ const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase()
 const GRANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
-const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
 /** The body, read until MAX_ANSWER_BYTES and no further. */
 async function boundedText(response: Response): Promise<string> {
@@ -86,7 +86,7 @@ function refusalOf(answer: Answer, what: string): ProviderFault {
 /** Whether the answered document hashes, with its salt, to the claim's onchain data hash (docs/integration.md). */
 export function matchesOnchainHash(body: Record<string, unknown>, dataHash: Hex): boolean {
   const { data, salt, expires_at: expiresAt, chain_id: chainId } = body;
-  if (!isObject(data) || typeof salt !== 'string' || !BYTES32.test(salt)) return false;
+  if (!isObject(data) || typeof salt !== 'string' || !BYTES32_PATTERN.test(salt)) return false;
   if (expiresAt !== null && typeof expiresAt !== 'string') return false;
   if (chainId !== undefined && typeof chainId !== 'number') return false;
   const document = { data, expires_at: expiresAt, ...(chainId === undefined ? {} : { chain_id: chainId }) };

@@ -5,6 +5,7 @@
 // requested claims the owner kept. A requirement on the verification that the data does not
 // meet omits the whole element; one on a claim omits that claim. No element without a claim:
 // the owner signed for claims, not for the bare fact of a check.
+import { DATE_SHAPE } from '../../base/dates.js';
 import { isObject, type VerifiedRequest } from '../fields/verified_claims_request.js';
 import { isVerifiedClaimName } from '../fields/verified_fields.js';
 import type { VerifiedClaimsElement } from './verified_claims_schema.js';
@@ -30,7 +31,7 @@ function constrains(request: unknown): boolean {
 /** The last second a date or time stands for: a date counts to its end (the standard's "last valid second"). */
 function lastSecondOf(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
-  const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T23:59:59Z` : value);
+  const at = Date.parse(DATE_SHAPE.test(value) ? `${value}T23:59:59Z` : value);
   return Number.isNaN(at) ? undefined : at;
 }
 

@@ -5,28 +5,26 @@
 // that this schema would refuse. Members the standard does not define are kept, as it asks
 // receivers to ignore them rather than refuse them.
 import { z } from 'zod';
+import { DATE_SHAPE, readsAsTime, TIME_SHAPE } from '../../base/dates.js';
 import { refuse } from '../../base/errors.js';
+import { PHONE_NUMBER_RULES } from '../../base/phone_number.js';
+import type { PostalAddressShape } from '../../base/postal_address.js';
 
 /** Where a claim's verified data sits in its off-chain data: `data.verified_claims`. */
 export const VERIFIED_DATA_MEMBER = 'verified_claims';
 
-/** ISO 8601 `YYYY-MM-DDThh:mm[:ss]TZD`, as the standard writes times. */
-const TIME = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-][0-2]\d:[0-5]\d)$/;
-const DATE = /^\d{4}-[01]\d-[0-3]\d$/;
 /** ISO 3166-1 alpha-2 or alpha-3 (ICAO 3-letter codes included). */
 const COUNTRY = /^[A-Za-z]{2,3}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const E164 = /^\+?[0-9]{5,15}$/;
 
 const text = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
-const time = text
-  .regex(TIME, 'must be a time as YYYY-MM-DDThh:mm[:ss] with a time zone')
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real time');
-const date = text.regex(DATE, 'must be a date as YYYY-MM-DD').refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date');
+// Dates and times as the standard writes them, with the clock's check (base/dates.ts says why not the calendar's).
+const time = text.regex(TIME_SHAPE, 'must be a time as YYYY-MM-DDThh:mm[:ss] with a time zone').refine(readsAsTime, 'is not a real time');
+const date = text.regex(DATE_SHAPE, 'must be a date as YYYY-MM-DD').refine(readsAsTime, 'is not a real date');
 const country = text.regex(COUNTRY, 'must be an ISO 3166-1 alpha-2 or alpha-3 code');
 const notEmpty = (value: Record<string, unknown>) => Object.keys(value).length > 0;
 
-/** The parts of an OpenID Connect `address`. */
+/** The parts of an OpenID Connect `address`, as a claim issuer writes them (base/postal_address.ts). */
 const addressParts = {
   formatted: text.optional(),
   street_address: text.optional(),
@@ -35,7 +33,7 @@ const addressParts = {
   postal_code: text.optional(),
   country: text.optional(),
   country_code: country.optional(),
-};
+} satisfies PostalAddressShape<z.ZodType>;
 
 /** The claims about the person, as OpenID Connect and the Identity Assurance claims define them. */
 export const verifiedPersonClaims = z.looseObject({
@@ -59,7 +57,7 @@ export const verifiedPersonClaims = z.looseObject({
   birth_middle_name: text.optional(),
   salutation: text.optional(),
   title: text.optional(),
-  msisdn: text.regex(E164, 'must be an E.164 number').optional(),
+  msisdn: text.regex(PHONE_NUMBER_RULES.msisdn.pattern, PHONE_NUMBER_RULES.msisdn.refusal).optional(),
   also_known_as: text.optional(),
   gender: text.optional(),
   email: text.optional(),

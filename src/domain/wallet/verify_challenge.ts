@@ -10,6 +10,7 @@ import type { Reason } from '../../base/reasons.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import type { IssuedChallenge } from './challenge.js';
+import { assertSignatureShape } from './signature_shape.js';
 import { checkWalletSignature } from './verify_wallet_signature.js';
 
 export type SignedChallenge = {
@@ -122,12 +123,6 @@ function assertUnchanged(challenge: IssuedChallenge, text: string | undefined) {
 
 function assertNotExpired(challenge: IssuedChallenge, now: number) {
   if (now >= challenge.expiresAt) throw expiredAt(new Date(challenge.expiresAt).toISOString());
-}
-
-function assertSignatureShape(signature: string) {
-  if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) {
-    throw refuse('signature_malformed', '"signature" must be 0x-prefixed hex');
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { refuse } from '../../base/errors.js';
 import type { Reason } from '../../base/reasons.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
 import { recoverMessageSigner } from './recover_message_signer.js';
+import { assertSignatureShape } from './signature_shape.js';
 import { verifyWalletSignature } from './verify_wallet_signature.js';
 
 /** What checking a signature by a wallet linked to the identity can refuse with. */
@@ -13,7 +14,7 @@ export const LINKED_SIGNATURE_REFUSALS: Reason[] = ['signature_malformed', 'sign
 
 export function createLinkedSignatureVerifier(client: PublicClient, registry: IdentityRegistry) {
   return async function verifyLinkedSignature(identity: Address, message: string, signature: string, address?: Address): Promise<Address> {
-    if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw refuse('signature_malformed', '"signature" must be 0x-prefixed hex');
+    assertSignatureShape(signature);
     let signer: Address;
     if (address) {
       const valid = await verifyWalletSignature(client, address, message, signature as Hex);

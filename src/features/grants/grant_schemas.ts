@@ -1,7 +1,8 @@
 // The request and answer forms of the access-grant API, for the route table and /openapi.json.
 
-import { type Address, getAddress, isAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
+import { isEthereumAddress } from '../../base/ethereum_address.js';
 import { backchannelRequest } from '../../domain/backchannel/backchannel_request_schema.js';
 import { claimView, claimWithData } from '../../domain/claims/claim_schemas.js';
 import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId } from '../../http/schemas.js';
@@ -14,7 +15,7 @@ export type IdentityInPath = { address: Address; chainId?: number };
 const identityInPath = z
   .string({ error: IDENTITY_MESSAGE })
   .regex(/^(eip155:[1-9][0-9]{0,15}:)?0x[0-9a-fA-F]{40}$/, IDENTITY_MESSAGE)
-  .refine((value) => isAddress(value.slice(value.lastIndexOf(':') + 1)), IDENTITY_MESSAGE)
+  .refine((value) => isEthereumAddress(value.slice(value.lastIndexOf(':') + 1)), IDENTITY_MESSAGE)
   .transform((value): IdentityInPath => {
     const parts = value.split(':');
     const address = getAddress(parts.at(-1)!);

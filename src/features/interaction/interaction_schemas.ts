@@ -3,13 +3,10 @@
 import { z } from 'zod';
 import { claimView } from '../../domain/claims/claim_schemas.js';
 import { DATA_STATUS_NAMES } from '../../domain/claims/data_status.js';
-import { address, addressField, bytes32, chainIdField, dateTime, signatureBody } from '../../http/schemas.js';
+import { address, addressField, bytes32, chainIdField, dateTime, LOGIN_ID_PATTERN, signatureBody } from '../../http/schemas.js';
 
 export const interactionPath = z.object({
-  uid: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be the id of a login')
-    .meta({ description: 'The id of the login under way' }),
+  uid: z.string().regex(LOGIN_ID_PATTERN, 'must be the id of a login').meta({ description: 'The id of the login under way' }),
 });
 
 export const challengeBody = z.object({

@@ -7,6 +7,7 @@ import { LANGUAGES } from '../../base/languages.js';
 import { anyone } from '../../http/authenticators.js';
 import { LANGUAGE_COOKIE, LOGIN_LANGUAGE_COOKIE } from '../../http/page_language.js';
 import { type AnyRoute, route } from '../../http/route.js';
+import { LOGIN_ID_PATTERN } from '../../http/schemas.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -20,10 +21,7 @@ const languageQuery = z.object({
   lang: z.enum(LANGUAGES),
   back: localPath.optional(),
   /** The login whose consent page the pick was made on. */
-  login: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/)
-    .optional(),
+  login: z.string().regex(LOGIN_ID_PATTERN).optional(),
 });
 
 export function languageRoute(deps: { secureCookies: boolean }): AnyRoute {

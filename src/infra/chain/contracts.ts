@@ -39,7 +39,7 @@ export const signsIn = (purposes: readonly number[]): boolean => purposes.some((
 export const KeyType = { ECDSA: 1n } as const;
 
 // The functions Signet calls, written out so that viem types their arguments and results (the
-// artifacts' JSON is typed only as Abi). test/unit/chain/contracts.test.ts checks each one
+// artifacts' JSON is typed only as Abi). test/unit/infra/chain/contracts.test.ts checks each one
 // against its artifact; the artifacts stay for the bytecode and constructors (deploy_onchainid.ts).
 
 /** ONCHAINID Identity (ERC-734 keys, ERC-735 claims). */

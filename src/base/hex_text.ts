@@ -1,0 +1,10 @@
+// How Signet reads the 0x-prefixed hex it is given: a 32-byte value (a claim id, a transaction
+// hash, a salt, a private key) is 0x and 64 hex digits in any case; bytes of any length (a
+// signature) are 0x and whole bytes, at least one. An address has its own rule
+// (ethereum_address.ts): its case carries a checksum.
+
+/** 32 bytes: 0x and 64 hex digits, the pattern /openapi.json states. */
+export const BYTES32_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
+/** Whole bytes, at least one: 0x and an even, non-zero count of hex digits. */
+export const HEX_BYTES_PATTERN = /^0x([0-9a-fA-F]{2})+$/;
