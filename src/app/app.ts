@@ -43,9 +43,9 @@ export function createApp(deps: AppDeps): SignetApp {
   // wallets' keys change.
   const clientsOf = createGrantHolders({ grants: accessGrantStore, receipts: parts.receipts, isLoginActive: logins.isActive });
   const emitter = createSignalEmitter({ ...parts, queue: deps.webhooks, clientsOf });
-  // What the features below share: the app's parts, what they read of claims, each chain's
-  // identity reads, profiles and claims, and the signals they emit.
-  const shared = { ...parts, ...claims.reads, onChain: claims.onChain, signals: emitter.signals, isLoginActive: logins.isActive };
+  // What the features below share: the app's parts (every chain with all its parts among them),
+  // the owners' requests for Signet's claims, and the signals they emit.
+  const shared = { ...parts, claimRequests: claims.claimRequests, signals: emitter.signals, isLoginActive: logins.isActive };
   const loginEnds = createLoginEnds({ ...shared, revokeLoginGrant: logins.revoke });
   // The access grants themselves, before the engine: deleting a client ends those it holds.
   const access = createAccessGrantParts({ ...shared, grants: accessGrantStore, serviceName: services.serviceName, webhooks: deps.webhooks });
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): SignetApp {
   });
   // The engine's DPoP nonces and Signet's routes' are one: one secret, derived once.
   const nonceSecret = dpopNonceSecret(config.cookieKeys);
-  const fields = allFields(claims.reads.topics);
+  const fields = allFields(parts.topics);
   // Credentials for owners' wallets: their issuance is the engine's to call, so it comes first.
   // The proofs' nonces have a secret of their own, derived like the DPoP one.
   const credentials = createCredentialsFeature({
@@ -118,24 +118,27 @@ export function createApp(deps: AppDeps): SignetApp {
     ...createWebhooksFeature({ queue: deps.webhooks, config }).routes,
     ...signalRoutes({ ...engine, streams: emitter.streams, guard: parts.urlGuard }),
     ...createLandingFeature({ ...parts, demo: config.demo.enabled }).routes,
-    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: claims.reads.names, clients: parts.clients }) ?? []),
+    ...(deps.extraRoutes?.({ renderPage: parts.renderPage, names: parts.names, clients: parts.clients, chains: parts.chains }) ?? []),
   ];
   const openApi = openApiDocumentOf(routes, { issuer: config.issuer });
   // Run-time clients' error and logout redirects go through a page that names their host (decision 74).
   const aroundEngine = [leavingPage({ isConfigured: parts.clients.isConfigured, renderPage: parts.renderPage })];
   const app = createHttpApp({ ...parts, provider, routes, aroundEngine, metrics: deps.metrics });
-  const { profiles, receipts, registry, history, clients } = parts;
+  const { receipts, history, clients, chains } = parts;
+  // What a bare identity address means, for the processes and tests that drive one chain.
+  const { profiles, registry, claims: claimsService, issuer } = chains.named(undefined);
   return {
     app,
     provider,
+    chains,
     profiles,
     receipts,
     registry,
     history,
     clients,
-    claims: claims.reads.claims,
-    issuer: claims.issuer,
-    issuerOn: (chainId) => claims.onChain.get(chainId)?.issuer,
+    claims: claimsService,
+    issuer,
+    issuerOn: (chainId) => chains.get(chainId)?.issuer,
     apiKeys: services.apiKeys,
     accessGrants: grants.accessGrants,
     chainConsentEnds: watching.chainConsentEnds,

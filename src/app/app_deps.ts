@@ -3,6 +3,7 @@
 import type Koa from 'koa';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config/config.js';
+import type { Chains } from '../domain/chains/chains.js';
 import type { SignetIssuer } from '../domain/claim_issuer/signet_issuer.js';
 import type { ClaimsService } from '../domain/claims/claims_service.js';
 import type { DisplayNames } from '../domain/claims/display_names.js';
@@ -35,7 +36,7 @@ import type { ChainDeps } from './app_parts.js';
 export type AppDeps = {
   config: Config;
   store: Store;
-  /** One chain, or several in order (CHAINS; the first is the one a bare identity address means). */
+  /** One chain, or several in the order of CHAINS (the default chain, what a bare identity address means, is decided there: src/infra/chain/chains.ts). */
   chain: ChainDeps | readonly ChainDeps[];
   logger?: Logger;
   /** Prometheus metrics of this process (off when absent). */
@@ -55,7 +56,7 @@ export type AppDeps = {
   /** Tests only: when the access history's waiting releases are written (default: HISTORY_BATCH_MS after the first of a batch). */
   historySchedule?: (flush: () => void) => void;
   /** Extra route declarations, in the table with Signet's own (the embedded demo's relying party). */
-  extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry }) => AnyRoute[];
+  extraRoutes?: (parts: { renderPage: RenderPage; names: DisplayNames; clients: ClientRegistry; chains: Chains }) => AnyRoute[];
   /** Erasure job timing (tests shorten the lease and the sweep). */
   erasureSettings?: Partial<ErasureSettings>;
   /** Called before each erasure step (tests cut a process there). */
@@ -67,12 +68,15 @@ export type AppDeps = {
 export type SignetApp = {
   app: Koa;
   provider: Provider;
+  /** Every chain served, with all its parts (src/domain/chains/). */
+  chains: Chains;
+  /** The default chain's (what a bare identity address means): its profiles, identity reads, claims and Signet's issuer there. */
   profiles: ProfileStore;
   receipts: ConsentReceipts;
   registry: IdentityRegistry;
   claims: ClaimsService;
   issuer?: SignetIssuer;
-  /** Signet's issuer on each chain served (the first's is `issuer`). */
+  /** Signet's issuer on each chain served (the default chain's is `issuer`). */
   issuerOn: (chainId: number) => SignetIssuer | undefined;
   apiKeys: ApiKeys;
   accessGrants: AccessGrants;
@@ -94,7 +98,7 @@ export type SignetApp = {
   openApi: OpenApiDocument;
   /** Follows the chain for the events that end consents; server.ts starts and stops it. */
   watcher: ChainWatcher;
-  /** The identities the first chain's watcher follows. */
+  /** The identities the default chain's watcher follows. */
   watchlist: Watchlist;
   /** Claim data held at other Information Providers: the grants Signet holds there, the copies it keeps (src/domain/providers/). */
   heldElsewhere: HeldElsewhere;

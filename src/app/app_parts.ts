@@ -1,9 +1,10 @@
 // The parts several features share, built once per app from its deps: the clock, logs, pages,
-// the one URL guard, the profile and receipt stores, the identity registry, the clients (their
-// records, which the engine reads too, and Signet's registry of them), the rate limits, the wallet's
-// challenge and signature checks, the owner sessions (the account signs owners in; the grants,
-// the owner's data and CIBA read them), the CIBA inbox the engine and the owner both use, and
-// the access history every door that releases data writes to.
+// every chain with all its parts (src/domain/chains/), the claim topics and display names, the
+// one URL guard, the receipt store, the clients (their records, which the engine reads too, and
+// Signet's registry of them), the rate limits, the wallet's challenge and signature checks, the
+// owner sessions (the account signs owners in; the grants, the owner's data and CIBA read them),
+// the CIBA inbox the engine and the owner both use, and the access history every door that
+// releases data writes to.
 import { join } from 'node:path';
 import { projectRoot } from '../base/project_root.js';
 import type { Config } from '../config/config.js';
@@ -12,17 +13,15 @@ import { createClientRegistry } from '../domain/clients/client_registry.js';
 import { createConsentReceipts } from '../domain/consent/consent_receipts.js';
 import { createAccessHistory } from '../domain/history/access_history.js';
 import { createHistoryLog } from '../domain/history/history_log.js';
-import { createIdentityRegistry } from '../domain/identity/identity_registry.js';
+import { type ChainDeps, createChains } from '../domain/chains/chains.js';
+import { createDisplayNames } from '../domain/claims/display_names.js';
 import { createAccountSessions } from '../domain/owner_sessions/account_sessions.js';
 import { ACCOUNT_TABS } from '../domain/owner_sessions/account_tabs.js';
 import { sessionCallers } from '../domain/owner_sessions/session_callers.js';
-import { createProfileStore } from '../domain/profile/profile.js';
 import { createChallengeIssuer } from '../domain/wallet/challenge.js';
 import { createChallengeVerifier } from '../domain/wallet/verify_challenge.js';
-import { createLinkedSignatureVerifier } from '../domain/wallet/verify_linked_signature.js';
 import { createWatchlists } from '../domain/watch/watchlist.js';
 import { createPageRenderer } from '../http/pages.js';
-import { type ChainDeps, createChains, onChains } from '../infra/chain/chains.js';
 import { createHeldElsewhere } from '../domain/providers/held_elsewhere.js';
 import { informationProviders } from '../domain/providers/information_providers.js';
 import { createProviderClient } from '../domain/providers/provider_client.js';
@@ -42,7 +41,7 @@ export type { ChainDeps };
 export function createAppParts(deps: {
   config: Config;
   store: Store;
-  /** One chain, or several in order (the first is the one a bare identity address means). */
+  /** One chain, or several in the order of CHAINS (src/domain/chains/). */
   chain: ChainDeps | readonly ChainDeps[];
   logger?: Logger;
   now?: () => number;
@@ -57,17 +56,9 @@ export function createAppParts(deps: {
 }) {
   const { config, store } = deps;
   const now = deps.now ?? Date.now;
-  const chains = createChains(Array.isArray(deps.chain) ? deps.chain : [deps.chain as ChainDeps]);
-  const chain = chains.first;
-  // Each chain's identity reads, on its own client (one chain's outage stays its own), and the
-  // profiles of its identities (the first chain's keyed by bare address, others' by CAIP-10).
-  const identities = onChains(chains, (each) => {
-    // Whether the factory knows an address is kept as long as claim reads are (CHAIN_CACHE_SECONDS).
-    const registry = createIdentityRegistry(each.client, each.identityFactory, { seconds: config.chainCacheSeconds, now });
-    const profiles = each === chain ? createProfileStore(store) : createProfileStore(store, each.identityKey);
-    return { registry, verifyLinkedSignature: createLinkedSignatureVerifier(each.client, registry), profiles };
-  });
-  const { registry } = identities.first;
+  const names = createDisplayNames(config);
+  // Each chain with all its parts, built once: its identity reads, profiles and claims on its own client (one chain's outage stays its own).
+  const chains = createChains(Array.isArray(deps.chain) ? deps.chain : [deps.chain as ChainDeps], { config, store, names, now });
   const limits = createRateLimits(store, config.rateLimits);
   const sessions = createAccountSessions(store, {
     secureCookies: new URL(config.issuer).protocol === 'https:',
@@ -87,14 +78,17 @@ export function createAppParts(deps: {
   return {
     config,
     store,
-    chain,
-    /** Every chain served, by chain id (src/infra/chain/chains.ts). */
+    /** Every chain served with all its parts, by chain id (src/domain/chains/). */
     chains,
-    /** Each chain's identity registry, linked-signature check and profiles. */
-    identities,
+    /** The claims' and issuers' display names. */
+    names,
+    /**
+     * The claim topics: their names and scopes are alike on every chain; what discovery and the
+     * credentials say of trust frameworks is the default chain's (each chain's own is `chain.topics`).
+     */
+    topics: chains.named(undefined).topics,
     now,
     issuer: config.issuer,
-    chainId: chain.chainId,
     logger,
     renderPage: createPageRenderer(
       join(projectRoot, 'views'),
@@ -107,9 +101,7 @@ export function createAppParts(deps: {
       { accountTabs: ACCOUNT_TABS },
     ),
     demoWallet: deps.demoWallet ?? false,
-    profiles: identities.first.profiles,
     receipts: createConsentReceipts(store),
-    registry,
     /** The engine's client records (src/infra/store/client_records.ts) and Signet's registry of them (src/domain/clients/). */
     clientRecords,
     clients,
@@ -138,22 +130,21 @@ export function createAppParts(deps: {
       logger: logger.child({ part: 'information_providers' }),
     }),
     providerGrants,
-    issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chain.chainId, ttlSeconds: config.challengeTtlSeconds }, now),
+    issueChallenge: createChallengeIssuer(store, { issuer: config.issuer, chainId: chains.idOf(undefined), ttlSeconds: config.challengeTtlSeconds }, now),
     verifyChallenge: createChallengeVerifier(
       store,
-      chain.client,
+      chains.named(undefined).client,
       config.rateLimits.failedSignaturesPerChallenge,
       config.challengeTtlSeconds,
       now,
       (chainId) => chains.require(chainId).client,
     ),
-    verifyLinkedSignature: identities.first.verifyLinkedSignature,
     /** Owner sessions (src/domain/owner_sessions/): opened by the account's sign-in, read by every owner's route. */
     sessions,
     sessionCallers: sessionCallers(sessions),
     backchannel: createBackchannelInbox(store),
     /** The identities each chain's watcher follows (src/domain/watch/): the features list them as grants start. */
-    watchlists: createWatchlists(store, now, chain.chainId),
+    watchlists: createWatchlists(store, now, chains.idOf(undefined)),
     /** The owner's access history (src/domain/history/): the engine, the grants, the account and the owner's data write or read it. */
     history: createAccessHistory({
       log: createHistoryLog(store, now),

@@ -6,7 +6,8 @@ import { ConfigError } from '../base/errors.js';
 import type { Config } from '../config/config.js';
 import { reportRecoveryFallback } from '../domain/wallet/recover_message_signer.js';
 import { type ChainAccess, createChainAccess } from '../infra/chain/chain_client.js';
-import { type ConfiguredChain, configuredChains } from '../infra/chain/chains.js';
+import { chainEndpointsOf } from '../infra/chain/chains.js';
+import type { EndpointSetting } from '../infra/chain/rpc_endpoints.js';
 import { learnMulticall3 } from '../infra/chain/multicall3.js';
 import { observeChainCalls } from '../infra/observability/chain_calls.js';
 import type { Logger } from '../infra/observability/logger.js';
@@ -66,7 +67,7 @@ async function drain(server: Server, graceMs: number): Promise<void> {
 
 /** A configured chain's client over its endpoints, with their calls and states in the metrics. */
 export function chainAccessOf(
-  chain: Pick<ConfiguredChain, 'chainId' | 'endpoints'>,
+  chain: { chainId: number; endpoints: EndpointSetting[] },
   config: Config,
   logger: Logger,
   metrics?: Metrics,
@@ -91,11 +92,9 @@ export function chainAccessOf(
 }
 
 export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningSignet> {
-  const configured = configuredChains(config);
-  if (configured.length === 0) {
+  if (config.chains.length === 0) {
     throw new ConfigError('CHAIN_RPC_URL', 'is required, or CHAINS (the embedded chain comes with the demo: npm start)');
   }
-  const chainId = configured[0]!.chainId;
   reportRecoveryFallback(logger);
   const redis = redisConnectionOf(config);
   const store = redis ? createRedisStore(redis, { ...config.redis, onError: (kind) => options.metrics?.redisErrors.inc({ kind }) }) : createMemoryStore();
@@ -104,7 +103,10 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     onAttempt: (outcome) => options.metrics?.webhookDeliveries.inc({ outcome }),
   });
   // One client per chain over its endpoints: each chain its own RPC nodes, deadline and failures.
-  const chainAccesses = configured.map((chain) => ({ chain, access: chainAccessOf(chain, config, logger, options.metrics) }));
+  const chainAccesses = config.chains.map((settings) => ({
+    settings,
+    access: chainAccessOf({ chainId: settings.chain_id, endpoints: chainEndpointsOf(settings) }, config, logger, options.metrics),
+  }));
   // Whether each chain has Multicall3, learned before the first login needs it (src/infra/chain/multicall3.ts).
   for (const { access } of chainAccesses) void learnMulticall3(access.client);
   const closeEndpoints = () => {
@@ -116,7 +118,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       config,
       store,
       // One client per chain: each its own RPC node, deadline and failures.
-      chain: chainAccesses.map(({ chain, access }) => ({ ...chain, ...access })),
+      chain: chainAccesses.map(({ settings, access }) => ({ settings, client: access.client, endpoints: access.endpoints })),
       logger,
       metrics: options.metrics,
       webhooks,
@@ -146,7 +148,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
       server,
       signet,
       store,
-      chainId,
+      chainId: signet.chains.idOf(undefined),
       summary: [...summarize(config, store), ...(options.summary ?? [])],
       close: async () => {
         await drain(server, config.ops.shutdownGraceMs);

@@ -2,7 +2,7 @@
 // the first one broken stops the start with a ConfigError naming the setting.
 import { ConfigError } from '../base/errors.js';
 import { clientProblem } from './client_metadata.js';
-import type { Config } from './schema.js';
+import type { SettingsAsRead as Config } from './schema.js';
 
 /** The cookie keys of config/default.json: fine for the demo, refused in production. */
 export const DEMO_COOKIE_KEY_PREFIX = 'demo-only-';

@@ -1,10 +1,12 @@
 // Loading: config/default.json, config/<NODE_ENV>.json, the SIGNET_CONFIG file and the
 // environment merged in that order, old spellings respelt, unknown members refused, the schema
-// and the cross-setting checks run, and the result frozen. Nothing else in Signet reads process.env.
+// and the cross-setting checks run, the one-chain shorthand made a one-entry CHAINS list, and the
+// result frozen. Nothing else in Signet reads process.env.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../base/errors.js';
 import { projectRoot } from '../base/project_root.js';
+import { withChainList } from './chain_list.js';
 import { CONFIG_CHECKS } from './checks.js';
 import { nearest, respellMembers, unknownMember } from './config_members.js';
 import { DEFAULT_ISSUER, defaultFlag } from './config_settings.js';
@@ -58,6 +60,8 @@ export function loadConfig(env: Env = process.env, overrides: Record<string, unk
   raw = deepMerge(raw, fromEnv(env, raw.issuer));
   raw = deepMerge(raw, overrides);
   raw.mode = mode;
+  // An empty list is how a loaded Config says "the embedded chain"; settings that list no chain are a mistake.
+  if (Array.isArray(raw.chains) && raw.chains.length === 0) throw new ConfigError(settingName(['chains']), 'must name at least one chain');
   return validateConfig(withDemoClientAtIssuer(raw));
 }
 
@@ -106,9 +110,8 @@ export function validateConfig(given: unknown): Config {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(settingName(issue.path), issue.message);
   }
-  const config = parsed.data;
-  for (const { check } of CONFIG_CHECKS) check(config);
-  const frozen = deepFreeze(config);
+  for (const { check } of CONFIG_CHECKS) check(parsed.data);
+  const frozen = deepFreeze(withChainList(parsed.data));
   warningsOf.set(frozen, warnings);
   return frozen;
 }

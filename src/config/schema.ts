@@ -273,7 +273,7 @@ export const configSchema = z.object({
       }),
       { error: 'must be a JSON list of { chain_id, name, rpc_url or rpc_urls, identity_factory }' },
     )
-    .min(1, 'must name at least one chain')
+    // Empty only in a loaded Config given back (the embedded chain): settings that name none are refused at load.
     .optional(),
   /** /readyz with a chain down: still ready while any chain answers (unset: any), or only while all do. */
   readyWithChains: z.enum(['any', 'all'], { error: 'must be "any" or "all"' }).optional(),
@@ -439,6 +439,11 @@ export const configSchema = z.object({
   logHashKey: z.string().min(16, 'needs at least 16 characters').optional(),
 });
 
-export type Config = Readonly<z.output<typeof configSchema>>;
+/** The settings as read: the one-chain shorthand (`chain`) still beside CHAINS (`chains`); only the checks see them so. */
+export type SettingsAsRead = Readonly<z.output<typeof configSchema>>;
+/** One entry of CHAINS: a chain's settings (the shorthand is read as one). */
+export type ChainSetting = NonNullable<SettingsAsRead['chains']>[number];
+/** The configuration: every chain an entry of `chains`, in order (none: the embedded chain of the demo); see chain_list.ts. */
+export type Config = Readonly<Omit<SettingsAsRead, 'chain' | 'chains'> & { chains: readonly ChainSetting[] }>;
 /** A client of CLIENTS (src/config/client_metadata.ts). */
 export type ClientConfig = ClientMetadata;

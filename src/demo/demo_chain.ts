@@ -19,7 +19,7 @@ export type DemoChain = {
 // The port wallets expect for a local chain; another free one if it is taken.
 const USUAL_PORT = 8545;
 
-/** `port`: the usual one for the first chain; the next for a second (another free one if taken). */
+/** `port`: the usual one for demo chain A; the next for a second (another free one if taken). */
 export async function startDemoChain(chainId = 31337, port = USUAL_PORT): Promise<DemoChain> {
   const anvil = await startAnvil({ chainId, port }).catch(() => startAnvil({ chainId }));
   try {

@@ -10,6 +10,7 @@ import type { Metrics } from '../infra/observability/metrics.js';
 import { type DemoChain, startDemoChain } from './demo_chain.js';
 import { DEMO_PROFILE, DEMO_TRUST_FRAMEWORK, demoClaims } from './demo_profile.js';
 import { demoRoutes } from './demo_routes.js';
+import { chainEndpointsOf } from '../infra/chain/chains.js';
 
 export type RunningDemo = RunningSignet & { demo?: DemoChain };
 
@@ -39,8 +40,10 @@ function withDemoChain(config: Config, demo: DemoChain, second?: DemoChain): Con
     rpc_url: each.anvil.rpcUrl,
     identity_factory: each.suite.identityFactory,
   });
+  // The embedded chain's settings replace the empty list (validated again as settings are read).
+  const { chains: _none, ...settings } = config;
   return validateConfig({
-    ...config,
+    ...settings,
     ...(second
       ? { chain: {}, chains: [chainOf(demo, 'Demo chain A'), chainOf(second, 'Demo chain B')] }
       : { chain: { rpcUrl: demo.anvil.rpcUrl, chainId: demo.anvil.chainId, identityFactory: demo.suite.identityFactory } }),
@@ -114,15 +117,13 @@ async function startDemoChains(two: boolean): Promise<[DemoChain, DemoChain | un
 }
 
 export async function startDemoServer(configured: Config, logger: Logger, metrics?: Metrics): Promise<RunningDemo> {
-  const embedded = !configured.chain.rpcUrl && !configured.chains;
+  const embedded = configured.chains.length === 0;
   const [demo, second] = embedded ? await startDemoChains(configured.demo.chains === 2) : [undefined, undefined];
   const config = demo ? withDemoChain(configured, demo, second) : configured;
-  const rpcUrl = demo?.anvil.rpcUrl ?? config.chain.rpcUrl ?? config.chains![0]!.rpc_url;
-  const chainId = demo?.anvil.chainId ?? config.chain.chainId ?? config.chains![0]!.chain_id;
   const running = await startServer(config, logger, {
     metrics,
     demoWallet: Boolean(demo),
-    extraRoutes: ({ renderPage, names, clients }) =>
+    extraRoutes: ({ renderPage, names, clients, chains }) =>
       config.demo.enabled
         ? demoRoutes({
             issuer: config.issuer,
@@ -134,8 +135,9 @@ export async function startDemoServer(configured: Config, logger: Logger, metric
             renderPage,
             names,
             wallet: demo ? privateKeyToAccount(DEMO_OWNER_KEY) : undefined,
-            rpcUrl,
-            chainId,
+            // The demo's wallet sends on the chain a bare address means.
+            rpcUrl: demo?.anvil.rpcUrl ?? chainEndpointsOf(chains.named(undefined).settings)[0]?.url,
+            chainId: chains.idOf(undefined),
             scope: ['openid profile email phone address', ...config.claims.topics.map((topic) => `claim:${topic.name}`), 'verified_claims'].join(' '),
           })
         : [],

@@ -27,7 +27,7 @@ export const chainIdField = (description: string) =>
     .optional()
     .meta({ description });
 
-/** In an answer: the chain of the identity a record names, present only when it is not the first configured chain. */
+/** In an answer: the chain of the identity a record names, present only when it is not the default chain. */
 export const identityChainId = z.number().int().optional().meta({ description: "The identity's chain, when not the first configured one" });
 
 /** A 32-byte id (claim ids, transaction hashes) in any case, returned in lower case. */

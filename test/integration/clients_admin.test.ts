@@ -356,7 +356,7 @@ test('CLIENTS is written at start by processes starting together; a client no lo
     createApp({
       config: validateConfig({ ...h.config, clients }),
       store: h.store,
-      chain: { client: h.chain.client, rpcUrl: h.chain.anvil.rpcUrl, chainId: h.chain.anvil.chainId, identityFactory: h.chain.suite.identityFactory },
+      chain: { settings: h.config.chains[0]!, client: h.chain.client },
       webhooks: h.webhooks,
     });
   await Promise.all([appWith([WEBSITE, restarted]), appWith([WEBSITE, restarted]), appWith([WEBSITE, restarted])].map((app) => app.seedClients()));

@@ -31,10 +31,8 @@ async function startSecondProcess() {
     config: h.config,
     store,
     chain: {
+      settings: { chain_id: anvil.chainId, name: `chain ${anvil.chainId}`, rpc_url: anvil.rpcUrl, identity_factory: suite.identityFactory },
       client: createChainClient(anvil.rpcUrl, anvil.chainId, { pollingInterval: 50 }),
-      rpcUrl: anvil.rpcUrl,
-      chainId: anvil.chainId,
-      identityFactory: suite.identityFactory,
     },
     webhooks,
   });

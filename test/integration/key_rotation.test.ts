@@ -32,7 +32,7 @@ function restartWith(settings: { jwks?: { keys: Record<string, unknown>[] }; coo
   const { app } = createApp({
     config: validateConfig({ ...h.config, ...settings }),
     store: h.store,
-    chain: { client: h.chain.client, rpcUrl: h.chain.anvil.rpcUrl, chainId: h.chain.anvil.chainId, identityFactory: h.chain.suite.identityFactory },
+    chain: { settings: h.config.chains[0]!, client: h.chain.client },
     webhooks: h.webhooks,
     now: h.clock.now,
   });

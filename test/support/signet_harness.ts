@@ -8,7 +8,7 @@ import type { PublicClient } from 'viem';
 import { type AppDeps, createApp, type SignetApp } from '../../src/app/app.js';
 import { chainAccessOf } from '../../src/app/server.js';
 import { createWebhookQueueFor } from '../../src/app/webhook_queue_for.js';
-import { type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config/config.js';
+import { type ChainSetting, type ClientConfig, type Config, type RateLimitSettings, validateConfig } from '../../src/config/config.js';
 import type { ChainConsentHandlers } from '../../src/domain/watch/chain_watcher.js';
 import type { WebhookQueue } from '../../src/domain/webhooks/webhook_queue.js';
 import type { ErasureStep } from '../../src/features/owner_data/erasure_steps.js';
@@ -295,6 +295,14 @@ async function closeRunning(running: Running): Promise<void> {
   ]);
 }
 
+/** A test chain as its CHAINS entry says it (what createApp takes beside its client). */
+const chainSettingOf = (chain: TestChain, rpcUrl: string): ChainSetting => ({
+  chain_id: chain.anvil.chainId,
+  name: `Test chain ${chain.anvil.chainId}`,
+  rpc_url: rpcUrl,
+  identity_factory: chain.suite.identityFactory,
+});
+
 /** The rest of startSignet, once Redis and the chain run: the proxy, the servers, the Signet processes. */
 async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, storeKind: StoreKind, running: Running): Promise<Harness> {
   const { redis, chain, cluster, sentinels } = running;
@@ -372,19 +380,13 @@ async function startProcesses(options: Parameters<typeof startSignet>[0] & {}, s
       store,
       chain: [
         {
+          settings: chainSettingOf(chain, rpcUrl),
           client: chainClient,
           endpoints: access?.endpoints,
-          rpcUrl,
-          chainId: chain.anvil.chainId,
-          identityFactory: chain.suite.identityFactory,
-          name: `Test chain ${chain.anvil.chainId}`,
         },
         ...running.otherChains.map((other) => ({
+          settings: chainSettingOf(other, other.anvil.rpcUrl),
           client: options.chainClient?.(other, other.anvil.rpcUrl) ?? other.client,
-          rpcUrl: other.anvil.rpcUrl,
-          chainId: other.anvil.chainId,
-          identityFactory: other.suite.identityFactory,
-          name: `Test chain ${other.anvil.chainId}`,
         })),
       ],
       now: clock.now,

@@ -10,7 +10,7 @@ import type { Store } from '../../infra/store/store.js';
 export type BackchannelRequest = {
   id: string;
   identity: Address;
-  /** The identity's chain, when not the first (absent: the first chain, as before several chains). */
+  /** The identity's chain, as records name it (absent: the default chain, as before several chains; src/infra/chain/chains.ts). */
   chain_id?: number;
   client_id: string;
   client_name: string;
@@ -58,7 +58,7 @@ export function createBackchannelInbox(store: Store) {
       await store.removeFromIndex(keys.backchannelRequestsOf(identityKeyOf(request.identity, request.chain_id)), id);
       return request;
     },
-    /** The requests waiting for the identity's owner (`chainId`: of an identity on another chain than the first). */
+    /** The requests waiting for the identity's owner (`chainId`: of an identity on another chain than the default one). */
     async pendingFor(identity: Address, chainId?: number): Promise<BackchannelRequest[]> {
       const ids = await store.indexMembers(keys.backchannelRequestsOf(identityKeyOf(identity, chainId)));
       const found = await Promise.all(ids.map(async (id) => store.get(keys.backchannelRequest(id))));

@@ -5,7 +5,7 @@ import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 
-/** `chain_id`: the identity's chain, when not the first (absent: the first chain, as before several chains). */
+/** `chain_id`: the identity's chain, as records name it (absent: the default chain, as before several chains; src/infra/chain/chains.ts). */
 export type ClaimRequest = { identity: Address; chain_id?: number; topic: string; requested_at: string };
 
 /** The index names a request by its identity's key and topic; the topic is the part after the last colon. */
@@ -13,13 +13,13 @@ const memberOf = (identity: Address, chainId: number | undefined, topic: string)
 
 export function createClaimRequests(store: Store, now: () => number) {
   return {
-    /** `chainId`: of an identity on another chain than the first. */
+    /** `chainId`: of an identity on another chain than the default one. */
     async add(identity: Address, topic: string, chainId?: number) {
       const request: ClaimRequest = { identity, ...(chainId === undefined ? {} : { chain_id: chainId }), topic, requested_at: new Date(now()).toISOString() };
       await store.set(keys.claimRequest(identityKeyOf(identity, chainId), topic), JSON.stringify(request));
       await store.addToIndex(keys.claimRequests(), memberOf(identity, chainId, topic), 0);
     },
-    /** The identity's requests, of the topics named (`chainId`: of an identity on another chain than the first). */
+    /** The identity's requests, of the topics named (`chainId`: of an identity on another chain than the default one). */
     async listFor(identity: Address, topics: readonly string[], chainId?: number): Promise<ClaimRequest[]> {
       const named = identityKeyOf(identity, chainId);
       const found = topics.length ? await store.getMany(topics.map((topic) => keys.claimRequest(named, topic))) : [];

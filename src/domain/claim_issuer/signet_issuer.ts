@@ -57,7 +57,7 @@ export function createSignetIssuer(deps: {
   registry: IdentityRegistry;
   /** The chain the claims are issued on: named in each claim's hashed document (decision 33). */
   chainId: number;
-  /** How paths name an identity of that chain (a bare address means the first chain). */
+  /** How paths name an identity of that chain (a bare address means the default chain). */
   identityRef?: (identity: Address) => string;
   now: () => number;
 }): SignetIssuer {

@@ -62,8 +62,8 @@ export type OwnClaimsOnChain = {
   chainId: number;
   /** Signet's ClaimIssuer contracts, on every chain: a claim of theirs needs this chain's record. */
   issuers: readonly Address[];
-  /** The first chain's records may hold documents without a chain id (from before several chains). */
-  first: boolean;
+  /** The chain id its records carry (src/infra/chain/chains.ts): undefined on the default chain, whose documents may name none (from before several chains). */
+  idInRecords: number | undefined;
 };
 
 /**
@@ -74,7 +74,7 @@ export type OwnClaimsOnChain = {
 function ownClaimStands(own: OwnClaimsOnChain, claim: OnchainClaim, current: ClaimRecord | undefined): boolean {
   if (!own.issuers.some((issuer) => issuer.toLowerCase() === claim.issuer.toLowerCase())) return true;
   if (!current || hashClaimDocument(current.document, current.salt) !== current.hash) return false;
-  return current.document.chain_id === undefined ? own.first : current.document.chain_id === own.chainId;
+  return current.document.chain_id === undefined ? own.idInRecords === undefined : current.document.chain_id === own.chainId;
 }
 
 export function createClaimsService(deps: {

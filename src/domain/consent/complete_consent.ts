@@ -3,6 +3,7 @@
 // signed text and signature beside it (same id; it outlives the Grant, as proof of the consent).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 import type { RequestedField } from '../fields/fields.js';
 import type { VerifiedPick } from '../fields/verified_fields.js';
 import { subjectOf } from '../identity/subject.js';
@@ -12,7 +13,7 @@ import type { ConsentReceipts } from './consent_receipts.js';
 
 export type SignedConsent = {
   identity: Address;
-  /** The identity's chain (default: deps.chainId, the first chain). */
+  /** The identity's chain (none: the default chain). */
   chainId?: number;
   /** The wallet that signed. */
   wallet: Address;
@@ -34,8 +35,8 @@ export type CompleteConsent = (consent: SignedConsent) => Promise<{ accountId: s
 
 export type ConsentCompletionDeps = {
   provider: Provider;
-  /** The first chain: its receipts name no chain (as before several chains). */
-  chainId: number;
+  /** The chains served: a receipt names its chain as the chain's records do (src/infra/chain/chains.ts). */
+  chains: Pick<ChainSet<ServedChain>, 'named'>;
   receipts: ConsentReceipts;
   /** How long the receipt is kept: the Grant's life and the proof period after it. */
   receiptSeconds: number;
@@ -48,8 +49,8 @@ export type ConsentCompletionDeps = {
 
 export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteConsent {
   return async (consent) => {
-    const chainId = consent.chainId ?? deps.chainId;
-    const accountId = subjectOf(chainId, consent.identity);
+    const chain = deps.chains.named(consent.chainId);
+    const accountId = subjectOf(chain.chainId, consent.identity);
     const grant = consentGrant(deps.provider, {
       accountId,
       clientId: consent.clientId,
@@ -72,7 +73,7 @@ export function createConsentCompletion(deps: ConsentCompletionDeps): CompleteCo
           grant_id: grantId,
           client_id: consent.clientId,
           identity: consent.identity,
-          ...(chainId === deps.chainId ? {} : { chain_id: chainId }),
+          ...(chain.idInRecords === undefined ? {} : { chain_id: chain.idInRecords }),
           wallet: consent.wallet,
           fields: consent.fields,
           claims: consent.claims,

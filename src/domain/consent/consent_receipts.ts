@@ -14,7 +14,7 @@ export type ConsentReceipt = {
   grant_id: string;
   client_id: string;
   identity: Address;
-  /** The identity's chain, when not the first (absent: the first chain, as before several chains). */
+  /** The identity's chain, as records name it (absent: the default chain, as before several chains; src/infra/chain/chains.ts). */
   chain_id?: number;
   wallet: Address;
   fields: string[];
@@ -32,7 +32,7 @@ export type ConsentReceipts = {
   find(grantId: string): Promise<ConsentReceipt | undefined>;
   /** The receipt's read, to send now with the other reads of that moment, for the `find` that follows shortly (the engine found a token of its grant). */
   readAhead(grantId: string): ReadToSend;
-  /** The receipts of an identity; of another chain than the first, given its chain_id. */
+  /** The receipts of an identity; of another chain than the default one, given its chain_id. */
   listFor(identity: Address, chainId?: number): Promise<ConsentReceipt[]>;
   /** The grant ids of a client's receipts: its login grants, live or ended. */
   grantIdsOf(clientId: string): Promise<string[]>;

@@ -14,7 +14,7 @@ export type ConsentSignal =
   | {
       type: 'grant_ended';
       identity: Address;
-      /** The identity's chain, when not the first (the subject the client knows names it). */
+      /** The identity's chain, when not the default chain (the subject the client knows names it). */
       chain_id?: number;
       /** The website or service the grant was for. */
       client_id: string;

@@ -13,7 +13,7 @@ export type RevocationCause = (typeof REVOCATION_CAUSES)[number];
 
 const record = z.object({
   id: z.string(),
-  /** The identity as the store keys it (bare address on the first chain, CAIP-10 on others). */
+  /** The identity as the store keys it (bare address on the default chain, CAIP-10 on others). */
   identity: z.string(),
   configuration: z.string(),
   claim_id: z.string(),

@@ -132,7 +132,7 @@ export function createAccessHistory(deps: {
     /**
      * Records one release; returns at once (the caller's answer never waits for it). It is
      * written with the other releases of the next HISTORY_BATCH_MS, in one write.
-     * `identity`: the address of a first-chain identity, the CAIP-10 id of another chain's.
+     * `identity`: the address of a default-chain identity, the CAIP-10 id of another chain's.
      */
     record(identity: IdentityKey, release: Release): void {
       const atMs = now();

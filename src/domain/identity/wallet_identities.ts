@@ -4,14 +4,17 @@
 // chain did not answer, the outage is the answer (the wallet may have its identity there).
 import type { Address } from 'viem';
 import { refuse } from '../../base/errors.js';
-import type { Chain, OnChains } from '../../infra/chain/chains.js';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 import type { IdentityRegistry } from './identity_registry.js';
 
-export type WalletIdentity = { chain: Chain; identity: Address };
+export type WalletIdentity<C> = { chain: C; identity: Address };
 
-export async function identitiesOfWallet(onChain: OnChains<{ registry: IdentityRegistry }>, wallet: Address): Promise<WalletIdentity[]> {
-  const answers = await Promise.allSettled(onChain.all.map(async ({ chain, registry }) => ({ chain, identity: await registry.identityOf(wallet) })));
-  const found = answers.flatMap((answer) => (answer.status === 'fulfilled' && answer.value.identity ? [answer.value as WalletIdentity] : []));
+export async function identitiesOfWallet<C extends ServedChain & { registry: IdentityRegistry }>(
+  chains: ChainSet<C>,
+  wallet: Address,
+): Promise<WalletIdentity<C>[]> {
+  const answers = await Promise.allSettled(chains.all.map(async (chain) => ({ chain, identity: await chain.registry.identityOf(wallet) })));
+  const found = answers.flatMap((answer) => (answer.status === 'fulfilled' && answer.value.identity ? [answer.value as WalletIdentity<C>] : []));
   if (found.length) return found;
   const outage = answers.find((answer) => answer.status === 'rejected');
   if (outage) throw outage.reason;

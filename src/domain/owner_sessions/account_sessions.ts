@@ -15,7 +15,7 @@ import { createFormTokens, FORM_TOKEN_FIELD, FORM_TOKEN_HEADER } from './form_to
 
 /**
  * A signed-in wallet; `identity` is null until the wallet has one (it may create it). `chain_id`
- * names the identity's chain when it is not the first (absent: the first chain, as before several chains).
+ * names the identity's chain as records do (absent: the default chain, as before several chains).
  */
 export type AccountSession = { id: string; identity: Address | null; wallet: Address; created_at: string; chain_id?: number };
 export type IdentitySession = AccountSession & { identity: Address };
@@ -26,7 +26,7 @@ export const ACCOUNT_LOGIN_COOKIE = 'signet_account_login';
 export const ACCOUNT_SESSION_SECONDS = 8 * 3600;
 
 const noSession = () => refuse('session_missing', 'no account session: sign in with your wallet first');
-/** How the session index names an identity: the first chain's by its address, another's by CAIP-10. */
+/** How the session index names an identity: the default chain's by its address, another's by CAIP-10. */
 const indexOf = (identity: Address, chainId?: number) => keys.accountSessionsOf(identityKeyOf(identity, chainId));
 
 /** The form token of the request's session, for the page drawn (the renderer reads it: src/http/pages.ts). */
@@ -69,7 +69,7 @@ export function createAccountSessions(store: Store, settings: { secureCookies: b
     ctx.state[FORM_TOKEN_STATE] = formTokens.of(session.id);
     return session;
   };
-  /** The session of an owner whose wallet has an identity, on any chain (`chain_id` names another than the first). */
+  /** The session of an owner whose wallet has an identity, on any chain (`chain_id` names another than the default one). */
   const find = async (ctx: Context): Promise<IdentitySession | undefined> => {
     const session = await findAny(ctx);
     return session?.identity ? (session as IdentitySession) : undefined;
@@ -96,7 +96,7 @@ export function createAccountSessions(store: Store, settings: { secureCookies: b
       return binding;
     },
 
-    /** Opens the session; `chainId` only for an identity on another chain than the first. */
+    /** Opens the session; `chainId` only for an identity on another chain than the default one. */
     async open(ctx: Context, identity: Address | null, wallet: Address, now: number, chainId?: number): Promise<AccountSession> {
       const session: AccountSession = {
         id: randomBytes(24).toString('base64url'),

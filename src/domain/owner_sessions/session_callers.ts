@@ -7,7 +7,7 @@ import type { Authenticator } from '../../http/authenticators.js';
 import type { AccountSession, AccountSessions, IdentitySession } from './account_sessions.js';
 
 export type SessionCallers = {
-  /** An identity's owner, on any chain (`chain_id` in the session names another than the first). */
+  /** An identity's owner, on any chain (`chain_id` in the session names another than the default one). */
   owner: Authenticator<IdentitySession>;
   wallet: Authenticator<AccountSession>;
   signIn: Authenticator<string>;

@@ -63,7 +63,7 @@ export type ChainWatcher = {
 export type ChainWatcherDeps = {
   store: Store;
   client: PublicClient;
-  /** Another chain than the first: its own lease and cursor (the first chain's keys are as with one chain). */
+  /** Another chain than the default one: its own lease and cursor (the default chain's keys are as with one chain). */
   chainId?: number;
   watchlist: Watchlist;
   /** ClaimIssuer contracts whose ClaimRevoked events count (the trusted ones, Signet's own). */
@@ -247,7 +247,7 @@ export function claimIssuersOf(config: Pick<Config, 'claims' | 'claimIssuer'>, c
   return [...trusted.map((each) => each.address as Address), ...(own ? [own as Address] : [])];
 }
 
-/** Several chains' watchers as one: each starts and stops with the others; round and report are the first chain's (and `all`'s rounds run too); `reports` lists each chain's. */
+/** Several chains' watchers as one: each starts and stops with the others; round and report are the first watcher's, the default chain's (and `all`'s rounds run too); `reports` lists each chain's. */
 export function watchersAsOne(all: readonly ChainWatcher[]): ChainWatcher {
   const [first] = all;
   if (!first) throw new Error('watchersAsOne: at least one watcher');

@@ -11,7 +11,7 @@ export type WatchCursor = {
   advance(from: bigint, to: bigint): Promise<boolean>;
 };
 
-/** chainId: the cursor of another chain than the first (one cursor per chain). */
+/** chainId: the cursor of another chain than the default one (one cursor per chain). */
 export function createWatchCursor(store: Store, chainId?: number): WatchCursor {
   const key = keys.watchCursor(chainId);
   return {

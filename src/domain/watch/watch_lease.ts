@@ -11,7 +11,7 @@ export type WatchLease = {
   release(): Promise<void>;
 };
 
-/** chainId: the lease of another chain than the first (one lease per chain). */
+/** chainId: the lease of another chain than the default one (one lease per chain). */
 export function createWatchLease(store: Store, holder: string, seconds: number, chainId?: number): WatchLease {
   const key = keys.watchLease(chainId);
   return {

@@ -28,7 +28,7 @@ export type Watchlist = {
 /** An address is 42 characters; a lasting grant's member follows it with `:<grantId>`. */
 const identityOf = (member: string) => member.slice(0, 42) as Address;
 
-/** The watchlist of one chain (`chainId`: another than the first). */
+/** The watchlist of one chain (`chainId`: another than the default one). */
 export function createWatchlist(store: Store, now: () => number, chainId?: number): Watchlist {
   const key = keys.watchedIdentities(chainId);
   return {
@@ -50,11 +50,12 @@ export function createWatchlist(store: Store, now: () => number, chainId?: numbe
   };
 }
 
-/** Each chain's watchlist, by chain id (undefined: the first chain's). */
+/** Each chain's watchlist, by chain id (undefined: the default chain's). */
 export type Watchlists = (chainId?: number) => Watchlist;
 
-export function createWatchlists(store: Store, now: () => number, firstChainId: number): Watchlists {
-  const first = createWatchlist(store, now);
+/** `defaultChainId`: the chain whose watchlist's key names no chain (src/infra/chain/chains.ts). */
+export function createWatchlists(store: Store, now: () => number, defaultChainId: number): Watchlists {
+  const unnamed = createWatchlist(store, now);
   // A watchlist holds nothing but its key's name: another chain's is made when asked for.
-  return (chainId) => (chainId === undefined || chainId === firstChainId ? first : createWatchlist(store, now, chainId));
+  return (chainId) => (chainId === undefined || chainId === defaultChainId ? unnamed : createWatchlist(store, now, chainId));
 }

@@ -1,25 +1,17 @@
-// The owner's account feature: signing owners in (their sessions: src/domain/owner_sessions/),
-// identity creation, the identity's keys and claims as transactions for the owner's wallet,
-// owners' claim requests, the owner's webhook, and the account's API and pages.
-import type { Address, PublicClient } from 'viem';
 import type { Config } from '../../config/config.js';
 import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
 import type { ClaimRequests } from '../../domain/claim_issuer/claim_requests.js';
-import type { ClaimReader } from '../../domain/claims/claim_reader.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
-import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
-import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
-import type { ProfileStore } from '../../domain/profile/profile.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import { createOwnerWebhooks } from '../../domain/webhooks/owner_webhooks.js';
 import type { RenderPage } from '../../http/pages.js';
-import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
@@ -32,21 +24,10 @@ import { createClaimActions } from './claim_actions.js';
 import { createIdentityCreator } from './identity_creation.js';
 import { createIdentityKeys } from './identity_keys.js';
 
-/** What the account reads on one chain (the claims feature's parts of each chain). */
-export type AccountChainParts = {
-  registry: IdentityRegistry;
-  profiles: ProfileStore;
-  claims: ClaimsService;
-  reader: ClaimReader;
-  /** Signet's own issuer on this chain, if it issues claims there (owners may ask it for one). */
-  issuer?: unknown;
-};
-
 export type AccountFeatureDeps = {
-  /** Each chain's identity reads, profiles, claims and claim reader: an owner signs in on any chain. */
-  onChain: OnChains<AccountChainParts>;
+  /** Each chain's identity reads, profiles, claims and claim reader, and Signet's issuer there: an owner signs in on any chain. */
+  chains: Chains;
   issuer: string;
-  chain: { client: PublicClient; chainId: number; identityFactory: Address };
   store: Store;
   logger: Logger;
   limits: Pick<RateLimits, 'consume' | 'consumeAll'>;
@@ -76,24 +57,23 @@ export type AccountFeatureDeps = {
 };
 
 export function createAccountFeature(deps: AccountFeatureDeps) {
-  const { chain, store, now, sessions, sessionCallers: callers } = deps;
+  const { store, now, sessions, sessionCallers: callers } = deps;
   // Each chain's keys and claim changes, on its own client.
-  const onChain = onChainsFrom(deps.onChain, (each) => ({
-    ...each,
+  const onChain = deps.chains.withParts((each) => ({
     issuesClaims: each.issuer !== undefined,
     // Identities are created through the chain's IdFactory, with the factory owner's key (the same key on every chain).
     creator: createIdentityCreator({
       store,
-      client: each.chain.client,
-      factory: each.chain.identityFactory,
+      client: each.client,
+      factory: each.settings.identity_factory,
       deployerKey: deps.config.identityDeployerKey,
-      walletKey: each.chain.identityKey,
+      walletKey: each.identityKey,
       logger: deps.logger,
       limits: deps.limits,
       now,
     }),
-    identityKeys: createIdentityKeys({ store, client: each.chain.client, factory: each.chain.identityFactory }),
-    claimActions: createClaimActions({ client: each.chain.client, reader: each.reader }),
+    identityKeys: createIdentityKeys({ store, client: each.client, factory: each.settings.identity_factory }),
+    claimActions: createClaimActions({ client: each.client, reader: each.reader }),
   }));
   const { claimRequests } = deps;
   const ownerWebhooks = createOwnerWebhooks(store);
@@ -111,7 +91,6 @@ export function createAccountFeature(deps: AccountFeatureDeps) {
       now,
     }),
     ...accountPageRoutes({
-      chainId: chain.chainId,
       renderPage: deps.renderPage,
       sessions,
       onChain,

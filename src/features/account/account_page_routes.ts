@@ -18,7 +18,7 @@ import { ADDRESS_PARTS, type AddressPart, type Profile, type ProfileFieldName, t
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 import { PURPOSES, signsIn } from '../../infra/chain/contracts.js';
 import type { GrantListing } from '../grants/grant_listing.js';
 import { grantPath } from '../grants/grant_schemas.js';
@@ -27,7 +27,7 @@ import type { IdentityKeys } from './identity_keys.js';
 
 /** The owner's grants as the pages show and revoke them (the access-grant feature's). */
 export type OwnerGrants = {
-  /** `chainId`: of an identity on another chain than the first. */
+  /** `chainId`: as records name the identity's chain (none on the default chain). */
   list(identity: Address, chainId?: number): ReturnType<GrantListing['list']>;
   revoke(grantId: string, identity: Address, chainId?: number): Promise<unknown>;
 };
@@ -36,12 +36,10 @@ export type OwnerGrants = {
 export type AccountPagesChain = { profiles: ProfileStore; identityKeys: IdentityKeys; claims: ClaimsService; creator: IdentityCreator; issuesClaims: boolean };
 
 export type AccountPagesDeps = {
-  /** The first chain's id: the sign-in and identity creation pages'. */
-  chainId: number;
   renderPage: RenderPage;
   sessions: AccountSessions;
   /** Each chain's profiles, keys and claims: the pages show the session's identity's chain. */
-  onChain: OnChains<AccountPagesChain>;
+  onChain: ChainSet<ServedChain & AccountPagesChain>;
   topics: ClaimTopics;
   grants: OwnerGrants;
   backchannel: Pick<BackchannelInbox, 'pendingFor'>;
@@ -99,7 +97,7 @@ const word = z.string().optional().catch(undefined);
 export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
   const { visitor } = sessionCallers(deps.sessions);
   /** The session's chain's parts. */
-  const on = (session: IdentitySession) => chainNamedBy(deps.onChain, session);
+  const on = (session: IdentitySession) => deps.onChain.named(session.chain_id);
   /** Signet's issuer takes requests for claims on the session's chain when it issues there. */
   const requestsClaims = (session: IdentitySession) => Boolean(deps.claimRequests) && on(session).issuesClaims;
 
@@ -109,8 +107,8 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       identity: session.identity,
       wallet: session.wallet,
       // The identity's chain: the wallet is asked to switch to it before it sends a transaction.
-      chainId: on(session).chain.chainId,
-      chainName: deps.onChain.several ? on(session).chain.name : undefined,
+      chainId: on(session).chainId,
+      chainName: deps.onChain.several ? on(session).name : undefined,
       demoWallet: deps.demoWallet,
       names: deps.names,
       notice: undefined,
@@ -146,15 +144,16 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         if (!any) {
           deps.renderPage(ctx, 'account/signin', {
             title: 'Sign in',
-            chainId: deps.chainId,
-            chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
+            // The chain the wallet is asked for when the owner names none.
+            chainId: deps.onChain.idOf(undefined),
+            chains: deps.onChain.all.map((chain) => ({ chain_id: chain.chainId, name: chain.name })),
             demoWallet: deps.demoWallet,
             next: signInReturnPath(query.next),
           });
           return {};
         }
         if (!any.identity) {
-          const chain = chainNamedBy(deps.onChain, any);
+          const chain = deps.onChain.named(any.chain_id);
           const creation = await chain.creator.status(any.wallet);
           if (creation?.status === 'deployed' && creation.identity) {
             await deps.sessions.attachIdentity(any, creation.identity);
@@ -165,7 +164,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             title: 'Create your identity',
             wallet: any.wallet,
             creation,
-            chainId: chain.chain.chainId,
+            chainId: chain.chainId,
             demoWallet: deps.demoWallet,
           });
           return {};

@@ -22,7 +22,7 @@ import { anyone } from '../../http/authenticators.js';
 import { clientAddress } from '../../http/client_address.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { signatureBody } from '../../http/schemas.js';
-import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
 import * as forms from './account_schemas.js';
 import type { ClaimActions } from './claim_actions.js';
@@ -34,7 +34,7 @@ export type AccountChain = { registry: IdentityRegistry; identityKeys: IdentityK
 
 export type AccountRoutesDeps = {
   /** Each chain's identity reads, keys and claim changes; a session acts on its identity's chain. */
-  onChain: OnChains<AccountChain>;
+  onChain: ChainSet<ServedChain & AccountChain>;
   receipts: ConsentReceipts;
   sessions: AccountSessions;
   callers: SessionCallers;
@@ -56,7 +56,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
   const { onChain } = deps;
   type OnChain = (typeof onChain.all)[number];
   /** A chain id in answers only where several chains are served (one chain answers as before). */
-  const chainFields = (on: OnChain) => (onChain.several ? { chain_id: on.chain.chainId, chain_name: on.chain.name } : {});
+  const chainFields = (on: OnChain) => (onChain.several ? { chain_id: on.chainId, chain_name: on.name } : {});
   return [
     route({
       method: 'post',
@@ -83,10 +83,10 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
         deps.sessions.assertSameOrigin(ctx);
         const resolved = await signInIdentity(onChain, body);
         if ('choose' in resolved)
-          return { body: { choose: resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity })) } };
+          return { body: { choose: resolved.choose.map(({ on, identity }) => ({ chain_id: on.chainId, chain_name: on.name, identity })) } };
         const { on, identity } = resolved;
         const binding = deps.sessions.beginSignIn(ctx);
-        const chainId = on.chain.chainId;
+        const chainId = on.chainId;
         const challenge = await deps.issueChallenge({
           binding,
           wallet: body.address,
@@ -96,8 +96,8 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
             : 'Sign in to Signet with your wallet to create your onchain identity.',
           fields: [],
           resources: [identity ? subjectOf(chainId, identity) : `eip155:${chainId}:${body.address}`],
-          // Named when not the first chain; the first chain's text is as with one chain.
-          ...(on === onChain.first ? {} : { chainId }),
+          // Named as records name the chain: the default chain's text is as with one chain.
+          ...(on.idInRecords === undefined ? {} : { chainId: on.idInRecords }),
         });
         return { body: { identity, ...chainFields(on), challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() } };
       },
@@ -124,20 +124,19 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       },
       refusals: [...SIGNATURE_REFUSALS, 'chain_not_configured'],
       async handle({ ctx, body, caller: binding }) {
-        const onChainOf = (chainId: number | undefined) => (chainId === undefined ? onChain.first : onChain.require(chainId));
+        const onChainOf = (chainId: number | undefined) => onChain.named(chainId);
         const challenge = await deps.verifyChallenge({ binding, ...body }, async (issued) => {
           if (!issued.identity) return;
           await onChainOf(issued.chainId).registry.assertKnownAndLinked(issued.identity, issued.wallet);
         });
         const on = onChainOf(challenge.chainId);
-        const other = on === onChain.first ? undefined : on.chain.chainId;
-        const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now(), other);
+        const session = await deps.sessions.open(ctx, challenge.identity, challenge.wallet, deps.now(), on.idInRecords);
         return {
           body: {
             identity: session.identity,
             wallet: session.wallet,
             created_at: session.created_at,
-            ...(onChain.several ? { chain_id: on.chain.chainId } : {}),
+            ...(onChain.several ? { chain_id: on.chainId } : {}),
             csrf_token: deps.sessions.formTokenOf(session),
           },
         };
@@ -167,7 +166,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The creation record', schema: forms.identityCreation } },
       refusals: ['wallet_without_identity', 'chain_unavailable'],
       async handle({ caller: session }) {
-        const record = await chainNamedBy(onChain, session).creator.status(session.wallet);
+        const record = await onChain.named(session.chain_id).creator.status(session.wallet);
         if (!record) throw refuse('wallet_without_identity', `wallet ${session.wallet} has no identity yet`, { previous: 'identity_not_created' });
         if (record.status === 'deployed' && record.identity && !session.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { body: record };
@@ -187,7 +186,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       refusals: ['identity_exists', 'identity_deployment_off', 'identity_creation_in_progress', 'deployment_refused', 'rate_limited', 'chain_unavailable'],
       async handle({ ctx, caller: session }) {
         if (session.identity) throw refuse('identity_exists', `your wallet already has identity ${session.identity}`);
-        const record = await chainNamedBy(onChain, session).creator.start(session.wallet, clientAddress(ctx));
+        const record = await onChain.named(session.chain_id).creator.start(session.wallet, clientAddress(ctx));
         if (record.status === 'deployed' && record.identity) await deps.sessions.attachIdentity(session, record.identity);
         return { status: record.status === 'pending' ? 202 : 200, body: record };
       },
@@ -204,7 +203,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       refusals: ['key_already_held', 'key_not_held', 'last_management_key', 'chain_unavailable'],
       async handle({ body, caller: session }) {
         const purpose = body.purpose === 'management' ? 'MANAGEMENT' : 'ACTION';
-        return { body: await chainNamedBy(onChain, session).identityKeys.prepare(session.identity, body.address, purpose, body.action) };
+        return { body: await onChain.named(session.chain_id).identityKeys.prepare(session.identity, body.address, purpose, body.action) };
       },
     }),
 
@@ -218,7 +217,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The transaction to send', schema: forms.preparedTransaction } },
       refusals: ['claim_not_found', 'claim_not_confirmed', 'chain_unavailable'],
       async handle({ body, caller: session }) {
-        const { claimActions } = chainNamedBy(onChain, session);
+        const { claimActions } = onChain.named(session.chain_id);
         if (body.action === 'remove') return { body: await claimActions.prepareRemoval(session.identity, body.claim_id) };
         const { signature, data } = body.claim;
         return { body: await claimActions.prepareAddition(session.identity, { ...body.claim, signature: signature as Hex, data: data as Hex }) };
@@ -235,7 +234,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'The transaction’s status', schema: forms.transactionStatus } },
       refusals: ['chain_unavailable'],
       async handle({ params, caller: session }) {
-        const on = chainNamedBy(onChain, session);
+        const on = onChain.named(session.chain_id);
         const status = await on.identityKeys.transactionStatus(params.hash);
         // A change the owner just made must show on the next page, not after the cache expires.
         if (status === 'confirmed' && session.identity) on.claimActions.forget(session.identity);
@@ -251,7 +250,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 200: { description: 'The URL, or null', schema: forms.ownerWebhook } },
       async handle({ caller: session }) {
-        const target = await deps.ownerWebhooks.get(chainNamedBy(onChain, session).chain.identityKey(session.identity));
+        const target = await deps.ownerWebhooks.get(onChain.named(session.chain_id).identityKey(session.identity));
         return { body: { url: target?.url ?? null } };
       },
     }),
@@ -268,7 +267,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       async handle({ body, caller: session }) {
         // Checked now for a clear answer to the owner, and again at each delivery (DNS can change).
         await deps.webhookUrlGuard.check(body.url);
-        const target = await deps.ownerWebhooks.set(chainNamedBy(onChain, session).chain.identityKey(session.identity), body.url, body.secret);
+        const target = await deps.ownerWebhooks.set(onChain.named(session.chain_id).identityKey(session.identity), body.url, body.secret);
         // The secret is shown here once, like an API key.
         return { body: { url: target.url, secret: target.secret, events: ['access_request.created'] } };
       },
@@ -282,7 +281,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
       auth: owner,
       responses: { 204: { description: 'Removed (also when none was set)' } },
       async handle({ caller: session }) {
-        await deps.ownerWebhooks.remove(chainNamedBy(onChain, session).chain.identityKey(session.identity));
+        await deps.ownerWebhooks.remove(onChain.named(session.chain_id).identityKey(session.identity));
         return { status: 204 };
       },
     }),

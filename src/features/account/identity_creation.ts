@@ -30,7 +30,7 @@ export function createIdentityCreator(deps: {
   client: PublicClient;
   factory: Address;
   deployerKey?: Hex;
-  /** How the records name a wallet: the first chain's by its address (as before several chains), another's by CAIP-10. */
+  /** How the records name a wallet: the default chain's by its address (as before several chains), another's by CAIP-10. */
   walletKey?: (wallet: Address) => string;
   logger: Logger;
   limits: Pick<RateLimits, 'consume' | 'consumeAll'>;

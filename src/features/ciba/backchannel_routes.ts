@@ -13,7 +13,6 @@ import type { IdentitySession } from '../../domain/owner_sessions/account_sessio
 import { LINKED_SIGNATURE_REFUSALS, type VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
 import * as forms from './backchannel_schemas.js';
 
 export type BackchannelRoutesDeps = {
@@ -23,7 +22,7 @@ export type BackchannelRoutesDeps = {
   owner: Authenticator<IdentitySession>;
   completeConsent: CompleteConsent;
   /** Each chain's signature check and claims: a request is approved on its identity's chain. */
-  onChain: OnChains<{ verifyLinkedSignature: VerifyLinkedSignature; claims: ClaimsService }>;
+  chains: { named(chainId: number | undefined): { verifyLinkedSignature: VerifyLinkedSignature; claims: ClaimsService } };
   topics: ClaimTopics;
   fields: readonly FieldDefinition[];
 };
@@ -60,7 +59,7 @@ export function backchannelRoutes(deps: BackchannelRoutesDeps): AnyRoute[] {
       refusals: ['backchannel_request_not_found', 'backchannel_request_decided', ...LINKED_SIGNATURE_REFUSALS],
       async handle({ params, body }) {
         const request = await pending(params.id);
-        const on = chainNamedBy(deps.onChain, request);
+        const on = deps.chains.named(request.chain_id);
         const wallet = await on.verifyLinkedSignature(request.identity, request.challenge, body.signature, body.address);
         const requested = requestedFields(deps.fields, request.scope, undefined);
         // Claim topics asked for share the identity's valid claims of those topics.

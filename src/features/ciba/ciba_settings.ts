@@ -1,5 +1,5 @@
 // The engine's CIBA (poll mode) hooks: the login_hint names the identity (its address, which
-// means the first chain, or its CAIP-10 id on any chain served); the "authentication device"
+// means the default chain, or its CAIP-10 id on any chain served); the "authentication device"
 // is the owner's Signet inbox.
 import { type Configuration, errors } from 'oidc-provider';
 import { getAddress, isAddress } from 'viem';
@@ -11,13 +11,13 @@ import { requestedFields } from '../../domain/fields/fields.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
 import { clientAddress } from '../../http/client_address.js';
-import type { OnChains } from '../../infra/chain/chains.js';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 import type { RateLimits } from '../../infra/rate_limits/rate_limits.js';
 
 export type CibaDeps = {
   issuer: string;
   /** Each chain's identity reads. */
-  identities: Pick<OnChains<{ registry: IdentityRegistry }>, 'first' | 'get'>;
+  chains: Pick<ChainSet<ServedChain & { registry: IdentityRegistry }>, 'named' | 'get'>;
   inbox: BackchannelInbox;
   fields: () => readonly FieldDefinition[];
   now: () => number;
@@ -39,11 +39,13 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
     deliveryModes: ['poll'],
     async processLoginHint(ctx, loginHint) {
       if (!loginHint) throw new errors.UnknownUserId('login_hint must name the identity');
-      const named = isAddress(loginHint) ? { chainId: deps.identities.first.chain.chainId, identity: getAddress(loginHint) } : parseSubject(loginHint);
+      // A bare address means the default chain; a CAIP-10 id names its chain.
+      const named = isAddress(loginHint) ? { chainId: undefined, identity: getAddress(loginHint) } : parseSubject(loginHint);
       if (!named) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
-      const { chainId, identity } = named;
-      const on = deps.identities.get(chainId);
-      if (!on) throw new errors.UnknownUserId(`chain ${chainId} is not one this Signet serves`);
+      const on = named.chainId === undefined ? deps.chains.named(undefined) : deps.chains.get(named.chainId);
+      if (!on) throw new errors.UnknownUserId(`chain ${named.chainId} is not one this Signet serves`);
+      const { chainId } = on;
+      const { identity } = named;
       // Counted, and the inbox's bound checked, before the chain is asked whether the identity
       // exists (decision 63): a refused start costs a few Redis reads and no eth_call.
       const subject = subjectOf(chainId, identity);
@@ -53,7 +55,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
         ['backchannelStartsPerIdentity', subject],
       ]);
       const atMost = deps.config.rateLimits.backchannelPendingPerIdentity;
-      const waiting = await deps.inbox.pendingFor(identity, chainId === deps.identities.first.chain.chainId ? undefined : chainId);
+      const waiting = await deps.inbox.pendingFor(identity, on.idInRecords);
       if (waiting.length >= atMost) {
         const firstEnds = Math.min(...waiting.map((request) => Date.parse(request.expires_at)));
         throw inboxFull(atMost, (firstEnds - deps.now()) / 1000);
@@ -84,6 +86,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
     },
     async triggerAuthenticationDevice(_ctx, request, account, client) {
       const { chainId, identity } = parseSubject(account.accountId)!;
+      const { idInRecords } = deps.chains.named(chainId);
       const claimsParameter = request.claims ? request.claims : undefined;
       const fields = requestedFields(deps.fields(), String(request.params?.scope ?? request.scope ?? ''), claimsParameter);
       const created = deps.now();
@@ -92,7 +95,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
       const base = {
         id: request.jti,
         identity,
-        ...(chainId === deps.identities.first.chain.chainId ? {} : { chain_id: chainId }),
+        ...(idInRecords === undefined ? {} : { chain_id: idInRecords }),
         client_id: client.clientId,
         client_name: client.clientName ?? client.clientId,
         fields: fields.map((field) => field.name),

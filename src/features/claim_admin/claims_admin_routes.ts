@@ -12,12 +12,10 @@ import * as forms from './claim_admin_schemas.js';
 
 export type ClaimsAdminDeps = {
   baseUrl: string;
-  /** Signet's issuer on a chain (it refuses a chain not configured); absent without its key. */
-  issuerOn?: (chainId: number) => SignetIssuer;
-  /** The chain a request without `chain_id` means. */
-  firstChainId: number;
-  /** How paths name an identity of a chain (a bare address for the first). */
-  identityRef: (chainId: number, identity: `0x${string}`) => string;
+  /** Signet's issuer on the chain a request names (none named: the default chain; one not configured refused); absent without its key. */
+  issuerOn?: (chainId: number | undefined) => SignetIssuer;
+  /** How paths name an identity of the chain a request names (src/infra/chain/chains.ts). */
+  identityRef: (chainId: number | undefined, identity: `0x${string}`) => string;
   claimRequests?: ClaimRequests;
   adminToken?: string;
 };
@@ -27,7 +25,7 @@ const TAG = 'Admin: claims';
 export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
   const admin = adminToken(deps.adminToken);
   /** The admin token, then Signet's issuer: without its key these routes do not exist. */
-  const issuerAdmin: Authenticator<(chainId: number) => SignetIssuer> = {
+  const issuerAdmin: Authenticator<(chainId: number | undefined) => SignetIssuer> = {
     kind: admin.kind,
     refusals: [...admin.refusals, 'claim_issuer_off'],
     async authenticate(ctx) {
@@ -65,7 +63,7 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
         'chain_unavailable',
       ],
       async handle({ body, caller: issuerOn }) {
-        const chainId = body.chain_id ?? deps.firstChainId;
+        const chainId = body.chain_id;
         const issuer = issuerOn(chainId);
         assertClaimDataBounds(body.data);
         // Verified data is checked before Signet signs its hash: what it signs, it can release.
@@ -102,7 +100,7 @@ export function claimsAdminRoutes(deps: ClaimsAdminDeps): AnyRoute[] {
       responses: { 200: { description: 'The revocation', schema: forms.revokedClaim } },
       refusals: ['claim_not_found', 'claim_already_revoked', 'chain_not_configured', 'chain_unavailable'],
       async handle({ body, caller: issuerOn }) {
-        return { body: await issuerOn(body.chain_id ?? deps.firstChainId).revoke(body.identity, body.claim_id) };
+        return { body: await issuerOn(body.chain_id).revoke(body.identity, body.claim_id) };
       },
     }),
   ];

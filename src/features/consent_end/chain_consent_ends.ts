@@ -18,7 +18,7 @@ import type { EndLoginGrant } from './login_grant_end.js';
 
 export type ChainConsentEndDeps = {
   client: PublicClient;
-  /** The chain followed, when not the first: named in the signals, and in claim paths by CAIP-10. */
+  /** The chain followed as records name it (none: the default chain): named in the signals, and in claim paths by CAIP-10. */
   chainId?: number;
   reader: ClaimReader;
   receipts: { listFor(identity: Address): Promise<ConsentReceipt[]> };

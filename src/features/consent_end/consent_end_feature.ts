@@ -1,15 +1,12 @@
 // What ends consent, assembled: ending a login grant and telling its website (the owner, an
 // erasure, a key removed), the live key check of every refresh, and on each chain the watcher
 // whose settled events end what the chain says no longer stands, with that chain's reads only.
-import type { Address } from 'viem';
 import type { Config } from '../../config/config.js';
-import type { ClaimReader } from '../../domain/claims/claim_reader.js';
+import type { Chain, Chains } from '../../domain/chains/chains.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { GrantEndReason, Signals } from '../../domain/consent/consent_signal.js';
-import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { type ChainConsentHandlers, claimIssuersOf, createChainWatcher, watchersAsOne } from '../../domain/watch/chain_watcher.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
-import type { Chain, Chains, OnChains } from '../../infra/chain/chains.js';
 import { settledPointFor } from '../../infra/chain/settled_point.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import type { Metrics } from '../../infra/observability/metrics.js';
@@ -22,11 +19,9 @@ import { createRefreshKeyCheck } from './refresh_key_check.js';
 
 export type LoginEndsDeps = {
   store: Store;
-  /** The first chain's id: its receipts name no chain. */
-  chainId: number;
+  /** Each chain's identity reads: a refresh checks its wallet's key on the grant's chain (a receipt names it, or means the default chain). */
+  chains: Pick<Chains, 'idOf' | 'named'>;
   receipts: ConsentReceipts;
-  /** Each chain's identity reads: a refresh checks its wallet's key on the grant's chain. */
-  identities: Pick<OnChains<{ registry: IdentityRegistry }>, 'first' | 'require'>;
   isLoginActive: (grantId: string) => Promise<boolean>;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   signals: Signals;
@@ -39,7 +34,7 @@ export function createLoginEnds(deps: LoginEndsDeps) {
   const endLoginGrant = createLoginGrantEnd({
     isActive: deps.isLoginActive,
     revokeLoginGrant: deps.revokeLoginGrant,
-    sidOf: createLoginSessionSid(deps.store, deps.chainId),
+    sidOf: createLoginSessionSid(deps.store, deps.chains),
     signals: deps.signals,
     now: deps.now,
   });
@@ -51,8 +46,7 @@ export function createLoginEnds(deps: LoginEndsDeps) {
   };
   const mayRefresh = createRefreshKeyCheck({
     receipts: deps.receipts,
-    registry: deps.identities.first.registry,
-    registryOn: (chainId) => deps.identities.require(chainId).registry,
+    registryOn: (chainId) => deps.chains.named(chainId).registry,
     endLoginGrant,
     whenChainDown: deps.config.refreshWhenChainDown,
   });
@@ -64,9 +58,8 @@ export type LoginEnds = ReturnType<typeof createLoginEnds>;
 export type ChainWatchingDeps = {
   config: Pick<Config, 'chainWatch' | 'claims' | 'claimIssuer'>;
   store: Store;
+  /** Each chain's client, claim reader and Signet's issuer there, if any. */
   chains: Chains;
-  /** Each chain's claim reader and Signet's issuer there, if any. */
-  onChain: { all: readonly { chain: Chain; reader: ClaimReader; issuer?: { address: Address } }[] };
   receipts: ConsentReceipts;
   access: Pick<AccessGrantParts, 'accessGrants' | 'accessGrantIdsOf'>;
   isLoginActive: (grantId: string) => Promise<boolean>;
@@ -75,7 +68,7 @@ export type ChainWatchingDeps = {
   signals: Signals;
   /** The credentials issued from claims, ended with their claim. */
   credentials?: ChainConsentEndDeps['credentials'];
-  /** What the first chain's events do instead of Signet's own (tests). */
+  /** What the default chain's events do instead of Signet's own (tests). */
   consentEnds?: ChainConsentHandlers;
   metrics?: Metrics;
   logger: Logger;
@@ -85,10 +78,10 @@ export type ChainWatchingDeps = {
 /** One watcher per chain, each with its own lease, cursor and settled point, run as one. */
 export function createChainWatching(deps: ChainWatchingDeps) {
   const { config, chains } = deps;
-  const consentEndsOn = (on: ChainWatchingDeps['onChain']['all'][number]) => {
-    const other = on.chain === chains.first ? undefined : on.chain.chainId;
+  const consentEndsOn = (on: Chain) => {
+    const other = on.idInRecords;
     return createChainConsentEnds({
-      client: on.chain.client,
+      client: on.client,
       chainId: other,
       reader: on.reader,
       receipts: { listFor: (identity) => deps.receipts.listFor(identity, other) },
@@ -96,17 +89,17 @@ export function createChainWatching(deps: ChainWatchingDeps) {
       isLoginActive: deps.isLoginActive,
       endLoginGrant: deps.endLoginGrant,
       revokeAccessGrant: (grant) => deps.access.accessGrants.revoke(grant.id, { identity: grant.identity, chainId: grant.chain_id }, 'key_removed'),
-      watchedIdentities: () => deps.watchlists(on.chain.chainId).identities(),
+      watchedIdentities: () => deps.watchlists(on.chainId).identities(),
       signals: deps.signals,
       credentials: deps.credentials,
       now: deps.now,
     });
   };
-  const [firstChain] = deps.onChain.all;
-  const chainConsentEnds = consentEndsOn(firstChain!);
+  // The default chain's are the ones a test may replace (AppDeps.consentEnds).
+  const chainConsentEnds = consentEndsOn(chains.named(undefined));
   // When each chain's events count: its own setting, the one for every chain, or its id's default.
   const settledPointOf = (chain: Chain) => {
-    const { settled, known } = settledPointFor(chain.chainId, chain.confirmations, config.chainWatch.confirmations);
+    const { settled, known } = settledPointFor(chain.chainId, chain.settings.confirmations, config.chainWatch.confirmations);
     if (!known && config.chainWatch.enabled) {
       deps.logger.warn(
         `chain ${chain.chainId} has no known settled point: the watcher acts on the newest block (0 confirmations); set its confirmations ("safe", "finalized" or a number) if it reorganises`,
@@ -115,20 +108,21 @@ export function createChainWatching(deps: ChainWatchingDeps) {
     return settled;
   };
   // The metrics carry each watcher's chain_id.
-  const watchers = deps.onChain.all.map((on) => {
-    const first = on.chain === chains.first;
+  const watchers = chains.all.map((on) => {
+    // The default chain's lease and cursor keys name no chain (as with one chain).
+    const unnamed = on.idInRecords === undefined;
     return createChainWatcher({
       store: deps.store,
-      client: on.chain.client,
-      ...(first ? {} : { chainId: on.chain.chainId }),
-      watchlist: deps.watchlists(on.chain.chainId),
-      issuers: chains.several ? claimIssuersOf(config, on.chain.chainId, on.issuer?.address) : claimIssuersOf(config),
-      handlers: first ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
+      client: on.client,
+      ...(unnamed ? {} : { chainId: on.chainId }),
+      watchlist: deps.watchlists(on.chainId),
+      issuers: chains.several ? claimIssuersOf(config, on.chainId, on.issuer?.address) : claimIssuersOf(config),
+      handlers: unnamed ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
       settings: config.chainWatch,
-      settled: settledPointOf(on.chain),
-      endpoints: on.chain.endpoints,
+      settled: settledPointOf(on),
+      endpoints: on.endpoints,
       metrics: deps.metrics,
-      metricsChainId: on.chain.chainId,
+      metricsChainId: on.chainId,
       logger: deps.logger,
       now: deps.now,
     });

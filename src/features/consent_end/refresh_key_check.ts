@@ -10,9 +10,8 @@ import type { EndLoginGrant } from './login_grant_end.js';
 
 export type RefreshKeyCheckDeps = {
   receipts: Pick<ConsentReceipts, 'find'>;
-  registry: Pick<IdentityRegistry, 'assertLinked'>;
-  /** Another chain's registry, for a receipt naming that chain (its key is read there, and only there). */
-  registryOn?: (chainId: number) => Pick<IdentityRegistry, 'assertLinked'>;
+  /** The registry of the chain a receipt names (none: the default chain): its key is read there, and only there. */
+  registryOn: (chainId: number | undefined) => Pick<IdentityRegistry, 'assertLinked'>;
   endLoginGrant: EndLoginGrant;
   whenChainDown: 'allow' | 'refuse';
 };
@@ -24,7 +23,7 @@ export function createRefreshKeyCheck(deps: RefreshKeyCheckDeps) {
     // Every consent leaves a receipt; a grant without one was made by no wallet of Signet's.
     if (!receipt) return true;
     try {
-      const registry = receipt.chain_id === undefined || !deps.registryOn ? deps.registry : deps.registryOn(receipt.chain_id);
+      const registry = deps.registryOn(receipt.chain_id);
       await registry.assertLinked(receipt.identity, receipt.wallet);
       return true;
     } catch (error) {

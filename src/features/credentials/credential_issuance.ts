@@ -23,9 +23,9 @@ import type { StatusLists } from '../../domain/credentials/status_lists.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import { parseSubject } from '../../domain/identity/subject.js';
 import type { VerifiedSource, VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
+import type { ChainNaming } from '../../infra/chain/chains.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import { clientAddress } from '../../http/client_address.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 
 /** The engine's acknowledgement of its experimental OpenID4VCI draft, for the version installed (decision 53). */
 export const OPENID4VCI_ACK = 'experimental-01';
@@ -45,7 +45,8 @@ export type CredentialIssuanceDeps = {
   thresholds: readonly number[];
   lifetimeDays: number;
   topics: ClaimTopics;
-  onChain: Pick<OnChains<{ verified?: VerifiedSources }>, 'get'>;
+  /** Each chain's verified data. */
+  chains: { get(chainId: number): (Pick<ChainNaming, 'identityKey'> & { verified?: VerifiedSources }) | undefined };
   signer: SdJwtVcSigner;
   statusLists: StatusLists;
   statusUri: (list: number) => string;
@@ -124,7 +125,7 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
     async issueCredential(ctx, { credentialConfigurationId, proofs, client, account, grant, accessToken }) {
       const type = byId.get(credentialConfigurationId)!;
       const subject = parseSubject(account.accountId);
-      const on = subject && deps.onChain.get(subject.chainId);
+      const on = subject && deps.chains.get(subject.chainId);
       if (!subject || !on?.verified) throw new errors.CredentialRequestDenied('this identity’s chain is not served');
       const jwts = (proofs as { jwt?: string[] } | undefined)?.jwt ?? [];
       // Every proof is read before anything is spent: one bad proof costs the others nothing.
@@ -142,7 +143,7 @@ export function openid4vciFeature(deps: CredentialIssuanceDeps): Openid4vci {
       if (Math.floor(made.expiresAt / DAY_MS) <= Math.floor(now / DAY_MS)) {
         throw new errors.CredentialRequestDenied('the verified data this credential is made from ends today');
       }
-      const identityKey = on.chain.identityKey(subject.identity);
+      const identityKey = on.identityKey(subject.identity);
       const ids = read.holders.map(() => randomUUID());
       // Spent in this order, each given back if a later one refuses: the day's places, the
       // nonce (of two requests with one nonce, on any process, one goes on), the token.

@@ -11,6 +11,7 @@ import { refuse } from '../../base/errors.js';
 import type { CredentialType } from '../../domain/credentials/credential_types.js';
 import { subjectOf } from '../../domain/identity/subject.js';
 import type { IdentitySession } from '../../domain/owner_sessions/account_sessions.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
@@ -40,8 +41,8 @@ export function createCredentialOffers(deps: {
   provider: Provider;
   store: Store;
   issuer: string;
-  /** The first chain's id: an owner session without `chain_id` is on it. */
-  chainId: number;
+  /** The chain an owner session names (none: the default chain). */
+  chains: Pick<Chains, 'idOf'>;
   types: readonly CredentialType[];
   offerSeconds: number;
   /** How long an offer's grant lives: the offer's wait and the life of the token it gives. */
@@ -53,7 +54,7 @@ export function createCredentialOffers(deps: {
     async make(session, configurationId) {
       const type = byId.get(configurationId);
       if (!type) throw refuse('credential_type_unknown', `no credential is offered as "${configurationId}"`);
-      const accountId = subjectOf(session.chain_id ?? deps.chainId, session.identity);
+      const accountId = subjectOf(deps.chains.idOf(session.chain_id), session.identity);
       const client = await deps.provider.Client.find(WALLET_CLIENT_ID);
       const grant = new deps.provider.Grant({ accountId, clientId: WALLET_CLIENT_ID });
       grant.addResourceScope(deps.issuer, type.scope);

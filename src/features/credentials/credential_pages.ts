@@ -11,6 +11,7 @@ import type { AccountTabPath } from '../../domain/owner_sessions/account_tabs.js
 import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { CredentialOffer, CredentialOffers } from './credential_offers.js';
 
@@ -30,8 +31,8 @@ const VALID_KEY = 'account.credentials.state_valid';
 export function credentialPages(deps: {
   sessions: AccountSessions;
   renderPage: RenderPage;
-  /** The first chain's id: an owner session without `chain_id` is on it. */
-  chainId: number;
+  /** The chain an owner session names (none: the default chain). */
+  chains: Pick<Chains, 'idOf'>;
   demoWallet: boolean;
   types: readonly CredentialType[];
   /** Undefined: Signet issues no credentials here (no ES256 key). */
@@ -45,7 +46,7 @@ export function credentialPages(deps: {
       title: 'Credentials in your wallet',
       identity: session.identity,
       wallet: session.wallet,
-      chainId: session.chain_id ?? deps.chainId,
+      chainId: deps.chains.idOf(session.chain_id),
       demoWallet: deps.demoWallet,
       issuing: Boolean(deps.issuing),
       types: deps.types,

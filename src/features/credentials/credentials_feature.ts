@@ -4,6 +4,7 @@
 // models. Nothing is issued without an ES256 key (the one algorithm every wallet accepts).
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config/config.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import { createCredentialRecords } from '../../domain/credentials/credential_records.js';
 import { createCredentialRevocation } from '../../domain/credentials/credential_revocation.js';
@@ -15,10 +16,8 @@ import { createStatusLists } from '../../domain/credentials/status_lists.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
-import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { RenderPage } from '../../http/pages.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 import { algorithmOf, credentialKeyOf, signingKeysOf } from '../../infra/keys/signing_keys.js';
 import type { ClientRecords } from '../../infra/store/client_records.js';
 import { keys } from '../../infra/store/keys.js';
@@ -34,9 +33,8 @@ import { WALLET_CLIENT_ID, withWalletClient } from './wallet_client.js';
 export type CredentialsDeps = {
   config: Config;
   store: Store;
-  chainId: number;
+  chains: Chains;
   topics: ClaimTopics;
-  onChain: Pick<OnChains<{ verified?: VerifiedSources }>, 'get'>;
   clientRecords: ClientRecords;
   watchlists: Watchlists;
   history: AccessHistory;
@@ -80,7 +78,7 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
       thresholds,
       lifetimeDays: config.credentials.lifetimeDays,
       topics: deps.topics,
-      onChain: deps.onChain,
+      chains: deps.chains,
       signer: createSdJwtVcSigner({ issuer: config.issuer, key }),
       statusLists,
       statusUri,
@@ -116,7 +114,7 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
     },
     /** Once the engine exists: its token check of offers, and the routes. */
     withEngine(provider: Provider) {
-      const pageDeps = { sessions: deps.sessions, renderPage: deps.renderPage, chainId: deps.chainId, demoWallet: deps.demoWallet, types };
+      const pageDeps = { sessions: deps.sessions, renderPage: deps.renderPage, chains: deps.chains, demoWallet: deps.demoWallet, types };
       if (!key) return { routes: credentialPages(pageDeps) };
       useProofNonces(provider, nonces);
       provider.use(offerTokenCheck({ provider, store, offerSeconds: config.credentials.offerSeconds }));
@@ -124,7 +122,7 @@ export function createCredentialsFeature(deps: CredentialsDeps) {
         provider,
         store,
         issuer: config.issuer,
-        chainId: deps.chainId,
+        chains: deps.chains,
         types,
         offerSeconds: config.credentials.offerSeconds,
         grantSeconds: offerGrantSeconds,

@@ -15,7 +15,7 @@ export type AccessGrant = {
   kind: GrantKind;
   status: GrantStatus;
   identity: Address;
-  /** The identity's chain, when not the first (absent: the first chain, as before several chains). */
+  /** The identity's chain, as records name it (absent: the default chain, as before several chains; src/infra/chain/chains.ts). */
   chain_id?: number;
   /** The service's client_id. */
   service: string;

@@ -70,7 +70,7 @@ export function createAccessGrantStore(store: Store) {
       return { ...record, status: to };
     },
 
-    /** chainId: of an identity on another chain than the first. */
+    /** chainId: of an identity on another chain than the default one. */
     async listIds(owner: { identity?: Address; chainId?: number; service?: string }): Promise<string[]> {
       if (owner.identity) return store.indexMembers(keys.accessGrantsOfIdentity(identityKeyOf(owner.identity, owner.chainId)));
       if (owner.service) return store.indexMembers(keys.accessGrantsOfService(owner.service));

@@ -20,7 +20,6 @@ export type GrantEvent = {
 
 export type AccessGrantSettings = {
   issuer: string;
-  chainId: number;
   /** How long an immediate request may wait for its signature. */
   immediateRequestSeconds: number;
   /** How long a persistent request may wait for the owner. */
@@ -35,10 +34,11 @@ export type AccessGrantSettings = {
 export type AccessGrantDeps = {
   grants: AccessGrantStore;
   resources: GrantResources;
-  registry: IdentityRegistry;
-  verifyLinkedSignature: VerifyLinkedSignature;
-  /** Another chain's identity reads and signature check, for a grant of an identity there. */
-  on?: (chainId: number) => { registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature };
+  /** The chain a grant or resource names (none: the default chain): its identity reads and signature check. */
+  chains: {
+    named(chainId: number | undefined): { registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature };
+    idOf(chainId: number | undefined): number;
+  };
   serviceName: (service: string) => Promise<string>;
   notify: (event: GrantEvent) => Promise<void>;
   settings: AccessGrantSettings;
@@ -52,13 +52,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const grantNotFound = (id: string) => refuse('grant_not_found', `no access grant ${id}`);
 const requestExpired = (grant: AccessGrant) => refuse('grant_expired', `the access request expired at ${grant.expires_at}`);
 
-/** A grant of the identity on its chain (chainId undefined: the first chain's). */
+/** A grant of the identity on its chain (chainId as records name it: undefined on the default chain). */
 const ofIdentity = (grant: AccessGrant, identity: Address, chainId?: number) => grant.identity === identity && grant.chain_id === chainId;
 
 export function createAccessGrants(deps: AccessGrantDeps) {
   const { grants, settings } = deps;
   /** The chain's reads of a grant's (or a resource's) identity. */
-  const chainOf = (chainId?: number) => (chainId === undefined || !deps.on ? deps : deps.on(chainId));
+  const chainOf = (chainId?: number) => deps.chains.named(chainId);
   // How long a grant is kept from each step on (docs/data.md): an ended one for the ended period;
   // a request for its wait and then that period (it ends expired if nobody reads it); an active
   // immediate grant for its token's life and then that period (unread, it cannot be used after);
@@ -132,7 +132,7 @@ export function createAccessGrants(deps: AccessGrantDeps) {
           issuer: settings.issuer,
           serviceName: await deps.serviceName(service),
           kind,
-          identitySubject: subjectOf(ref.chainId ?? settings.chainId, ref.identity),
+          identitySubject: subjectOf(deps.chains.idOf(ref.chainId), ref.identity),
           resourceUrl: `${settings.issuer}${ref.path}`,
           fields,
           grantId: id,

@@ -12,7 +12,7 @@ export type GrantHoldersDeps = {
   isLoginActive(grantId: string): Promise<boolean>;
 };
 
-/** The holders of `identity`'s live grants (`chainId`: of an identity on another chain than the first), each once. */
+/** The holders of `identity`'s live grants (`chainId`: of an identity on another chain than the default one), each once. */
 export function createGrantHolders(deps: GrantHoldersDeps) {
   return async (identity: Address, chainId?: number): Promise<string[]> => {
     const [grantIds, receipts] = await Promise.all([deps.grants.listIds({ identity, chainId }), deps.receipts.listFor(identity, chainId)]);

@@ -54,7 +54,7 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
   const loginGrants = async (identity: Address, chainId?: number): Promise<LoginGrant[]> =>
     Promise.all((await deps.receipts.listFor(identity, chainId)).map(loginGrantOf));
 
-  /** One OIDC login of this identity on its chain (`chainId`: another than the first), or undefined when the id is not one. */
+  /** One OIDC login of this identity on its chain (`chainId`: another than the default one), or undefined when the id is not one. */
   const loginGrant = async (id: string, identity: Address, chainId?: number): Promise<LoginGrant | undefined> => {
     const receipt = await deps.receipts.find(id);
     return receipt && receipt.identity === identity && receipt.chain_id === chainId ? loginGrantOf(receipt) : undefined;
@@ -63,7 +63,7 @@ export function createGrantListing(deps: { grants: AccessGrantStore; accessGrant
   return {
     loginGrants,
     loginGrant,
-    /** One page of `owner`'s grants (`chainId`: of an identity on another chain than the first), or of a service's own grants of one identity when `identity` is given. */
+    /** One page of `owner`'s grants (`chainId`: of an identity on another chain than the default one), or of a service's own grants of one identity when `identity` is given. */
     async list(owner: { identity: Address; chainId?: number } | { service: string; identity?: Address }, page: { cursor?: string; limit: number }) {
       const { limit } = page;
       const cursor = decodeTimeCursor(page.cursor);

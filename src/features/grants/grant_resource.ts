@@ -11,12 +11,12 @@ import type { IdentityRegistry } from '../../domain/identity/identity_registry.j
 import type { Profile, ProfileStore } from '../../domain/profile/profile.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 
-/** chainId: the identity's chain, when not the first (absent: the first, named by its bare address). */
+/** chainId: the identity's chain as records name it (absent: the default chain, named by its bare address; src/infra/chain/chains.ts). */
 export type ResourceRef =
   | { kind: 'profile'; identity: Address; chainId?: number; path: string }
   | { kind: 'claim'; identity: Address; chainId?: number; claimId: Hex; path: string };
 
-/** How a path names an identity: a bare address on the first chain, its CAIP-10 id on another. */
+/** How a path names an identity: a bare address on the default chain, its CAIP-10 id on another. */
 const named = identityKeyOf;
 const onChain = (chainId?: number) => (chainId === undefined ? {} : { chainId });
 
@@ -37,9 +37,9 @@ type ChainResources = { profiles: ProfileStore; claims: ClaimsService; registry:
 
 const noIdentity = (ref: ResourceRef) => refuse('identity_not_found', `${ref.identity} is not an identity of this chain's IdFactory`);
 
-/** The first chain's profiles and claims; `on`, another chain's (a ref's chainId). */
-export function createGrantResources(first: ChainResources & { on?: (chainId: number) => ChainResources }) {
-  const of = (ref: ResourceRef): ChainResources => (ref.chainId === undefined || !first.on ? first : first.on(ref.chainId));
+/** Each chain's profiles and claims, found by the chain a ref names. */
+export function createGrantResources(chains: { named(chainId: number | undefined): ChainResources }) {
+  const of = (ref: ResourceRef): ChainResources => chains.named(ref.chainId);
 
   /**
    * The identity's profile, refusing 404 identity_not_found when the address is no identity: a

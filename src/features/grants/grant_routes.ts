@@ -31,7 +31,7 @@ export type GrantRoutesDeps = {
   services: ServiceAuth;
   service: Authenticator<ServiceCaller>;
   sessions: SessionCallers & { find(ctx: Context): Promise<IdentitySession | undefined> };
-  /** CIBA login requests waiting for this identity's owner (`chainId`: of another chain than the first). */
+  /** CIBA login requests waiting for this identity's owner (`chainId`: of another chain than the default one). */
   backchannelFor: (identity: Address, chainId?: number) => Promise<BackchannelRequest[]>;
   revokeAsOwner: RevokeAsOwner;
   /** The chain of an identity in a path: undefined for the first (bare or named), its id for another; refuses one not served. */

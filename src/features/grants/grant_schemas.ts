@@ -9,7 +9,7 @@ import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId
 
 const IDENTITY_MESSAGE = 'must be a 0x-prefixed 20-byte address, or one qualified by its chain: eip155:<chain id>:0x…';
 
-/** An identity in a path: a bare address (the first chain's) or its CAIP-10 id naming the chain. */
+/** An identity in a path: a bare address (the default chain's) or its CAIP-10 id naming the chain. */
 export type IdentityInPath = { address: Address; chainId?: number };
 
 const identityInPath = z

@@ -2,28 +2,24 @@
 // built before the engine, then the listing, revocation, resource reads and routes over it.
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
-import { refuse, SignetError } from '../../base/errors.js';
+import { SignetError } from '../../base/errors.js';
 import { retentionSeconds } from '../../base/retention.js';
 import type { Config } from '../../config/config.js';
 import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
-import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import { isFapiClient } from '../../domain/clients/fapi_profile.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { Signals } from '../../domain/consent/consent_signal.js';
 import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
-import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { subjectOf } from '../../domain/identity/subject.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
-import type { ProfileStore } from '../../domain/profile/profile.js';
 import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
-import type { VerifyLinkedSignature } from '../../domain/wallet/verify_linked_signature.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { WebhookQueue } from '../../domain/webhooks/webhook_queue.js';
 import type { Authenticator } from '../../http/authenticators.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 import { signingKeysOf } from '../../infra/keys/signing_keys.js';
 import type { ServiceAuth, ServiceCaller } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
@@ -41,13 +37,8 @@ export type AccessGrantPartsDeps = {
   grants: AccessGrantStore;
   config: Pick<Config, 'retention' | 'challengeTtlSeconds' | 'grants' | 'ttl'>;
   issuer: string;
-  chainId: number;
-  registry: IdentityRegistry;
-  profiles: ProfileStore;
-  claims: ClaimsService;
-  verifyLinkedSignature: VerifyLinkedSignature;
-  /** The chains served after the first: each one's identity reads, signature check, profiles and claims. */
-  onChain?: OnChains<{ registry: IdentityRegistry; verifyLinkedSignature: VerifyLinkedSignature; profiles: ProfileStore; claims: ClaimsService }>;
+  /** Each chain's identity reads, signature check, profiles and claims. */
+  chains: Chains;
   serviceName: (service: string) => Promise<string>;
   webhooks: WebhookQueue;
   /** Told of every grant that ends, for the clients (back-channel logout, SSF). */
@@ -63,19 +54,11 @@ export type AccessGrantPartsDeps = {
  */
 export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
   const { grants } = deps;
-  const onChain = deps.onChain;
-  const resources = createGrantResources({
-    profiles: deps.profiles,
-    claims: deps.claims,
-    registry: deps.registry,
-    on: onChain && ((chainId) => onChain.require(chainId)),
-  });
+  const resources = createGrantResources(deps.chains);
   const accessGrants = createAccessGrants({
     grants,
     resources,
-    registry: deps.registry,
-    verifyLinkedSignature: deps.verifyLinkedSignature,
-    on: onChain && ((chainId) => onChain.require(chainId)),
+    chains: deps.chains,
     serviceName: deps.serviceName,
     notify: async (event) => {
       // A request goes to the owner's webhook of the identity on its chain (grant_events.ts).
@@ -98,7 +81,6 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
     },
     settings: {
       issuer: deps.issuer,
-      chainId: deps.chainId,
       // An immediate grant lives as long as a wallet challenge; a persistent one's token as an access token.
       immediateRequestSeconds: deps.config.challengeTtlSeconds,
       persistentRequestSeconds: deps.config.grants.pendingSeconds,
@@ -109,7 +91,7 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
     watchlists: deps.watchlists,
     now: deps.now,
   });
-  /** The ids of an identity's access grants (ended ones included, while kept); chainId: of another chain than the first. */
+  /** The ids of an identity's access grants (ended ones included, while kept); chainId: as records name the chain. */
   const accessGrantIdsOf = (identity: Address, chainId?: number) => grants.listIds({ identity, chainId });
   /** Ends the access grants a service holds, its client being deleted: active ones revoked, requests denied. */
   const endAccessGrantsOf = async (service: string) => {
@@ -137,7 +119,6 @@ export type GrantsFeatureDeps = {
   /** The DPoP check of access tokens presented to the resource routes. */
   checkDpop: DpopCheck;
   issuer: string;
-  chainId: number;
   provider: Provider;
   /** The clients' records: whether a token's client follows the FAPI profile. */
   clients: Pick<ClientRegistry, 'find'>;
@@ -147,8 +128,8 @@ export type GrantsFeatureDeps = {
   /** The services' API keys: who calls the access-grant API. */
   services: { services: ServiceAuth; service: Authenticator<ServiceCaller> };
   backchannel: BackchannelInbox;
-  /** The chains served after the first (a path's chain id is checked against them). */
-  onChain?: Pick<OnChains<unknown>, 'require'>;
+  /** The chains served (a path's chain id is checked against them). */
+  chains: Pick<Chains, 'named' | 'idOf'>;
   revokeLoginGrant: (grantId: string) => Promise<void>;
   history: AccessHistory;
   /** Claim data other Information Providers hold, kept for a login's grant (src/domain/providers/). */
@@ -161,12 +142,11 @@ export type GrantsFeatureDeps = {
 /** The grants' listing, revocation by the owner, resource reads and routes, once the engine exists. */
 export function createGrantsFeature(deps: GrantsFeatureDeps) {
   const { grants, resources, accessGrants } = deps.access;
-  const onChain = deps.onChain;
   const listing = createGrantListing({ grants, accessGrants, receipts: deps.receipts, provider: deps.provider });
   const revokeAsOwner = createOwnerRevocation({ listing, accessGrants, revokeLoginGrant: deps.revokeLoginGrant });
   const readResource = createResourceReader({
     provider: deps.provider,
-    chainId: deps.chainId,
+    chains: deps.chains,
     receipts: deps.receipts,
     grants,
     accessGrants,
@@ -188,13 +168,9 @@ export function createGrantsFeature(deps: GrantsFeatureDeps) {
     backchannelFor: (identity: Address, chainId?: number) => deps.backchannel.pendingFor(identity, chainId),
     revokeAsOwner,
     signClaim: createClaimJwtSigner(deps.issuer, signingKeysOf(deps.config), deps.now),
-    subjectOf: (identity, chainId) => subjectOf(chainId ?? deps.chainId, identity),
-    // A bare address, or the first chain named, is the first chain's identity (one path, one grant).
-    chainOf: ({ chainId }) => {
-      if (chainId === undefined || chainId === deps.chainId) return undefined;
-      if (!onChain) throw refuse('chain_not_configured', `chain ${chainId} is not one this Signet serves`);
-      return onChain.require(chainId).chain.chainId;
-    },
+    subjectOf: (identity, chainId) => subjectOf(deps.chains.idOf(chainId), identity),
+    // A bare address, or the default chain named, is the default chain's identity (one path, one grant).
+    chainOf: ({ chainId }) => deps.chains.named(chainId).idInRecords,
   });
   return { routes, accessGrants, listing, revokeAsOwner };
 }

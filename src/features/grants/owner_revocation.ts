@@ -10,7 +10,7 @@ export function createOwnerRevocation(deps: {
   accessGrants: AccessGrants;
   revokeLoginGrant: (grantId: string) => Promise<void>;
 }) {
-  /** `chainId`: of an identity on another chain than the first (the same address there is another identity). */
+  /** `chainId`: of an identity on another chain than the default one (the same address there is another identity). */
   return async function revokeAsOwner(id: string, identity: Address, chainId?: number): Promise<ListedGrant> {
     const login = await deps.listing.loginGrant(id, identity, chainId);
     if (!login) return deps.accessGrants.revoke(id, { identity, chainId });

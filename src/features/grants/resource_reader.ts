@@ -11,6 +11,7 @@ import type { DpopCheck, DpopPresentation } from '../../domain/dpop/dpop_proof.j
 import type { AccessHistory, Door } from '../../domain/history/access_history.js';
 import { subjectOf } from '../../domain/identity/subject.js';
 import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import { identityKeyOf } from '../../infra/chain/identity_key.js';
 import type { ServiceAuth } from '../services/service_caller.js';
 import type { AccessGrantStore } from './access_grant_store.js';
@@ -20,7 +21,8 @@ import type { GrantResources, ResourceRef } from './grant_resource.js';
 
 export type ResourceReaderDeps = {
   provider: Provider;
-  chainId: number;
+  /** The chain a resource names (none: the default chain). */
+  chains: Pick<Chains, 'idOf'>;
   receipts: ConsentReceipts;
   grants: AccessGrantStore;
   accessGrants: AccessGrants;
@@ -56,7 +58,7 @@ const NOT_COVERED: ReadonlySet<Reason> = new Set<Reason>(['token_scope_insuffici
 /** The grant is of the resource's identity, on the resource's chain. */
 const sameIdentity = (grant: { identity: string; chain_id?: number }, ref: ResourceRef) => grant.identity === ref.identity && grant.chain_id === ref.chainId;
 
-/** Whose history a read goes to: another chain's identity is its own owner's, never the first chain's at that address. */
+/** Whose history a read goes to: another chain's identity is its own owner's, never the default chain's at that address. */
 const historyOf = (ref: ResourceRef) => identityKeyOf(ref.identity, ref.chainId);
 
 export function createResourceReader(deps: ResourceReaderDeps) {
@@ -91,7 +93,7 @@ export function createResourceReader(deps: ResourceReaderDeps) {
       presented,
     );
     const receipt = await deps.receipts.find(accessToken.grantId);
-    const own = receipt && accessToken.accountId === subjectOf(ref.chainId ?? deps.chainId, ref.identity) && sameIdentity(receipt, ref);
+    const own = receipt && accessToken.accountId === subjectOf(deps.chains.idOf(ref.chainId), ref.identity) && sameIdentity(receipt, ref);
     if (!own) throw insufficient(`the grant of this access token does not cover this ${ref.kind}`);
     reader({ client_id: accessToken.clientId!, grant_id: accessToken.grantId, door: ref.kind === 'claim' ? 'claim_resource' : 'profile_resource' });
     if (ref.kind === 'claim') {
@@ -102,7 +104,7 @@ export function createResourceReader(deps: ResourceReaderDeps) {
         // Data another provider holds: from the copy kept for this grant, as the tokens release it.
         if (!(deps.heldElsewhere && error instanceof SignetError && error.reason === 'claim_data_missing')) throw error;
         const view = await deps.resources.claimAsShared(ref);
-        const subject = subjectOf(ref.chainId ?? deps.chainId, ref.identity);
+        const subject = subjectOf(deps.chains.idOf(ref.chainId), ref.identity);
         if (!deps.heldElsewhere.providers.of(view.uri)) throw error;
         const { views } = await deps.heldElsewhere.release(accessToken.grantId, subject, ref.identity, [view]);
         return { identity: ref.identity, ...views[0] };

@@ -4,21 +4,18 @@ import type Provider from 'oidc-provider';
 import { retentionSeconds } from '../../base/retention.js';
 import type { Config } from '../../config/config.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
-import type { ClaimsService } from '../../domain/claims/claims_service.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import { createClientLogos } from '../../domain/clients/client_logos.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import { createConsentCompletion } from '../../domain/consent/complete_consent.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { FieldDefinition } from '../../domain/fields/fields.js';
-import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
-import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import type { RenderPage } from '../../http/pages.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 import { createGuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import type { DialAddress } from '../../infra/outbound/pinned_request.js';
 import type { UrlGuard } from '../../infra/outbound/url_guard.js';
@@ -29,9 +26,8 @@ export type InteractionFeatureDeps = {
   config: Pick<Config, 'retention' | 'ttl'>;
   provider: Provider;
   issuer: string;
-  chainId: number;
   /** On each chain: its identity reads, claims and verified data. */
-  onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
+  chains: Chains;
   receipts: ConsentReceipts;
   topics: ClaimTopics;
   issueChallenge: IssueChallenge;
@@ -59,7 +55,7 @@ export function createInteractionFeature(deps: InteractionFeatureDeps) {
   const grantSeconds = deps.config.ttl.grant;
   const completeConsent = createConsentCompletion({
     provider: deps.provider,
-    chainId: deps.chainId,
+    chains: deps.chains,
     receipts: deps.receipts,
     receiptSeconds: grantSeconds + retentionSeconds(deps.config.retention.receiptDays),
     watch: deps.watchlists && { watchlists: deps.watchlists, grantSeconds },

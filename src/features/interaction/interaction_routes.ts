@@ -6,8 +6,8 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import { refuse } from '../../base/errors.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
-import type { ClaimsService } from '../../domain/claims/claims_service.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import { CLIENT_LINK_FIELDS, isOwnPage, LOCALIZED_NAME_FIELDS, redirectHostsOf } from '../../domain/clients/client_presentation.js';
 import type { ClientLogos } from '../../domain/clients/client_logos.js';
@@ -17,7 +17,7 @@ import type { CompleteConsent } from '../../domain/consent/complete_consent.js';
 import { type FieldDefinition, loginFields, type RequestedField, requestedFields } from '../../domain/fields/fields.js';
 import { parseClaimsParameter, verifiedRequestsOf } from '../../domain/fields/verified_claims_request.js';
 import { verifiedClaimLabel, verifiedFieldName } from '../../domain/fields/verified_fields.js';
-import { type IdentityRegistry, LINK_REFUSALS } from '../../domain/identity/identity_registry.js';
+import { LINK_REFUSALS } from '../../domain/identity/identity_registry.js';
 import { loginIdentity, loginIdentityWithClaims } from '../../domain/identity/login_identity.js';
 import { subjectOf } from '../../domain/identity/subject.js';
 import type { VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
@@ -26,7 +26,6 @@ import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../
 import type { RenderPage } from '../../http/pages.js';
 import { anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 import { loginResources, loginStatement, type VerifiedShare } from './challenge_text.js';
 import { keptClaims, keptFields, keptVerified, type VerifiedOffer, verifiedOffers } from './consent_selection.js';
 import { finishInteraction } from './finish_interaction.js';
@@ -37,7 +36,7 @@ export type InteractionRoutesDeps = {
   provider: Provider;
   issuer: string;
   /** On each chain: its identity reads, its claims and the verified data they hold (src/domain/verified_claims/verified_sources.ts). */
-  onChain: OnChains<{ registry: IdentityRegistry; claims: ClaimsService; verified: VerifiedSources }>;
+  chains: Chains;
   topics: ClaimTopics;
   issueChallenge: IssueChallenge;
   verifyChallenge: (signed: SignedChallenge, beforeUse?: BeforeUse) => Promise<IssuedChallenge>;
@@ -99,8 +98,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         }));
     });
 
-  /** The chain a challenge names (one from before several chains: the first). */
-  const onChainOf = (issued: IssuedChallenge) => (issued.chainId === undefined ? deps.onChain.first : deps.onChain.require(issued.chainId));
+  /** The chain a challenge names (one from before several chains names none: the default chain). */
+  const onChainOf = (issued: IssuedChallenge) => deps.chains.named(issued.chainId);
 
   /** Who asks (decision 81): its name, the host its answer goes to, whether the operator configured it, its own pages. */
   const askerOf = (client: Awaited<ReturnType<typeof clientOf>>, details: Interaction) => {
@@ -183,8 +182,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         deps.renderPage(ctx, 'interaction', {
           languageHint: { uiLocales: details.params.ui_locales, loginUid: details.uid },
           ...view,
-          chainId: deps.onChain.first.chain.chainId,
-          chains: deps.onChain.all.map(({ chain }) => ({ chain_id: chain.chainId, name: chain.name })),
+          chainId: deps.chains.idOf(undefined),
+          chains: deps.chains.all.map((chain) => ({ chain_id: chain.chainId, name: chain.name })),
           demoWallet: deps.demoWallet,
           // The operator's names and descriptions, in every language given (decision 82).
           localizedNames: deps.names.localized,
@@ -231,10 +230,10 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const client = await clientOf(details);
         const requested = keptFields(known, requestedOf(details), body.fields);
         const claimTopics = requested.flatMap((field) => deps.topics.topicOfScope(field.scope)?.topic ?? []);
-        const found = claimTopics.length ? await loginIdentityWithClaims(deps.onChain, body, claimTopics) : undefined;
-        const resolved = found ?? (await loginIdentity(deps.onChain, body));
+        const found = claimTopics.length ? await loginIdentityWithClaims(deps.chains, body, claimTopics) : undefined;
+        const resolved = found ?? (await loginIdentity(deps.chains, body));
         if ('choose' in resolved) {
-          const choose = resolved.choose.map(({ on, identity }) => ({ chain_id: on.chain.chainId, chain_name: on.chain.name, identity }));
+          const choose = resolved.choose.map(({ on, identity }) => ({ chain_id: on.chainId, chain_name: on.name, identity }));
           return { body: { choose } };
         }
         const { on, identity } = resolved;
@@ -247,7 +246,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         const fields = verified.fields.filter((field) => field.kind !== 'verified');
         // Claims whose data another provider holds: their access requests leave now, while the owner reads.
         const heldClaims = deps.heldElsewhere.heldAmong(kept.claims);
-        const held = heldClaims.length ? await deps.heldElsewhere.prepare(details.uid, subjectOf(on.chain.chainId, identity), identity, heldClaims) : [];
+        const held = heldClaims.length ? await deps.heldElsewhere.prepare(details.uid, subjectOf(on.chainId, identity), identity, heldClaims) : [];
         const heldBy = new Map(held.map((offer) => [offer.claim_id, offer.provider]));
         const challenge = await deps.issueChallenge({
           binding: binding(details.uid),
@@ -264,16 +263,16 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           fields: fields.map((field) => field.name),
           claims: kept.claims.map((claim) => claim.claim_id),
           verified: verified.picks,
-          resources: loginResources(deps.issuer, on.chain.chainId, identity, fields, kept.claims, shares),
-          chainId: on.chain.chainId,
+          resources: loginResources(deps.issuer, on.chainId, identity, fields, kept.claims, shares),
+          chainId: on.chainId,
         });
         const keptIds = new Set(challenge.claims);
         const required = new Set(requested.filter((field) => field.required).map((field) => field.name));
         return {
           body: {
             identity,
-            chain_id: on.chain.chainId,
-            chain_name: on.chain.name,
+            chain_id: on.chainId,
+            chain_name: on.name,
             fields: challenge.fields,
             claims: available.map((claim) => ({ ...claim, kept: keptIds.has(claim.claim_id) })),
             verified: offers.map(({ source, claims }) => ({
@@ -347,7 +346,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           if (!issued.identity) throw refuse('challenge_identity_missing', 'the challenge names no identity');
           // Data held elsewhere is fetched beside Signet's own chain reads, never after them.
           if (issued.held?.length) {
-            const subject = subjectOf(onChainOf(issued).chain.chainId, issued.identity);
+            const subject = subjectOf(onChainOf(issued).chainId, issued.identity);
             fetching = deps.heldElsewhere.fetchAtLogin(details.uid, subject, issued.identity, issued.wallet, issued.held, providerSignatures ?? []);
             fetching.catch(() => {}); // awaited below, once the signature stands
           }
@@ -356,7 +355,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
         });
         const { accountId, grantId } = await deps.completeConsent({
           identity: verified.identity!,
-          chainId: onChainOf(verified).chain.chainId,
+          chainId: onChainOf(verified).chainId,
           wallet: verified.wallet,
           clientId: String(details.params.client_id),
           scope: String(details.params.scope ?? ''),

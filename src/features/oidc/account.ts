@@ -25,24 +25,28 @@ import { answerRequest } from '../../domain/verified_claims/verified_claims_answ
 import type { VerifiedClaimsElement } from '../../domain/verified_claims/verified_claims_schema.js';
 import type { VerifiedSource, VerifiedSources } from '../../domain/verified_claims/verified_sources.js';
 import { clientAddress } from '../../http/client_address.js';
-import type { OnChains } from '../../infra/chain/chains.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
 import type { ReadAccountAhead } from '../../infra/store/read_account_ahead.js';
 
-export type AccountDeps = {
-  chainId: number;
+/** What the account reads on the chain a subject names: its profiles, claims and verified data, and how its history names an identity. */
+export type AccountChain = {
   profiles: ProfileStore;
-  receipts: ConsentReceipts;
   claims: ClaimsService;
-  topics: ClaimTopics;
   /** The kept claims' verified data, for `verified_claims` (src/domain/verified_claims/verified_sources.ts). */
   verified?: VerifiedSources;
+  /** The default chain's identity by its address, another chain's by its CAIP-10 id (its own owner's history). */
+  identityKey(identity: Address): IdentityKey;
+};
+
+export type AccountDeps = {
+  receipts: ConsentReceipts;
+  topics: ClaimTopics;
   /** The clock a request's `max_age` is measured on. */
   now?: () => number;
   /** Where each release through the ID token or userinfo is recorded for the owner. */
   history?: AccessHistory;
-  /** Another chain's own parts (its profiles, claims and verified data), for subjects of that chain; undefined: not served. */
-  onChain?: Pick<OnChains<Pick<AccountDeps, 'profiles' | 'claims' | 'verified'>>, 'get'>;
+  /** Each chain's own parts, for subjects of that chain; undefined: not served. */
+  chains: { get(chainId: number): AccountChain | undefined };
   /** Reads the signing wallet's key live before a refresh; false ends it (the engine answers invalid_grant). */
   mayRefresh?: (grantId: string) => Promise<boolean>;
   /** Claim data other Information Providers hold, kept for the grant (src/domain/providers/). */
@@ -63,7 +67,10 @@ function releasedFields(profile: Profile, scopes: Set<string>, requested: unknow
 }
 
 /** Where the release is recorded through: its door and the caller's facts (undefined: not recorded). */
-function releaseOf(deps: AccountDeps, ctx: KoaContextWithOIDC, use: string, grantId: string | undefined) {
+/** The account's deps with one chain's parts. */
+type OnChain = Omit<AccountDeps, 'chains'> & AccountChain;
+
+function releaseOf(deps: OnChain, ctx: KoaContextWithOIDC, use: string, grantId: string | undefined) {
   const clientId = ctx.oidc?.client?.clientId;
   if (!deps.history || !clientId) return undefined;
   const door = use === 'userinfo' ? 'userinfo' : ctx.oidc.params?.grant_type === CIBA_GRANT ? 'ciba' : 'id_token';
@@ -71,9 +78,9 @@ function releaseOf(deps: AccountDeps, ctx: KoaContextWithOIDC, use: string, gran
 }
 
 function recordRelease(
-  deps: AccountDeps,
+  deps: OnChain,
   ctx: KoaContextWithOIDC,
-  /** The first chain's identity by its address, another chain's by its CAIP-10 id (its own owner's history). */
+  /** As the chain's history names it (AccountChain.identityKey). */
   identity: IdentityKey,
   use: string,
   grantId: string | undefined,
@@ -106,7 +113,7 @@ function unverifiedClaims(topics: ClaimTopics, claimIds: readonly string[]) {
 }
 
 /** The kept onchain claims as they stand now; named unverified, without data, when the chain cannot be read. */
-async function sharedClaims(deps: AccountDeps, identity: Address, kept: readonly `0x${string}`[]): Promise<SharedClaim[]> {
+async function sharedClaims(deps: OnChain, identity: Address, kept: readonly `0x${string}`[]): Promise<SharedClaim[]> {
   try {
     return await deps.claims.shared(identity, kept);
   } catch (error) {
@@ -142,7 +149,7 @@ function answerVerified(requests: VerifiedRequest[], sources: VerifiedSource[], 
 }
 
 /** The kept claims' verified data as it stands now; none when the chain cannot be read (never unchecked). */
-async function verifiedSourcesOf(deps: AccountDeps, identity: Address, picks: readonly VerifiedPick[]): Promise<VerifiedSource[]> {
+async function verifiedSourcesOf(deps: OnChain, identity: Address, picks: readonly VerifiedPick[]): Promise<VerifiedSource[]> {
   if (!deps.verified || picks.length === 0) return [];
   try {
     return await deps.verified.among(
@@ -181,18 +188,21 @@ function scopeReaderOf(topics: ClaimTopics): (scope: string) => ScopeReading {
   return reader;
 }
 
-export function createFindAccount(first: AccountDeps): FindAccount {
-  const readScope = scopeReaderOf(first.topics);
+export function createFindAccount(shared: AccountDeps): FindAccount {
+  const readScope = scopeReaderOf(shared.topics);
+  // Each chain's parts beside the shared ones, made once per chain.
+  const onChains = new Map<AccountChain, OnChain>();
+  const onChainOf = (own: AccountChain) => onChains.get(own) ?? onChains.set(own, { ...shared, ...own }).get(own)!;
   return async (ctx, sub, token): Promise<Account | undefined> => {
     const subject = parseSubject(sub);
     if (!subject) return undefined;
     const { identity } = subject;
     // The subject names its chain: that chain's profiles and claims, never another's.
-    const own = subject.chainId === first.chainId ? first : first.onChain?.get(subject.chainId);
+    const own = shared.chains.get(subject.chainId);
     if (!own) return undefined;
-    const deps: AccountDeps = own === first ? first : { ...first, ...own };
-    // Another chain's identity has its own history, never the first chain's at that address.
-    const historyIdentity = own === first ? identity : (sub as IdentityKey);
+    const deps = onChainOf(own);
+    // Another chain's identity has its own history, never the default chain's at that address.
+    const historyIdentity = own.identityKey(identity);
     // The engine finds the account of a refresh before it spends the refresh token: no account, invalid_grant.
     const refreshing = ctx.oidc?.params?.grant_type === 'refresh_token' && token?.kind === 'RefreshToken' && token.grantId;
     if (refreshing && deps.mayRefresh && !(await deps.mayRefresh(token.grantId!))) return undefined;
@@ -247,16 +257,18 @@ export function createFindAccount(first: AccountDeps): FindAccount {
  * be read (a refresh checks the signing wallet's key by it; claim topics and verified claims are
  * answered from it).
  */
-export function readAccountAhead(first: Pick<AccountDeps, 'chainId' | 'profiles' | 'onChain' | 'receipts' | 'topics'>): ReadAccountAhead {
-  const readScope = scopeReaderOf(first.topics);
+export function readAccountAhead(
+  deps: Pick<AccountDeps, 'receipts' | 'topics'> & { chains: { get(chainId: number): Pick<AccountChain, 'profiles'> | undefined } },
+): ReadAccountAhead {
+  const readScope = scopeReaderOf(deps.topics);
   return ({ model, accountId, grantId, scope }) => {
     const subject = parseSubject(accountId);
     if (!subject) return [];
     // A subject of a chain not served: the engine finds no account, nothing is read.
-    const profiles = subject.chainId === first.chainId ? first.profiles : first.onChain?.get(subject.chainId)?.profiles;
+    const profiles = deps.chains.get(subject.chainId)?.profiles;
     if (!profiles) return [];
     const profile = profiles.readAhead(subject.identity);
     const readsReceipt = model === 'RefreshToken' || readScope(scope ?? '').namesReceipt;
-    return grantId && readsReceipt ? [profile, first.receipts.readAhead(grantId)] : [profile];
+    return grantId && readsReceipt ? [profile, deps.receipts.readAhead(grantId)] : [profile];
   };
 }

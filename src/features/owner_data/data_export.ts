@@ -30,7 +30,7 @@ export type ExportDeps = {
   history: { all(identity: Address): ReturnType<AccessHistory['all']> };
   /** The grants Signet holds for the identity at other Information Providers (by its CAIP-10 subject). */
   providerGrants?: (subject: string) => Promise<HeldGrant[]>;
-  /** How the identity creation records name a wallet on this chain (default: by its address, the first chain's). */
+  /** How the identity creation records name a wallet on this chain (default: by its address, as on the default chain). */
   walletKey?: (wallet: Address) => string;
   now: () => number;
 };

@@ -8,24 +8,20 @@ import { type Address, getAddress, type Hex } from 'viem';
 import type { Config } from '../../config/config.js';
 import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
 import type { ClaimRequests } from '../../domain/claim_issuer/claim_requests.js';
-import type { SignetIssuer } from '../../domain/claim_issuer/signet_issuer.js';
-import type { ClaimRecords } from '../../domain/claims/claim_records.js';
 import type { ClaimTopics } from '../../domain/claims/claim_topics.js';
 import type { DisplayNames } from '../../domain/claims/display_names.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { AccessHistory } from '../../domain/history/access_history.js';
-import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
 import { parseSubject, subjectOf } from '../../domain/identity/subject.js';
 import type { AccountSessions } from '../../domain/owner_sessions/account_sessions.js';
 import type { SessionCallers } from '../../domain/owner_sessions/session_callers.js';
-import type { ProfileStore } from '../../domain/profile/profile.js';
 import type { HeldElsewhere } from '../../domain/providers/held_elsewhere.js';
 import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challenge.js';
 import type { BeforeUse, SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import type { Watchlists } from '../../domain/watch/watchlist.js';
 import { createOwnerWebhooks } from '../../domain/webhooks/owner_webhooks.js';
 import type { RenderPage } from '../../http/pages.js';
-import { type OnChains, onChainsFrom } from '../../infra/chain/chains.js';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { IdentityKey } from '../../infra/chain/identity_key.js';
 import type { Logger } from '../../infra/observability/logger.js';
 import { keys } from '../../infra/store/keys.js';
@@ -39,12 +35,9 @@ import { type ErasureStep, erasureSteps } from './erasure_steps.js';
 import { ownerDataPages } from './owner_data_pages.js';
 import { ownerDataRoutes } from './owner_data_routes.js';
 
-/** What the owner's data reads on one chain. */
-export type OwnerDataChain = { registry: IdentityRegistry; profiles: ProfileStore; records: ClaimRecords; issuer?: SignetIssuer };
-
 export type OwnerDataDeps = {
   /** Each chain's identity reads, profiles, Signet's claim records and issuer: the session's chain's identity is the one exported and erased. */
-  onChain: OnChains<OwnerDataChain>;
+  chains: Chains;
   config: Pick<Config, 'issuer' | 'retention'>;
   store: Store;
   now: () => number;
@@ -83,7 +76,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
   const ownerWebhooks = createOwnerWebhooks(store);
   const topicNames = topics.all.map((topic) => topic.name);
 
-  /** Every grant of the identity (`chainId`: on another chain than the first), every page. */
+  /** Every grant of the identity (`chainId`: as records name its chain), every page. */
   const allGrants = async (identity: Address, chainId?: number): Promise<ListedGrant[]> => {
     const grants: ListedGrant[] = [];
     let cursor: string | undefined;
@@ -96,24 +89,22 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
   };
 
   // Each chain's export: the session's chain's identity, never the same address on another chain.
-  const onChain = onChainsFrom(deps.onChain, (each) => {
-    const first = each.chain === deps.onChain.first.chain;
-    const other = first ? undefined : each.chain.chainId;
+  const onChain = deps.chains.withParts((each) => {
+    const other = each.idInRecords;
     return {
-      ...each,
       exportFor: createDataExport({
         issuer: deps.config.issuer,
-        chainId: each.chain.chainId,
+        chainId: each.chainId,
         store,
         profile: (identity) => each.profiles.get(identity),
-        sessions: (identity) => deps.sessions.listFor(each.chain.identityKey(identity)),
+        sessions: (identity) => deps.sessions.listFor(each.identityKey(identity)),
         grants: (identity) => allGrants(identity, other),
         claimRecords: (identity) => each.records.listFor(identity),
         claimRequests: async (identity) => (await deps.claimRequests?.listFor(identity, topicNames, other)) ?? [],
-        webhookUrl: async (identity) => (await ownerWebhooks.get(each.chain.identityKey(identity)))?.url,
+        webhookUrl: async (identity) => (await ownerWebhooks.get(each.identityKey(identity)))?.url,
         pendingLogins: (identity) => deps.backchannel.pendingFor(identity, other),
-        history: { all: (identity) => deps.history.all(each.chain.identityKey(identity)) },
-        walletKey: each.chain.identityKey,
+        history: { all: (identity) => deps.history.all(each.identityKey(identity)) },
+        walletKey: each.identityKey,
         providerGrants: deps.heldElsewhere?.grantsOf,
         now: deps.now,
       }),
@@ -121,13 +112,13 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
   });
 
   /**
-   * An erasure job names its identity as the chain's Redis keys do (the first chain's by its
+   * An erasure job names its identity as the chain's Redis keys do (the default chain's by its
    * address, another's by CAIP-10): a job resumed after a restart knows its chain.
    */
   const targetOf = (named: IdentityKey) => {
     const parsed = named.startsWith('eip155:') ? parseSubject(named) : undefined;
-    if (!parsed) return { on: onChain.first, identity: getAddress(named), chainId: undefined, first: true };
-    return { on: onChain.require(parsed.chainId), identity: parsed.identity, chainId: parsed.chainId, first: false };
+    const on = onChain.named(parsed?.chainId);
+    return { on, identity: parsed?.identity ?? getAddress(named), chainId: on.idInRecords };
   };
 
   const receiptSeconds = Math.max(1, Math.round(deps.config.retention.receiptDays * DAY_SECONDS));
@@ -143,7 +134,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
       endAccountSessions: (named) => deps.sessions.endAll(named),
       endEngineSessions: async (named) => {
         const { on, identity } = targetOf(named);
-        const index = keys.engineSessionsOf(subjectOf(on.chain.chainId, identity));
+        const index = keys.engineSessionsOf(subjectOf(on.chainId, identity));
         const sessions = await store.indexMembers(index);
         // Each with the copy of it its uid key holds (src/infra/store/oidc_adapter.ts).
         const copies = (await store.getMany(sessions)).map(sessionCopyKeyOf).filter((key) => key !== undefined);
@@ -183,7 +174,7 @@ export function createOwnerDataFeature(deps: OwnerDataDeps) {
         deps.heldElsewhere &&
         (async (named) => {
           const { on, identity } = targetOf(named);
-          await deps.heldElsewhere!.endGrantsOf(subjectOf(on.chain.chainId, identity));
+          await deps.heldElsewhere!.endGrantsOf(subjectOf(on.chainId, identity));
         }),
       forgetProviderData: deps.heldElsewhere?.forgetCopy,
       issuedClaims: (named) => {

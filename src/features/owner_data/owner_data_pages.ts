@@ -7,11 +7,11 @@ import type { AccountSessions } from '../../domain/owner_sessions/account_sessio
 import { sessionCallers, toSignIn } from '../../domain/owner_sessions/session_callers.js';
 import type { RenderPage } from '../../http/pages.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 
 export type OwnerDataPagesDeps = {
   /** The chains served: the page shows the session's chain's identity, and its issuer's claims where Signet issues them. */
-  onChain: OnChains<{ issuer?: unknown }>;
+  onChain: ChainSet<ServedChain & { issuer?: unknown }>;
   renderPage: RenderPage;
   sessions: AccountSessions;
   history: AccessHistory;
@@ -39,7 +39,8 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
         if (!session) return toSignIn(ctx);
         const client = query.client || undefined;
         // Another chain's history is kept under its CAIP-10 id.
-        const { chain, issuer } = chainNamedBy(deps.onChain, session);
+        const chain = deps.onChain.named(session.chain_id);
+        const { issuer } = chain;
         const named = chain.identityKey(session.identity);
         const [page, all] = await Promise.all([
           deps.history

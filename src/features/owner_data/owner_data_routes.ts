@@ -11,7 +11,7 @@ import type { IssueChallenge, IssuedChallenge } from '../../domain/wallet/challe
 import { type BeforeUse, CHALLENGE_REFUSALS, type SignedChallenge } from '../../domain/wallet/verify_challenge.js';
 import { type Authenticator, anyone } from '../../http/authenticators.js';
 import { type AnyRoute, route } from '../../http/route.js';
-import { chainNamedBy, type OnChains } from '../../infra/chain/chains.js';
+import type { ChainSet, ServedChain } from '../../infra/chain/chains.js';
 import type { DataExport } from './data_export.js';
 import type { ErasureJobs } from './erasure_jobs.js';
 import * as forms from './owner_data_schemas.js';
@@ -21,7 +21,7 @@ export type OwnerDataRoutesDeps = {
   /** The owner of an identity on any chain (the session names its chain). */
   owner: Authenticator<IdentitySession>;
   /** Each chain's identity reads and export: the session's chain's. */
-  onChain: OnChains<{ registry: IdentityRegistry; exportFor: DataExport }>;
+  onChain: ChainSet<ServedChain & { registry: IdentityRegistry; exportFor: DataExport }>;
   history: AccessHistory;
   erasures: ErasureJobs;
   issueChallenge: IssueChallenge;
@@ -56,7 +56,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       responses: { 200: { description: 'One page of the access history', schema: forms.historyPage } },
       async handle({ query, caller }) {
         // Another chain's history is kept under its CAIP-10 id; the answer names the identity as ever.
-        const { chain } = chainNamedBy(deps.onChain, caller);
+        const chain = deps.onChain.named(caller.chain_id);
         return { body: { ...(await deps.history.page(chain.identityKey(caller.identity), query)), identity: caller.identity } };
       },
     }),
@@ -75,7 +75,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
         },
       },
       async handle({ caller }) {
-        const document = await chainNamedBy(deps.onChain, caller).exportFor(caller.identity, caller.id);
+        const document = await deps.onChain.named(caller.chain_id).exportFor(caller.identity, caller.id);
         const date = document.exported_at.slice(0, 10);
         return { body: document, headers: { 'Content-Disposition': `attachment; filename="signet-export-${date}.json"` } };
       },
@@ -90,7 +90,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       rateLimits: [{ limit: 'challengesPerAddress', key: 'client_address' }],
       responses: { 200: { description: 'The challenge', schema: forms.erasureChallenge } },
       async handle({ caller }) {
-        const { chain } = chainNamedBy(deps.onChain, caller);
+        const chain = deps.onChain.named(caller.chain_id);
         const challenge = await deps.issueChallenge({
           binding: bindingOf(caller),
           wallet: caller.wallet,
@@ -98,7 +98,7 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
           statement: erasureStatement(deps.receiptDays),
           fields: [],
           resources: [subjectOf(chain.chainId, caller.identity)],
-          // Named when not the first chain (the first chain's text is as with one chain): signed and checked there.
+          // Named as records name the chain (the default chain's text is as with one chain): signed and checked there.
           ...(caller.chain_id === undefined ? {} : { chainId: caller.chain_id }),
         });
         return { body: { challenge: challenge.message, expires_at: new Date(challenge.expiresAt).toISOString() } };
@@ -123,13 +123,13 @@ export function ownerDataRoutes(deps: OwnerDataRoutesDeps): AnyRoute[] {
       refusals: [...CHALLENGE_REFUSALS, ...LINK_REFUSALS],
       async handle({ body, caller }) {
         const signed = { signature: body.signature, message: body.message };
-        const on = chainNamedBy(deps.onChain, caller);
+        const on = deps.onChain.named(caller.chain_id);
         const challenge = await deps.verifyChallenge({ binding: bindingOf(caller), ...signed }, async (issued) => {
           // The wallet must still hold its key now, not only when it signed in.
           await on.registry.assertKnownAndLinked(caller.identity, issued.wallet);
         });
         // The job names the identity as its chain's keys do (and the wallet as that chain's creation records do).
-        const job = await deps.erasures.request(on.chain.identityKey(caller.identity), [on.chain.identityKey(challenge.wallet)], body.revoke_issued_claims);
+        const job = await deps.erasures.request(on.identityKey(caller.identity), [on.identityKey(challenge.wallet)], body.revoke_issued_claims);
         return {
           status: 202,
           headers: { Location: `${deps.issuer}/account/erasures/${job.id}` },

@@ -5,6 +5,7 @@
 // per-receiver lanes, address checks and durability; the tokens are signed at delivery.
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import type { ConsentSignal, Signals } from '../../domain/consent/consent_signal.js';
 import { subjectOf } from '../../domain/identity/subject.js';
@@ -16,7 +17,8 @@ import { eventsDelivered, type SsfStream, type SsfStreams } from './ssf_streams.
 export type SignalsDeps = {
   /** Signet's issuer: `iss` of every token, and the base of its own event types. */
   issuer: string;
-  chainId: number;
+  /** The chain a signal means: the one it names, else the default chain. */
+  chains: Pick<Chains, 'idOf'>;
   /** The clients (CLIENTS' and those added at run time): who has a backchannel_logout_uri, and wants `sid`. */
   clients: Pick<ClientRegistry, 'find'>;
   /** Where each logout token and SET waits for delivery (durable once enqueue resolves). */
@@ -59,7 +61,7 @@ export function createSignals(deps: SignalsDeps): SignalsService {
   };
 
   /** The chain of the signal's identity: the one it names, else the first. */
-  const chainIdOf = (signal: ConsentSignal) => signal.chain_id ?? deps.chainId;
+  const chainIdOf = (signal: ConsentSignal) => deps.chains.idOf(signal.chain_id);
 
   const concerned = async (signal: ConsentSignal): Promise<string[]> => {
     if (signal.type === 'grant_ended') return [signal.client_id];

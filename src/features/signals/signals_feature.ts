@@ -5,6 +5,7 @@
 // src/app/webhook_queue_for.ts).
 import type Provider from 'oidc-provider';
 import type { Address } from 'viem';
+import type { Chains } from '../../domain/chains/chains.js';
 import type { Config } from '../../config/config.js';
 import type { ClientRegistry } from '../../domain/clients/client_registry.js';
 import type { DpopCheck } from '../../domain/dpop/dpop_proof.js';
@@ -20,10 +21,10 @@ export type SignalEmitterDeps = {
   store: Store;
   /** The clients: their back-channel logout URIs. */
   clients: ClientRegistry;
-  chainId: number;
+  chains: Chains;
   /** The webhook queue (its worker delivers the logout tokens and SETs). */
   queue: Pick<WebhookQueue, 'enqueue'>;
-  /** The clients holding a live grant of an identity (told when its wallets' keys change); chainId: of another chain than the first. */
+  /** The clients holding a live grant of an identity (told when its wallets' keys change); chainId: as records name it (src/infra/chain/chains.ts). */
   clientsOf(identity: Address, chainId?: number): Promise<string[]>;
   now: () => number;
 };
@@ -41,7 +42,7 @@ export function createSignalEmitter(deps: SignalEmitterDeps): {
   const streams = createSsfStreams(deps.store);
   const signals = createSignals({
     issuer: deps.config.issuer,
-    chainId: deps.chainId,
+    chains: deps.chains,
     clients: deps.clients,
     queue: deps.queue,
     streams,

@@ -1,84 +1,73 @@
-// The chains one Signet serves, by chain id: each with its own client (and so its own RPC
-// node, deadline and failures), IdFactory and display name. One chain is the shorthand
-// (CHAIN_RPC_URL, CHAIN_ID, IDENTITY_FACTORY); CHAINS lists several. The first is the chain a
-// bare identity address means (docs/decisions.md, 33).
-import type { Address, PublicClient } from 'viem';
+// The chains one Signet serves, as a set found by chain id, and how each names its identities
+// and itself in what Signet keeps. Every chain is an entry of CHAINS (the one-chain shorthand is
+// read as one, src/config/chain_list.ts). The default chain is the one a reference that names no
+// chain means: a bare identity address in a path, a Redis key, a receipt or record without
+// `chain_id`, a login_hint (docs/decisions.md, 33 and 84). `namingsOf` alone decides which it is.
+import type { Address } from 'viem';
 import { refuse } from '../../base/errors.js';
-import type { Config } from '../../config/config.js';
+import type { ChainSetting } from '../../config/config.js';
 import { type IdentityKey, identityKeyOf } from './identity_key.js';
-import { type EndpointSetting, endpointLabel, type RpcEndpoints } from './rpc_endpoints.js';
-import type { SettledSetting } from './settled_point.js';
+import { type EndpointSetting, endpointLabel } from './rpc_endpoints.js';
 
-export type ChainDeps = {
-  client: PublicClient;
-  rpcUrl: string;
-  /** The endpoints under the client, where Signet made it from settings (their state for /admin/readiness, the watcher's eth_getLogs range). */
-  endpoints?: RpcEndpoints;
-  /** When the watcher takes this chain's events as settled (CHAINS' own; else the setting for every chain, else the chain id's default). */
-  confirmations?: SettledSetting;
-  chainId: number;
-  identityFactory: Address;
-  /** What people read (default: "chain <id>"). */
-  name?: string;
-  /** Signet's own ClaimIssuer on this chain, when not at SIGNET_ISSUER_ADDRESS. */
-  claimIssuer?: Address;
-};
-
-export type Chain = ChainDeps & {
-  name: string;
+/** How a chain names its identities, and itself, in Signet's keys, paths and records. */
+export type ChainNaming = {
   /**
-   * How Redis keys name an identity of this chain: the first chain's by its address (as before
-   * several chains), another's by its CAIP-10 id, so one address on two chains never shares a record.
+   * The chain id that records, receipts, sessions and key names carry for this chain; undefined
+   * for the default chain, which they never name (as when Signet served one chain).
    */
+  readonly idInRecords: number | undefined;
+  /** An identity as Redis keys, paths and history name it: the default chain's by its bare address, another's by CAIP-10. */
   identityKey(identity: Address): IdentityKey;
 };
 
-export type Chains = {
-  /** In configured order; never empty. */
-  readonly all: readonly Chain[];
-  /** The chain a bare identity address means. */
-  readonly first: Chain;
-  /** More than one chain is served. */
-  readonly several: boolean;
-  get(chainId: number): Chain | undefined;
-  /** The chain, or the refusal `chain_not_configured`. */
-  require(chainId: number): Chain;
-};
-
-export function createChains(list: readonly ChainDeps[]): Chains {
-  if (list.length === 0) throw new Error('createChains: at least one chain');
-  const all: Chain[] = list.map((chain, i) => ({
-    ...chain,
-    name: chain.name ?? `chain ${chain.chainId}`,
-    identityKey: i === 0 ? (identity: Address) => identity : (identity: Address) => identityKeyOf(identity, chain.chainId),
-  }));
-  const byId = new Map(all.map((chain) => [chain.chainId, chain]));
-  return {
-    all,
-    first: all[0]!,
-    several: all.length > 1,
-    get: (chainId) => byId.get(chainId),
-    require(chainId) {
-      const chain = byId.get(chainId);
-      if (!chain) throw refuse('chain_not_configured', `chain ${chainId} is not one this Signet serves`);
-      return chain;
-    },
-  };
+/** Each chain's naming, in the order of CHAINS: the first listed is the default chain (decision 33). */
+export function namingsOf(chainIds: readonly number[]): ChainNaming[] {
+  return chainIds.map((chainId, i) =>
+    i === 0
+      ? { idInRecords: undefined, identityKey: (identity) => identity }
+      : { idInRecords: chainId, identityKey: (identity) => identityKeyOf(identity, chainId) },
+  );
 }
 
-/** A configured chain, before its client exists. */
-export type ConfiguredChain = {
-  chainId: number;
-  name: string;
-  /** The first endpoint's URL (what sends the demo's transactions). */
-  rpcUrl: string;
-  /** Every endpoint, in order of preference, each with its label. */
-  endpoints: EndpointSetting[];
-  identityFactory: Address;
-  claimIssuer?: Address;
-  /** Set in CHAINS for this chain alone. */
-  confirmations?: SettledSetting;
+/** What the set needs of each chain: its id, what people read, and its naming. */
+export type ServedChain = ChainNaming & { readonly chainId: number; readonly name: string };
+
+/** The chains served, in configured order, found by chain id. */
+export type ChainSet<C extends ServedChain> = {
+  /** In configured order; never empty. */
+  readonly all: readonly C[];
+  /** More than one chain is served. */
+  readonly several: boolean;
+  get(chainId: number): C | undefined;
+  /** The chain, or the refusal `chain_not_configured`. */
+  require(chainId: number): C;
+  /** The chain a request, session or record names by chain id; none named: the default chain. */
+  named(chainId: number | undefined): C;
+  /** The chain id a reference means, unchecked: its own, or none named, the default chain's. */
+  idOf(chainId: number | undefined): number;
+  /** The same chains, each with more parts built once for it (a feature's own). */
+  withParts<U>(build: (chain: C) => U): ChainSet<C & U>;
 };
+
+export function chainSetOf<C extends ServedChain>(all: readonly C[]): ChainSet<C> {
+  const byId = new Map(all.map((chain) => [chain.chainId, chain]));
+  const unnamed = all.find((chain) => chain.idInRecords === undefined);
+  if (!unnamed) throw new Error('chainSetOf: no default chain');
+  const require = (chainId: number) => {
+    const chain = byId.get(chainId);
+    if (!chain) throw refuse('chain_not_configured', `chain ${chainId} is not one this Signet serves`);
+    return chain;
+  };
+  return {
+    all,
+    several: all.length > 1,
+    get: (chainId) => byId.get(chainId),
+    require,
+    named: (chainId) => (chainId === undefined ? unnamed : require(chainId)),
+    idOf: (chainId) => chainId ?? unnamed.chainId,
+    withParts: (build) => chainSetOf(all.map((chain) => ({ ...chain, ...build(chain) }))),
+  };
+}
 
 type EndpointEntry = string | { url: string; label?: string };
 
@@ -94,71 +83,6 @@ export function endpointsOf(entries: readonly EndpointEntry[]): EndpointSetting[
   });
 }
 
-/** The chains the settings name: CHAINS, or the one-chain shorthand; none for the embedded chain. */
-export function configuredChains(config: Pick<Config, 'chain' | 'chains'>): ConfiguredChain[] {
-  if (config.chains) {
-    return config.chains.map((chain) => {
-      const endpoints = endpointsOf(chain.rpc_urls ?? (chain.rpc_url ? [chain.rpc_url] : []));
-      return {
-        chainId: chain.chain_id,
-        name: chain.name,
-        rpcUrl: endpoints[0]!.url,
-        endpoints,
-        identityFactory: chain.identity_factory,
-        ...(chain.claim_issuer ? { claimIssuer: chain.claim_issuer } : {}),
-        ...(chain.confirmations === undefined ? {} : { confirmations: chain.confirmations }),
-      };
-    });
-  }
-  const { rpcUrl, rpcUrls, chainId, identityFactory } = config.chain;
-  const entries = rpcUrls ?? (rpcUrl ? [rpcUrl] : []);
-  if (!entries.length || !chainId || !identityFactory) return [];
-  const endpoints = endpointsOf(entries);
-  return [{ chainId, name: `chain ${chainId}`, rpcUrl: endpoints[0]!.url, endpoints, identityFactory }];
-}
-
-/** Something built once per chain (its identity reads, its claims), found by chain id. */
-export type OnChains<T> = {
-  readonly all: readonly (T & { chain: Chain })[];
-  /** The chain a bare identity address means. */
-  readonly first: T & { chain: Chain };
-  readonly several: boolean;
-  get(chainId: number): (T & { chain: Chain }) | undefined;
-  /** The chain's, or the refusal `chain_not_configured`. */
-  require(chainId: number): T & { chain: Chain };
-};
-
-/** Each chain's parts, found by id; `require` refuses a chain not served as `served.require` does. */
-function byChain<T>(all: (T & { chain: Chain })[], served: { several: boolean; require(chainId: number): unknown }): OnChains<T> {
-  const byId = new Map(all.map((each) => [each.chain.chainId, each]));
-  return {
-    all,
-    first: all[0]!,
-    several: served.several,
-    get: (chainId) => byId.get(chainId),
-    require(chainId) {
-      served.require(chainId);
-      return byId.get(chainId)!;
-    },
-  };
-}
-
-export function onChains<T>(chains: Chains, build: (chain: Chain) => T): OnChains<T> {
-  return byChain(
-    chains.all.map((chain) => ({ ...build(chain), chain })),
-    chains,
-  );
-}
-
-/** Parts built once per chain from others built once per chain (each keeps its chain). */
-export function onChainsFrom<T, U>(from: OnChains<T>, build: (each: T & { chain: Chain }) => U): OnChains<U> {
-  return byChain(
-    from.all.map((each) => ({ ...build(each), chain: each.chain })),
-    from,
-  );
-}
-
-/** The chain an owner's session, a request or a record names by `chain_id` (absent: the first chain): its parts. */
-export function chainNamedBy<T>(onChain: OnChains<T>, named: { chain_id?: number }): T & { chain: Chain } {
-  return named.chain_id === undefined ? onChain.first : onChain.require(named.chain_id);
-}
+/** A chain's endpoints as its CHAINS entry lists them (rpc_urls, or rpc_url alone). */
+export const chainEndpointsOf = (setting: Pick<ChainSetting, 'rpc_url' | 'rpc_urls'>): EndpointSetting[] =>
+  endpointsOf(setting.rpc_urls ?? (setting.rpc_url ? [setting.rpc_url] : []));

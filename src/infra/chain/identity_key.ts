@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 export type IdentityKey = Address | `eip155:${number}:${Address}`;
 
 /**
- * How Signet names an identity in its Redis keys, paths and history: the first chain's by its
+ * How Signet names an identity in its Redis keys, paths and history: the default chain's by its
  * address (as before several chains), another chain's (`chainId` given) by its CAIP-10 id, so
  * one address on two chains never shares a record.
  */

@@ -67,9 +67,9 @@
 // signet:erasures:open                set of the ids of erasure jobs not yet done
 // signet:oidc:sessions-of:<sub>       set of the engine's Session records of one subject (an erasure ends them)
 // signet:watch:identities             index of the identities with live grants, each listed until its latest grant's end; <identity>:<grantId> per lasting access grant, until revoked
-// signet:watch:identities:<chainId>   the same, of another chain than the first
-// signet:watch:cursor                 the last block the chain watcher has fully handled (the first chain's)
-// signet:watch:lease                  held by the one process that follows the chain, short TTL (the first chain's)
+// signet:watch:identities:<chainId>   the same, of another chain than the default one
+// signet:watch:cursor                 the last block the chain watcher has fully handled (the default chain's)
+// signet:watch:lease                  held by the one process that follows the chain, short TTL (the default chain's)
 // signet:watch:cursor:<chainId>       the same, of another chain served (CHAINS)
 // signet:watch:lease:<chainId>        the same, of another chain served
 // signet:ssf:stream:<id>              an SSF stream: its client, delivery endpoint and events (JSON)
@@ -153,9 +153,9 @@ export const keys = {
   erasureLease: (id: string) => `${PREFIX}erasure-lease:${id}`,
   openErasures: () => `${PREFIX}erasures:open`,
   engineSessionsOf: (subject: string) => `${PREFIX}oidc:sessions-of:${subject.toLowerCase()}`,
-  /** chainId: of another chain than the first (each chain's watcher follows its own identities). */
+  /** chainId: of another chain than the default one (each chain's watcher follows its own identities). */
   watchedIdentities: (chainId?: number) => (chainId === undefined ? `${PREFIX}watch:identities` : `${PREFIX}watch:identities:${chainId}`),
-  /** chainId: of another chain than the first (whose keys stay as they were with one chain). */
+  /** chainId: of another chain than the default one (whose keys stay as they were with one chain). */
   watchCursor: (chainId?: number) => `${PREFIX}watch:cursor${chainId === undefined ? '' : `:${chainId}`}`,
   watchLease: (chainId?: number) => `${PREFIX}watch:lease${chainId === undefined ? '' : `:${chainId}`}`,
   ssfStream: (id: string) => `${PREFIX}ssf:stream:${id}`,

@@ -66,7 +66,7 @@ describe('loadConfig: defaults', () => {
     expect(config.port).toBe(3000);
     expect(config.redisUrl).toBe(undefined);
     expect(config.redis).toEqual({ commandTimeoutMs: 500, reconnectMaxDelayMs: 250, waitReplicas: 0 });
-    expect(config.chain).toEqual({});
+    expect(config.chains).toEqual([]);
     expect(config.jwks).toBe(undefined);
     expect(config.demo).toEqual({ enabled: true });
     expect(config.challengeTtlSeconds).toBe(300);
@@ -133,7 +133,7 @@ describe('loadConfig: defaults', () => {
 
   test('chain settings from the environment are parsed and the factory address checksummed', () => {
     const config = loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '31337', IDENTITY_FACTORY: FACTORY.toLowerCase() });
-    expect(config.chain).toEqual({ rpcUrl: 'http://127.0.0.1:8545', chainId: 31337, identityFactory: FACTORY });
+    expect(config.chains).toEqual([{ chain_id: 31337, name: 'chain 31337', rpc_url: 'http://127.0.0.1:8545', identity_factory: FACTORY }]);
   });
 
   test('COOKIE_KEYS is split on commas and trimmed', () => {
@@ -412,7 +412,7 @@ describe('loadConfig: production', () => {
     expect(config.issuer).toBe('https://id.example.com');
     expect(config.port).toBe(8080);
     expect(config.redisUrl).toBe('rediss://cache.example.com:6380');
-    expect(config.chain).toEqual({ rpcUrl: 'https://rpc.example.com', chainId: 8453, identityFactory: FACTORY });
+    expect(config.chains).toEqual([{ chain_id: 8453, name: 'chain 8453', rpc_url: 'https://rpc.example.com', identity_factory: FACTORY }]);
     expect(config.jwks).toEqual(JWKS);
     expect(config.cookieKeys).toEqual(['production-cookie-key-one', 'production-cookie-key-two']);
     expect(config.demo).toEqual({ enabled: false });
@@ -472,7 +472,7 @@ describe('loadConfig: production', () => {
 
   test('the configuration is frozen all the way down', () => {
     const config = loadConfig(productionEnv());
-    expect(Object.isFrozen(config.chain)).toBe(true);
+    expect(Object.isFrozen(config.chains[0])).toBe(true);
     expect(Object.isFrozen(config.clients[0])).toBe(true);
     expect(Object.isFrozen(config.cookieKeys)).toBe(true);
   });
@@ -514,6 +514,9 @@ describe('validateConfig', () => {
     const config: Config = validateConfig(valid());
     expect(config).toEqual({
       ...valid(),
+      // The one-chain shorthand, empty here, is read as the list of chains: none, the embedded chain.
+      chain: undefined,
+      chains: [],
       claims: { topics: [], trustedIssuers: [] },
       grants: { pendingSeconds: 604800, webhookRetryDelaysMs: [1000, 5000, 30000, 120000, 600000, 1800000] },
       credentials: { ageThresholds: [18, 21], lifetimeDays: 90, offerSeconds: 600, perIdentityPerDay: 30 },

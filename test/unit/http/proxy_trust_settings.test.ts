@@ -29,7 +29,10 @@ function productionApp(env: Record<string, string> = {}) {
   return createApp({
     config,
     store: createMemoryStore(),
-    chain: { client: createChainClient('https://rpc.example.com', 8453), rpcUrl: 'https://rpc.example.com', chainId: 8453, identityFactory: FACTORY },
+    chain: {
+      settings: { chain_id: 8453, name: 'chain 8453', rpc_url: 'https://rpc.example.com', identity_factory: FACTORY },
+      client: createChainClient('https://rpc.example.com', 8453),
+    },
     webhooks: createMemoryWebhookQueue({ targetOf: async () => undefined, retryDelaysMs: [1000] }),
   });
 }

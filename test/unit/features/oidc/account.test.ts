@@ -14,7 +14,7 @@ function recorder() {
   const profiles = { readAhead: (identity: Address) => toSend(`profile ${identity}`) } as unknown as ProfileStore;
   const receipts = { readAhead: (grantId: string) => toSend(`receipt ${grantId}`) } as unknown as ConsentReceipts;
   const topics = createClaimTopics({ topics: [{ topic: 1, name: 'kyc' }], trustedIssuers: [] } as never);
-  return { ahead: readAccountAhead({ chainId: 1, profiles, receipts, topics }) };
+  return { ahead: readAccountAhead({ chains: { get: (chainId) => (chainId === 1 ? { profiles } : undefined) }, receipts, topics }) };
 }
 
 test.each([

@@ -2,7 +2,7 @@
 // the one-chain shorthand stays; trusted issuers name their chain when there are several.
 
 import { loadConfig } from '../../../../src/config/config.js';
-import { configuredChains } from '../../../../src/infra/chain/chains.js';
+import { chainEndpointsOf } from '../../../../src/infra/chain/chains.js';
 import { configRefusal } from '../../../support/config_refusal.js';
 
 const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -25,14 +25,16 @@ const refusal = configRefusal;
 
 test('CHAINS lists the chains in order; the shorthand gives one; neither (the demo) none', () => {
   const config = loadConfig(withChains([chain(1), chain(137, { claim_issuer: ISSUER.toLowerCase() })]));
-  const one = (url: string) => ({ rpcUrl: url, endpoints: [{ url, label: new URL(url).host }] });
-  expect(configuredChains(config)).toEqual([
-    { chainId: 1, name: 'Chain 1', ...one('http://127.0.0.1:8001'), identityFactory: FACTORY },
-    { chainId: 137, name: 'Chain 137', ...one('http://127.0.0.1:8137'), identityFactory: FACTORY, claimIssuer: ISSUER },
+  const one = (url: string) => [{ url, label: new URL(url).host }];
+  expect(config.chains).toEqual([
+    { chain_id: 1, name: 'Chain 1', rpc_url: 'http://127.0.0.1:8001', identity_factory: FACTORY },
+    { chain_id: 137, name: 'Chain 137', rpc_url: 'http://127.0.0.1:8137', identity_factory: FACTORY, claim_issuer: ISSUER },
   ]);
+  expect(config.chains.map(chainEndpointsOf)).toEqual([one('http://127.0.0.1:8001'), one('http://127.0.0.1:8137')]);
   const shorthand = loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_ID: '31337', IDENTITY_FACTORY: FACTORY });
-  expect(configuredChains(shorthand)).toEqual([{ chainId: 31337, name: 'chain 31337', ...one('http://127.0.0.1:8545'), identityFactory: FACTORY }]);
-  expect(configuredChains(loadConfig({}))).toEqual([]);
+  expect(shorthand.chains).toEqual([{ chain_id: 31337, name: 'chain 31337', rpc_url: 'http://127.0.0.1:8545', identity_factory: FACTORY }]);
+  expect(shorthand.chains.map(chainEndpointsOf)).toEqual([one('http://127.0.0.1:8545')]);
+  expect(loadConfig({}).chains).toEqual([]);
 });
 
 test('a bad entry is refused, naming the entry', () => {
@@ -76,23 +78,23 @@ describe('several endpoints for one chain', () => {
     const config = loadConfig(
       withChains([chain(1, { rpc_url: undefined, rpc_urls: [{ url: ALCHEMY, label: 'alchemy' }, INFURA, `${INFURA}?second`], confirmations: 'finalized' })]),
     );
-    const [configured] = configuredChains(config);
-    expect(configured!.endpoints).toEqual([
+    const [configured] = config.chains;
+    expect(chainEndpointsOf(configured!)).toEqual([
       { url: ALCHEMY, label: 'alchemy' },
       { url: INFURA, label: 'mainnet.infura.io' },
       { url: `${INFURA}?second`, label: 'mainnet.infura.io#2' },
     ]);
-    expect(configured!.rpcUrl).toBe(ALCHEMY);
+    expect(chainEndpointsOf(configured!)[0]!.url).toBe(ALCHEMY);
     expect(configured!.confirmations).toBe('finalized');
   });
 
   test('CHAIN_RPC_URLS for the one chain: `url` or `label=url`, comma separated', () => {
     const config = loadConfig({ CHAIN_RPC_URLS: `alchemy=${ALCHEMY}, ${INFURA}`, CHAIN_ID: '1', IDENTITY_FACTORY: FACTORY });
-    expect(configuredChains(config)[0]!.endpoints).toEqual([
+    expect(chainEndpointsOf(config.chains[0]!)).toEqual([
       { url: ALCHEMY, label: 'alchemy' },
       { url: INFURA, label: 'mainnet.infura.io' },
     ]);
-    expect(loadConfig({ CHAIN_RPC_URL: INFURA, CHAIN_ID: '1', IDENTITY_FACTORY: FACTORY }).chain.rpcUrl).toBe(INFURA);
+    expect(loadConfig({ CHAIN_RPC_URL: INFURA, CHAIN_ID: '1', IDENTITY_FACTORY: FACTORY }).chains[0]!.rpc_url).toBe(INFURA);
   });
 
   test('endpoints are refused when both forms are given, none is, a URL is not http(s), an entry has an unknown member, or two share a label', () => {
