@@ -305,7 +305,7 @@ export function writeReport(results: BenchResults) {
     '',
     'On the page path each login of the three-chain Signet also asks the two other chains for the wallet\'s identity (one',
     'eth_call each, in parallel with its own chain\'s): that is its whole extra cost. A login that names its identity (the',
-    'wallet SDK path; a bare address is the first chain\'s) or its chain (`chain_id`) reads only that chain.',
+    'wallet SDK path; a bare address is the default chain\'s, the first entry of `CHAINS`) or its chain (`chain_id`) reads only that chain.',
     '',
     ...browserPathSection(results.browserPath),
     ...providerPathSection(results.providerPath),

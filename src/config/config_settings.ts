@@ -215,7 +215,7 @@ export const SETTINGS: readonly Setting[] = [
     parse: 'json',
     defaultText: 'none: the one chain above',
     meaning:
-      'JSON list of `{ chain_id, name, rpc_url or rpc_urls, identity_factory, claim_issuer?, confirmations? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the one a bare identity address means. `rpc_urls` lists endpoints as URLs or `{ "url", "label" }` ([operations](operations.md#several-chains))',
+      'JSON list of `{ chain_id, name, rpc_url or rpc_urls, identity_factory, claim_issuer?, confirmations? }`: several chains behind one issuer, instead of `CHAIN_RPC_URL`, `CHAIN_ID` and `IDENTITY_FACTORY` (setting both is an error); the first is the default chain, the one a bare identity address means. `rpc_urls` lists endpoints as URLs or `{ "url", "label" }` ([operations](operations.md#several-chains))',
   },
   {
     env: 'READY_WITH_CHAINS',
