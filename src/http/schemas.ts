@@ -25,6 +25,15 @@ export const chainIdField = (description: string) => z.number({ error: CHAIN_ID_
 /** In an answer: the chain of the identity a record names, present only when it is not the default chain. */
 export const identityChainId = z.number().int().optional().meta({ description: "The identity's chain, when not the first configured one" });
 
+/** Where a page of a list starts: the `next_cursor` of the page before. */
+export const pageCursorField = z.string().max(512).optional();
+
+/** A page's size in a query: a whole number from 1 to `max` (read from the query's text), `byDefault` when absent. */
+export const pageLimitField = (max: number, byDefault: number) => {
+  const rule = `must be an integer from 1 to ${max}`;
+  return z.coerce.number({ error: rule }).int(rule).min(1, rule).max(max, rule).default(byDefault);
+};
+
 /** A 32-byte id (claim ids, transaction hashes) in any case, returned in lower case. */
 export const bytes32Field = (what: string) =>
   z
@@ -42,3 +51,8 @@ export const signatureBody = z.object({
 export const address = z.string().regex(ADDRESS_PATTERN).meta({ description: 'An EIP-55 address' });
 export const bytes32 = z.string().regex(BYTES32_ANSWER_PATTERN);
 export const dateTime = z.iso.datetime();
+
+/** A wallet's identities, one per chain, for the owner to choose from (a login's, the account pages' sign-in). */
+export const walletIdentities = z
+  .array(z.object({ chain_id: z.number().int(), chain_name: z.string(), identity: address }))
+  .meta({ description: "The wallet's identities, one per chain; ask again with one's chain_id (and identity)" });
