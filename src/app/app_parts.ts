@@ -22,6 +22,7 @@ import { createChallengeIssuer } from '../domain/wallet/challenge.js';
 import { createChallengeVerifier } from '../domain/wallet/verify_challenge.js';
 import { createWatchlists } from '../domain/watch/watchlist.js';
 import { createPageRenderer } from '../http/pages.js';
+import { cookiesAreSecure } from '../http/proxy_trust.js';
 import { createHeldElsewhere } from '../domain/providers/held_elsewhere.js';
 import { informationProviders } from '../domain/providers/information_providers.js';
 import { createProviderClient } from '../domain/providers/provider_client.js';
@@ -61,7 +62,7 @@ export function createAppParts(deps: {
   const chains = createChains(Array.isArray(deps.chain) ? deps.chain : [deps.chain as ChainDeps], { config, store, names, now });
   const limits = createRateLimits(store, config.rateLimits);
   const sessions = createAccountSessions(store, {
-    secureCookies: new URL(config.issuer).protocol === 'https:',
+    secureCookies: cookiesAreSecure(config.issuer),
     issuer: config.issuer,
     cookieKeys: config.cookieKeys,
   });

@@ -8,6 +8,7 @@
 //   signet api-keys create|list|rotate|revoke --url <signet> --token <admin token> --service <client_id> [--label <text>] [--key-id <id>]
 import { parseArgs } from 'node:util';
 import { createWalletClient, type Hex, http } from 'viem';
+import { CHAIN_ID_RULE, CHAIN_ID_TEXT } from '../base/chain_id.js';
 import { SIGNET_VERSION } from '../base/version.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainDefinition, createChainClient } from '../infra/chain/chain_client.js';
@@ -156,7 +157,7 @@ function actionAndFlags(args: string[], names: string[]) {
 /** --chain-id as the admin API's chain_id (absent: the first configured chain). */
 function chainIdFlag(text: string | undefined): { chain_id?: number } {
   if (text === undefined) return {};
-  if (!/^[1-9][0-9]{0,15}$/.test(text)) throw new UsageError('--chain-id must be a chain id (a positive integer)');
+  if (!CHAIN_ID_TEXT.test(text)) throw new UsageError(`--chain-id ${CHAIN_ID_RULE}`);
   return { chain_id: Number(text) };
 }
 

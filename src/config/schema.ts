@@ -3,6 +3,7 @@
 // as people write them, snake_case, and read into the code's names where those differ.
 import { getAddress } from 'viem';
 import { z } from 'zod';
+import { CHAIN_ID_RULE } from '../base/chain_id.js';
 import { ADDRESS_RULE, isEthereumAddress } from '../base/ethereum_address.js';
 import { BYTES32_PATTERN } from '../base/hex_text.js';
 import { LANGUAGES, type Language, type LocalizedText, textIn } from '../base/languages.js';
@@ -28,6 +29,9 @@ const address = z
   .transform((v) => getAddress(v));
 
 /** An Information Provider the operator trusts: its name for owners, its base URL, the API key it issued to this Signet. */
+/** A chain id in a JSON setting (base/chain_id.ts, as a number). */
+const chainId = z.number({ error: CHAIN_ID_RULE }).int().positive();
+
 const informationProviderSchema = z
   .object({
     // Shown to owners, so it may be given per language; its English (else first) form names the provider in logs, metrics and the signed text.
@@ -110,7 +114,7 @@ const claimsSchema = z.object({
             .record(z.string(), z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be a trust framework identifier (printable ASCII, no spaces)'))
             .default({}),
           /** The chain the issuer is trusted on (required when several chains are configured): never every chain by default. */
-          chain_id: z.number({ error: 'must be a chain id (a positive integer)' }).int().positive().optional(),
+          chain_id: chainId.optional(),
         })
         .transform(({ trust_frameworks, ...issuer }) => ({ ...issuer, trustFrameworks: trust_frameworks })),
     )
@@ -260,7 +264,7 @@ export const configSchema = z.object({
   chains: z
     .array(
       z.object({
-        chain_id: z.number({ error: 'must be a chain id (a positive integer)' }).int().positive(),
+        chain_id: chainId,
         name: displayName,
         rpc_url: rpcUrl.optional(),
         /** The chain's endpoints in order of preference, instead of rpc_url. */

@@ -6,6 +6,7 @@
 // outcome, a refusal too, is kept per process for a few minutes: a page view costs the client's
 // server at most one request per logo and process in that time.
 import { LRUCache } from 'lru-cache';
+import { bodyUpTo } from '../../infra/outbound/bounded_body.js';
 import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import { isOwnPage, redirectHostsOf } from './client_presentation.js';
 import { type LogoType, logoTypeOf } from './logo_image.js';
@@ -34,27 +35,14 @@ export type ClientLogos = {
   logoOf(metadata: Record<string, unknown>): Promise<Logo | undefined>;
 };
 
-/** The body read up to `maxBytes`; undefined once it is over them. */
+/** The body read up to `maxBytes`; undefined once it is over them, or when it says it will be, or when there is none. */
 async function boundedBytes(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes || !response.body) {
     await response.body?.cancel();
     return undefined;
   }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  return bodyUpTo(response, maxBytes);
 }
 
 export function createClientLogos(fetch: GuardedFetch, settings: ClientLogoSettings = CLIENT_LOGO_SETTINGS): ClientLogos {

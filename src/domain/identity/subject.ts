@@ -1,19 +1,19 @@
 // The OIDC subject of an identity: its CAIP-10 account id, eip155:<chainId>:<EIP-55 address>.
 import { type Address, getAddress } from 'viem';
+import { caip10Of, caip10Parts } from '../../base/caip10.js';
 import { isEthereumAddress } from '../../base/ethereum_address.js';
 import { keptAnswers } from '../../base/kept_answers.js';
 
 export function subjectOf(chainId: number, identity: Address): string {
-  return `eip155:${chainId}:${getAddress(identity)}`;
+  return caip10Of(chainId, getAddress(identity));
 }
 
 type Subject = { chainId: number; identity: Address };
 
 function parseOnce(sub: string): Readonly<Subject> | undefined {
-  const [namespace, reference, account, extra] = sub.split(':');
-  if (namespace !== 'eip155' || !reference || !/^[1-9][0-9]{0,15}$/.test(reference) || !account || extra !== undefined || !isEthereumAddress(account))
-    return undefined;
-  return Object.freeze({ chainId: Number(reference), identity: getAddress(account) });
+  const parts = caip10Parts(sub);
+  if (!parts || !isEthereumAddress(parts.account)) return undefined;
+  return Object.freeze({ chainId: parts.chainId, identity: getAddress(parts.account) });
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Address, Hex } from 'viem';
 import { BYTES32_PATTERN } from '../../base/hex_text.js';
 import { hashClaimDocument } from '../claims/claim_document.js';
 import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
+import { bodyUpTo } from '../../infra/outbound/bounded_body.js';
 import { ProviderFault } from './provider_fault.js';
 import type { InformationProvider } from './information_providers.js';
 
@@ -45,21 +46,9 @@ const MAX_REDIRECTS = 3;
 
 /** The body, read until MAX_ANSWER_BYTES and no further. */
 async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new ProviderFault('provider_answer_invalid', `the provider's answer is larger than ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await bodyUpTo(response, MAX_ANSWER_BYTES);
+  if (!bytes) throw new ProviderFault('provider_answer_invalid', `the provider's answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+  return Buffer.from(bytes).toString('utf8');
 }
 
 /** The provider's reason of a refusal (its `reason` member), if it gave one. */

@@ -102,6 +102,9 @@ const attachments = z
 
 const derivedClaims = verifiedPersonClaims.refine(notEmpty, 'must not be empty');
 
+/** Who issued a document or holds a record: a name, an address and a jurisdiction (OpenID Identity Assurance). */
+const issuingBody = () => z.looseObject({ name: text.optional(), ...addressParts, jurisdiction: text.optional() });
+
 /** What every kind of evidence may carry. */
 const evidenceCommon = { attachments: attachments.optional(), derived_claims: derivedClaims.optional() };
 
@@ -115,7 +118,7 @@ const documentEvidence = z.looseObject({
       serial_number: text.optional(),
       date_of_issuance: date.optional(),
       date_of_expiry: date.optional(),
-      issuer: z.looseObject({ name: text.optional(), ...addressParts, jurisdiction: text.optional() }).optional(),
+      issuer: issuingBody().optional(),
     })
     .optional(),
   ...evidenceCommon,
@@ -129,7 +132,7 @@ const electronicRecordEvidence = z.looseObject({
       type: text.min(1, 'must name the kind of record'),
       created_at: time.optional(),
       date_of_expiry: date.optional(),
-      source: z.looseObject({ name: text.optional(), ...addressParts, jurisdiction: text.optional() }).optional(),
+      source: issuingBody().optional(),
     })
     .optional(),
   ...evidenceCommon,

@@ -3,6 +3,7 @@
 // fields are known to be well formed (EIP-55 address, one-line statement, plain URIs), and
 // a test holds this text byte for byte to `siwe`'s on valid and invalid inputs.
 import { type Address, getAddress } from 'viem';
+import { isChainId } from '../../base/chain_id.js';
 
 export type SiweFields = {
   domain: string;
@@ -26,7 +27,7 @@ function assertWellFormed(fields: SiweFields) {
   if (getAddress(fields.address) !== fields.address) throw new Error('address must be EIP-55 checksummed');
   if (!ONE_LINE.test(fields.statement)) throw new Error('statement must be one line');
   if (!NONCE.test(fields.nonce)) throw new Error('nonce must be 8 or more letters and digits');
-  if (!Number.isSafeInteger(fields.chainId) || fields.chainId < 1) throw new Error('chainId must be a positive integer');
+  if (!isChainId(fields.chainId)) throw new Error('chainId must be a positive integer');
   for (const uri of [fields.uri, ...fields.resources]) if (!URI_LIKE.test(uri)) throw new Error(`not a URI: ${uri}`);
   if (!ONE_LINE.test(fields.requestId) || !/^\S*$/.test(fields.domain)) throw new Error('domain and request id must be one word');
 }

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { Address, PublicClient } from 'viem';
 import type { Config } from '../../config/config.js';
 import { createWorkerLoop } from '../../infra/background/worker_loop.js';
+import type { ChainNaming } from '../../infra/chain/chains.js';
 import type { RpcEndpoints } from '../../infra/chain/rpc_endpoints.js';
 import { type SettledPoint, settledPointOf } from '../../infra/chain/settled_point.js';
 import type { Logger } from '../../infra/observability/logger.js';
@@ -247,19 +248,25 @@ export function claimIssuersOf(config: Pick<Config, 'claims' | 'claimIssuer'>, c
   return [...trusted.map((each) => each.address as Address), ...(own ? [own as Address] : [])];
 }
 
-/** Several chains' watchers as one: each starts and stops with the others; round and report are the first watcher's, the default chain's (and `all`'s rounds run too); `reports` lists each chain's. */
-export function watchersAsOne(all: readonly ChainWatcher[]): ChainWatcher {
-  const [first] = all;
-  if (!first) throw new Error('watchersAsOne: at least one watcher');
-  if (all.length === 1) return first;
+/**
+ * Several chains' watchers as one, each given with its chain: each starts and stops with the
+ * others; round and report are the default chain's watcher's (the chain whose records name no
+ * chain, as `namingsOf` decides), and every chain's rounds run too.
+ */
+export function watchersAsOne(all: readonly { watcher: ChainWatcher; chain: Pick<ChainNaming, 'idInRecords'> }[]): ChainWatcher {
+  const reported = all.findIndex(({ chain }) => chain.idInRecords === undefined);
+  if (reported < 0) throw new Error('watchersAsOne: no watcher of the default chain');
+  const watchers = all.map(({ watcher }) => watcher);
+  const own = watchers[reported]!;
+  if (watchers.length === 1) return own;
   return {
     start: () => {
-      for (const each of all) each.start();
+      for (const each of watchers) each.start();
     },
     stop: async () => {
-      await Promise.all(all.map((each) => each.stop()));
+      await Promise.all(watchers.map((each) => each.stop()));
     },
-    round: async () => (await Promise.all(all.map((each) => each.round())))[0]!,
-    report: () => first.report(),
+    round: async () => (await Promise.all(watchers.map((each) => each.round())))[reported]!,
+    report: () => own.report(),
   };
 }

@@ -5,6 +5,7 @@
 
 import type { Hex } from 'viem';
 import { z } from 'zod';
+import { caip10Of } from '../../base/caip10.js';
 import { refuse } from '../../base/errors.js';
 import type { ConsentReceipts } from '../../domain/consent/consent_receipts.js';
 import type { IdentityRegistry } from '../../domain/identity/identity_registry.js';
@@ -95,7 +96,7 @@ export function accountRoutes(deps: AccountRoutesDeps): AnyRoute[] {
             ? 'Sign in to your Signet account to see and manage what your identity shares.'
             : 'Sign in to Signet with your wallet to create your onchain identity.',
           fields: [],
-          resources: [identity ? subjectOf(chainId, identity) : `eip155:${chainId}:${body.address}`],
+          resources: [identity ? subjectOf(chainId, identity) : caip10Of(chainId, body.address)],
           // Named as records name the chain: the default chain's text is as with one chain.
           ...(on.idInRecords === undefined ? {} : { chainId: on.idInRecords }),
         });

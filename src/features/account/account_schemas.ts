@@ -1,6 +1,6 @@
 // The request and answer forms of the owner's account API, for the route table and /openapi.json.
 import { z } from 'zod';
-import { address, addressField, bytes32, bytes32Field, chainIdField, dateTime, identityChainId } from '../../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, chainIdField, dateTime, identityChainId, walletIdentities } from '../../http/schemas.js';
 
 const hexField = (what: string) => z.string({ error: `must be ${what}` }).regex(/^0x([0-9a-fA-F]{2})*$/, `must be ${what}`);
 
@@ -60,9 +60,7 @@ export const signInChallenge = z
 /** The wallet has identities on several chains: the owner chooses one, and asks again with its chain_id. */
 export const signInChoice = z
   .strictObject({
-    choose: z
-      .array(z.object({ chain_id: z.number().int(), chain_name: z.string(), identity: address }))
-      .meta({ description: "The wallet's identities, one per chain; ask again with one's chain_id (and identity)" }),
+    choose: walletIdentities,
   })
   .meta({ id: 'AccountIdentityChoice' });
 

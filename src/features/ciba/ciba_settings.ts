@@ -2,8 +2,9 @@
 // means the default chain, or its CAIP-10 id on any chain served); the "authentication device"
 // is the owner's Signet inbox.
 import { type Configuration, errors } from 'oidc-provider';
-import { getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import { refuse, SignetError } from '../../base/errors.js';
+import { isEthereumAddress } from '../../base/ethereum_address.js';
 import type { RateLimitSettings } from '../../config/config.js';
 import { type BackchannelInbox, backchannelChallenge } from '../../domain/backchannel/backchannel_inbox.js';
 import type { FieldDefinition } from '../../domain/fields/fields.js';
@@ -40,7 +41,7 @@ export function cibaFeature(deps: CibaDeps): NonNullable<NonNullable<Configurati
     async processLoginHint(ctx, loginHint) {
       if (!loginHint) throw new errors.UnknownUserId('login_hint must name the identity');
       // A bare address means the default chain; a CAIP-10 id names its chain.
-      const named = isAddress(loginHint) ? { chainId: undefined, identity: getAddress(loginHint) } : parseSubject(loginHint);
+      const named = isEthereumAddress(loginHint) ? { chainId: undefined, identity: getAddress(loginHint) } : parseSubject(loginHint);
       if (!named) throw new errors.UnknownUserId('login_hint must be an identity address or its CAIP-10 id');
       const on = named.chainId === undefined ? deps.chains.named(undefined) : deps.chains.get(named.chainId);
       if (!on) throw new errors.UnknownUserId(`chain ${named.chainId} is not one this Signet serves`);

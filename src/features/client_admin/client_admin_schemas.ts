@@ -1,6 +1,7 @@
 // The request and answer forms of the clients' admin API, for the route table and /openapi.json.
 import { z } from 'zod';
 import { clientSchema } from '../../config/client_metadata.js';
+import { pageCursorField, pageLimitField } from '../../http/schemas.js';
 
 /** Ids the admin API gives or takes: safe in a path, a Redis key and a webhook's service name. */
 const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -29,13 +30,8 @@ export const storedClient = z
 
 /** A page of the clients, by client_id: `cursor` is the `next_cursor` of the page before. */
 export const clientListQuery = z.object({
-  cursor: z.string().max(512).optional(),
-  limit: z.coerce
-    .number({ error: 'must be an integer from 1 to 500' })
-    .int('must be an integer from 1 to 500')
-    .min(1, 'must be an integer from 1 to 500')
-    .max(500, 'must be an integer from 1 to 500')
-    .default(100),
+  cursor: pageCursorField,
+  limit: pageLimitField(500, 100),
 });
 
 export const clientList = z.object({

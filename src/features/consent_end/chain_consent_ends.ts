@@ -4,6 +4,7 @@
 // changed or revoked by its issuer ends the credentials made from it and is told to every
 // client that was given it.
 import { type Address, type Hex, keccak256, type PublicClient } from 'viem';
+import { BYTES32_DIGITS } from '../../base/hex_text.js';
 import type { ClaimReader } from '../../domain/claims/claim_reader.js';
 import type { ConsentReceipt } from '../../domain/consent/consent_receipts.js';
 import type { Signals } from '../../domain/consent/consent_signal.js';
@@ -37,6 +38,9 @@ export type ChainConsentEndDeps = {
 };
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The claim id (32 bytes, base/hex_text.ts) that ends an access grant's claim path. */
+const CLAIM_ID_AT_END = new RegExp(`/claims/(${BYTES32_DIGITS})$`);
 export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentHandlers {
   const onChain = deps.chainId === undefined ? {} : { chain_id: deps.chainId };
   const named = (identity: Address) => identityKeyOf(identity, deps.chainId);
@@ -120,7 +124,7 @@ export function createChainConsentEnds(deps: ChainConsentEndDeps): ChainConsentH
         const given = new Set<string>(receipts.flatMap((receipt) => receipt.claims.map((id) => id.toLowerCase())));
         for (const claimId of (await deps.credentials?.claimsOf(named(identity))) ?? []) given.add(claimId);
         for (const grant of grants) {
-          const match = /\/claims\/(0x[0-9a-fA-F]{64})$/.exec(grant.resource);
+          const match = CLAIM_ID_AT_END.exec(grant.resource);
           if (match) given.add(match[1]!.toLowerCase());
         }
         for (const claimId of given) {

@@ -108,10 +108,10 @@ export function createChainWatching(deps: ChainWatchingDeps) {
     return settled;
   };
   // The metrics carry each watcher's chain_id.
-  const watchers = chains.all.map((on) => {
+  const watching = chains.all.map((on) => {
     // The default chain's lease and cursor keys name no chain (as with one chain).
     const unnamed = on.idInRecords === undefined;
-    return createChainWatcher({
+    const watcher = createChainWatcher({
       store: deps.store,
       client: on.client,
       ...(unnamed ? {} : { chainId: on.chainId }),
@@ -126,6 +126,7 @@ export function createChainWatching(deps: ChainWatchingDeps) {
       logger: deps.logger,
       now: deps.now,
     });
+    return { watcher, chain: on };
   });
-  return { chainConsentEnds, watcher: watchersAsOne(watchers), watchers };
+  return { chainConsentEnds, watcher: watchersAsOne(watching), watchers: watching.map(({ watcher }) => watcher) };
 }

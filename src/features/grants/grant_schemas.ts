@@ -2,10 +2,11 @@
 
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
-import { isEthereumAddress } from '../../base/ethereum_address.js';
+import { CAIP10_PREFIX, caip10Parts } from '../../base/caip10.js';
+import { ADDRESS_DIGITS, isEthereumAddress } from '../../base/ethereum_address.js';
 import { backchannelRequest } from '../../domain/backchannel/backchannel_request_schema.js';
 import { claimView, claimWithData } from '../../domain/claims/claim_schemas.js';
-import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId } from '../../http/schemas.js';
+import { address, addressField, bytes32, bytes32Field, dateTime, identityChainId, pageCursorField, pageLimitField } from '../../http/schemas.js';
 
 const IDENTITY_MESSAGE = 'must be a 0x-prefixed 20-byte address, or one qualified by its chain: eip155:<chain id>:0x…';
 
@@ -14,12 +15,11 @@ export type IdentityInPath = { address: Address; chainId?: number };
 
 const identityInPath = z
   .string({ error: IDENTITY_MESSAGE })
-  .regex(/^(eip155:[1-9][0-9]{0,15}:)?0x[0-9a-fA-F]{40}$/, IDENTITY_MESSAGE)
+  .regex(new RegExp(`^(${CAIP10_PREFIX})?${ADDRESS_DIGITS}$`), IDENTITY_MESSAGE)
   .refine((value) => isEthereumAddress(value.slice(value.lastIndexOf(':') + 1)), IDENTITY_MESSAGE)
   .transform((value): IdentityInPath => {
-    const parts = value.split(':');
-    const address = getAddress(parts.at(-1)!);
-    return parts.length === 3 ? { address, chainId: Number(parts[1]) } : { address };
+    const parts = caip10Parts(value);
+    return parts ? { address: getAddress(parts.account), chainId: parts.chainId } : { address: getAddress(value) };
   })
   .meta({ description: 'The identity: its address (the first chain) or eip155:<chain id>:<address>' });
 
@@ -35,13 +35,8 @@ export const validationBody = z.object({ signature: z.string({ error: 'is requir
 export const revocationBody = z.object({ signature: z.string({ error: 'must be a string' }).min(1, 'is required').optional() });
 export const listingQuery = z.object({
   identity: addressField.optional(),
-  cursor: z.string().max(512).optional(),
-  limit: z.coerce
-    .number({ error: 'must be an integer from 1 to 100' })
-    .int('must be an integer from 1 to 100')
-    .min(1, 'must be an integer from 1 to 100')
-    .max(100, 'must be an integer from 1 to 100')
-    .default(20),
+  cursor: pageCursorField,
+  limit: pageLimitField(100, 20),
 });
 
 const kind = z.enum(['immediate', 'persistent']);

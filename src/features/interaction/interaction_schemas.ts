@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { claimView } from '../../domain/claims/claim_schemas.js';
 import { DATA_STATUS_NAMES } from '../../domain/claims/data_status.js';
-import { address, addressField, bytes32, chainIdField, dateTime, LOGIN_ID_PATTERN, signatureBody } from '../../http/schemas.js';
+import { address, addressField, bytes32, chainIdField, dateTime, LOGIN_ID_PATTERN, signatureBody, walletIdentities } from '../../http/schemas.js';
 
 export const interactionPath = z.object({
   uid: z.string().regex(LOGIN_ID_PATTERN, 'must be the id of a login').meta({ description: 'The id of the login under way' }),
@@ -153,9 +153,7 @@ export const loginSignatureBody = signatureBody.extend({
 /** The wallet has identities on several chains: the owner chooses one, and asks again with its chain_id. */
 export const identityChoice = z
   .object({
-    choose: z
-      .array(z.object({ chain_id: z.number().int(), chain_name: z.string(), identity: address }))
-      .meta({ description: "The wallet's identities, one per chain; ask again with one's chain_id (and identity)" }),
+    choose: walletIdentities,
   })
   .meta({ id: 'LoginIdentityChoice' });
 

@@ -3,6 +3,7 @@
 // and the language switcher of every page.
 import { anyone } from '../../http/authenticators.js';
 import type { RenderPage } from '../../http/pages.js';
+import { cookiesAreSecure } from '../../http/proxy_trust.js';
 import { type AnyRoute, route } from '../../http/route.js';
 import { languageRoute } from './language_route.js';
 
@@ -20,5 +21,5 @@ export function createLandingFeature(deps: { renderPage: RenderPage; issuer: str
       return {};
     },
   });
-  return { routes: [landing, languageRoute({ secureCookies: new URL(deps.issuer).protocol === 'https:' })] };
+  return { routes: [landing, languageRoute({ secureCookies: cookiesAreSecure(deps.issuer) })] };
 }

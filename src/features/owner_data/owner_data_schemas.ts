@@ -3,20 +3,13 @@
 import { z } from 'zod';
 import { backchannelRequest } from '../../domain/backchannel/backchannel_request_schema.js';
 import { DOORS } from '../../domain/history/access_history.js';
-import { address, bytes32, dateTime, signatureBody } from '../../http/schemas.js';
+import { address, bytes32, dateTime, pageCursorField, pageLimitField, signatureBody } from '../../http/schemas.js';
 import { accessGrant, loginGrant } from '../grants/grant_schemas.js';
 import { ERASURE_STEPS } from './erasure_steps.js';
 
-const limit = z.coerce
-  .number({ error: 'must be an integer from 1 to 200' })
-  .int('must be an integer from 1 to 200')
-  .min(1, 'must be an integer from 1 to 200')
-  .max(200, 'must be an integer from 1 to 200')
-  .default(50);
-
 export const historyQuery = z.object({
-  cursor: z.string().max(512).optional(),
-  limit,
+  cursor: pageCursorField,
+  limit: pageLimitField(200, 50),
   client_id: z.string().min(1).max(200).optional(),
 });
 

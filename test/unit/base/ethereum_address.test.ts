@@ -1,6 +1,6 @@
 // The one rule for an Ethereum address given to Signet: 0x and 40 hex digits, in lower case or in
 // its EIP-55 checksummed case; nothing else, and nothing but text.
-import { ADDRESS_PATTERN, ADDRESS_RULE, isEthereumAddress } from '../../../src/base/ethereum_address.js';
+import { ADDRESS_DIGITS, ADDRESS_PATTERN, ADDRESS_RULE, isEthereumAddress } from '../../../src/base/ethereum_address.js';
 
 const CHECKSUMMED = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
 
@@ -36,4 +36,8 @@ test('only text is an address', () => {
 
 test('the refusal says what an address is', () => {
   expect(ADDRESS_RULE).toBe('must be a 0x-prefixed 20-byte address');
+});
+
+test('the address digits, as a part of a longer pattern, are the whole pattern', () => {
+  expect(ADDRESS_PATTERN.source).toBe(`^${ADDRESS_DIGITS}$`);
 });

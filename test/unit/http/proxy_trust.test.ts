@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { secureCookiesFor } from '../../../src/http/proxy_trust.js';
+import { cookiesAreSecure, secureCookiesFor } from '../../../src/http/proxy_trust.js';
 
 async function setCookieOf(issuer: string, cookie: { secure?: boolean }) {
   const app = new Koa({ keys: ['k'] });
@@ -32,4 +32,13 @@ test('an http issuer: cookies are not Secure, and a Secure one is refused by the
   expect(plain.status).toBe(200);
   expect(plain.cookie).not.toMatch(/secure/i);
   expect((await setCookieOf('http://localhost:3000', { secure: true })).status).toBe(500);
+});
+
+test.each([
+  ['https://signet.example', true],
+  ['https://signet.example:8443/base', true],
+  ['http://localhost:3000', false],
+  ['http://signet.example', false],
+])('cookies under the issuer %s are Secure: %s', (issuer, secure) => {
+  expect(cookiesAreSecure(issuer)).toBe(secure);
 });
