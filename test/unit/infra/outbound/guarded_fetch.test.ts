@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createGuardedFetch } from '../../../../src/infra/outbound/guarded_fetch.js';
 import { createUrlGuard, type ResolvedAddress, type ResolveHost } from '../../../../src/infra/outbound/url_guard.js';
 import { type ConnectionRecorder, startConnectionRecorder } from '../../../support/connection_recorder.js';
+import { waitUntil } from '../../../support/wait_until.js';
 
 const PUBLIC = '93.184.215.14';
 
@@ -91,7 +92,12 @@ test('a request with a body, or redirect "manual", gets the 3xx itself: nothing 
 });
 
 test("the caller's signal ends a fetch whose answer never comes", async () => {
-  await expect(guardedFetch()(`http://a.example:${site.port}/hang`, { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: 'AbortError' });
+  // Ended once the site has the request (so its arrival is this test's, not the next one's).
+  const caller = new AbortController();
+  const fetched = guardedFetch()(`http://a.example:${site.port}/hang`, { signal: caller.signal });
+  await waitUntil('the site has the request', () => site.requests.includes(`GET a.example:${site.port} /hang`));
+  caller.abort();
+  await expect(fetched).rejects.toMatchObject({ name: 'AbortError' });
 });
 
 test("the operator's own URL is reached without the check; a hop it names is checked", async () => {
