@@ -1,7 +1,7 @@
 // An HTTP proxy on a free loopback port in front of one server (an Information Provider), that
 // a test cuts, slows and tampers with: every request is counted by method and path, then passed
 // on, answered by the test instead, or its answer rewritten.
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { sleep } from './wait_until.js';
 
@@ -20,6 +20,8 @@ export type HttpProxy = {
   down: boolean;
   /** Added before every answer leaves. */
   delayMs: number;
+  /** Holds an answer until the promise it gives settles (undefined: sent at once): a test acts in between. */
+  hold?: (request: ProxiedRequest) => Promise<void> | undefined;
   /** The test answers instead of the target (undefined: pass it on). */
   answer?: (request: ProxiedRequest) => Answer | undefined;
   /** Rewrites the target's JSON answer before it leaves. */
@@ -44,6 +46,7 @@ export async function startHttpProxy(): Promise<HttpProxy> {
     }
     const body = await readAll(incoming);
     const send = async (status: number, headers: Record<string, string | string[] | undefined>, payload: Buffer | string) => {
+      await proxy.hold?.(seen);
       if (proxy.delayMs) await sleep(proxy.delayMs);
       if (outgoing.destroyed) return;
       const { 'content-length': _length, 'transfer-encoding': _encoding, ...rest } = headers;

@@ -16,10 +16,10 @@ import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
 import type { ClaimView } from '../claims/claims_service.js';
 import type { DataStatus } from '../claims/data_status.js';
-import { faultStatusOf } from './provider_fault.js';
 import type { InformationProvider, InformationProviders } from './information_providers.js';
 import type { HeldClaim, ProviderClient } from './provider_client.js';
 import type { CopyEntry, GrantCopy, ProviderCopies } from './provider_copies.js';
+import { faultStatusOf, ProviderFault } from './provider_fault.js';
 import type { ProviderGrants } from './provider_grants.js';
 
 /** A kept claim whose data a provider holds, as the login's challenge records it. */
@@ -60,7 +60,7 @@ const heldClaim = (provider: InformationProvider, identity: Address, offer: Pick
 /** Settles with `work`, or with the fault of the deadline once `signal` aborts (nothing waits past it). */
 function withinDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new Error('past the provider deadline'));
+    const abort = () => reject(new ProviderFault('provider_unavailable', 'past the provider deadline'));
     if (signal.aborted) return abort();
     signal.addEventListener('abort', abort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
@@ -116,7 +116,8 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
       return await withinDeadline(client.read(claim, signal), signal);
     } catch (error) {
       if (faultStatusOf(error) === 'provider_grant_missing') {
-        await saving?.catch(() => {});
+        // A write that failed (Redis down) is the outage thrown here; one that lands is then undone.
+        await saving;
         await grants.forget(subject, claim.claimId);
       }
       throw error;
@@ -152,11 +153,14 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
       }));
       const asking = offers.filter((offer) => offer.signs);
       if (asking.length) {
-        // What this login asked already (this process's, else Redis'), read in the background too.
-        const earlier = (started.get(uid) ?? readPending(uid)).catch(() => undefined);
+        // What this login asked already, read in the background too: this process's requests, else
+        // (none, or their write failed) what Redis holds. A Redis failure fails `work`.
+        const mine = started.get(uid);
+        const earlier = mine ? mine.catch(() => readPending(uid)) : readPending(uid);
         const work = earlier.then((before) => requestAll(uid, identity, asking, before));
         started.set(uid, work);
-        // The answer is in Redis for every process once written; this process's copy is only a shortcut.
+        // The answer is in Redis for every process once written; this process's copy is only a
+        // shortcut. A failure is not lost here: `challenges` answers it.
         work.catch(() => {}).finally(() => setTimeout(() => started.delete(uid), deps.challengeTtlSeconds * 1000).unref());
       }
       return offers;
@@ -167,7 +171,13 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
      * requests, else from Redis once another process wrote them (waited for up to the deadline).
      */
     async challenges(uid: string): Promise<{ claim_id: string; challenge?: string; data_status?: DataStatus }[]> {
-      let record = await started.get(uid)?.catch(() => undefined);
+      // This process's requests could not be written (Redis down): the page's 503, once; its next
+      // attempt reads Redis.
+      const mine = started.get(uid);
+      let record = await mine?.catch((error: unknown) => {
+        if (started.get(uid) === mine) started.delete(uid);
+        throw error;
+      });
       const until = deps.now() + deps.timeoutMs;
       while (!record) {
         record = await readPending(uid);
@@ -230,7 +240,8 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
             await saving;
             fetched[offer.claim_id] = { ...entry, data };
           } catch (error) {
-            await saving?.catch(() => {});
+            // The grant's write settles first: if Redis failed it, that outage is thrown, not a claim status.
+            await saving;
             const status = faultStatusOf(error);
             note(offer.provider, status);
             fetched[offer.claim_id] = { ...entry, status };

@@ -8,11 +8,11 @@
 // another claim or another resource is refused, never taken for the one asked.
 import type { Address, Hex } from 'viem';
 import { BYTES32_PATTERN } from '../../base/hex_text.js';
-import { hashClaimDocument } from '../claims/claim_document.js';
-import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import { bodyUpTo } from '../../infra/outbound/bounded_body.js';
-import { ProviderFault } from './provider_fault.js';
+import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
+import { hashClaimDocument } from '../claims/claim_document.js';
 import type { InformationProvider } from './information_providers.js';
+import { ProviderFault } from './provider_fault.js';
 
 /** The largest answer read from a provider: a claim's data is at most 16 KiB as canonical JSON (CLAIM_DATA_LIMITS). */
 export const MAX_ANSWER_BYTES = 64 * 1024;

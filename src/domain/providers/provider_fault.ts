@@ -11,5 +11,13 @@ export class ProviderFault extends Error {
   }
 }
 
-/** Anything else (a connection cut, the deadline) means the provider was not there for us. */
-export const faultStatusOf = (error: unknown): DataStatus => (error instanceof ProviderFault ? error.status : 'provider_unavailable');
+/**
+ * The status a provider's failure gives the claim. The provider client reports every failure of
+ * the provider (down, cut, past the deadline, a refused redirect) as a ProviderFault; anything
+ * else is Signet's own (Redis down, a bug) and is thrown on: an outage is the login's 503, never
+ * a claim without data.
+ */
+export function faultStatusOf(error: unknown): DataStatus {
+  if (error instanceof ProviderFault) return error.status;
+  throw error;
+}
