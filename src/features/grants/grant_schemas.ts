@@ -21,7 +21,7 @@ const identityInPath = z
     const parts = caip10Parts(value);
     return parts ? { address: getAddress(parts.account), chainId: parts.chainId } : { address: getAddress(value) };
   })
-  .meta({ description: 'The identity: its address (the first chain) or eip155:<chain id>:<address>' });
+  .meta({ description: 'The identity: its address (on the first configured chain) or eip155:<chain id>:<address>' });
 
 export const identityPath = z.object({ identity: identityInPath });
 export const claimPath = z.object({ identity: identityInPath, claimId: bytes32Field('a 0x-prefixed 32-byte claim id') });
