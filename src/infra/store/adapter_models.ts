@@ -23,5 +23,6 @@ export const MARKED = new Set([...CONSUMABLE, 'PushedAuthorizationRequest']);
 // random id, which no mark can name yet.
 export const RESAVED = new Set(['DeviceCode', 'BackchannelAuthenticationRequest']);
 
-// Models whose records name the Grant, perhaps the Session, and the account the engine reads next.
+// Models whose records name the Grant, perhaps the Session, and the account the engine reads next
+// (userinfo finds an AccessToken: its account's reads go out then, through ReadAccountAhead).
 export const LEADS_TO_GRANT = new Set([...CONSUMABLE, 'AccessToken']);
