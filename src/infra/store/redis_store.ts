@@ -103,8 +103,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         if (sharded) await redis.addToIndexes(1, key, ...args);
         else await joinInTurn(key, args);
       }),
+    // One index is the case of one bound (add_to_indexes_within.lua answers 0 when listed).
     addToIndexWithin: (key, member, ttl, max) =>
-      guard(async () => (await redis.addToIndexWithin(key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 1),
+      guard(async () => (await redis.addToIndexesWithin(1, key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 0),
     addToIndexesWithin: (bounds, member, ttl) =>
       guard(async () => {
         const args = [member, String(ttl > 0 ? seconds(ttl) : 0), ...bounds.map(({ max }) => String(max))];

@@ -10,7 +10,6 @@ const withIndexes: LuaScriptSpec = { library: 'index_library.lua' };
 export const STORE_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.url), {
   'add_to_indexes_unless.lua': withIndexes,
   'add_to_indexes.lua': withIndexes,
-  'add_to_index_within.lua': { ...withIndexes, numberOfKeys: 1 },
   'add_to_indexes_within.lua': withIndexes,
   'index_members_live.lua': { ...withIndexes, numberOfKeys: 1 },
   'remove_from_index.lua': { ...withIndexes, numberOfKeys: 1 },
@@ -27,7 +26,6 @@ export const STORE_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.ur
 export type ScriptedRedis = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<[number, ...string[]]>;
   addToIndexes(numberOfKeys: number, ...args: string[]): Promise<number>;
-  addToIndexWithin(key: string, member: string, ttl: string, max: string): Promise<number>;
   addToIndexesWithin(numberOfKeys: number, ...args: string[]): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
