@@ -4,6 +4,7 @@
 import type { Redis } from 'ioredis';
 import { defineLuaScripts, type LuaScriptSpec, readLuaScripts } from './lua_scripts.js';
 import type { RedisClient } from './redis_connection.js';
+import type { MarkOutcome } from './store.js';
 
 const withIndexes: LuaScriptSpec = { library: 'index_library.lua' };
 
@@ -31,7 +32,7 @@ export type ScriptedRedis = Redis & {
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
   retimeMember(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
-  markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
+  markOnce(numberOfKeys: number, ...args: string[]): Promise<MarkOutcome>;
   closeIndexes(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   readCountingAttempt(
     record: string,
