@@ -20,6 +20,13 @@ type Share = { what: string; percent: number };
 /** A target of the report: met when the run's value is within its limit. */
 export type Target = { target: string; value: number; limit: number; unit: string; met: boolean };
 
+/** A table of targets, as every section of the report shows its own. */
+const targetTable = (targets: readonly Target[]): string[] => [
+  '| target | this run | limit | met |',
+  '|---|---|---|---|',
+  ...targets.map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
+];
+
 /** Server CPU per login allowed, as a multiple of the engine floor's (c=8). */
 export const CPU_LIMIT = 1.2;
 /** Login p50 allowed above the floor's, at c=1 with 20 ms per chain request (ms). */
@@ -325,9 +332,7 @@ export function writeReport(results: BenchResults) {
     '',
     '## Targets',
     '',
-    '| target | this run | limit | met |',
-    '|---|---|---|---|',
-    ...targets.map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
+    ...targetTable(targets),
     '',
   ];
   lines.push(...whatStandsInTheWay(results, targets));
@@ -443,9 +448,7 @@ export function browserPathSection(results: BrowserPathResults): string[] {
     '',
     ...results.settings.map((setting) => `- ${label(setting)}: ${stepList(setting)}`),
     '',
-    '| target | this run | limit | met |',
-    '|---|---|---|---|',
-    ...browserPathTargets(results).map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
+    ...targetTable(browserPathTargets(results)),
     '',
   ];
 }
@@ -512,9 +515,7 @@ export function providerPathSection(results: ProviderPathResults): string[] {
     '',
     ...results.settings.map((setting) => `- ${setting.latencyMs} ms, ${setting.login} login: ${stepList(setting)}`),
     '',
-    '| target | this run | limit | met |',
-    '|---|---|---|---|',
-    ...providerPathTargets(results).map((row) => `| ${row.target} | ${row.value} ${row.unit} | ${row.limit} | ${row.met ? 'yes' : '**no**'} |`),
+    ...targetTable(providerPathTargets(results)),
     '',
   ];
 }

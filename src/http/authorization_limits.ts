@@ -6,10 +6,11 @@
 import type { Middleware } from 'koa';
 import type { LimitClass, RateLimits } from '../infra/rate_limits/rate_limits.js';
 import { clientAddress } from './client_address.js';
+import { enginePathPattern } from './engine_path.js';
 
 // The engine's router also answers "/auth/" and "/AUTH": a spelling must not be a way around the count.
-const AUTHORIZATION = /^\/auth\/?$/i;
-const PUSHED = /^\/request\/?$/i;
+const AUTHORIZATION = enginePathPattern('/auth');
+const PUSHED = enginePathPattern('/request');
 
 /** The class a request is counted in, or undefined for every other request. */
 export function authorizationClassOf(method: string, path: string): LimitClass | undefined {
@@ -20,9 +21,9 @@ export function authorizationClassOf(method: string, path: string): LimitClass |
 }
 
 export function authorizationLimits(limits: Pick<RateLimits, 'consume'>): Middleware {
-  return async (ctx, next) => {
+  // Every other request passes without an async step of its own.
+  return (ctx, next) => {
     const limit = authorizationClassOf(ctx.method, ctx.path);
-    if (limit) await limits.consume(limit, clientAddress(ctx));
-    await next();
+    return limit ? limits.consume(limit, clientAddress(ctx)).then(() => next()) : next();
   };
 }

@@ -62,12 +62,25 @@ export function createPageRenderer(viewsDir: string, publicDir: string, settings
   const pageFiles = readPageFiles(publicDir);
   const translations = createTranslations(readCatalogs(settings.localesDir));
   const compiled = new Map<string, ejs.TemplateFunction>();
-  const formats = new Map<Language, ReturnType<typeof languageFormats>>();
-  const formatsOf = (lang: Language) => {
-    let made = formats.get(lang);
+  // What a page reads of its language alone is made once per language, not on every page.
+  const languageParts = (lang: Language) => {
+    const t = translations.translate(lang);
+    return {
+      ...languageFormats(lang),
+      lang,
+      dir: directionOf(lang),
+      t,
+      operatorName: settings.operatorName ?? t('operator.unnamed'),
+      localized: (text: LocalizedText) => textIn(text, lang),
+      scriptMessages: scriptJson({ lang, messages: translations.scriptMessages(lang) }),
+    };
+  };
+  const parts = new Map<Language, ReturnType<typeof languageParts>>();
+  const partsOf = (lang: Language) => {
+    let made = parts.get(lang);
     if (!made) {
-      made = languageFormats(lang);
-      formats.set(lang, made);
+      made = languageParts(lang);
+      parts.set(lang, made);
     }
     return made;
   };
@@ -82,7 +95,6 @@ export function createPageRenderer(viewsDir: string, publicDir: string, settings
   };
   return (ctx, view, { languageHint, ...data }) => {
     const lang = pageLanguage(ctx, settings.defaultLanguage, languageHint);
-    const t = translations.translate(lang);
     const back = backOf(ctx);
     const languages = LANGUAGES.map((code) => ({
       code,
@@ -90,7 +102,6 @@ export function createPageRenderer(viewsDir: string, publicDir: string, settings
       current: code === lang,
       href: `/language?${new URLSearchParams({ lang: code, back, ...(languageHint?.loginUid ? { login: languageHint.loginUid } : {}) })}`,
     }));
-    const { dates, numbers } = formatsOf(lang);
     ctx.type = 'html';
     ctx.set('Content-Language', lang);
     ctx.body = template(view)({
@@ -99,16 +110,9 @@ export function createPageRenderer(viewsDir: string, publicDir: string, settings
       // `formToken`: the owner session's, when the request has one (its forms and scripts send it back).
       formToken: ctx.state.formToken,
       ...shared,
-      lang,
-      dir: directionOf(lang),
-      t,
+      ...partsOf(lang),
       hasText: translations.has,
       languages,
-      operatorName: settings.operatorName ?? t('operator.unnamed'),
-      localized: (text: LocalizedText) => textIn(text, lang),
-      dates,
-      numbers,
-      scriptMessages: scriptJson({ lang, messages: translations.scriptMessages(lang) }),
       ...data,
     });
   };

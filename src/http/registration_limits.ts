@@ -5,9 +5,10 @@
 import type { Context, Middleware } from 'koa';
 import type { RateLimits } from '../infra/rate_limits/rate_limits.js';
 import { clientAddress, clientNetwork } from './client_address.js';
+import { enginePathPattern } from './engine_path.js';
 
 // The engine's router also answers "/reg/" and "/REG": a spelling must not be a way around the count.
-const REGISTRATION = /^\/reg\/?$/i;
+const REGISTRATION = enginePathPattern('/reg');
 
 export function registrationLimits(limits: Pick<RateLimits, 'consume'>): Middleware {
   const counted: Middleware = async (ctx, next) => {

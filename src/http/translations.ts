@@ -39,18 +39,14 @@ export function createTranslations(catalogs: Catalogs): {
     }
     return format;
   };
-  const scripts = new Map<Language, Catalog>();
   return {
     has: (key) => key in catalogs.en,
     translate: (language) => (key, values) => String(formatOf(language, key).format(values as never)),
+    // Made once per language by the page renderer (pages.ts), which keeps its JSON.
     scriptMessages(language) {
-      let messages = scripts.get(language);
-      if (!messages) {
-        messages = {};
-        for (const [key, text] of Object.entries(catalogs.en)) {
-          if (key.startsWith('script.')) messages[key.slice('script.'.length)] = catalogs[language][key] ?? text;
-        }
-        scripts.set(language, messages);
+      const messages: Catalog = {};
+      for (const [key, text] of Object.entries(catalogs.en)) {
+        if (key.startsWith('script.')) messages[key.slice('script.'.length)] = catalogs[language][key] ?? text;
       }
       return messages;
     },

@@ -90,13 +90,14 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
       labelNames: ['kind'] as const,
       registers,
     }),
-    /** Counted from 429 answers; the limiter may add its own limit name. */
+    /** Signet's requests to other Information Providers, counted as each ends (app_parts.ts). */
     providerRequests: new Counter({
       name: 'signet_provider_requests_total',
       help: 'Requests to other Information Providers for claim data held there, by provider name, step (access_request, validation, read) and outcome (the HTTP status, timeout, failed, garbage, too_large, redirect_refused)',
       labelNames: ['provider', 'step', 'outcome'] as const,
       registers,
     }),
+    /** Counted from 429 answers; the limiter may add its own limit name. */
     rateLimitHits: new Counter({
       name: 'signet_rate_limit_hits_total',
       help: 'Requests refused by a rate limit, by route template',

@@ -39,6 +39,16 @@ export function createMemoryStore(now: () => number = Date.now): Store {
     if (!(onlyLater && (members.get(member) ?? 0) >= until)) members.set(member, until);
     putIndex(key, members);
   };
+  /** Store.addToIndexesWithin: the first full index's key, else undefined once the member joined every one. */
+  const addToIndexesWithin = (bounds: readonly { key: string; max: number }[], member: string, ttl: number) => {
+    const full = bounds.find(({ key, max }) => {
+      const members = liveIndex(key);
+      return members && !members.has(member) && members.size >= max;
+    });
+    if (full) return full.key;
+    for (const { key } of bounds) addToIndex(key, member, ttl);
+    return undefined;
+  };
   const text = (entry: Entry | undefined) => (typeof entry?.value === 'string' ? entry.value : undefined);
   /**
    * A bounded index (RecordWrite.bounded): `member` joins it; the members past the bound that
@@ -92,21 +102,8 @@ export function createMemoryStore(now: () => number = Date.now): Store {
       return entry.expiresAt === Number.POSITIVE_INFINITY ? entry.expiresAt : Math.ceil((entry.expiresAt - now()) / 1000);
     },
     addToIndex: async (key, member, ttl, options) => addToIndex(key, member, ttl, options?.onlyLater),
-    addToIndexWithin: async (key, member, ttl, max) => {
-      const members = liveIndex(key);
-      if (members && !members.has(member) && members.size >= max) return false;
-      addToIndex(key, member, ttl);
-      return true;
-    },
-    addToIndexesWithin: async (bounds, member, ttl) => {
-      const full = bounds.find(({ key, max }) => {
-        const members = liveIndex(key);
-        return members && !members.has(member) && members.size >= max;
-      });
-      if (full) return full.key;
-      for (const { key } of bounds) addToIndex(key, member, ttl);
-      return undefined;
-    },
+    addToIndexWithin: async (key, member, ttl, max) => addToIndexesWithin([{ key, max }], member, ttl) === undefined,
+    addToIndexesWithin: async (bounds, member, ttl) => addToIndexesWithin(bounds, member, ttl),
     indexMembers: async (key) => {
       const members = liveIndex(key);
       if (members && !members.size) entries.delete(key);

@@ -21,7 +21,7 @@ import { createIndexJoinsInTurn } from './index_joins_in_turn.js';
 import { type RedisGuard, redisGuard } from './redis_guard.js';
 import { createReplicatedWrite } from './replicated_write.js';
 import { boundArgs, seconds, ttlArg } from './script_args.js';
-import type { RecordWrite, Store } from './store.js';
+import type { MarkOutcome, RecordWrite, Store } from './store.js';
 import { defineStoreScripts } from './store_scripts.js';
 import { createWritesAcrossSlots } from './writes_across_slots.js';
 
@@ -103,8 +103,9 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
         if (sharded) await redis.addToIndexes(1, key, ...args);
         else await joinInTurn(key, args);
       }),
+    // One index is the case of one bound (add_to_indexes_within.lua answers 0 when listed).
     addToIndexWithin: (key, member, ttl, max) =>
-      guard(async () => (await redis.addToIndexWithin(key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 1),
+      guard(async () => (await redis.addToIndexesWithin(1, key, member, String(ttl > 0 ? seconds(ttl) : 0), String(max))) === 0),
     addToIndexesWithin: (bounds, member, ttl) =>
       guard(async () => {
         const args = [member, String(ttl > 0 ? seconds(ttl) : 0), ...bounds.map(({ max }) => String(max))];
@@ -183,13 +184,12 @@ export function wrapRedis(client: RedisClient, options: RedisStoreOptions = {}):
       }),
     markOnce: (recordKey, markKey, value, keep) =>
       guard(async () => {
-        type Outcome = 'marked' | 'already_marked' | 'missing';
         const keepMs = keep ? String(seconds(keep.seconds) * 1000) : '0';
-        if (!keep?.index) return replicated<Outcome>('markOnce', 2, recordKey, markKey, value, keepMs);
+        if (!keep?.index) return replicated<MarkOutcome>('markOnce', 2, recordKey, markKey, value, keepMs);
+        if (sharded) return markOnceAcrossSlots(recordKey, markKey, value, keepMs, { index: keep.index, bounded: keep.bounded });
         const bounded = keep.bounded ? [keep.bounded.key] : [];
         const bound = keep.bounded ? boundArgs(keep.bounded) : [];
-        if (!sharded) return replicated<Outcome>('markOnce', 3 + bounded.length, recordKey, markKey, keep.index, ...bounded, value, keepMs, ...bound);
-        return markOnceAcrossSlots(recordKey, markKey, value, keepMs, { index: keep.index, bounded: keep.bounded });
+        return replicated<MarkOutcome>('markOnce', 3 + bounded.length, recordKey, markKey, keep.index, ...bounded, value, keepMs, ...bound);
       }),
     readCountingAttempt: (recordKey, markKey, counterKey, only) =>
       guard(async () => {

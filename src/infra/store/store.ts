@@ -1,6 +1,9 @@
 // The storage operations Signet needs, small enough to have two faithful backends:
 // Redis (production, tests) and memory (the demo without REDIS_URL).
 
+/** What markOnce decided: this caller's mark took effect, another's had, or the record is gone. */
+export type MarkOutcome = 'marked' | 'already_marked' | 'missing';
+
 export interface Store {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | undefined>;
@@ -67,12 +70,7 @@ export interface Store {
    * evicted members leave keep.index as well). The bound may be applied a moment after the
    * mark (Redis Cluster: the index is in another slot).
    */
-  markOnce(
-    recordKey: string,
-    markKey: string,
-    value: string,
-    keep?: { seconds: number; index?: string; bounded?: BoundedIndex },
-  ): Promise<'marked' | 'already_marked' | 'missing'>;
+  markOnce(recordKey: string, markKey: string, value: string, keep?: { seconds: number; index?: string; bounded?: BoundedIndex }): Promise<MarkOutcome>;
   /**
    * Reads a record and its mark as one read and, when the record exists unmarked and its JSON's
    * `only.field` equals `only.equals`, counts one more attempt on `counterKey` in the same atomic

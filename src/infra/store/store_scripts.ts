@@ -4,13 +4,13 @@
 import type { Redis } from 'ioredis';
 import { defineLuaScripts, type LuaScriptSpec, readLuaScripts } from './lua_scripts.js';
 import type { RedisClient } from './redis_connection.js';
+import type { MarkOutcome } from './store.js';
 
 const withIndexes: LuaScriptSpec = { library: 'index_library.lua' };
 
 export const STORE_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.url), {
   'add_to_indexes_unless.lua': withIndexes,
   'add_to_indexes.lua': withIndexes,
-  'add_to_index_within.lua': { ...withIndexes, numberOfKeys: 1 },
   'add_to_indexes_within.lua': withIndexes,
   'index_members_live.lua': { ...withIndexes, numberOfKeys: 1 },
   'remove_from_index.lua': { ...withIndexes, numberOfKeys: 1 },
@@ -27,13 +27,12 @@ export const STORE_SCRIPTS = readLuaScripts(new URL('./scripts/', import.meta.ur
 export type ScriptedRedis = Redis & {
   addToIndexesUnless(numberOfKeys: number, ...args: string[]): Promise<[number, ...string[]]>;
   addToIndexes(numberOfKeys: number, ...args: string[]): Promise<number>;
-  addToIndexWithin(key: string, member: string, ttl: string, max: string): Promise<number>;
   addToIndexesWithin(numberOfKeys: number, ...args: string[]): Promise<number>;
   indexMembersLive(key: string): Promise<string[]>;
   removeFromIndex(key: string, ...members: string[]): Promise<number>;
   retimeMember(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   putRecord(numberOfKeys: number, ...args: string[]): Promise<number>;
-  markOnce(numberOfKeys: number, ...args: string[]): Promise<'marked' | 'already_marked' | 'missing'>;
+  markOnce(numberOfKeys: number, ...args: string[]): Promise<MarkOutcome>;
   closeIndexes(numberOfKeys: number, ...args: string[]): Promise<string[]>;
   readCountingAttempt(
     record: string,

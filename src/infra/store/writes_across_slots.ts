@@ -4,10 +4,8 @@
 import { bySlot, slotGroup } from './redis_connection.js';
 import type { ReplicatedWrite } from './replicated_write.js';
 import { boundArgs, ttlArg } from './script_args.js';
-import type { BoundedIndex, RecordWrite } from './store.js';
+import type { BoundedIndex, MarkOutcome, RecordWrite } from './store.js';
 import type { ScriptedRedis } from './store_scripts.js';
-
-type MarkOutcome = 'marked' | 'already_marked' | 'missing';
 
 export type WritesAcrossSlots = {
   putRecordAcrossSlots(write: RecordWrite): Promise<boolean>;

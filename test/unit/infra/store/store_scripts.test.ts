@@ -53,18 +53,18 @@ describe('addToIndexes (add_to_indexes.lua)', () => {
   });
 });
 
-describe('addToIndexWithin (add_to_index_within.lua)', () => {
-  test('refuses (0) a new member of a full index, lists a member already there again (1)', async () => {
-    expect(await client.addToIndexWithin('ix:w', 'a', '60', '2')).toBe(1);
-    expect(await client.addToIndexWithin('ix:w', 'b', '60', '2')).toBe(1);
-    expect(await client.addToIndexWithin('ix:w', 'c', '60', '2')).toBe(0);
-    expect(await client.addToIndexWithin('ix:w', 'a', '60', '2')).toBe(1);
+describe('addToIndexesWithin over one index (add_to_indexes_within.lua, as Store.addToIndexWithin runs it)', () => {
+  test('refuses (1) a new member of a full index, lists a member already there again (0)', async () => {
+    expect(await client.addToIndexesWithin(1, 'ix:w', 'a', '60', '2')).toBe(0);
+    expect(await client.addToIndexesWithin(1, 'ix:w', 'b', '60', '2')).toBe(0);
+    expect(await client.addToIndexesWithin(1, 'ix:w', 'c', '60', '2')).toBe(1);
+    expect(await client.addToIndexesWithin(1, 'ix:w', 'a', '60', '2')).toBe(0);
     expect((await redis.admin.zrange('ix:w', '0', '-1')).sort()).toEqual(['a', 'b']);
   });
 
   test('a past member does not count against the bound', async () => {
     await redis.admin.zadd('ix:w', '1', 'past');
-    expect(await client.addToIndexWithin('ix:w', 'a', '60', '1')).toBe(1);
+    expect(await client.addToIndexesWithin(1, 'ix:w', 'a', '60', '1')).toBe(0);
     expect(await redis.admin.zrange('ix:w', '0', '-1')).toEqual(['a']);
   });
 });
