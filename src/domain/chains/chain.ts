@@ -55,6 +55,10 @@ export type ChainShared = {
   signetIssuers: readonly Address[];
 };
 
+/** Signet's ClaimIssuer on a chain: the entry's own claim_issuer, or SIGNET_ISSUER_ADDRESS. */
+export const signetIssuerOn = (settings: ChainSetting, claimIssuer: NonNullable<Config['claimIssuer']>): Address =>
+  settings.claim_issuer ?? claimIssuer.address;
+
 export function buildChain({ settings, client, endpoints }: ChainDeps, naming: ChainNaming, shared: ChainShared) {
   const { config, store, now } = shared;
   const chainId = settings.chain_id;
@@ -68,11 +72,10 @@ export function buildChain({ settings, client, endpoints }: ChainDeps, naming: C
   const own = shared.several ? { chainId, issuers: shared.signetIssuers, idInRecords: naming.idInRecords } : undefined;
   const claims = createClaimsService({ reader, topics, records, now, own });
   const verified = createVerifiedSources({ claims, topics, names: shared.names, chainId, now });
-  // Signet's ClaimIssuer here: the entry's own claim_issuer, or SIGNET_ISSUER_ADDRESS.
   const issuer = config.claimIssuer
     ? createSignetIssuer({
         key: config.claimIssuer.key,
-        address: settings.claim_issuer ?? config.claimIssuer.address,
+        address: signetIssuerOn(settings, config.claimIssuer),
         client,
         baseUrl: config.issuer,
         topics,

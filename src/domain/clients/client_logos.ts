@@ -35,16 +35,6 @@ export type ClientLogos = {
   logoOf(metadata: Record<string, unknown>): Promise<Logo | undefined>;
 };
 
-/** The body read up to `maxBytes`; undefined once it is over them, or when it says it will be, or when there is none. */
-async function boundedBytes(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes || !response.body) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  return bodyUpTo(response, maxBytes);
-}
-
 export function createClientLogos(fetch: GuardedFetch, settings: ClientLogoSettings = CLIENT_LOGO_SETTINGS): ClientLogos {
   const fetchLogo = async (uri: string): Promise<Logo | false> => {
     try {
@@ -57,7 +47,7 @@ export function createClientLogos(fetch: GuardedFetch, settings: ClientLogoSetti
         await response.body?.cancel();
         return false;
       }
-      const bytes = await boundedBytes(response, settings.maxBytes);
+      const bytes = await bodyUpTo(response, settings.maxBytes);
       const type = bytes && logoTypeOf(bytes);
       return bytes && type ? { type, bytes } : false;
     } catch {

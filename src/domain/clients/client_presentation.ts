@@ -16,16 +16,9 @@ export const LOCALIZED_NAME_FIELDS = LANGUAGES.map((language) => `client_name#${
 
 /** The hosts of the client's redirect URIs (where its answers go). */
 export const redirectHostsOf = (redirectUris: readonly unknown[]): string[] =>
-  redirectUris.flatMap((uri) => (typeof uri === 'string' && URL.parse(uri)?.hostname ? [URL.parse(uri)!.hostname] : []));
+  redirectUris.flatMap((uri) => (typeof uri === 'string' && URL.parse(uri)?.hostname) || []);
 
-/** Whether a client's page URL may be shown: https, on one of the redirect URIs' hosts, no credentials in it. */
-export function isOwnPage(uri: unknown, redirectHosts: readonly string[]): uri is string {
-  if (typeof uri !== 'string') return false;
-  const url = URL.parse(uri);
-  return url?.protocol === 'https:' && !url.username && !url.password && redirectHosts.includes(url.hostname);
-}
-
-/** Why a run-time client's page URL is refused, or undefined. */
+/** Why a client's page URL may not be shown (nor registered at run time), or undefined: https, on one of the redirect URIs' hosts, no credentials in it. */
 export function ownPageProblem(uri: string, redirectHosts: readonly string[]): string | undefined {
   const url = URL.parse(uri);
   if (url?.protocol !== 'https:') return 'must be an https URL';
@@ -33,6 +26,10 @@ export function ownPageProblem(uri: string, redirectHosts: readonly string[]): s
   if (!redirectHosts.includes(url.hostname)) return `must be on the host of a redirect URI (${redirectHosts.join(', ') || 'none registered'})`;
   return undefined;
 }
+
+/** Whether a client's page URL may be shown: the rule registration holds run-time clients to (ownPageProblem). */
+export const isOwnPage = (uri: unknown, redirectHosts: readonly string[]): uri is string =>
+  typeof uri === 'string' && ownPageProblem(uri, redirectHosts) === undefined;
 
 /** The client's name in the page's language (client_name#<language>), else its client_name. */
 export function clientNameIn(record: Record<string, unknown>, language: Language, fallback: string): string {

@@ -4,7 +4,8 @@
 // session's id under a secret derived from COOKIE_KEYS: nothing is stored, it lasts as long as
 // the session, and a page of another origin can neither read it nor work it out. Every cookie
 // key is tried, so a rotation keeps open sessions' pages working.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { sameSecret } from '../../http/authenticators.js';
 
 export const FORM_TOKEN_HEADER = 'x-csrf-token';
 export const FORM_TOKEN_FIELD = 'csrf_token';
@@ -22,12 +23,7 @@ export function createFormTokens(cookieKeys: readonly string[]): FormTokens {
   return {
     of: (sessionId) => under(secrets[0]!, sessionId),
     matches(sessionId, given) {
-      if (!given) return false;
-      const offered = Buffer.from(given);
-      return secrets.some((secret) => {
-        const expected = Buffer.from(under(secret, sessionId));
-        return expected.length === offered.length && timingSafeEqual(expected, offered);
-      });
+      return !!given && secrets.some((secret) => sameSecret(given, under(secret, sessionId)));
     },
   };
 }

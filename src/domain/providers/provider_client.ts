@@ -11,6 +11,7 @@ import { BYTES32_PATTERN } from '../../base/hex_text.js';
 import { bodyUpTo } from '../../infra/outbound/bounded_body.js';
 import type { GuardedFetch } from '../../infra/outbound/guarded_fetch.js';
 import { hashClaimDocument } from '../claims/claim_document.js';
+import { isObject } from '../fields/verified_claims_request.js';
 import type { InformationProvider } from './information_providers.js';
 import { ProviderFault } from './provider_fault.js';
 
@@ -38,7 +39,6 @@ export type ProviderClient = {
 
 type Answer = { status: number; json: unknown };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 const GRANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -4,6 +4,7 @@ import { generateNonce } from 'siwe';
 import type { Address } from 'viem';
 import { keys } from '../../infra/store/keys.js';
 import type { Store } from '../../infra/store/store.js';
+import type { HeldOffer } from '../providers/held_elsewhere.js';
 import { siweText } from './siwe_text.js';
 
 export type IssuedChallenge = {
@@ -22,13 +23,10 @@ export type IssuedChallenge = {
   /** The chain the text names (`Chain ID`), whose identity it is; absent: the issuer's default chain. */
   chainId?: number;
   /** The kept claims whose data another Information Provider holds (src/domain/providers/); absent: none. */
-  held?: HeldClaimOffer[];
+  held?: HeldOffer[];
   message: string;
   expiresAt: number;
 };
-
-/** A kept claim whose data a provider holds: where, the onchain hash it must match, whether the owner signs there too. */
-export type HeldClaimOffer = { claim_id: `0x${string}`; provider: string; resource: string; data_hash: `0x${string}`; signs: boolean };
 
 export type ChallengeRequest = {
   binding: string;
@@ -43,7 +41,7 @@ export type ChallengeRequest = {
   resources: string[];
   /** The identity's chain, named in the text (default: the settings' chain). */
   chainId?: number;
-  held?: HeldClaimOffer[];
+  held?: HeldOffer[];
 };
 
 export type IssueChallenge = (request: ChallengeRequest) => Promise<IssuedChallenge>;

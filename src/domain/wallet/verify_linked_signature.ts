@@ -1,7 +1,7 @@
 // Checks a signature over a plain (EIP-191) text and that its signer is a wallet linked to
 // the identity. A contract wallet (EIP-1271, EIP-6492) names itself with `address`; without
 // it the signer is recovered (EOAs).
-import type { Address, Hex, PublicClient } from 'viem';
+import type { Address, PublicClient } from 'viem';
 import { refuse } from '../../base/errors.js';
 import type { Reason } from '../../base/reasons.js';
 import type { IdentityRegistry } from '../identity/identity_registry.js';
@@ -17,11 +17,11 @@ export function createLinkedSignatureVerifier(client: PublicClient, registry: Id
     assertSignatureShape(signature);
     let signer: Address;
     if (address) {
-      const valid = await verifyWalletSignature(client, address, message, signature as Hex);
+      const valid = await verifyWalletSignature(client, address, message, signature);
       if (!valid) throw refuse('signature_invalid', `the signature was not made by wallet ${address} over the challenge`);
       signer = address;
     } else {
-      signer = await recoverMessageSigner(message, signature as Hex).catch((error) => {
+      signer = await recoverMessageSigner(message, signature).catch((error) => {
         throw refuse('signature_invalid', 'the signature could not be read', { cause: error });
       });
     }

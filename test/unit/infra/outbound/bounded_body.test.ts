@@ -1,5 +1,5 @@
 // An answer's body is read up to its bound and no further: all of it within the bound, nothing
-// (and the rest cancelled) once it goes over, an empty body as no bytes.
+// (and the rest cancelled) once it goes over or says it will, an empty body as no bytes.
 import { bodyUpTo } from '../../../../src/infra/outbound/bounded_body.js';
 
 /** A body sent in chunks, telling whether the reader cancelled it. */
@@ -33,4 +33,22 @@ test('a body over the bound is none, and its rest is not read', async () => {
 
 test('no body is no bytes', async () => {
   expect(await bodyUpTo(new Response(null), 10)).toEqual(new Uint8Array());
+});
+
+test('a body whose Content-Length is over the bound is none, and nothing of it is read', async () => {
+  const seen = { cancelled: false, pulled: 0 };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        seen.pulled++;
+        controller.enqueue(new TextEncoder().encode('abcdef'));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  expect(await bodyUpTo(new Response(body, { headers: { 'content-length': '6' } }), 5)).toBeUndefined();
+  expect(seen).toEqual({ cancelled: true, pulled: 0 });
 });
