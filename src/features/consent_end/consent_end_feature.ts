@@ -116,7 +116,8 @@ export function createChainWatching(deps: ChainWatchingDeps) {
       client: on.client,
       ...(unnamed ? {} : { chainId: on.chainId }),
       watchlist: deps.watchlists(on.chainId),
-      issuers: chains.several ? claimIssuersOf(config, on.chainId, on.issuer?.address) : claimIssuersOf(config),
+      // Signet's own issuer on this chain (its entry's claim_issuer, else SIGNET_ISSUER_ADDRESS), with one chain as with several.
+      issuers: claimIssuersOf(config, chains.several ? on.chainId : undefined, on.issuer?.address),
       handlers: unnamed ? (deps.consentEnds ?? chainConsentEnds) : consentEndsOn(on),
       settings: config.chainWatch,
       settled: settledPointOf(on),
