@@ -11,7 +11,7 @@
   const topicNames = JSON.parse(page.dataset.topicNames || '{}');
   const providerNames = JSON.parse(page.dataset.providerNames || '{}');
   const $ = (id) => document.getElementById(id);
-  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false, providers: null };
+  const state = { wallet: null, address: null, challenge: null, claimsShown: false, verifiedShown: false, providers: null, held: [] };
   const text = window.signetText;
   const statusWords = (status) => (['valid', 'untrusted_issuer', 'not_confirmed_by_issuer', 'expired'].includes(status) ? text(`claim_${status}`) : status);
   const day = (iso) => new Intl.DateTimeFormat(window.signetLang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
@@ -215,8 +215,14 @@
     }
     if (!held.some((each) => each.second_signature)) return;
     $('second-signature').hidden = false;
+    askProviders(held);
+  };
+
+  // The providers' texts, asked for while the person reads. Signet's own refusal (a limit, its store
+  // down) is said as such, never read as "the provider did not answer": Sign asks again.
+  const askProviders = (held) => {
     $('provider-challenges').textContent = text('asking_provider');
-    state.providers = post('/provider-challenges').then(
+    const asking = post('/provider-challenges').then(
       (answer) => {
         // Only the claims kept now: the owner may have unticked one since the provider was asked.
         const texts = answer.challenges.filter((each) => each.challenge && held.some((one) => one.claim_id === each.claim_id && one.second_signature));
@@ -225,8 +231,14 @@
           : text('provider_no_answer');
         return texts;
       },
-      () => [],
+      (error) => {
+        $('provider-challenges').textContent = error.message;
+        throw error;
+      },
     );
+    asking.catch(() => {}); // said in the box above; sign() says it again
+    state.providers = asking;
+    state.held = held;
   };
 
   const resetChallenge = () => {
@@ -307,12 +319,20 @@
     if (!state.challenge) return;
     $('sign').disabled = true;
     try {
+      // The providers' texts before anything is signed: when Signet could not get them, nothing is signed, and Sign asks again.
+      let texts;
+      try {
+        texts = (await state.providers) ?? [];
+      } catch (error) {
+        askProviders(state.held);
+        throw error;
+      }
       await window.signetWallets.ensureChain(state.wallet, chainId, say);
       say(text('waiting_wallet'));
       const signature = await state.wallet.provider.request({ method: 'personal_sign', params: [state.challenge, state.address] });
       // Each provider's text right after Signet's own.
       const providerSignatures = [];
-      for (const each of (await state.providers) ?? []) {
+      for (const each of texts) {
         say(text('waiting_second_signature'));
         providerSignatures.push({ claim_id: each.claim_id, signature: await state.wallet.provider.request({ method: 'personal_sign', params: [each.challenge, state.address] }) });
       }

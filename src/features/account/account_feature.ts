@@ -1,3 +1,6 @@
+// The owner's account feature: signing owners in (their sessions: src/domain/owner_sessions/),
+// identity creation, the identity's keys and claims as transactions for the owner's wallet,
+// owners' claim requests, the owner's webhook, and the account's API and pages.
 import type { Config } from '../../config/config.js';
 import type { BackchannelInbox } from '../../domain/backchannel/backchannel_inbox.js';
 import type { ClaimRequests } from '../../domain/claim_issuer/claim_requests.js';

@@ -101,9 +101,9 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
   /** Signet's issuer takes requests for claims on the session's chain when it issues there. */
   const requestsClaims = (session: IdentitySession) => Boolean(deps.claimRequests) && on(session).issuesClaims;
 
-  const page = (ctx: Context, view: string, title: string, session: IdentitySession, data: Record<string, unknown>) => {
+  // Each view names its own title (its catalog key).
+  const page = (ctx: Context, view: string, session: IdentitySession, data: Record<string, unknown>) => {
     deps.renderPage(ctx, `account/${view}`, {
-      title,
       identity: session.identity,
       wallet: session.wallet,
       // The identity's chain: the wallet is asked to switch to it before it sends a transaction.
@@ -143,7 +143,6 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       async handle({ ctx, query, caller: any }) {
         if (!any) {
           deps.renderPage(ctx, 'account/signin', {
-            title: 'Sign in',
             // The chain the wallet is asked for when the owner names none.
             chainId: deps.onChain.idOf(undefined),
             chains: deps.onChain.all.map((chain) => ({ chain_id: chain.chainId, name: chain.name })),
@@ -161,7 +160,6 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
             return {};
           }
           deps.renderPage(ctx, 'account/create', {
-            title: 'Create your identity',
             wallet: any.wallet,
             creation,
             chainId: chain.chainId,
@@ -181,7 +179,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
           deps.grants.list(session.identity, session.chain_id),
           deps.backchannel.pendingFor(session.identity, session.chain_id),
         ]);
-        return page(ctx, 'overview', 'Your identity', session, {
+        return page(ctx, 'overview', session, {
           profileCount: Object.keys(flatten(profile)).length,
           walletCount: keys.filter((key) => signsIn(key.purposes)).length,
           claimCount: claims.length,
@@ -210,7 +208,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
 
     pageRoute('/account/profile', 'The profile form', z.object({ saved: word }), async (ctx, session, query) => {
       const values = flatten(await on(session).profiles.get(session.identity));
-      return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors: [], saved: query.saved === '1' });
+      return page(ctx, 'profile', session, { fields: PROFILE_FORM, values, errors: [], saved: query.saved === '1' });
     }),
 
     route({
@@ -235,7 +233,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
           }));
           ctx.status = 400;
           const values = Object.fromEntries(PROFILE_FORM.map((f) => [f.name, typeof submitted[f.name] === 'string' ? submitted[f.name] : '']));
-          return page(ctx, 'profile', 'Profile', session, { fields: PROFILE_FORM, values, errors, saved: false });
+          return page(ctx, 'profile', session, { fields: PROFILE_FORM, values, errors, saved: false });
         }
         await on(session).profiles.set(session.identity, parsed.data);
         ctx.redirect('/account/profile?saved=1');
@@ -245,7 +243,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
 
     pageRoute('/account/wallets', 'The wallets and keys of the identity', z.object({}), async (ctx, session) => {
       const keys = await on(session).identityKeys.list(session.identity, [session.wallet]);
-      return page(ctx, 'wallets', 'Wallets', session, {
+      return page(ctx, 'wallets', session, {
         wallets: keys.filter((key) => signsIn(key.purposes)),
         otherKeys: keys.filter((key) => !signsIn(key.purposes)),
         purposes: PURPOSES,
@@ -257,7 +255,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
         session.identity,
         deps.topics.all.map((topic) => topic.topic),
       );
-      return page(ctx, 'claims', 'Claims', session, {
+      return page(ctx, 'claims', session, {
         claims,
         requestable: requestsClaims(session) ? deps.topics.all : [],
         // A message of the catalogs (locales/), in the page's language.
@@ -297,7 +295,7 @@ export function accountPageRoutes(deps: AccountPagesDeps): AnyRoute[] {
       // Names from the client registry, read before the page is drawn (a deleted client reads as such).
       const services = [...new Set(items.map((grant) => grant.service))];
       const names = new Map(await Promise.all(services.map(async (service) => [service, await deps.serviceName(service)] as const)));
-      return page(ctx, 'accesses', 'Accesses', session, {
+      return page(ctx, 'accesses', session, {
         grants: items.filter((grant) => grant.status !== 'pending'),
         pending: items.filter((grant) => grant.status === 'pending'),
         backchannel,

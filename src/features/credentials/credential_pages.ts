@@ -43,7 +43,6 @@ export function credentialPages(deps: {
   const show = async (ctx: Context, session: IdentitySession, data: { offer?: CredentialOffer; notice?: { key: string } }) => {
     const entries: CredentialRecord[] = deps.issuing ? await deps.issuing.records.listOf(identityKeyOf(session.identity, session.chain_id)) : [];
     deps.renderPage(ctx, 'account/credentials', {
-      title: 'Credentials in your wallet',
       identity: session.identity,
       wallet: session.wallet,
       chainId: deps.chains.idOf(session.chain_id),

@@ -64,9 +64,9 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
       // A request goes to the owner's webhook of the identity on its chain (grant_events.ts).
       await deps.webhooks.enqueue(webhookEventOf(event, deps.now));
       // A revoked grant is also a grant ended, for the service's SSF stream (one the service gave up itself needs no telling).
-      if (event.type === 'access_grant.revoked' && event.grant.revoked_reason !== 'service_released') {
-        const { grant } = event;
-        const reason = grant.revoked_reason === 'service_released' ? undefined : grant.revoked_reason;
+      const { grant } = event;
+      const reason = grant.revoked_reason ?? 'owner_revoked';
+      if (event.type === 'access_grant.revoked' && reason !== 'service_released') {
         await deps.signals?.emit({
           type: 'grant_ended',
           identity: grant.identity,
@@ -74,7 +74,7 @@ export function createAccessGrantParts(deps: AccessGrantPartsDeps) {
           client_id: grant.service,
           grant_id: grant.id,
           kind: grant.kind,
-          reason: reason ?? 'owner_revoked',
+          reason,
           at: deps.now(),
         });
       }

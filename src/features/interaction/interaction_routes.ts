@@ -101,11 +101,19 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
   /** The chain a challenge names (one from before several chains names none: the default chain). */
   const onChainOf = (issued: IssuedChallenge) => deps.chains.named(issued.chainId);
 
-  /** Who asks (decision 81): its name, the host its answer goes to, whether the operator configured it, its own pages. */
-  const askerOf = (client: Awaited<ReturnType<typeof clientOf>>, details: Interaction) => {
-    const metadata = client.metadata() as Record<string, unknown>;
+  type Client = Awaited<ReturnType<typeof clientOf>>;
+
+  /** Who asks, as the signed text names it (decision 81): its name, the host its answer goes to, whether it was added at run time. */
+  const askerOf = (client: Client, details: Interaction, hosts = redirectHostsOf(client.redirectUris ?? [])) => ({
+    name: client.clientName ?? client.clientId,
+    host: URL.parse(String(details.params.redirect_uri ?? ''))?.hostname || hosts[0] || '',
+    runTime: !deps.clients.isConfigured(client.clientId),
+  });
+
+  /** Who asks as the consent page shows it: the asker, its names by language and its own pages (read from its metadata). */
+  const consentClientOf = (client: Client, details: Interaction, metadata: Record<string, unknown>) => {
     const hosts = redirectHostsOf(client.redirectUris ?? []);
-    const redirectHost = URL.parse(String(details.params.redirect_uri ?? ''))?.hostname || hosts[0] || '';
+    const asker = askerOf(client, details, hosts);
     const names: Record<string, string> = {};
     for (const field of LOCALIZED_NAME_FIELDS) {
       const value = metadata[field];
@@ -113,14 +121,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
     }
     const links: Partial<Record<(typeof CLIENT_LINK_FIELDS)[number], string>> = {};
     for (const field of CLIENT_LINK_FIELDS) if (isOwnPage(metadata[field], hosts)) links[field] = metadata[field] as string;
-    return {
-      client_id: client.clientId,
-      name: client.clientName ?? client.clientId,
-      redirect_host: redirectHost,
-      registered_at_run_time: !deps.clients.isConfigured(client.clientId),
-      names,
-      links,
-    };
+    return { client_id: client.clientId, name: asker.name, redirect_host: asker.host, registered_at_run_time: asker.runTime, names, links };
   };
 
   const clientOf = async (details: Interaction) => {
@@ -166,9 +167,10 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
       refusals: ['client_not_found'],
       async handle({ ctx, caller: details }) {
         const client = await clientOf(details);
+        const metadata = client.metadata() as Record<string, unknown>;
         const view = {
           uid: details.uid,
-          client: askerOf(client, details),
+          client: consentClientOf(client, details, metadata),
           ...purposeOf(details),
           fields: requestedOf(details).map(({ name, scope, required, description, purpose }) => ({
             name,
@@ -189,7 +191,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           localizedNames: deps.names.localized,
           requestPurpose: view.purpose ?? null,
           // Served from Signet's origin, and only for a logo_uri on a redirect URI's host.
-          logoPath: deps.logos.shownUri(client.metadata() as Record<string, unknown>) ? `/clients/${encodeURIComponent(client.clientId)}/logo` : null,
+          logoPath: deps.logos.shownUri(metadata) ? `/clients/${encodeURIComponent(client.clientId)}/logo` : null,
         });
         return {};
       },
@@ -252,13 +254,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): AnyRoute[] {
           binding: binding(details.uid),
           wallet: body.address,
           identity,
-          statement: loginStatement(
-            { name: client.clientName ?? client.clientId, host: askerOf(client, details).redirect_host, runTime: !deps.clients.isConfigured(client.clientId) },
-            fields,
-            kept.claims,
-            shares,
-            heldBy,
-          ),
+          statement: loginStatement(askerOf(client, details), fields, kept.claims, shares, heldBy),
           held,
           fields: fields.map((field) => field.name),
           claims: kept.claims.map((claim) => claim.claim_id),

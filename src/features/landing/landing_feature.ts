@@ -17,7 +17,7 @@ export function createLandingFeature(deps: { renderPage: RenderPage; issuer: str
     undocumented: true,
     responses: { 200: { description: 'An HTML page' } },
     async handle({ ctx }) {
-      deps.renderPage(ctx, 'landing', { titleKey: 'landing.title', issuer: deps.issuer, demo: deps.demo });
+      deps.renderPage(ctx, 'landing', { issuer: deps.issuer, demo: deps.demo });
       return {};
     },
   });

@@ -66,10 +66,10 @@ function releasedFields(profile: Profile, scopes: Set<string>, requested: unknow
   ).map((field) => field.name);
 }
 
-/** Where the release is recorded through: its door and the caller's facts (undefined: not recorded). */
 /** The account's deps with one chain's parts. */
 type OnChain = Omit<AccountDeps, 'chains'> & AccountChain;
 
+/** Where the release is recorded through: its door and the caller's facts (undefined: not recorded). */
 function releaseOf(deps: OnChain, ctx: KoaContextWithOIDC, use: string, grantId: string | undefined) {
   const clientId = ctx.oidc?.client?.clientId;
   if (!deps.history || !clientId) return undefined;

@@ -22,7 +22,7 @@ export function answerOutage(ctx: Context, outage: SignetError, renderPage: Rend
   if (outage.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(outage.retryAfterSeconds))));
   ctx.set('Cache-Control', 'no-store');
   if (ctx.accepts('json', 'html') === 'html') {
-    renderPage(ctx, 'unavailable', { titleKey: 'unavailable.title', error: outage.code, reason: outage.reason ?? '', description: outage.message });
+    renderPage(ctx, 'unavailable', { error: outage.code, reason: outage.reason ?? '', description: outage.message });
   } else {
     ctx.body = outage.toJSON();
   }

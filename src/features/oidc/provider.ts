@@ -182,10 +182,10 @@ export function createProvider(deps: ProviderDeps): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
-          renderPage(ctx, 'logout', { titleKey: 'logout.title', form, host: ctx.host, languageHint: { uiLocales: ctx.oidc?.params?.ui_locales } });
+          renderPage(ctx, 'logout', { form, host: ctx.host, languageHint: { uiLocales: ctx.oidc?.params?.ui_locales } });
         },
         postLogoutSuccessSource: async (ctx) => {
-          renderPage(ctx, 'logged_out', { titleKey: 'logged_out.title', languageHint: { uiLocales: ctx.oidc?.params?.ui_locales } });
+          renderPage(ctx, 'logged_out', { languageHint: { uiLocales: ctx.oidc?.params?.ui_locales } });
         },
       },
       // Dynamic client registration (RFC 7591) and its management (RFC 7592), when
@@ -249,7 +249,6 @@ export function createProvider(deps: ProviderDeps): Provider {
       if (outage) return answerOutage(ctx, outage, renderPage);
       ctx.status = Math.max(ctx.status, 400);
       renderPage(ctx, 'error', {
-        titleKey: 'error.title',
         languageHint: { uiLocales: ctx.oidc?.params?.ui_locales },
         error: String(out.error),
         description: String(out.error_description ?? ''),

@@ -50,7 +50,6 @@ export function ownerDataPages(deps: OwnerDataPagesDeps): AnyRoute[] {
         ]);
         const services = [...new Map(all.map((entry) => [entry.client_id, { id: entry.client_id, name: entry.client_name }])).values()];
         deps.renderPage(ctx, 'account/data', {
-          title: 'Your data',
           identity: session.identity,
           wallet: session.wallet,
           chainId: chain.chainId,

@@ -1,8 +1,8 @@
 // Signs what Signet tells the websites: OpenID Back-Channel Logout tokens and Security Event
 // Tokens (RFC 8417, as SSF 1.0 profiles them), with Signet's own signing key (the first of its
 // JWKS, the engine's keys, published at /jwks), so a client verifies them as it verifies ID tokens.
-import { importJWK, type JWK, SignJWT } from 'jose';
-import { algorithmOf, kidOf, type SigningJwks } from '../../infra/keys/signing_keys.js';
+import { SignJWT } from 'jose';
+import { firstSigningKey, type SigningJwks } from '../../infra/keys/signing_keys.js';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
@@ -29,17 +29,7 @@ export type SignalSigner = {
 };
 
 export function createSignalSigner(issuer: string, jwks: SigningJwks, now: () => number = Date.now): SignalSigner {
-  const jwk = jwks.keys.find((candidate) => (candidate.use ?? 'sig') === 'sig' && algorithmOf(candidate));
-  if (!jwk) throw new Error('signals: the JWKS holds no signing key');
-  const alg = algorithmOf(jwk)!;
-  const kid = kidOf(jwk);
-  // Imported once, on first use.
-  let key: ReturnType<typeof importJWK> | undefined;
-  const signingKey = () => {
-    key ??= importJWK(jwk as JWK, alg);
-    return key;
-  };
-  const header = (typ: string) => ({ alg, typ, ...(kid ? { kid } : {}) });
+  const { header, key: signingKey } = firstSigningKey(jwks, 'signals');
 
   return {
     async logoutToken({ aud, sub, sid, jti }) {

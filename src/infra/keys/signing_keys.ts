@@ -3,6 +3,7 @@
 // tokens with them and publishes their public halves at /jwks; the signals (logout tokens,
 // Security Event Tokens) are signed with the same first key, so one JWKS verifies everything.
 import { createHash, generateKeyPairSync } from 'node:crypto';
+import { importJWK, type JWK } from 'jose';
 import type { Config } from '../../config/config.js';
 
 export type SigningJwk = Record<string, unknown> & { kty: string; kid?: string; alg?: string; use?: string; crv?: string };
@@ -55,6 +56,27 @@ export function algorithmOf(jwk: SigningJwk): string | undefined {
   if (jwk.kty === 'EC') return ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as Record<string, string>)[jwk.crv ?? ''];
   if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
   return undefined;
+}
+
+/**
+ * The key Signet signs its own JWTs with (signals, a claim's signed answer): the first signing
+ * key of the JWKS, as the engine's ID tokens, so one JWKS verifies everything. Imported once, on
+ * first use; `what` names the signer in the start error.
+ */
+export function firstSigningKey(jwks: SigningJwks, what: string) {
+  const jwk = jwks.keys.find((candidate) => (candidate.use ?? 'sig') === 'sig' && algorithmOf(candidate));
+  if (!jwk) throw new Error(`${what}: the JWKS holds no signing key`);
+  const alg = algorithmOf(jwk)!;
+  const kid = kidOf(jwk);
+  let key: ReturnType<typeof importJWK> | undefined;
+  return {
+    /** The protected header of a JWT of type `typ`, naming the key. */
+    header: (typ: string) => ({ alg, typ, ...(kid ? { kid } : {}) }),
+    key: () => {
+      key ??= importJWK(jwk as JWK, alg);
+      return key;
+    },
+  };
 }
 
 /** The algorithm a FAPI 2.0 client's ID tokens are signed with by default: the first key's that the profile allows. */
