@@ -51,9 +51,9 @@ export function errorHandler(renderPage: RenderPage, logger: Logger): Middleware
         ctx.body = error.toJSON();
       } else if (error.status === 503) {
         // An outage is not the visitor's doing: the page says so and that trying again will do.
-        renderPage(ctx, 'unavailable', { titleKey: 'unavailable.title', error: error.code, reason: error.reason ?? '', description: error.message });
+        renderPage(ctx, 'unavailable', { error: error.code, reason: error.reason ?? '', description: error.message });
       } else {
-        renderPage(ctx, 'error', { titleKey: 'error.title', error: error.code, description: error.message });
+        renderPage(ctx, 'error', { error: error.code, description: error.message });
       }
     }
   };
