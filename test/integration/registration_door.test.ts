@@ -7,9 +7,9 @@
 // of keys, each bounded and each expiring. The admin API lists the clients a page at a time.
 import { Redis } from 'ioredis';
 import { CLIENT_SIZE_BOUNDS } from '../../src/config/client_metadata.js';
-import { createClientRecords } from '../../src/infra/store/client_records.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
+import { deleteRegisteredClients, registerFrom } from '../support/open_registration.js';
 import { websiteMetadata } from '../support/registration_metadata.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
@@ -52,24 +52,14 @@ afterAll(async () => {
 
 afterEach(async () => {
   // Each test starts with no registered client (configured ones stay).
-  for (const key of await redis.keys('signet:client:*')) {
-    const id = key.slice('signet:client:'.length);
-    if (id !== WEBSITE.client_id) await createClientRecords(h.store).delete(id);
-  }
+  await deleteRegisteredClients(h, redis);
   await redis.del('signet:{clients:registered}', ...(await redis.keys('signet:{clients:registered}:*')));
 });
 
 const metadata = websiteMetadata;
 
 /** A registration as sent on the wire, from `from`, to the first process or its peer. */
-async function register(body: unknown, from: string, base = h.issuer) {
-  const response = await fetch(`${base}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as Json, retryAfter: response.headers.get('retry-after') };
-}
+const register = (body: unknown, from: string, base = h.issuer) => registerFrom(base, body, from);
 
 const registeredKeys = async () => (await redis.keys('signet:client:*')).filter((key) => key !== `signet:client:${WEBSITE.client_id}`);
 const tokenKeys = () => redis.keys('signet:registration-token*');

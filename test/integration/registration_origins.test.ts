@@ -6,8 +6,8 @@
 // exactly the address's places; and a few networks, however many addresses they hold, cannot
 // fill the cap: a registration from elsewhere still passes.
 import { Redis } from 'ioredis';
-import { createClientRecords } from '../../src/infra/store/client_records.js';
 import type { Json } from '../support/json_api.js';
+import { deleteRegisteredClients, registerFrom } from '../support/open_registration.js';
 import { websiteMetadata } from '../support/registration_metadata.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
@@ -43,10 +43,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  for (const key of await redis.keys('signet:client:*')) {
-    const id = key.slice('signet:client:'.length);
-    if (id !== WEBSITE.client_id) await createClientRecords(h.store).delete(id);
-  }
+  await deleteRegisteredClients(h, redis);
   // Deleting every registered client left none of their places behind.
   expect(await redis.keys('signet:{clients:registered}*')).toEqual([]);
   expect(await redis.keys('signet:registration-origin:*')).toEqual([]);
@@ -56,14 +53,7 @@ let spread = 0;
 /** A process in turn: the first, then its peer. */
 const nextBase = () => (spread++ % 2 ? h.peers[0]!.url : h.issuer);
 
-async function register(from: string, name = `Site ${Math.random().toString(36).slice(2, 8)}`, base = nextBase()) {
-  const response = await fetch(`${base}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-    body: JSON.stringify(websiteMetadata(name)),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const register = (from: string, name = `Site ${Math.random().toString(36).slice(2, 8)}`, base = nextBase()) => registerFrom(base, websiteMetadata(name), from);
 
 const refusal = (answer: { status: number; json: Json }) => ({ status: answer.status, error: answer.json.error, description: answer.json.error_description });
 
@@ -114,13 +104,13 @@ test('a deletion frees its place, through RFC 7592 or the admin API', async () =
 });
 
 test('a client that expires unused frees its place; one kept by its first token keeps it', async () => {
-  const registered = await fetch(`${nextBase()}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.50' },
-    body: JSON.stringify({ client_name: 'Service', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }),
-  });
+  const registered = await registerFrom(
+    nextBase(),
+    { client_name: 'Service', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+    '192.0.2.50',
+  );
   expect(registered.status).toBe(201);
-  const service = (await registered.json()) as Json;
+  const service = registered.json;
   const idle = (await register('192.0.2.50')).json;
   // Every key a registration writes expires while its client is unused.
   for (const key of [
