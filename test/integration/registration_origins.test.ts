@@ -129,7 +129,13 @@ test('a client that expires unused frees its place; one kept by its first token 
     body: 'grant_type=client_credentials&scope=ssf',
   });
   expect(issued.status).toBe(200);
-  await waitUntil('the service kept', async () => (await redis.pttl(`signet:registration-origin:${service.client_id}`)) === -1);
+  // The keep runs after the answer, its origin first and the network's place last: it is over once that place is kept.
+  await waitUntil(
+    'the service kept',
+    async () =>
+      (await redis.pttl(`signet:registration-origin:${service.client_id}`)) === -1 &&
+      (await redis.zscore('signet:{clients:registered}:network:192.0.2.0/24', service.client_id as string)) === 'inf',
+  );
   expect(await redis.zscore('signet:{clients:registered}:address:192.0.2.50', service.client_id as string)).toBe('inf');
   expect(await redis.zscore('signet:{clients:registered}:network:192.0.2.0/24', service.client_id as string)).toBe('inf');
 
