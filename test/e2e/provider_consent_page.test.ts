@@ -17,7 +17,7 @@ import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
-import { discover } from '../support/login_driver.js';
+import { authorizationRequest, discover } from '../support/login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -84,18 +84,7 @@ test('the page names the provider and why a second signature; the wallet signs A
   const problems = await watchProblems(page);
   const wallet = await injectWallet(page, owner, a.chain.anvil.chainId);
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  const config = await discover(a.issuer, WEBSITE);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: CALLBACK,
-    scope: 'openid claim:kyc',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
+  const { config, url, verifier, state, nonce } = await authorizationRequest(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
   await page.goto(url.href);
   const interactionUrl = page.url();
   const [providerResponse] = await Promise.all([

@@ -15,7 +15,7 @@ export type LoginStart = {
   nonce: string;
 };
 
-export async function discover(issuer: string, client: ClientConfig): Promise<oidc.Configuration> {
+export async function discover(issuer: string, client: Pick<ClientConfig, 'client_id' | 'client_secret'>): Promise<oidc.Configuration> {
   return oidc.discovery(new URL(issuer), client.client_id, client.client_secret, undefined, {
     execute: [oidc.allowInsecureRequests],
   });
@@ -38,8 +38,16 @@ export function authorizationUrl(issuer: string, client: ClientConfig): URL {
   return url;
 }
 
-/** Sends the browser to the authorization endpoint and lands on the interaction. */
-export async function startLogin(issuer: string, client: ClientConfig, params: { scope?: string; claims?: unknown } = {}): Promise<LoginStart> {
+/**
+ * The relying party's side of a login: an authorization URL for `client` (its first redirect URI)
+ * with PKCE S256, state and nonce, and what its callback is checked against. `extra`: more
+ * parameters (ui_locales...).
+ */
+export async function authorizationRequest(
+  issuer: string,
+  client: Pick<ClientConfig, 'client_id' | 'client_secret' | 'redirect_uris'>,
+  params: { scope?: string; claims?: unknown; extra?: Record<string, string> } = {},
+) {
   const config = await discover(issuer, client);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -52,7 +60,14 @@ export async function startLogin(issuer: string, client: ClientConfig, params: {
     state,
     nonce,
     ...(params.claims ? { claims: JSON.stringify(params.claims) } : {}),
+    ...params.extra,
   });
+  return { config, url, verifier, state, nonce };
+}
+
+/** Sends the browser to the authorization endpoint and lands on the interaction. */
+export async function startLogin(issuer: string, client: ClientConfig, params: { scope?: string; claims?: unknown } = {}): Promise<LoginStart> {
+  const { config, url, verifier, state, nonce } = await authorizationRequest(issuer, client, params);
   const agent = new UserAgent();
   const response = await agent.fetch(url);
   const location = response.headers.get('location');
