@@ -89,7 +89,10 @@ export async function signChallenge(login: LoginStart, wallet: LocalAccount, bod
   return { message, signature: await wallet.signMessage({ message }), answer: answer.json };
 }
 
-export async function submitSignature(login: LoginStart, body: { signature: string; message?: string }) {
+export async function submitSignature(
+  login: LoginStart,
+  body: { signature: string; message?: string; provider_signatures?: { claim_id: string; signature: string }[] },
+) {
   return login.agent.postJson(`${login.interactionUrl}/signature`, body);
 }
 
@@ -112,10 +115,14 @@ export async function logIn(login: LoginStart, wallet: LocalAccount, body: Recor
   const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
   if (answer.status !== 200) throw new Error(`signature answered ${answer.status}: ${JSON.stringify(answer.json)}`);
   const callback = await followToCallback(login, answer.json.redirect_to as string);
-  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
+  return { tokens: await exchangeCode(login, callback), callback, signed };
+}
+
+/** The code exchange at the client's callback, checked against the login's PKCE verifier, state and nonce. */
+export function exchangeCode(login: LoginStart, callback: URL) {
+  return oidc.authorizationCodeGrant(login.config, callback, {
     pkceCodeVerifier: login.verifier,
     expectedState: login.state,
     expectedNonce: login.nonce,
   });
-  return { tokens, callback, signed };
 }
