@@ -5,10 +5,10 @@
 // wallet, the wallet's error, the text to sign with its explanation); the whole login works by
 // keyboard alone; German's long words fit 375 px; the account pages follow Accept-Language.
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { LANGUAGES } from '../../src/base/languages.js';
+import { projectRoot } from '../../src/base/project_root.js';
 import type { ClientConfig } from '../../src/config/config.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { browserForEachTest, fakeWebsite, injectWallet, watchProblems } from '../support/browser.js';
@@ -16,7 +16,6 @@ import { authorizationRequest } from '../support/login_driver.js';
 import { noSidewaysScroll } from '../support/page_layout.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = join(projectRoot, 'test-output');
 const SHOP = 'https://corner-shop.example';
 const OPERATOR = 'Example Identity Services';

@@ -3,11 +3,11 @@
 // field, connects an injected EIP-1193 wallet, reads and signs the exact EIP-4361 text, and
 // the website gets a code whose userinfo holds exactly the kept fields.
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import type { Page } from 'playwright-core';
 import { getAddress } from 'viem';
+import { projectRoot } from '../../src/base/project_root.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
@@ -16,7 +16,6 @@ import { authorizationRequest, discover } from '../support/login_driver.js';
 import { noSidewaysScroll, wordsSplitAcrossLines } from '../support/page_layout.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = join(projectRoot, 'test-output');
 const WEBSITE_ORIGIN = 'https://website.example';
 const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
