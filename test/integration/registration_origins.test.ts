@@ -5,11 +5,11 @@
 // it, its first token keeps it; many attempts at once from one address, in two processes, take
 // exactly the address's places; and a few networks, however many addresses they hold, cannot
 // fill the cap: a registration from elsewhere still passes.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Json } from '../support/json_api.js';
-import { deleteRegisteredClients, registerFrom } from '../support/open_registration.js';
+import { deleteRegisteredClients, registerFrom, SERVICE_METADATA, serviceToken, startOpenRegistration } from '../support/open_registration.js';
 import { websiteMetadata } from '../support/registration_metadata.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import type { Harness } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const MAX_CLIENTS = 20;
@@ -22,19 +22,12 @@ let h: Harness;
 let redis: Redis;
 
 beforeAll(async () => {
-  h = await startSignet({
-    clients: [WEBSITE],
-    peers: 1,
-    trustProxy: 1,
+  ({ h, redis } = await startOpenRegistration({
+    limits: { maxClients: MAX_CLIENTS, perAddress: PER_ADDRESS, perNetwork: PER_NETWORK, unusedHours: UNUSED_SECONDS / 3600 },
     // The hourly count stays out of the way: the bounds over a client's life are the subject.
-    rateLimits: { registrationsPerAddress: { points: 10_000, seconds: 3600 } },
-    configure: () => ({
-      clientRegistration: 'open',
-      clientRegistrationLimits: { maxClients: MAX_CLIENTS, perAddress: PER_ADDRESS, perNetwork: PER_NETWORK, unusedHours: UNUSED_SECONDS / 3600 },
-      adminToken: ADMIN_TOKEN,
-    }),
-  });
-  redis = new Redis(h.redis.url);
+    registrationsPerAddress: { points: 10_000, seconds: 3600 },
+    adminToken: ADMIN_TOKEN,
+  }));
 }, 60_000);
 
 afterAll(async () => {
@@ -104,11 +97,7 @@ test('a deletion frees its place, through RFC 7592 or the admin API', async () =
 });
 
 test('a client that expires unused frees its place; one kept by its first token keeps it', async () => {
-  const registered = await registerFrom(
-    nextBase(),
-    { client_name: 'Service', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
-    '192.0.2.50',
-  );
+  const registered = await registerFrom(nextBase(), SERVICE_METADATA, '192.0.2.50');
   expect(registered.status).toBe(201);
   const service = registered.json;
   const idle = (await register('192.0.2.50')).json;
@@ -120,14 +109,7 @@ test('a client that expires unused frees its place; one kept by its first token 
   ]) {
     expect(await redis.pttl(key)).toBeGreaterThan(0);
   }
-  const issued = await fetch(`${h.issuer}/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${service.client_id}:${service.client_secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials&scope=ssf',
-  });
+  const issued = await serviceToken(h.issuer, service);
   expect(issued.status).toBe(200);
   // The keep runs after the answer, its origin first and the network's place last: it is over once that place is kept.
   await waitUntil(
