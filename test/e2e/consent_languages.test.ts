@@ -5,24 +5,24 @@
 // wallet, the wallet's error, the text to sign with its explanation); the whole login works by
 // keyboard alone; German's long words fit 375 px; the account pages follow Accept-Language.
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as oidc from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { LANGUAGES } from '../../src/base/languages.js';
+import { projectRoot } from '../../src/base/project_root.js';
+import type { ClientConfig } from '../../src/config/config.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
-import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
+import { browserForEachTest, fakeWebsite, injectWallet, watchProblems } from '../support/browser.js';
+import { authorizationRequest } from '../support/login_driver.js';
 import { noSidewaysScroll } from '../support/page_layout.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = join(projectRoot, 'test-output');
 const SHOP = 'https://corner-shop.example';
 const OPERATOR = 'Example Identity Services';
 
 let h: Harness;
-let browser: Browser | undefined;
-let shop: { client_id: string; client_secret: string };
+const browser = browserForEachTest();
+let shop: { client_id: string; client_secret: string; redirect_uris: string[] };
 
 beforeAll(async () => {
   h = await startSignet({
@@ -65,34 +65,20 @@ beforeAll(async () => {
   mkdirSync(outputDir, { recursive: true });
 }, 60_000);
 
-beforeEach(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-
-afterEach(async () => {
-  await browser?.close();
-  browser = undefined;
-});
-
 afterAll(async () => {
-  await browser?.close();
   await h?.close();
 });
 
-async function authorizationUrl(client: { client_id: string; client_secret: string }, redirect: string, uiLocales?: string, scope = 'openid profile email') {
-  const config = await oidc.discovery(new URL(h.issuer), client.client_id, client.client_secret, undefined, { execute: [oidc.allowInsecureRequests] });
-  return oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirect,
-    scope,
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-    state: oidc.randomState(),
-    ...(uiLocales ? { ui_locales: uiLocales } : {}),
-  }).href;
+/** An authorization URL of `client`, in the languages `uiLocales` asks for. */
+async function authorizationUrl(client: Pick<ClientConfig, 'client_id' | 'client_secret' | 'redirect_uris'>, uiLocales?: string, scope?: string) {
+  return (await authorizationRequest(h.issuer, client, { scope, extra: uiLocales ? { ui_locales: uiLocales } : {} })).url.href;
 }
 
 async function newPage(options: { locale?: string; width?: number } = {}): Promise<Page> {
-  const context = await browser!.newContext({ ...(options.locale ? { locale: options.locale } : {}), viewport: { width: options.width ?? 1000, height: 900 } });
+  const context = await browser().newContext({
+    ...(options.locale ? { locale: options.locale } : {}),
+    viewport: { width: options.width ?? 1000, height: 900 },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -114,7 +100,7 @@ test('ui_locales=ar: an Arabic page, right to left, naming the website, its host
   const problems = await watchProblems(page);
   await injectWallet(page, h.chain.accounts[0]!, h.chain.anvil.chainId);
   const website = await fakeWebsite(page, SHOP);
-  await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, 'tlh ar-EG en'));
+  await page.goto(await authorizationUrl(shop, 'tlh ar-EG en'));
 
   expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('يطلب منك متجر الزاوية تسجيل الدخول');
@@ -160,7 +146,7 @@ test('every language, each state of the consent page: no serious or critical axe
     // Before the wallet, then the error of a browser without one.
     const bare = await newPage();
     await fakeWebsite(bare, 'https://website.example');
-    await bare.goto(await authorizationUrl(WEBSITE as { client_id: string; client_secret: string }, WEBSITE.redirect_uris[0]!, language));
+    await bare.goto(await authorizationUrl(WEBSITE, language));
     expect(await bare.evaluate(() => document.documentElement.lang)).toBe(language);
     expect(await bare.locator('#unreviewed').count()).toBe(0);
     expect(await severe(bare, `${language}: before the wallet`)).toEqual({ state: `${language}: before the wallet`, violations: [] });
@@ -173,7 +159,7 @@ test('every language, each state of the consent page: no serious or critical axe
     const page = await newPage();
     await injectWallet(page, h.chain.accounts[0]!, h.chain.anvil.chainId);
     await fakeWebsite(page, SHOP);
-    await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, language));
+    await page.goto(await authorizationUrl(shop, language));
     expect(await page.locator('#unreviewed').isVisible()).toBe(true);
     await page.locator('#connect').click();
     await page.locator('#challenge-explained li').first().waitFor();
@@ -187,7 +173,7 @@ test('the whole login by keyboard alone', async () => {
   const page = await newPage();
   await injectWallet(page, h.chain.accounts[0]!, h.chain.anvil.chainId);
   const website = await fakeWebsite(page, SHOP);
-  await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, 'fr'));
+  await page.goto(await authorizationUrl(shop, 'fr'));
   await tabTo(page, 'field-email');
   await page.keyboard.press('Space');
   expect(await page.locator('#field-email').isChecked()).toBe(false);
@@ -204,7 +190,7 @@ test('the whole login by keyboard alone', async () => {
 test('the switcher: the owner picks a language on the consent page, and it wins over the website’s ui_locales for that login', async () => {
   const page = await newPage();
   await fakeWebsite(page, SHOP);
-  await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, 'ar'));
+  await page.goto(await authorizationUrl(shop, 'ar'));
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
   await page.getByRole('navigation', { name: 'اللغة' }).getByRole('link', { name: '日本語' }).click();
   await page.waitForFunction(() => document.documentElement.lang === 'ja');
@@ -215,7 +201,7 @@ test('the switcher: the owner picks a language on the consent page, and it wins 
 test("German at 375 px: no sideways scroll on the consent page and the account's sign-in page, which follows Accept-Language", async () => {
   const page = await newPage({ locale: 'de-DE', width: 375 });
   await fakeWebsite(page, SHOP);
-  await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, 'de'));
+  await page.goto(await authorizationUrl(shop, 'de'));
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Corner Shop bittet Sie, sich anzumelden');
   const consent = await noSidewaysScroll(page);
   expect(consent.scrollWidth).toBeLessThanOrEqual(consent.clientWidth);
@@ -232,6 +218,6 @@ test("German at 375 px: no sideways scroll on the consent page and the account's
 test("the operator's texts given per language: a claim topic's name and description in French", async () => {
   const page = await newPage();
   await fakeWebsite(page, SHOP);
-  await page.goto(await authorizationUrl(shop, `${SHOP}/callback`, 'fr', 'openid email claim:kyc'));
+  await page.goto(await authorizationUrl(shop, 'fr', 'openid email claim:kyc'));
   expect(await page.locator('#topic-kyc').textContent()).toBe('Vérification KYC: Votre identité a été vérifiée par un prestataire KYC');
 });

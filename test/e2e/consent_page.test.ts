@@ -3,20 +3,19 @@
 // field, connects an injected EIP-1193 wallet, reads and signs the exact EIP-4361 text, and
 // the website gets a code whose userinfo holds exactly the kept fields.
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import * as oidc from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { getAddress } from 'viem';
+import { projectRoot } from '../../src/base/project_root.js';
 import { KeyPurpose } from '../../src/infra/chain/contracts.js';
 import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
 import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
-import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
-import { discover } from '../support/login_driver.js';
+import { browserForEachTest, fakeWebsite, injectWallet, watchProblems } from '../support/browser.js';
+import { authorizationRequest, discover } from '../support/login_driver.js';
 import { noSidewaysScroll, wordsSplitAcrossLines } from '../support/page_layout.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = join(projectRoot, 'test-output');
 const WEBSITE_ORIGIN = 'https://website.example';
 const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
@@ -28,7 +27,7 @@ const KYC_WORDS = 'Your identity was checked by a KYC provider (Know Your Custom
 const ACCREDITED_WORDS = 'Your status as an accredited investor, as certified by a regulated financial institution';
 
 let h: Harness;
-let browser: Browser | undefined;
+const browser = browserForEachTest();
 let identity: `0x${string}`;
 
 beforeAll(async () => {
@@ -56,42 +55,15 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-// A fresh browser (and temporary profile) per test: Chromium remembers things per browser,
-// such as a favicon that failed to load, so a shared one would make a test's console depend
-// on the tests before it.
-beforeEach(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-
-afterEach(async () => {
-  await browser?.close();
-  browser = undefined;
-});
-
 afterAll(async () => {
-  await browser?.close();
   await h?.close();
 });
 
 /** The relying party's side: an authorization URL with PKCE S256, state and nonce. */
-async function authorizationRequest(scope = 'openid profile email') {
-  const config = await discover(h.issuer, WEBSITE);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: CALLBACK,
-    scope,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
-  return { config, verifier, state, nonce, url };
-}
+const websiteRequest = (scope?: string) => authorizationRequest(h.issuer, WEBSITE, { scope });
 
 async function newPage(): Promise<Page> {
-  const page = await browser!.newPage();
+  const page = await browser().newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }
@@ -104,7 +76,7 @@ test('the owner unticks a field, signs with the injected wallet, and the website
   const problems = await watchProblems(page);
   const wallet = await injectWallet(page, owner, h.chain.anvil.chainId);
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  const request = await authorizationRequest();
+  const request = await websiteRequest();
 
   await page.goto(request.url.href);
   expect(page.url()).toMatch(new RegExp(`^${h.issuer}/interaction/[A-Za-z0-9_-]+$`));
@@ -202,7 +174,7 @@ test('without a wallet, the page says so, and "Cancel" sends the browser back wi
   const page = await newPage();
   const problems = await watchProblems(page);
   const website = await fakeWebsite(page, WEBSITE_ORIGIN);
-  const request = await authorizationRequest();
+  const request = await websiteRequest();
 
   await page.goto(request.url.href);
   expect(page.url()).toMatch(new RegExp(`^${h.issuer}/interaction/[A-Za-z0-9_-]+$`));
@@ -262,7 +234,7 @@ test('at 375 px with claims from an issuer without a name: one place per claim, 
   const problems = await watchProblems(page);
   const wallet = await injectWallet(page, owner, h.chain.anvil.chainId);
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  const request = await authorizationRequest('openid profile email address claim:kyc claim:accredited_investor_status');
+  const request = await websiteRequest('openid profile email address claim:kyc claim:accredited_investor_status');
   await page.goto(request.url.href);
 
   // Before the wallet: each claim topic in its place, with no checkbox of its own.
@@ -336,7 +308,7 @@ test('two wallets announced by EIP-6963: the person picks one, and it is asked t
     startChainId: 1,
   });
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  const request = await authorizationRequest();
+  const request = await websiteRequest();
   await page.goto(request.url.href);
   expect(await page.evaluate(() => 'ethereum' in window)).toBe(false);
 
@@ -365,7 +337,7 @@ test('a wallet that cannot switch to the chain is not asked to sign, and the pag
   // The configured chain is unknown to this wallet: it knows only chain 1.
   const wallet = await injectWallet(page, owner, 999_999, { startChainId: 1 });
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  await page.goto((await authorizationRequest()).url.href);
+  await page.goto((await websiteRequest()).url.href);
   await page.getByRole('button', { name: 'Connect wallet' }).click();
   await page.locator('#challenge').filter({ hasText: 'Resources:' }).waitFor();
   await page.getByRole('button', { name: 'Sign and continue' }).click();

@@ -1,101 +1,53 @@
 // The consent page when a claim's data is held by another Information Provider, in Chromium:
 // Signet B keeps a KYC claim's data (B as claim issuer), Signet A lists B in
-// INFORMATION_PROVIDERS; each has its own Redis, both read one anvil with ONCHAINID. An
+// INFORMATION_PROVIDERS (test/support/provider_pair.ts: each has its own Redis, both read one
+// anvil with ONCHAINID, B behind a proxy); the operator names B in French too. An
 // openid-client website sends the browser to A; the page names B as the holder of the claim's
 // data, shows B's text under A's, the injected wallet signs both (A's first), and the website's
 // userinfo holds the data B keeps, checked against the chain.
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
-import type { ClientConfig } from '../../src/config/config.js';
-import { claimIdOf } from '../../src/domain/claims/claim_reader.js';
 import { LANGUAGES } from '../../src/base/languages.js';
-import { KeyPurpose } from '../../src/infra/chain/contracts.js';
-import { DEPLOYER_KEY } from '../../src/infra/local_chain/anvil_accounts.js';
-import { addKey } from '../../src/infra/local_chain/deploy_onchainid.js';
+import { projectRoot } from '../../src/base/project_root.js';
 import { severeAccessibilityViolations } from '../support/accessibility.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
-import { discover } from '../support/login_driver.js';
-import { ANALYTICS, type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { authorizationRequest } from '../support/login_driver.js';
+import { ownerWithKyc, PROVIDER_NAME, type ProviderPair, startProviderPair } from '../support/provider_pair.js';
+import { type Harness, WEBSITE } from '../support/signet_harness.js';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = join(projectRoot, 'test-output');
 const WEBSITE_ORIGIN = 'https://website.example';
-const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
-const ADMIN_TOKEN = 'admin-token-for-the-provider-page-tests';
-const PROVIDER = 'KYC Provider B';
 // The operator's name for it in French (decision 82): the French page shows it, the signed texts keep the English.
 const PROVIDER_FR = 'Fournisseur KYC B';
 const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC' };
-const kyc = { name: 'kyc', topic: 1, description: 'Your identity was checked (KYC)' };
 
+let pair: ProviderPair;
 let a: Harness;
 let b: Harness;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  b = await startSignet({
-    clients: [WEBSITE, { ...ANALYTICS, client_id: 'signet-a', client_name: 'Signet A' } satisfies ClientConfig],
-    configure: (chain) => ({
-      adminToken: ADMIN_TOKEN,
-      claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
-      claimIssuer: { address: chain.suite.claimIssuer, key: DEPLOYER_KEY },
-    }),
-  });
-  const apiKey = (await b.signet.apiKeys.create('signet-a')).key;
-  a = await startSignet({
-    chain: b.chain,
-    configure: (chain) => ({
-      claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
-      informationProviders: [{ name: { en: PROVIDER, fr: PROVIDER_FR }, url: b.issuer, api_key: apiKey }],
-    }),
-  });
+  pair = await startProviderPair({ providerNames: { fr: PROVIDER_FR } });
+  ({ a, b } = pair);
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await a?.close();
-  await b?.close();
+  await pair?.close();
 });
 
-/** An owner of a new identity on which B, as claim issuer, puts a KYC claim whose data B keeps. */
-async function ownerWithKycAtB(account: number) {
-  const owner = a.chain.accounts[account]!;
-  const identity = await a.chain.createIdentityFor(owner.address);
-  await addKey(a.chain.as(owner), identity, a.chain.deployer.wallet.account.address, KeyPurpose.CLAIM);
-  const issued = await fetch(`${b.issuer}/admin/claims`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ identity, topic: 'kyc', data: KYC_DATA }),
-  });
-  expect(issued.status).toBe(201);
-  return { owner, identity };
-}
-
 test('the page names the provider and why a second signature; the wallet signs A then B; the website receives B’s data', async () => {
-  const { owner, identity } = await ownerWithKycAtB(0);
-  const claimId = claimIdOf(a.chain.suite.claimIssuer, 1);
+  const { owner, identity, claimId } = await ownerWithKyc(pair, KYC_DATA);
 
   const page = await browser!.newPage();
   page.setDefaultTimeout(15_000);
   const problems = await watchProblems(page);
   const wallet = await injectWallet(page, owner, a.chain.anvil.chainId);
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  const config = await discover(a.issuer, WEBSITE);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: CALLBACK,
-    scope: 'openid claim:kyc',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
+  const { config, url, verifier, state, nonce } = await authorizationRequest(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
   await page.goto(url.href);
   const interactionUrl = page.url();
   const [providerResponse] = await Promise.all([
@@ -108,7 +60,7 @@ test('the page names the provider and why a second signature; the wallet signs A
   await page.locator('#held-box').waitFor({ state: 'visible' });
   expect(await page.getByRole('heading', { name: 'Data held by another provider' }).isVisible()).toBe(true);
   expect(await page.locator('#held-list li').allInnerTexts()).toEqual([
-    `kyc: its data is held by ${PROVIDER}; Signet fetches it there for you (second signature, below).`,
+    `kyc: its data is held by ${PROVIDER_NAME}; Signet fetches it there for you (second signature, below).`,
   ]);
   expect(await page.locator('#second-signature').textContent()).toContain(
     'that provider asks you to let Signet read it: your wallet signs its text right after Signet',
@@ -117,7 +69,7 @@ test('the page names the provider and why a second signature; the wallet signs A
   expect(providerText).toContain('Signet A asks for lasting access, until you revoke it, to your data.');
   expect(providerText).toContain(`Resource: ${b.issuer}/identities/${identity}/claims/${claimId}`);
   const signetText = (await page.locator('#challenge').textContent())!;
-  expect(signetText).toContain(`with its data, fetched from ${PROVIDER}`);
+  expect(signetText).toContain(`with its data, fetched from ${PROVIDER_NAME}`);
   mkdirSync(outputDir, { recursive: true });
   await page.screenshot({ path: join(outputDir, 'consent-page-provider.png'), fullPage: true });
 
@@ -135,26 +87,19 @@ test('the page names the provider and why a second signature; the wallet signs A
 }, 90_000);
 
 test('every language, the second signature shown: no serious or critical axe violation', async () => {
-  const { owner } = await ownerWithKycAtB(1);
-  const config = await discover(a.issuer, WEBSITE);
+  const { owner } = await ownerWithKyc(pair, KYC_DATA);
   for (const language of LANGUAGES) {
     const page = await browser!.newPage();
     page.setDefaultTimeout(15_000);
     await injectWallet(page, owner, a.chain.anvil.chainId);
     await fakeWebsite(page, WEBSITE_ORIGIN);
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK,
-      scope: 'openid claim:kyc',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-      ui_locales: language,
-    });
+    const { url } = await authorizationRequest(a.issuer, WEBSITE, { scope: 'openid claim:kyc', extra: { ui_locales: language } });
     await page.goto(url.href);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
     await page.locator('#connect').click();
     await page.locator('#held-box').waitFor({ state: 'visible' });
     await page.waitForFunction(() => (document.getElementById('provider-challenges')?.textContent ?? '').includes('Resource:'));
-    expect(await page.locator('#held-list').textContent()).toContain(language === 'fr' ? PROVIDER_FR : PROVIDER);
+    expect(await page.locator('#held-list').textContent()).toContain(language === 'fr' ? PROVIDER_FR : PROVIDER_NAME);
     const state = `${language}: second signature`;
     expect({ state, violations: await severeAccessibilityViolations(page) }).toEqual({ state, violations: [] });
     await page.close();

@@ -8,7 +8,7 @@ import * as oidc from 'openid-client';
 import type { Address, LocalAccount } from 'viem';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
-import { websiteMetadata } from '../support/registration_metadata.js';
+import { registeredWebsite, websiteMetadata } from '../support/registration_metadata.js';
 import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
 
 const INITIAL_ACCESS_TOKEN = 'initial-access-token-for-the-registration-tests';
@@ -109,12 +109,7 @@ describe('CLIENT_REGISTRATION=initial_access_token', () => {
 
     // It logs in as any website does.
     const { owner, identity } = await ownerOf(h);
-    const website = {
-      ...WEBSITE,
-      client_id: client.client_id as string,
-      client_secret: client.client_secret as string,
-      redirect_uris: client.redirect_uris as string[],
-    };
+    const website = registeredWebsite(client);
     const login = await startLogin(h.issuer, website, { scope: 'openid email' });
     const { tokens } = await logIn(login, owner);
     expect(tokens.claims()).toMatchObject({ aud: client.client_id, email: 'ada@example.org' });
@@ -190,12 +185,7 @@ describe('CLIENT_REGISTRATION=open', () => {
     const client = registered.clientMetadata() as Json;
     expect(client).toMatchObject({ client_name: 'Open Shop', registration_access_token: expect.any(String) });
     const { owner } = await ownerOf(h);
-    const website = {
-      ...WEBSITE,
-      client_id: client.client_id as string,
-      client_secret: client.client_secret as string,
-      redirect_uris: client.redirect_uris as string[],
-    };
+    const website = registeredWebsite(client);
     const { tokens } = await logIn(await startLogin(h.issuer, website, { scope: 'openid email' }), owner);
     expect(tokens.claims()).toMatchObject({ aud: client.client_id });
   });
@@ -244,12 +234,7 @@ describe('CLIENT_REGISTRATION=open', () => {
     );
     const client = registered.clientMetadata() as Json;
     expect(client).toMatchObject({ 'client_name#fr': 'Épicerie du coin', 'client_name#ja': '街角の店', policy_uri: 'https://corner-shop.example/privacy' });
-    const website = {
-      ...WEBSITE,
-      client_id: client.client_id as string,
-      client_secret: client.client_secret as string,
-      redirect_uris: client.redirect_uris as string[],
-    };
+    const website = registeredWebsite(client);
     const login = await startLogin(h.issuer, website, { scope: 'openid email' });
     const view = await login.agent.getJson(login.interactionUrl);
     expect(view.json.client).toEqual({

@@ -5,13 +5,13 @@
 // client that completes no login removed with its registration access token, one that logs in
 // kept; 10,000 attempts from one address and from 100 addresses leave at most the cap's worth
 // of keys, each bounded and each expiring. The admin API lists the clients a page at a time.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { CLIENT_SIZE_BOUNDS } from '../../src/config/client_metadata.js';
-import { createClientRecords } from '../../src/infra/store/client_records.js';
 import { type Json, jsonApi } from '../support/json_api.js';
 import { logIn, startLogin } from '../support/login_driver.js';
-import { websiteMetadata } from '../support/registration_metadata.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import { deleteRegisteredClients, registerFrom, SERVICE_METADATA, serviceToken, startOpenRegistration } from '../support/open_registration.js';
+import { registeredWebsite, websiteMetadata } from '../support/registration_metadata.js';
+import { type Harness, WEBSITE } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const MAX_CLIENTS = 40;
@@ -30,19 +30,12 @@ const freshAddress = () => {
 };
 
 beforeAll(async () => {
-  h = await startSignet({
-    clients: [WEBSITE],
-    peers: 1,
-    trustProxy: 1,
-    rateLimits: { registrationsPerAddress: { points: PER_ADDRESS, seconds: 3600 } },
-    configure: () => ({
-      clientRegistration: 'open',
-      // Addresses here are spread over few networks: the bounds per network have a file of their own (registration_origins.test.ts).
-      clientRegistrationLimits: { maxClients: MAX_CLIENTS, perAddress: PER_ADDRESS, perNetwork: 1000, unusedHours: UNUSED_SECONDS / 3600 },
-      adminToken: ADMIN_TOKEN,
-    }),
-  });
-  redis = new Redis(h.redis.url);
+  ({ h, redis } = await startOpenRegistration({
+    // Addresses here are spread over few networks: the bounds per network have a file of their own (registration_origins.test.ts).
+    limits: { maxClients: MAX_CLIENTS, perAddress: PER_ADDRESS, perNetwork: 1000, unusedHours: UNUSED_SECONDS / 3600 },
+    registrationsPerAddress: { points: PER_ADDRESS, seconds: 3600 },
+    adminToken: ADMIN_TOKEN,
+  }));
 }, 60_000);
 
 afterAll(async () => {
@@ -52,24 +45,14 @@ afterAll(async () => {
 
 afterEach(async () => {
   // Each test starts with no registered client (configured ones stay).
-  for (const key of await redis.keys('signet:client:*')) {
-    const id = key.slice('signet:client:'.length);
-    if (id !== WEBSITE.client_id) await createClientRecords(h.store).delete(id);
-  }
+  await deleteRegisteredClients(h, redis);
   await redis.del('signet:{clients:registered}', ...(await redis.keys('signet:{clients:registered}:*')));
 });
 
 const metadata = websiteMetadata;
 
 /** A registration as sent on the wire, from `from`, to the first process or its peer. */
-async function register(body: unknown, from: string, base = h.issuer) {
-  const response = await fetch(`${base}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as Json, retryAfter: response.headers.get('retry-after') };
-}
+const register = (body: unknown, from: string, base = h.issuer) => registerFrom(base, body, from);
 
 const registeredKeys = async () => (await redis.keys('signet:client:*')).filter((key) => key !== `signet:client:${WEBSITE.client_id}`);
 const tokenKeys = () => redis.keys('signet:registration-token*');
@@ -151,26 +134,14 @@ test('a registered client that completes no login is removed with its registrati
 
   const owner = h.chain.accounts[0]!;
   await h.chain.createIdentityFor(owner.address);
-  const client = {
-    ...WEBSITE,
-    client_id: used.client_id as string,
-    client_secret: used.client_secret as string,
-    redirect_uris: used.redirect_uris as string[],
-  };
+  const client = registeredWebsite(used);
   const login = await startLogin(h.issuer, client, { scope: 'openid' });
   await logIn(login, owner);
   await waitUntil('the used client kept', async () => (await redis.pttl(`signet:client:${used.client_id}`)) === -1);
 
   // A service that only ever uses its own client credentials is kept by its first token too.
-  const service = (await register({ client_name: 'Service', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }, freshAddress())).json;
-  const issued = await fetch(`${h.issuer}/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${service.client_id}:${service.client_secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials&scope=ssf',
-  });
+  const service = (await register(SERVICE_METADATA, freshAddress())).json;
+  const issued = await serviceToken(h.issuer, service);
   expect(issued.status).toBe(200);
   await waitUntil('the service kept', async () => (await redis.pttl(`signet:client:${service.client_id}`)) === -1);
 

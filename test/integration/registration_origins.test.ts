@@ -5,11 +5,11 @@
 // it, its first token keeps it; many attempts at once from one address, in two processes, take
 // exactly the address's places; and a few networks, however many addresses they hold, cannot
 // fill the cap: a registration from elsewhere still passes.
-import { Redis } from 'ioredis';
-import { createClientRecords } from '../../src/infra/store/client_records.js';
+import type { Redis } from 'ioredis';
 import type { Json } from '../support/json_api.js';
+import { deleteRegisteredClients, registerFrom, SERVICE_METADATA, serviceToken, startOpenRegistration } from '../support/open_registration.js';
 import { websiteMetadata } from '../support/registration_metadata.js';
-import { type Harness, startSignet, WEBSITE } from '../support/signet_harness.js';
+import type { Harness } from '../support/signet_harness.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const MAX_CLIENTS = 20;
@@ -22,19 +22,12 @@ let h: Harness;
 let redis: Redis;
 
 beforeAll(async () => {
-  h = await startSignet({
-    clients: [WEBSITE],
-    peers: 1,
-    trustProxy: 1,
+  ({ h, redis } = await startOpenRegistration({
+    limits: { maxClients: MAX_CLIENTS, perAddress: PER_ADDRESS, perNetwork: PER_NETWORK, unusedHours: UNUSED_SECONDS / 3600 },
     // The hourly count stays out of the way: the bounds over a client's life are the subject.
-    rateLimits: { registrationsPerAddress: { points: 10_000, seconds: 3600 } },
-    configure: () => ({
-      clientRegistration: 'open',
-      clientRegistrationLimits: { maxClients: MAX_CLIENTS, perAddress: PER_ADDRESS, perNetwork: PER_NETWORK, unusedHours: UNUSED_SECONDS / 3600 },
-      adminToken: ADMIN_TOKEN,
-    }),
-  });
-  redis = new Redis(h.redis.url);
+    registrationsPerAddress: { points: 10_000, seconds: 3600 },
+    adminToken: ADMIN_TOKEN,
+  }));
 }, 60_000);
 
 afterAll(async () => {
@@ -43,10 +36,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  for (const key of await redis.keys('signet:client:*')) {
-    const id = key.slice('signet:client:'.length);
-    if (id !== WEBSITE.client_id) await createClientRecords(h.store).delete(id);
-  }
+  await deleteRegisteredClients(h, redis);
   // Deleting every registered client left none of their places behind.
   expect(await redis.keys('signet:{clients:registered}*')).toEqual([]);
   expect(await redis.keys('signet:registration-origin:*')).toEqual([]);
@@ -56,14 +46,7 @@ let spread = 0;
 /** A process in turn: the first, then its peer. */
 const nextBase = () => (spread++ % 2 ? h.peers[0]!.url : h.issuer);
 
-async function register(from: string, name = `Site ${Math.random().toString(36).slice(2, 8)}`, base = nextBase()) {
-  const response = await fetch(`${base}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-    body: JSON.stringify(websiteMetadata(name)),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const register = (from: string, name = `Site ${Math.random().toString(36).slice(2, 8)}`, base = nextBase()) => registerFrom(base, websiteMetadata(name), from);
 
 const refusal = (answer: { status: number; json: Json }) => ({ status: answer.status, error: answer.json.error, description: answer.json.error_description });
 
@@ -114,13 +97,9 @@ test('a deletion frees its place, through RFC 7592 or the admin API', async () =
 });
 
 test('a client that expires unused frees its place; one kept by its first token keeps it', async () => {
-  const registered = await fetch(`${nextBase()}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.50' },
-    body: JSON.stringify({ client_name: 'Service', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }),
-  });
+  const registered = await registerFrom(nextBase(), SERVICE_METADATA, '192.0.2.50');
   expect(registered.status).toBe(201);
-  const service = (await registered.json()) as Json;
+  const service = registered.json;
   const idle = (await register('192.0.2.50')).json;
   // Every key a registration writes expires while its client is unused.
   for (const key of [
@@ -130,16 +109,15 @@ test('a client that expires unused frees its place; one kept by its first token 
   ]) {
     expect(await redis.pttl(key)).toBeGreaterThan(0);
   }
-  const issued = await fetch(`${h.issuer}/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${service.client_id}:${service.client_secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials&scope=ssf',
-  });
+  const issued = await serviceToken(h.issuer, service);
   expect(issued.status).toBe(200);
-  await waitUntil('the service kept', async () => (await redis.pttl(`signet:registration-origin:${service.client_id}`)) === -1);
+  // The keep runs after the answer, its origin first and the network's place last: it is over once that place is kept.
+  await waitUntil(
+    'the service kept',
+    async () =>
+      (await redis.pttl(`signet:registration-origin:${service.client_id}`)) === -1 &&
+      (await redis.zscore('signet:{clients:registered}:network:192.0.2.0/24', service.client_id as string)) === 'inf',
+  );
   expect(await redis.zscore('signet:{clients:registered}:address:192.0.2.50', service.client_id as string)).toBe('inf');
   expect(await redis.zscore('signet:{clients:registered}:network:192.0.2.0/24', service.client_id as string)).toBe('inf');
 

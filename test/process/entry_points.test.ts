@@ -8,10 +8,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/base/project_root.js';
-import { RUN_MARKER } from '../support/run_processes.mjs';
 import { freePort } from '../support/free_port.js';
+import { buildForProduction, onJsonLines, productionEnv } from '../support/production_build.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
-import { testJwks } from '../support/signet_harness.js';
 import { startTestChain, type TestChain } from '../support/test_chain.js';
 import { waitFor } from '../support/wait_until.js';
 
@@ -26,12 +25,7 @@ const running: ChildProcess[] = [];
 
 beforeAll(async () => {
   rmSync(buildDir, { recursive: true, force: true });
-  const dist = join(buildDir, 'dist');
-  execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', dist], {
-    cwd: projectRoot,
-  });
-  execFileSync(process.execPath, [join(projectRoot, 'scripts', 'write_entry_before_layers.mjs'), dist], { cwd: projectRoot });
-  execFileSync(process.execPath, [join(projectRoot, 'scripts', 'copy_lua_scripts.mjs'), dist], { cwd: projectRoot });
+  buildForProduction(join(buildDir, 'dist'));
   // The bin reads ../dist, as it does in the package.
   mkdirSync(join(buildDir, 'bin'));
   copyFileSync(join(projectRoot, 'bin', 'signet.js'), join(buildDir, 'bin', 'signet.js'));
@@ -49,32 +43,12 @@ async function start(args: string[]): Promise<Started> {
   const port = await freePort();
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH,
-      [RUN_MARKER]: process.env[RUN_MARKER],
-      NODE_ENV: 'production',
-      ISSUER: 'https://signet.entry.example',
-      PORT: String(port),
-      WORKERS: '2',
-      REDIS_URL: redis.url,
-      CHAIN_RPC_URL: chain.anvil.rpcUrl,
-      CHAIN_ID: String(chain.anvil.chainId),
-      IDENTITY_FACTORY: chain.suite.identityFactory,
-      JWKS: JSON.stringify(testJwks()),
-      COOKIE_KEYS: 'entry-points-test-cookie-key-0123456789',
-      CLIENTS: '[]',
-    },
+    env: productionEnv({ redis, chain, issuer: 'https://signet.entry.example', port, cookieKey: 'entry-points-test-cookie-key-0123456789' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
   const started: Started = { child, lines: [], port, stderr: [] };
-  let pending = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const complete = pending.split('\n');
-    pending = complete.pop()!;
-    for (const line of complete) if (line.startsWith('{')) started.lines.push(JSON.parse(line) as Line);
-  });
+  onJsonLines<Line>(child.stdout!, (line) => started.lines.push(line));
   child.stderr!.on('data', (chunk: Buffer) => started.stderr.push(chunk.toString()));
   await waitFor(
     'two workers listening',

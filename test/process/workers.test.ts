@@ -1,14 +1,14 @@
 // WORKERS=2 on the built production entry (dist/app/main.js's code, compiled for this test):
 // two processes share the port and both serve; a worker killed with SIGKILL is replaced while
 // the other keeps answering; the primary serves the workers' summed metrics; SIGTERM stops all.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/base/project_root.js';
 import { freePort } from '../support/free_port.js';
+import { buildForProduction, onJsonLines, productionEnv } from '../support/production_build.js';
 import { type RedisServer, startRedisServer } from '../support/redis_server.js';
-import { testJwks } from '../support/signet_harness.js';
 import { startTestChain, type TestChain } from '../support/test_chain.js';
 import { waitFor } from '../support/wait_until.js';
 
@@ -47,12 +47,7 @@ function alive(pid: number): boolean {
 }
 
 beforeAll(async () => {
-  rmSync(buildDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', buildDir], {
-    cwd: projectRoot,
-  });
-  // The Lua scripts beside the compiled code, as `npm run build` puts them.
-  execFileSync(process.execPath, [join(projectRoot, 'scripts', 'copy_lua_scripts.mjs'), buildDir], { cwd: projectRoot });
+  buildForProduction(buildDir);
   [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
 }, 120_000);
 
@@ -65,32 +60,17 @@ afterAll(async () => {
 test('two workers share the port, a dead worker is replaced, metrics are summed, SIGTERM stops all', async () => {
   const [port, metricsPort] = [await freePort(), await freePort()];
   primary = spawn(process.execPath, [join(buildDir, 'app', 'main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      ISSUER: 'https://signet.workers.example',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      WORKERS: '2',
-      SHUTDOWN_GRACE_MS: '2000',
-      LOG_LEVEL: 'debug', // the probes' access lines, which name the worker that answered
-      REDIS_URL: redis.url,
-      CHAIN_RPC_URL: chain.anvil.rpcUrl,
-      CHAIN_ID: String(chain.anvil.chainId),
-      IDENTITY_FACTORY: chain.suite.identityFactory,
-      JWKS: JSON.stringify(testJwks()),
-      COOKIE_KEYS: 'workers-test-cookie-key-0123456789',
-      CLIENTS: '[]',
-    },
+    env: productionEnv(
+      { redis, chain, issuer: 'https://signet.workers.example', port, cookieKey: 'workers-test-cookie-key-0123456789' },
+      {
+        METRICS_PORT: String(metricsPort),
+        SHUTDOWN_GRACE_MS: '2000',
+        LOG_LEVEL: 'debug', // the probes' access lines, which name the worker that answered
+      },
+    ),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let pending = '';
-  primary.stdout!.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const complete = pending.split('\n');
-    pending = complete.pop()!;
-    for (const line of complete) if (line.startsWith('{')) lines.push(JSON.parse(line) as Line);
-  });
+  onJsonLines<Line>(primary.stdout!, (line) => lines.push(line));
   primary.stderr!.on('data', (chunk: Buffer) => lines.push({ msg: `stderr: ${chunk}`, pid: 0, level: 'stderr' }));
 
   const listening = () => lines.filter((line) => line.msg === 'Signet is listening').map((line) => line.pid);

@@ -22,6 +22,27 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
+/**
+ * A fresh browser (and temporary profile) for each test of the file, launched and closed by the
+ * hooks this registers: Chromium remembers things per browser, such as a favicon that failed to
+ * load, so a shared one would make a test's console depend on the tests before it. Gives the
+ * running test's browser.
+ */
+export function browserForEachTest(): () => Browser {
+  let browser: Browser | undefined;
+  beforeEach(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  return () => {
+    if (!browser) throw new Error('no browser outside a test');
+    return browser;
+  };
+}
+
 export type PageProblems = {
   /** Every problem seen so far, each with the URL of the page it happened on. */
   all: { url: string; kind: 'console' | 'pageerror' | 'csp'; text: string }[];

@@ -15,7 +15,7 @@ export type LoginStart = {
   nonce: string;
 };
 
-export async function discover(issuer: string, client: ClientConfig): Promise<oidc.Configuration> {
+export async function discover(issuer: string, client: Pick<ClientConfig, 'client_id' | 'client_secret'>): Promise<oidc.Configuration> {
   return oidc.discovery(new URL(issuer), client.client_id, client.client_secret, undefined, {
     execute: [oidc.allowInsecureRequests],
   });
@@ -38,8 +38,16 @@ export function authorizationUrl(issuer: string, client: ClientConfig): URL {
   return url;
 }
 
-/** Sends the browser to the authorization endpoint and lands on the interaction. */
-export async function startLogin(issuer: string, client: ClientConfig, params: { scope?: string; claims?: unknown } = {}): Promise<LoginStart> {
+/**
+ * The relying party's side of a login: an authorization URL for `client` (its first redirect URI)
+ * with PKCE S256, state and nonce, and what its callback is checked against. `extra`: more
+ * parameters (ui_locales...).
+ */
+export async function authorizationRequest(
+  issuer: string,
+  client: Pick<ClientConfig, 'client_id' | 'client_secret' | 'redirect_uris'>,
+  params: { scope?: string; claims?: unknown; extra?: Record<string, string> } = {},
+) {
   const config = await discover(issuer, client);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -52,7 +60,14 @@ export async function startLogin(issuer: string, client: ClientConfig, params: {
     state,
     nonce,
     ...(params.claims ? { claims: JSON.stringify(params.claims) } : {}),
+    ...params.extra,
   });
+  return { config, url, verifier, state, nonce };
+}
+
+/** Sends the browser to the authorization endpoint and lands on the interaction. */
+export async function startLogin(issuer: string, client: ClientConfig, params: { scope?: string; claims?: unknown } = {}): Promise<LoginStart> {
+  const { config, url, verifier, state, nonce } = await authorizationRequest(issuer, client, params);
   const agent = new UserAgent();
   const response = await agent.fetch(url);
   const location = response.headers.get('location');
@@ -74,7 +89,10 @@ export async function signChallenge(login: LoginStart, wallet: LocalAccount, bod
   return { message, signature: await wallet.signMessage({ message }), answer: answer.json };
 }
 
-export async function submitSignature(login: LoginStart, body: { signature: string; message?: string }) {
+export async function submitSignature(
+  login: LoginStart,
+  body: { signature: string; message?: string; provider_signatures?: { claim_id: string; signature: string }[] },
+) {
   return login.agent.postJson(`${login.interactionUrl}/signature`, body);
 }
 
@@ -97,10 +115,14 @@ export async function logIn(login: LoginStart, wallet: LocalAccount, body: Recor
   const answer = await submitSignature(login, { signature: signed.signature, message: signed.message });
   if (answer.status !== 200) throw new Error(`signature answered ${answer.status}: ${JSON.stringify(answer.json)}`);
   const callback = await followToCallback(login, answer.json.redirect_to as string);
-  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
+  return { tokens: await exchangeCode(login, callback), callback, signed };
+}
+
+/** The code exchange at the client's callback, checked against the login's PKCE verifier, state and nonce. */
+export function exchangeCode(login: LoginStart, callback: URL) {
+  return oidc.authorizationCodeGrant(login.config, callback, {
     pkceCodeVerifier: login.verifier,
     expectedState: login.state,
     expectedNonce: login.nonce,
   });
-  return { tokens, callback, signed };
 }

@@ -4,7 +4,6 @@
 // proxy's URL, so every claim B issues names it); A lists B in INFORMATION_PROVIDERS with the
 // API key B issued it. And what a test does with them: an owner holding such a claim, a login
 // at A through the interaction's JSON routes with the owner's wallet signing A's text and B's.
-import * as oidc from 'openid-client';
 import type { Hex, LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ClientConfig } from '../../src/config/config.js';
@@ -17,7 +16,7 @@ import type { Metrics } from '../../src/infra/observability/metrics.js';
 import type { DialAddress } from '../../src/infra/outbound/pinned_request.js';
 import type { ResolveHost } from '../../src/infra/outbound/url_guard.js';
 import { type HttpProxy, startHttpProxy } from './http_proxy.js';
-import { followToCallback, type LoginStart, requestChallenge, startLogin } from './login_driver.js';
+import { exchangeCode, followToCallback, type LoginStart, requestChallenge, startLogin, submitSignature } from './login_driver.js';
 import { ANALYTICS, type Harness, startSignet, WEBSITE } from './signet_harness.js';
 
 export const PROVIDER_NAME = 'KYC Provider B';
@@ -50,6 +49,8 @@ export async function startProviderPair(
     dialAddress?: DialAddress;
     /** false: neither checks its answers against /openapi.json (the bench, which times them). */
     checkContract?: boolean;
+    /** The operator's name for B in other languages than English (PROVIDER_NAME). */
+    providerNames?: Record<string, string>;
   } = {},
 ): Promise<ProviderPair> {
   const proxy = await startHttpProxy();
@@ -78,7 +79,9 @@ export async function startProviderPair(
       checkContract: options.checkContract,
       configure: (chain) => ({
         claims: { topics: [kyc], trustedIssuers: [{ address: chain.suite.claimIssuer, topics: ['kyc'] }] },
-        informationProviders: [{ name: PROVIDER_NAME, url: proxy.url, api_key: apiKey }],
+        informationProviders: [
+          { name: options.providerNames ? { en: PROVIDER_NAME, ...options.providerNames } : PROVIDER_NAME, url: proxy.url, api_key: apiKey },
+        ],
         ...(options.timeoutMs ? { providerTimeoutMs: options.timeoutMs } : {}),
         ...(options.recheckSeconds ? { providerRecheckSeconds: options.recheckSeconds } : {}),
       }),
@@ -160,19 +163,10 @@ export async function consentAtA(login: LoginStart, owner: LocalAccount, options
   }
   const signature = await owner.signMessage({ message });
   const signed = await timed('signature', () =>
-    login.agent.postJson(`${login.interactionUrl}/signature`, {
-      signature,
-      message,
-      ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}),
-    }),
+    submitSignature(login, { signature, message, ...(providerSignatures.length ? { provider_signatures: providerSignatures } : {}) }),
   );
   if (signed.status !== 200) throw new Error(`signature answered ${signed.status}: ${JSON.stringify(signed.json)}`);
-  const callback = await followToCallback(login, signed.json.redirect_to as string);
-  const tokens = await oidc.authorizationCodeGrant(login.config, callback, {
-    pkceCodeVerifier: login.verifier,
-    expectedState: login.state,
-    expectedNonce: login.nonce,
-  });
+  const tokens = await exchangeCode(login, await followToCallback(login, signed.json.redirect_to as string));
   return { asked: asked.json, message, held, providerChallenges, tokens };
 }
 
