@@ -2,16 +2,18 @@
 // Redis is down: the page says so (Signet's words, not "the provider did not answer"), the wallet
 // signs nothing, and once Redis is back, Sign asks again and the login completes with the data
 // the provider holds. The browser's request for the texts is held until the test has frozen A's
-// Redis, so the outage meets that request and no other.
+// Redis, once the access request at B is recorded, so the outage meets that request and no other
+// (the access request's own write failing is test/integration/provider_store_outage.test.ts).
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
+import { keys } from '../../src/infra/store/keys.js';
 import { fakeWebsite, injectWallet, launchBrowser, watchProblems } from '../support/browser.js';
-import { discover } from '../support/login_driver.js';
+import { authorizationRequest } from '../support/login_driver.js';
 import { ownerWithKyc, type ProviderPair, startProviderPair } from '../support/provider_pair.js';
 import { WEBSITE } from '../support/signet_harness.js';
+import { waitUntil } from '../support/wait_until.js';
 
 const WEBSITE_ORIGIN = 'https://website.example';
-const CALLBACK = `${WEBSITE_ORIGIN}/callback`;
 const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC' };
 const STORE_DOWN = 'the store (Redis) is unreachable: try again in a moment';
 
@@ -38,18 +40,7 @@ test("Redis down when the page asks for the providers' texts: Signet's words, no
   const problems = await watchProblems(page);
   const wallet = await injectWallet(page, owner, a.chain.anvil.chainId);
   await fakeWebsite(page, WEBSITE_ORIGIN);
-  const config = await discover(a.issuer, WEBSITE);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: CALLBACK,
-    scope: 'openid claim:kyc',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
+  const { config, url, verifier, state, nonce } = await authorizationRequest(a.issuer, WEBSITE, { scope: 'openid claim:kyc' });
   await page.goto(url.href);
   const textsUrl = `${page.url()}/provider-challenges`;
 
@@ -66,6 +57,9 @@ test("Redis down when the page asks for the providers' texts: Signet's words, no
   const refused = page.waitForResponse((response) => response.url() === textsUrl);
   await page.getByRole('button', { name: 'Connect wallet' }).click();
   await page.locator('#held-box').waitFor({ state: 'visible' });
+  // The access request at B is recorded first: the outage meets the page's request, not that write.
+  const uid = new URL(textsUrl).pathname.split('/').at(-2)!;
+  await waitUntil('the access request at B is recorded', async () => (await a.store.get(keys.providerLogin(uid))) !== undefined);
   a.redis.pause();
   frozen();
   expect((await refused).status()).toBe(503);

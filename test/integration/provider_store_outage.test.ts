@@ -6,7 +6,7 @@ import type { Address, Hex } from 'viem';
 import { SignetError } from '../../src/base/errors.js';
 import { subjectOf } from '../../src/domain/identity/subject.js';
 import type { HeldOffer } from '../../src/domain/providers/held_elsewhere.js';
-import { KYC_TOPIC, ownerWithKyc, type ProviderPair, startProviderPair } from '../support/provider_pair.js';
+import { KYC_TOPIC, ownerWithKyc, type ProviderPair, startProviderPair, stepsAt } from '../support/provider_pair.js';
 import { waitUntil } from '../support/wait_until.js';
 
 const KYC_DATA = { level: 'enhanced', checked_by: 'Acme KYC', checked_on: '2026-11-20' };
@@ -62,7 +62,7 @@ const backOnItsRedis = () =>
 
 const outage = (error: unknown) => (error instanceof SignetError ? { status: error.status, reason: error.reason } : error);
 
-test("Redis down while the login's access requests are written: the page's challenges are a 503, once, not an empty list", async () => {
+test("Redis down while the login's access requests are written: the page's challenges are a 503, not an empty list, and its next try has them", async () => {
   const { a } = pair;
   const { identity } = await ownerWithKyc(pair, KYC_DATA);
   const held = await heldClaimOf(identity);
@@ -85,9 +85,9 @@ test("Redis down while the login's access requests are written: the page's chall
   // Answered at once with the outage, not after polling Redis for the provider deadline.
   expect(first).toEqual({ status: 503, reason: 'store_unavailable' });
   expect(performance.now() - started).toBeLessThan(TIMEOUT_MS);
-  // Reported once: the next attempt reads Redis, which holds no request of this login.
-  await a.signet.heldElsewhere.prepare(uid, subject, identity, held);
+  // The requests were sent again at once: the page's next try has B's challenge, with no new step of the login.
   expect((await a.signet.heldElsewhere.challenges(uid)).map((each) => Object.keys(each).sort())).toEqual([['challenge', 'claim_id']]);
+  expect(stepsAt(pair.proxy).filter((step) => step === 'POST access_request')).toHaveLength(2);
 }, 60_000);
 
 test("Redis down while the grant B just validated is written: the signature step's outage, not the claim's provider_unavailable", async () => {

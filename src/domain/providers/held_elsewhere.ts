@@ -69,8 +69,20 @@ function withinDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export function createHeldElsewhere(deps: HeldElsewhereDeps) {
   const { providers, client, grants, copies, store } = deps;
-  /** The access requests this process started, by login, while their answers are on their way. */
-  const started = new Map<string, Promise<PendingRecord>>();
+  /**
+   * The access requests this process started, by login, while their answers are on their way:
+   * `work`, and `again`, which sends them anew (when `work` could not be written).
+   */
+  const started = new Map<string, { work: Promise<PendingRecord>; again: () => Promise<PendingRecord> }>();
+  /** The answer is in Redis for every process once written; this process's entry is a shortcut, kept while a challenge lives. */
+  const keepStarted = (uid: string, entry: { work: Promise<PendingRecord>; again: () => Promise<PendingRecord> }) => {
+    started.set(uid, entry);
+    // A failure is not lost: `challenges` answers it.
+    entry.work.catch(() => {});
+    setTimeout(() => {
+      if (started.get(uid) === entry) started.delete(uid);
+    }, deps.challengeTtlSeconds * 1000).unref();
+  };
 
   const note = (provider: string, status: DataStatus) => deps.logger.warn('claim data held elsewhere was not fetched', { provider, data_status: status });
 
@@ -155,13 +167,10 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
       if (asking.length) {
         // What this login asked already, read in the background too: this process's requests, else
         // (none, or their write failed) what Redis holds. A Redis failure fails `work`.
+        const ask = (before: PendingRecord | undefined) => requestAll(uid, identity, asking, before);
         const mine = started.get(uid);
-        const earlier = mine ? mine.catch(() => readPending(uid)) : readPending(uid);
-        const work = earlier.then((before) => requestAll(uid, identity, asking, before));
-        started.set(uid, work);
-        // The answer is in Redis for every process once written; this process's copy is only a
-        // shortcut. A failure is not lost here: `challenges` answers it.
-        work.catch(() => {}).finally(() => setTimeout(() => started.delete(uid), deps.challengeTtlSeconds * 1000).unref());
+        const earlier = mine ? mine.work.catch(() => readPending(uid)) : readPending(uid);
+        keepStarted(uid, { work: earlier.then(ask), again: () => readPending(uid).then(ask) });
       }
       return offers;
     },
@@ -171,11 +180,11 @@ export function createHeldElsewhere(deps: HeldElsewhereDeps) {
      * requests, else from Redis once another process wrote them (waited for up to the deadline).
      */
     async challenges(uid: string): Promise<{ claim_id: string; challenge?: string; data_status?: DataStatus }[]> {
-      // This process's requests could not be written (Redis down): the page's 503, once; its next
-      // attempt reads Redis.
+      // This process's requests could not be written (Redis down): the page's 503; they are sent
+      // again at once, so that the page's next try has them once Redis is back.
       const mine = started.get(uid);
-      let record = await mine?.catch((error: unknown) => {
-        if (started.get(uid) === mine) started.delete(uid);
+      let record = await mine?.work.catch((error: unknown) => {
+        if (started.get(uid) === mine) keepStarted(uid, { ...mine, work: mine.again() });
         throw error;
       });
       const until = deps.now() + deps.timeoutMs;
